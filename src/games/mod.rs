@@ -1,0 +1,237 @@
+//! The games this server hosts.
+//!
+//! A game is one folder under `games/` that implements [`GameRules`] (the game type: how to start a game,
+//! its help page) and [`GameState`] (one game in progress: its moves, its board, its result). The server,
+//! the mail layout and the `pbem engine` command only ever talk to these two traits, so a new game is added
+//! by writing its rules and listing it in [`registry`].
+//!
+//! Game states travel as JSON text: that is what the database stores and what `pbem engine` reads and
+//! writes, so a game's JSON document is its whole, self-contained state.
+
+use std::fmt;
+
+pub mod limit;
+
+/// A game option from a challenge, as the command language wrote it: `-size=8` is
+/// `GameOption { name: "size", value: Some("8") }`, `-manual` has no value. The name has no leading dash.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameOption {
+    /// The option's name, without the leading `-`, as written (case is kept; games compare ignoring case).
+    pub name: String,
+    /// The text after `=`, if any.
+    pub value: Option<String>,
+}
+
+impl GameOption {
+    /// An option without a value, such as `-manual`.
+    pub fn flag(name: &str) -> Self {
+        GameOption {
+            name: name.to_string(),
+            value: None,
+        }
+    }
+
+    /// Reads one word of the command language as a game option: `-size=8`, `-manual`. Returns `None` for
+    /// a word that does not start with a single `-` followed by a name (server options start with `--`).
+    pub fn parse(word: &str) -> Option<GameOption> {
+        let rest = word.strip_prefix('-')?;
+        if rest.starts_with('-') {
+            return None;
+        }
+        let (name, value) = match rest.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_string())),
+            None => (rest, None),
+        };
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return None;
+        }
+        Some(GameOption {
+            name: name.to_string(),
+            value,
+        })
+    }
+
+    /// An option with a value, such as `-size=8`.
+    pub fn with_value(name: &str, value: &str) -> Self {
+        GameOption {
+            name: name.to_string(),
+            value: Some(value.to_string()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn option_words() {
+        assert_eq!(
+            GameOption::parse("-size=8"),
+            Some(GameOption::with_value("size", "8"))
+        );
+        assert_eq!(
+            GameOption::parse("-manual"),
+            Some(GameOption::flag("manual"))
+        );
+        assert_eq!(GameOption::parse("--nagtime=3"), None);
+        assert_eq!(GameOption::parse("alice"), None);
+        assert_eq!(GameOption::parse("-"), None);
+        assert_eq!(GameOption::parse("-=3"), None);
+    }
+}
+
+impl fmt::Display for GameOption {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.value {
+            Some(v) => write!(f, "-{}={}", self.name, v),
+            None => write!(f, "-{}", self.name),
+        }
+    }
+}
+
+/// Where a game stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Status {
+    /// The game goes on; the seat (0-based, in the order the players were challenged) is to move.
+    ToMove(usize),
+    /// The game is over.
+    Over(Outcome),
+}
+
+/// How a finished game ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// One seat won.
+    Winner(usize),
+    /// A draw (or tie) shared by these seats; the others lost.
+    Draw(Vec<usize>),
+}
+
+/// One entry of a game's move list, as players read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveRecord {
+    /// The seat that made the move (or for whom the engine made it).
+    pub seat: usize,
+    /// The move in canonical notation (`3-7,4`, `r3`, `resign`, `pass`, `eliminated`, …).
+    pub text: String,
+    /// True for the entries the engine applied itself (passes, eliminations), printed `(Auto)`.
+    pub auto: bool,
+}
+
+/// A rule-level error: an option, a move or a state document that the game refuses. The text says what
+/// was wrong and how to write it right; it is shown to players as it stands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleError(pub String);
+
+impl fmt::Display for RuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for RuleError {}
+
+/// A game type: the rules as a whole, before any game is started.
+pub trait GameRules: Sync {
+    /// The command word, lowercase: `limit`.
+    fn name(&self) -> &'static str;
+    /// The name as printed in subjects and summaries: `Limit`.
+    fn title(&self) -> &'static str;
+    /// The fewest and most players a game takes.
+    fn players(&self) -> std::ops::RangeInclusive<usize>;
+    /// The help page mailed for `<game> help`: rules, options, move syntax.
+    fn help(&self) -> String;
+    /// Starts a game for `players` players with the challenge's options; `seed` drives anything random
+    /// (such as a random layout) and is stored in the state so that the game can be replayed.
+    fn new_game(
+        &self,
+        options: &[GameOption],
+        players: usize,
+        seed: u64,
+    ) -> Result<Box<dyn GameState>, RuleError>;
+    /// Reads a game back from its JSON document (as written by [`GameState::to_json`]).
+    fn load(&self, json: &str) -> Result<Box<dyn GameState>, RuleError>;
+}
+
+/// One game in progress (or finished). Moves are always played by the seat whose turn it is; the server
+/// checks who may move before it calls [`GameState::play`].
+pub trait GameState: Send {
+    /// The whole game as a JSON document; [`GameRules::load`] reads it back to an equal game.
+    fn to_json(&self) -> String;
+    /// A copy of this game, to try moves on (`preview`, perft, playouts).
+    fn clone_box(&self) -> Box<dyn GameState>;
+    /// Whose turn it is, or how the game ended.
+    fn status(&self) -> Status;
+    /// The name of each seat's side as players read it (`Red`, `Blue`, `Green`; `White`, `Red`, `Black`).
+    fn seat_names(&self) -> Vec<String>;
+    /// The number of the move now awaited: one more than the number of entries in the move list. Used by
+    /// the `#N` guards and printed as `Move N` in every summary.
+    fn move_number(&self) -> u32;
+    /// The move list, every entry, `(Auto)` ones included.
+    fn moves(&self) -> Vec<MoveRecord>;
+    /// The options in force, one human-readable line (`-size=8 -must_touch=2 …`).
+    fn options_summary(&self) -> String;
+    /// Every legal move for the player to move, in canonical notation, sorted; empty once the game is over.
+    fn legal_moves(&self) -> Vec<String>;
+    /// Plays one move (in any accepted notation, without a `#N` guard) for the player to move, then
+    /// whatever the engine applies by itself (passes, eliminations). An illegal move changes nothing and
+    /// the error says why it is illegal.
+    fn play(&mut self, mv: &str) -> Result<(), RuleError>;
+    /// The seat resigns (whether or not it is their turn); the game may end or go on without them.
+    fn resign(&mut self, seat: usize) -> Result<(), RuleError>;
+    /// The game as it stood when move `n` was awaited (`show 101#5`): replays the first `n - 1` entries.
+    fn at_move(&self, n: u32) -> Result<Box<dyn GameState>, RuleError>;
+    /// The ASCII board a player reads (fits 72 columns at the default size), with legend and whose turn.
+    fn render(&self) -> String;
+    /// The number of legal move sequences of length `depth` (perft), counting from this position.
+    /// Games override this with a faster walk over their own types.
+    fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let moves = self.legal_moves();
+        if depth == 1 {
+            return moves.len() as u64;
+        }
+        moves
+            .iter()
+            .map(|m| {
+                let mut next = self.clone_box();
+                next.play(m).expect("a listed move is legal");
+                next.perft(depth - 1)
+            })
+            .sum()
+    }
+    /// Plays random legal moves until the game is over; `pick(n)` chooses an index below `n`. Returns the
+    /// number of moves played. Games override this with a faster loop over their own types.
+    fn random_playout(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> u32 {
+        let mut played = 0;
+        loop {
+            let moves = self.legal_moves();
+            if moves.is_empty() {
+                return played;
+            }
+            let m = &moves[pick(moves.len())];
+            self.play(m).expect("a listed move is legal");
+            played += 1;
+        }
+    }
+    /// Lines the summary prints under the status (pawns left in the box, and the like); may be empty.
+    fn notes(&self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+/// Every game type this server hosts, in the order `list` prints them.
+pub fn registry() -> &'static [&'static dyn GameRules] {
+    &[&limit::Limit]
+}
+
+/// The game type named `name` (compared ignoring case).
+pub fn find(name: &str) -> Option<&'static dyn GameRules> {
+    registry()
+        .iter()
+        .copied()
+        .find(|g| g.name().eq_ignore_ascii_case(name))
+}

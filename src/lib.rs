@@ -1,0 +1,17 @@
+//! pbem: a play-by-email game server, modelled on pbmserv.
+//!
+//! Mail comes in ([`mail_in`]), its text becomes commands ([`command`]), the server checks them against
+//! the accounts ([`accounts`]), the stored games ([`storage`]) and the rules ([`games`]), and the boards go
+//! out by mail ([`summary`] writes them, [`mail_out`] sends them). [`server`] ties these together.
+
+pub mod accounts;
+pub mod cli;
+pub mod command;
+pub mod config;
+pub mod engine_cli;
+pub mod games;
+pub mod mail_in;
+pub mod mail_out;
+pub mod server;
+pub mod storage;
+pub mod summary;
