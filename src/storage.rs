@@ -1,1 +1,745 @@
-//! (Being written.)
+//! The SQLite database: schema migrations, and the reads and writes the server makes.
+//!
+//! Every read-check-write happens inside one [`Tx`], opened with `BEGIN IMMEDIATE` so that two deliveries
+//! of mail for the same game are strictly one after the other: the second sees the first one's move. The
+//! move, the mails that report it and the processed Message-ID are committed together, so a crash leaves
+//! either all of them or none.
+
+use std::path::Path;
+use std::time::Duration;
+
+use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior, params};
+
+/// The schema steps, in order. Step `i` (0-based) takes the database from `user_version` `i` to `i + 1`.
+/// Never edit a step once it has landed: add a new file.
+const MIGRATIONS: &[(&str, &str)] = &[(
+    "0001_initial",
+    include_str!("../migrations/0001_initial.sql"),
+)];
+
+/// The schema version this binary writes.
+pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
+
+/// A storage failure.
+#[derive(Debug, thiserror::Error)]
+pub enum StorageError {
+    /// The database file was written by a newer pbem.
+    #[error(
+        "the database has schema version {found}, newer than this pbem knows ({known}); use a newer pbem"
+    )]
+    TooNew {
+        /// The database's `user_version`.
+        found: u32,
+        /// [`SCHEMA_VERSION`].
+        known: u32,
+    },
+    /// A stored document could not be read back.
+    #[error("the database holds something unreadable: {0}")]
+    Corrupt(String),
+    /// SQLite said no.
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+}
+
+impl StorageError {
+    /// True for failures that may go away by themselves (the database was busy past the timeout, the disk
+    /// is full, the file could not be opened): the MTA should deliver the message again later.
+    pub fn is_temporary(&self) -> bool {
+        match self {
+            StorageError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => matches!(
+                e.code,
+                ErrorCode::DatabaseBusy
+                    | ErrorCode::DatabaseLocked
+                    | ErrorCode::DiskFull
+                    | ErrorCode::CannotOpen
+                    | ErrorCode::SystemIoFailure
+                    | ErrorCode::OutOfMemory
+            ),
+            _ => false,
+        }
+    }
+}
+
+/// Shorthand for storage results.
+pub type Result<T, E = StorageError> = std::result::Result<T, E>;
+
+/// An open database.
+pub struct Db {
+    conn: Connection,
+}
+
+/// A registered player.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct User {
+    /// Row id.
+    pub id: i64,
+    /// The userid as signed up.
+    pub userid: String,
+    /// The argon2id PHC string; `None` once signed off.
+    pub password_hash: Option<String>,
+    /// Where the player's mail goes.
+    pub addresses: Vec<String>,
+    /// Wrong passwords since the last right one.
+    pub failed_logins: i64,
+    /// Unix seconds until which password checks are refused.
+    pub locked_until: Option<i64>,
+}
+
+/// A stored game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameRow {
+    /// Row id.
+    pub id: i64,
+    /// The game's command word.
+    pub game_type: String,
+    /// The board number.
+    pub board: u32,
+    /// The rules engine's JSON document.
+    pub state: String,
+    /// True once the game is over.
+    pub finished: bool,
+    /// Unix seconds.
+    pub created_at: i64,
+    /// Unix seconds of the last move.
+    pub updated_at: i64,
+    /// The players, seat by seat.
+    pub players: Vec<User>,
+}
+
+/// A comment attached to a move or a chat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Comment {
+    /// The move awaited when it was written.
+    pub move_number: u32,
+    /// Who wrote it.
+    pub userid: String,
+    /// The text, passwords masked.
+    pub body: String,
+    /// Unix seconds.
+    pub created_at: i64,
+}
+
+/// A row of the outbox.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutboxRow {
+    /// Row id.
+    pub id: i64,
+    /// The mail as JSON (`mail_out::OutgoingMail`).
+    pub mail: String,
+    /// Unix seconds.
+    pub created_at: i64,
+    /// Unix seconds, when sent.
+    pub sent_at: Option<i64>,
+    /// Tries so far.
+    pub attempts: i64,
+    /// Why the last try failed.
+    pub last_error: Option<String>,
+}
+
+/// Which of a player's games to list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameFilter {
+    /// Games still going on.
+    Active,
+    /// Games that are over.
+    Finished,
+    /// All of them.
+    All,
+}
+
+impl Db {
+    /// Opens (creating if need be) the database file and brings its schema up to date.
+    pub fn open(path: &Path, busy_timeout: Duration) -> Result<Db> {
+        let conn = Connection::open(path)?;
+        Self::setup(conn, busy_timeout, true)
+    }
+
+    /// A private in-memory database (tests and fuzzing).
+    pub fn open_in_memory() -> Result<Db> {
+        let conn = Connection::open_in_memory()?;
+        Self::setup(conn, Duration::from_secs(5), false)
+    }
+
+    fn setup(conn: Connection, busy_timeout: Duration, wal: bool) -> Result<Db> {
+        conn.busy_timeout(busy_timeout)?;
+        if wal {
+            // WAL lets readers go on while one process writes; NORMAL sync is durable at each commit
+            // in WAL mode except on power loss, which the MTA's own retry covers.
+            conn.pragma_update(None, "journal_mode", "WAL")?;
+            conn.pragma_update(None, "synchronous", "NORMAL")?;
+        }
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        let mut db = Db { conn };
+        db.migrate()?;
+        Ok(db)
+    }
+
+    /// Applies the missing migrations, each in its own transaction; refuses a database newer than this
+    /// binary. Safe when several processes open a new database at once: each step re-reads the version
+    /// under the write lock.
+    fn migrate(&mut self) -> Result<()> {
+        loop {
+            let tx = self
+                .conn
+                .transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let version: u32 = tx.pragma_query_value(None, "user_version", |r| r.get(0))?;
+            if version > SCHEMA_VERSION {
+                return Err(StorageError::TooNew {
+                    found: version,
+                    known: SCHEMA_VERSION,
+                });
+            }
+            let Some((_name, sql)) = MIGRATIONS.get(version as usize) else {
+                return Ok(());
+            };
+            tx.execute_batch(sql)?;
+            tx.pragma_update(None, "user_version", version + 1)?;
+            tx.commit()?;
+        }
+    }
+
+    /// The schema version of the open database.
+    pub fn schema_version(&self) -> Result<u32> {
+        Ok(self
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))?)
+    }
+
+    /// Starts a write transaction (`BEGIN IMMEDIATE`): it waits for other writers up to the busy timeout.
+    pub fn transaction(&mut self) -> Result<Tx<'_>> {
+        Ok(Tx(self.conn.transaction_with_behavior(
+            TransactionBehavior::Immediate,
+        )?))
+    }
+
+    /// Runs `PRAGMA integrity_check`; returns its answer (`ok` when all is well).
+    pub fn integrity_check(&self) -> Result<String> {
+        Ok(self
+            .conn
+            .pragma_query_value(None, "integrity_check", |r| r.get(0))?)
+    }
+
+    /// Claims up to `limit` unsent mails for sending: those never claimed, and those whose claim is older
+    /// than `stale_before` (a sender that died). Claiming is its own short transaction so that two
+    /// flushes at once do not send the same mail.
+    pub fn claim_unsent(
+        &mut self,
+        now: i64,
+        stale_before: i64,
+        limit: usize,
+    ) -> Result<Vec<OutboxRow>> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let rows = {
+            let mut stmt = tx.prepare(
+                "SELECT id, mail, created_at, sent_at, attempts, last_error FROM outbox
+                 WHERE sent_at IS NULL AND (claimed_at IS NULL OR claimed_at < ?1)
+                 ORDER BY id LIMIT ?2",
+            )?;
+            stmt.query_map(params![stale_before, limit as i64], outbox_row)?
+                .collect::<rusqlite::Result<Vec<_>>>()?
+        };
+        for row in &rows {
+            tx.execute(
+                "UPDATE outbox SET claimed_at = ?1, attempts = attempts + 1 WHERE id = ?2",
+                params![now, row.id],
+            )?;
+        }
+        tx.commit()?;
+        Ok(rows)
+    }
+
+    /// Marks a mail as sent.
+    pub fn mark_sent(&self, id: i64, now: i64) -> Result<()> {
+        self.conn.execute(
+            "UPDATE outbox SET sent_at = ?1, last_error = NULL WHERE id = ?2",
+            params![now, id],
+        )?;
+        Ok(())
+    }
+
+    /// Records a failed try and releases the claim, so that the next flush tries again.
+    pub fn mark_failed(&self, id: i64, error: &str) -> Result<()> {
+        self.conn.execute(
+            "UPDATE outbox SET claimed_at = NULL, last_error = ?1 WHERE id = ?2",
+            params![error, id],
+        )?;
+        Ok(())
+    }
+
+    /// The outbox, newest last: all rows, or only the unsent ones.
+    pub fn outbox(&self, unsent_only: bool) -> Result<Vec<OutboxRow>> {
+        let sql = if unsent_only {
+            "SELECT id, mail, created_at, sent_at, attempts, last_error FROM outbox WHERE sent_at IS NULL ORDER BY id"
+        } else {
+            "SELECT id, mail, created_at, sent_at, attempts, last_error FROM outbox ORDER BY id"
+        };
+        let mut stmt = self.conn.prepare(sql)?;
+        let rows = stmt
+            .query_map([], outbox_row)?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    }
+}
+
+fn outbox_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<OutboxRow> {
+    Ok(OutboxRow {
+        id: r.get(0)?,
+        mail: r.get(1)?,
+        created_at: r.get(2)?,
+        sent_at: r.get(3)?,
+        attempts: r.get(4)?,
+        last_error: r.get(5)?,
+    })
+}
+
+/// One write transaction. Dropped without [`Tx::commit`], it rolls back and leaves no trace.
+pub struct Tx<'a>(rusqlite::Transaction<'a>);
+
+impl Tx<'_> {
+    /// Makes everything written in this transaction permanent.
+    pub fn commit(self) -> Result<()> {
+        self.0.commit()?;
+        Ok(())
+    }
+
+    /// True when a message with this key was processed before.
+    pub fn is_processed(&self, key: &str) -> Result<bool> {
+        Ok(self
+            .0
+            .query_row(
+                "SELECT 1 FROM processed WHERE message_key = ?1",
+                [key],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some())
+    }
+
+    /// Records a message as processed.
+    pub fn mark_processed(&self, key: &str, now: i64) -> Result<()> {
+        self.0.execute(
+            "INSERT INTO processed (message_key, processed_at) VALUES (?1, ?2)",
+            params![key, now],
+        )?;
+        Ok(())
+    }
+
+    /// The player with this userid (ignoring case), signed off or not.
+    pub fn user(&self, userid: &str) -> Result<Option<User>> {
+        let row = self
+            .0
+            .query_row(
+                "SELECT id, userid, password_hash, failed_logins, locked_until FROM users
+                 WHERE userid_key = ?1",
+                [userid.to_lowercase()],
+                |r| {
+                    Ok(User {
+                        id: r.get(0)?,
+                        userid: r.get(1)?,
+                        password_hash: r.get(2)?,
+                        addresses: Vec::new(),
+                        failed_logins: r.get(3)?,
+                        locked_until: r.get(4)?,
+                    })
+                },
+            )
+            .optional()?;
+        match row {
+            Some(mut u) => {
+                u.addresses = self.addresses(u.id)?;
+                Ok(Some(u))
+            }
+            None => Ok(None),
+        }
+    }
+
+    fn user_by_id(&self, id: i64) -> Result<User> {
+        let userid: String =
+            self.0
+                .query_row("SELECT userid FROM users WHERE id = ?1", [id], |r| r.get(0))?;
+        self.user(&userid)?
+            .ok_or_else(|| StorageError::Corrupt(format!("user row {id} vanished")))
+    }
+
+    fn addresses(&self, user_id: i64) -> Result<Vec<String>> {
+        let mut stmt = self
+            .0
+            .prepare("SELECT address FROM addresses WHERE user_id = ?1 ORDER BY position")?;
+        let rows = stmt
+            .query_map([user_id], |r| r.get(0))?
+            .collect::<rusqlite::Result<Vec<String>>>()?;
+        Ok(rows)
+    }
+
+    /// Registers a player; returns the row id.
+    pub fn insert_user(
+        &self,
+        userid: &str,
+        password_hash: &str,
+        addresses: &[String],
+        now: i64,
+    ) -> Result<i64> {
+        self.0.execute(
+            "INSERT INTO users (userid, userid_key, password_hash, created_at) VALUES (?1, ?2, ?3, ?4)",
+            params![userid, userid.to_lowercase(), password_hash, now],
+        )?;
+        let id = self.0.last_insert_rowid();
+        self.set_addresses(id, addresses)?;
+        Ok(id)
+    }
+
+    /// Replaces a player's password hash (and so ends a lock-out).
+    pub fn set_password(&self, user_id: i64, password_hash: Option<&str>) -> Result<()> {
+        self.0.execute(
+            "UPDATE users SET password_hash = ?1, failed_logins = 0, locked_until = NULL WHERE id = ?2",
+            params![password_hash, user_id],
+        )?;
+        Ok(())
+    }
+
+    /// Replaces a player's addresses.
+    pub fn set_addresses(&self, user_id: i64, addresses: &[String]) -> Result<()> {
+        self.0
+            .execute("DELETE FROM addresses WHERE user_id = ?1", [user_id])?;
+        for (i, a) in addresses.iter().enumerate() {
+            self.0.execute(
+                "INSERT INTO addresses (user_id, position, address) VALUES (?1, ?2, ?3)",
+                params![user_id, i as i64, a],
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Records the outcome of a password check: a right password clears the count, a wrong one adds to
+    /// it and, at `lock_after` failures, locks the account until `lock_until`.
+    pub fn record_login(
+        &self,
+        user_id: i64,
+        ok: bool,
+        lock_after: i64,
+        lock_until: i64,
+    ) -> Result<()> {
+        if ok {
+            self.0.execute(
+                "UPDATE users SET failed_logins = 0, locked_until = NULL WHERE id = ?1",
+                [user_id],
+            )?;
+        } else {
+            self.0.execute(
+                "UPDATE users SET failed_logins = failed_logins + 1,
+                 locked_until = CASE WHEN failed_logins + 1 >= ?2 THEN ?3 ELSE locked_until END
+                 WHERE id = ?1",
+                params![user_id, lock_after, lock_until],
+            )?;
+        }
+        Ok(())
+    }
+
+    /// The number the next board of this game type gets: 101 for the first.
+    pub fn next_board(&self, game_type: &str) -> Result<u32> {
+        let max: Option<u32> = self.0.query_row(
+            "SELECT MAX(board) FROM games WHERE game_type = ?1",
+            [game_type],
+            |r| r.get(0),
+        )?;
+        Ok(max.map_or(101, |m| m + 1))
+    }
+
+    /// Stores a new game with its players (user row ids, seat by seat); returns its row id.
+    pub fn insert_game(
+        &self,
+        game_type: &str,
+        board: u32,
+        state: &str,
+        finished: bool,
+        players: &[i64],
+        now: i64,
+    ) -> Result<i64> {
+        self.0.execute(
+            "INSERT INTO games (game_type, board, state, finished, created_at, updated_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
+            params![game_type, board, state, finished, now],
+        )?;
+        let id = self.0.last_insert_rowid();
+        for (seat, user) in players.iter().enumerate() {
+            self.0.execute(
+                "INSERT INTO seats (game_id, seat, user_id) VALUES (?1, ?2, ?3)",
+                params![id, seat as i64, user],
+            )?;
+        }
+        Ok(id)
+    }
+
+    /// The game of this type with this board number.
+    pub fn game(&self, game_type: &str, board: u32) -> Result<Option<GameRow>> {
+        let row = self
+            .0
+            .query_row(
+                "SELECT id, game_type, board, state, finished, created_at, updated_at FROM games
+                 WHERE game_type = ?1 AND board = ?2",
+                params![game_type, board],
+                game_row,
+            )
+            .optional()?;
+        match row {
+            Some(mut g) => {
+                g.players = self.players(g.id)?;
+                Ok(Some(g))
+            }
+            None => Ok(None),
+        }
+    }
+
+    fn players(&self, game_id: i64) -> Result<Vec<User>> {
+        let ids = {
+            let mut stmt = self
+                .0
+                .prepare("SELECT user_id FROM seats WHERE game_id = ?1 ORDER BY seat")?;
+            stmt.query_map([game_id], |r| r.get::<_, i64>(0))?
+                .collect::<rusqlite::Result<Vec<_>>>()?
+        };
+        ids.into_iter().map(|id| self.user_by_id(id)).collect()
+    }
+
+    /// Saves a game's new state.
+    pub fn update_game(&self, game_id: i64, state: &str, finished: bool, now: i64) -> Result<()> {
+        self.0.execute(
+            "UPDATE games SET state = ?1, finished = ?2, updated_at = ?3 WHERE id = ?4",
+            params![state, finished, now, game_id],
+        )?;
+        Ok(())
+    }
+
+    /// A player's games of one type, by board number.
+    pub fn games_of(
+        &self,
+        user_id: i64,
+        game_type: &str,
+        filter: GameFilter,
+    ) -> Result<Vec<GameRow>> {
+        let rows = {
+            let mut stmt = self.0.prepare(
+                "SELECT g.id, g.game_type, g.board, g.state, g.finished, g.created_at, g.updated_at
+                 FROM games g JOIN seats s ON s.game_id = g.id
+                 WHERE s.user_id = ?1 AND g.game_type = ?2 ORDER BY g.board",
+            )?;
+            stmt.query_map(params![user_id, game_type], game_row)?
+                .collect::<rusqlite::Result<Vec<_>>>()?
+        };
+        let mut out = Vec::new();
+        for mut g in rows {
+            let keep = match filter {
+                GameFilter::Active => !g.finished,
+                GameFilter::Finished => g.finished,
+                GameFilter::All => true,
+            };
+            if keep {
+                g.players = self.players(g.id)?;
+                out.push(g);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The number of unfinished games a player is in, of any type.
+    pub fn active_games(&self, user_id: i64) -> Result<i64> {
+        Ok(self.0.query_row(
+            "SELECT COUNT(*) FROM games g JOIN seats s ON s.game_id = g.id
+             WHERE s.user_id = ?1 AND g.finished = 0",
+            [user_id],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// Attaches a comment to a game.
+    pub fn add_comment(
+        &self,
+        game_id: i64,
+        move_number: u32,
+        user_id: i64,
+        body: &str,
+        now: i64,
+    ) -> Result<()> {
+        self.0.execute(
+            "INSERT INTO comments (game_id, move_number, user_id, body, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![game_id, move_number, user_id, body, now],
+        )?;
+        Ok(())
+    }
+
+    /// A game's comments, oldest first.
+    pub fn comments(&self, game_id: i64) -> Result<Vec<Comment>> {
+        let mut stmt = self.0.prepare(
+            "SELECT c.move_number, u.userid, c.body, c.created_at FROM comments c
+             JOIN users u ON u.id = c.user_id WHERE c.game_id = ?1 ORDER BY c.id",
+        )?;
+        let rows = stmt
+            .query_map([game_id], |r| {
+                Ok(Comment {
+                    move_number: r.get(0)?,
+                    userid: r.get(1)?,
+                    body: r.get(2)?,
+                    created_at: r.get(3)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    }
+
+    /// Puts a mail (JSON) in the outbox; `claimed` marks it as taken by the caller, who sends it right
+    /// after the commit. Returns its row id.
+    pub fn queue_mail(&self, mail_json: &str, now: i64, claimed: bool) -> Result<i64> {
+        self.0.execute(
+            "INSERT INTO outbox (mail, created_at, claimed_at, attempts) VALUES (?1, ?2, ?3, ?4)",
+            params![mail_json, now, claimed.then_some(now), i64::from(claimed)],
+        )?;
+        Ok(self.0.last_insert_rowid())
+    }
+}
+
+fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
+    Ok(GameRow {
+        id: r.get(0)?,
+        game_type: r.get(1)?,
+        board: r.get(2)?,
+        state: r.get(3)?,
+        finished: r.get(4)?,
+        created_at: r.get(5)?,
+        updated_at: r.get(6)?,
+        players: Vec::new(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_db() -> (tempfile::TempDir, Db) {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("t.sqlite"), Duration::from_secs(5)).unwrap();
+        (dir, db)
+    }
+
+    #[test]
+    fn migrations_bring_a_new_file_to_the_current_version_and_wal() {
+        let (dir, db) = temp_db();
+        assert_eq!(db.schema_version().unwrap(), SCHEMA_VERSION);
+        let mode: String = db
+            .conn
+            .pragma_query_value(None, "journal_mode", |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
+        drop(db);
+        // Opening again applies nothing and keeps the version.
+        let db = Db::open(&dir.path().join("t.sqlite"), Duration::from_secs(5)).unwrap();
+        assert_eq!(db.schema_version().unwrap(), SCHEMA_VERSION);
+        assert_eq!(db.integrity_check().unwrap(), "ok");
+    }
+
+    #[test]
+    fn a_database_newer_than_the_binary_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.sqlite");
+        let conn = Connection::open(&path).unwrap();
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+            .unwrap();
+        drop(conn);
+        let err = Db::open(&path, Duration::from_secs(1)).err().unwrap();
+        assert!(matches!(err, StorageError::TooNew { .. }), "{err}");
+        assert!(err.to_string().contains("newer"));
+    }
+
+    #[test]
+    fn users_compare_ignoring_case_and_keep_their_spelling() {
+        let (_dir, mut db) = temp_db();
+        let tx = db.transaction().unwrap();
+        tx.insert_user("Alice", "hash", &["a@example.org".into()], 1)
+            .unwrap();
+        let u = tx.user("ALICE").unwrap().unwrap();
+        assert_eq!(u.userid, "Alice");
+        assert_eq!(u.addresses, vec!["a@example.org".to_string()]);
+        assert!(tx.insert_user("alice", "h2", &[], 2).is_err());
+        tx.commit().unwrap();
+    }
+
+    #[test]
+    fn boards_count_from_101_per_game_type() {
+        let (_dir, mut db) = temp_db();
+        let tx = db.transaction().unwrap();
+        let a = tx.insert_user("a", "h", &[], 1).unwrap();
+        let b = tx.insert_user("b", "h", &[], 1).unwrap();
+        assert_eq!(tx.next_board("limit").unwrap(), 101);
+        tx.insert_game("limit", 101, "{}", false, &[a, b], 1)
+            .unwrap();
+        assert_eq!(tx.next_board("limit").unwrap(), 102);
+        assert_eq!(tx.next_board("other").unwrap(), 101);
+        let g = tx.game("limit", 101).unwrap().unwrap();
+        assert_eq!(
+            g.players
+                .iter()
+                .map(|p| p.userid.as_str())
+                .collect::<Vec<_>>(),
+            ["a", "b"]
+        );
+        assert_eq!(
+            tx.games_of(b, "limit", GameFilter::Active).unwrap().len(),
+            1
+        );
+        assert_eq!(
+            tx.games_of(b, "limit", GameFilter::Finished).unwrap().len(),
+            0
+        );
+        tx.commit().unwrap();
+    }
+
+    #[test]
+    fn a_dropped_transaction_leaves_nothing() {
+        let (_dir, mut db) = temp_db();
+        {
+            let tx = db.transaction().unwrap();
+            tx.mark_processed("<m1@x>", 1).unwrap();
+            tx.queue_mail("{}", 1, false).unwrap();
+        }
+        let tx = db.transaction().unwrap();
+        assert!(!tx.is_processed("<m1@x>").unwrap());
+        drop(tx);
+        assert!(db.outbox(false).unwrap().is_empty());
+    }
+
+    #[test]
+    fn lockout_after_the_configured_failures() {
+        let (_dir, mut db) = temp_db();
+        let tx = db.transaction().unwrap();
+        let id = tx.insert_user("a", "h", &[], 1).unwrap();
+        tx.record_login(id, false, 2, 100).unwrap();
+        assert_eq!(tx.user("a").unwrap().unwrap().locked_until, None);
+        tx.record_login(id, false, 2, 100).unwrap();
+        assert_eq!(tx.user("a").unwrap().unwrap().locked_until, Some(100));
+        tx.record_login(id, true, 2, 100).unwrap();
+        let u = tx.user("a").unwrap().unwrap();
+        assert_eq!((u.failed_logins, u.locked_until), (0, None));
+    }
+
+    #[test]
+    fn claimed_mail_is_not_claimed_twice_until_stale() {
+        let (_dir, mut db) = temp_db();
+        let tx = db.transaction().unwrap();
+        tx.queue_mail("{\"a\":1}", 10, false).unwrap();
+        tx.queue_mail("{\"b\":2}", 10, true).unwrap();
+        tx.commit().unwrap();
+        let first = db.claim_unsent(20, 0, 10).unwrap();
+        assert_eq!(first.len(), 1, "the mail claimed at insert is not free");
+        assert!(db.claim_unsent(21, 0, 10).unwrap().is_empty());
+        // A claim older than the stale mark is taken again (its sender died).
+        let again = db.claim_unsent(1000, 500, 10).unwrap();
+        assert_eq!(again.len(), 2);
+        db.mark_sent(again[0].id, 1000).unwrap();
+        db.mark_failed(again[1].id, "refused").unwrap();
+        let unsent = db.outbox(true).unwrap();
+        assert_eq!(unsent.len(), 1);
+        assert_eq!(unsent[0].last_error.as_deref(), Some("refused"));
+    }
+}
