@@ -1,1 +1,249 @@
-//! (Being written.)
+//! The text of the mails players read: board summaries in pbmserv's order, subjects, error mails.
+//!
+//! Third-party tools find games by the line `Summary of <Game> Board <n>`: keep it exactly.
+
+use crate::games::{GameState, Outcome, Status};
+use crate::storage::Comment;
+
+/// Everything a board summary shows.
+pub struct Summary<'a> {
+    /// The game's printed name: `Limit`.
+    pub title: &'a str,
+    /// The board number.
+    pub board: u32,
+    /// The game as it stands.
+    pub state: &'a dyn GameState,
+    /// The userids, seat by seat.
+    pub players: &'a [String],
+    /// Comments to print (the ones this mail carries).
+    pub comments: &'a [Comment],
+    /// Unix seconds.
+    pub started: i64,
+    /// Unix seconds of the last move.
+    pub last_move: i64,
+    /// Unix seconds.
+    pub now: i64,
+}
+
+/// `Red (alice)`: a seat as players read it.
+pub fn seat_label(state: &dyn GameState, players: &[String], seat: usize) -> String {
+    let names = state.seat_names();
+    let side = names.get(seat).map(String::as_str).unwrap_or("?");
+    let who = players.get(seat).map(String::as_str).unwrap_or("?");
+    format!("{side} ({who})")
+}
+
+/// One line: whose turn it is, or how the game ended.
+pub fn status_line(state: &dyn GameState, players: &[String]) -> String {
+    match state.status() {
+        Status::ToMove(seat) => format!("{} to move.", seat_label(state, players, seat)),
+        Status::Over(Outcome::Winner(seat)) => {
+            format!("Game over: {} wins.", seat_label(state, players, seat))
+        }
+        Status::Over(Outcome::Draw(seats)) => {
+            let who: Vec<String> = seats
+                .iter()
+                .map(|&s| seat_label(state, players, s))
+                .collect();
+            format!("Game over: a draw between {}.", who.join(" and "))
+        }
+    }
+}
+
+/// The word at the end of a board subject: the userid to move, or `Over`.
+fn subject_tail(state: &dyn GameState, players: &[String]) -> String {
+    match state.status() {
+        Status::ToMove(seat) => players.get(seat).cloned().unwrap_or_default(),
+        Status::Over(_) => "Over".to_string(),
+    }
+}
+
+/// `New Limit Board 101 alice`, `Limit Board 101 bob **`.
+pub fn board_subject(
+    title: &str,
+    board: u32,
+    state: &dyn GameState,
+    players: &[String],
+    new: bool,
+    with_comment: bool,
+) -> String {
+    let mut s = format!(
+        "{}{title} Board {board} {}",
+        if new { "New " } else { "" },
+        subject_tail(state, players)
+    );
+    if with_comment {
+        s.push_str(" **");
+    }
+    s
+}
+
+/// `Limit Board 101 Error`, or `limit error` when no board is involved.
+pub fn error_subject(game: Option<(&str, u32)>, game_word: Option<&str>) -> String {
+    match (game, game_word) {
+        (Some((title, board)), _) => format!("{title} Board {board} Error"),
+        (None, Some(word)) => format!("{} error", word.to_lowercase()),
+        (None, None) => "pbem error".to_string(),
+    }
+}
+
+/// Formats unix seconds for players: `2026-11-21 20:52 UTC`.
+pub fn format_time(unix: i64) -> String {
+    chrono::DateTime::from_timestamp(unix, 0)
+        .map(|t| t.format("%Y-%m-%d %H:%M UTC").to_string())
+        .unwrap_or_else(|| unix.to_string())
+}
+
+/// The move list: one entry a line, numbered from 1, with the side and the player.
+pub fn move_list(state: &dyn GameState, players: &[String]) -> String {
+    let moves = state.moves();
+    if moves.is_empty() {
+        return "  (no moves yet)\n".to_string();
+    }
+    let labels: Vec<String> = moves
+        .iter()
+        .map(|m| seat_label(state, players, m.seat))
+        .collect();
+    let width = labels.iter().map(String::len).max().unwrap_or(0);
+    let mut out = String::new();
+    for (i, (m, label)) in moves.iter().zip(&labels).enumerate() {
+        let auto = if m.auto { " (Auto)" } else { "" };
+        out.push_str(&format!(
+            "{:>5}. {label:<width$}  {}{auto}\n",
+            i + 1,
+            m.text
+        ));
+    }
+    out
+}
+
+/// A row of asterisks, as pbmserv frames comments.
+const RULE: &str = "**********************************************************************";
+
+/// The comments block: each comment framed by rows of asterisks under "userid writes:".
+pub fn comments_block(comments: &[Comment]) -> String {
+    let mut out = String::new();
+    for c in comments {
+        out.push_str(RULE);
+        out.push('\n');
+        out.push_str(&format!("{} writes:\n", c.userid));
+        out.push_str(c.body.trim_end());
+        out.push('\n');
+    }
+    if !comments.is_empty() {
+        out.push_str(RULE);
+        out.push('\n');
+    }
+    out
+}
+
+impl Summary<'_> {
+    /// The whole summary, in pbmserv's order: the summary line, status, options, move list, board,
+    /// players, comments, times.
+    pub fn render(&self) -> String {
+        let st = self.state;
+        let mut out = format!("Summary of {} Board {}\n\n", self.title, self.board);
+        out.push_str(&status_line(st, self.players));
+        out.push('\n');
+        if matches!(st.status(), Status::ToMove(_)) {
+            out.push_str(&format!("Move {}\n", st.move_number()));
+        }
+        for note in st.notes() {
+            out.push_str(&note);
+            out.push('\n');
+        }
+        out.push_str(&format!("Options: {}\n\n", st.options_summary()));
+        out.push_str("Moves:\n");
+        out.push_str(&move_list(st, self.players));
+        out.push('\n');
+        out.push_str(st.render().trim_end());
+        out.push_str("\n\nPlayers:\n");
+        for seat in 0..self.players.len() {
+            out.push_str(&format!("  {}\n", seat_label(st, self.players, seat)));
+        }
+        out.push('\n');
+        let comments = comments_block(self.comments);
+        if !comments.is_empty() {
+            out.push_str(&comments);
+            out.push('\n');
+        }
+        out.push_str(&format!(
+            "Game started: {}\nLast move:    {}\nNow:          {}\n",
+            format_time(self.started),
+            format_time(self.last_move),
+            format_time(self.now)
+        ));
+        out
+    }
+}
+
+/// The body of an error mail: what went wrong (and how to write it right), then the board if one is
+/// involved, then the original message (passwords already masked by the caller).
+pub fn error_body(message: &str, board: Option<&str>, original: &str) -> String {
+    let mut out = String::new();
+    out.push_str("Your command was not carried out:\n\n");
+    for line in message.trim_end().lines() {
+        out.push_str("  ");
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.push_str("\nNothing was changed. Send `help` for the list of commands.\n");
+    if let Some(board) = board {
+        out.push('\n');
+        out.push_str(board.trim_end());
+        out.push('\n');
+    }
+    if !original.trim().is_empty() {
+        out.push_str("\n----- Your message -----\n");
+        for line in original.trim_end().lines() {
+            out.push_str("> ");
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_subjects() {
+        assert_eq!(
+            error_subject(Some(("Limit", 101)), Some("limit")),
+            "Limit Board 101 Error"
+        );
+        assert_eq!(error_subject(None, Some("Limit")), "limit error");
+        assert_eq!(error_subject(None, None), "pbem error");
+    }
+
+    #[test]
+    fn times_are_utc_minutes() {
+        assert_eq!(format_time(0), "1970-01-01 00:00 UTC");
+        assert_eq!(format_time(1_795_000_000), "2026-11-18 11:06 UTC");
+    }
+
+    #[test]
+    fn comments_are_framed_and_attributed() {
+        let c = Comment {
+            move_number: 3,
+            userid: "bob".into(),
+            body: "good game\n".into(),
+            created_at: 0,
+        };
+        let block = comments_block(&[c]);
+        assert_eq!(block.lines().count(), 4);
+        assert!(block.starts_with("****"));
+        assert!(block.contains("bob writes:\ngood game\n"));
+        assert_eq!(comments_block(&[]), "");
+    }
+
+    #[test]
+    fn error_body_quotes_the_original_and_says_nothing_changed() {
+        let b = error_body("no such board: 999", None, "limit show 999");
+        assert!(b.contains("  no such board: 999\n"));
+        assert!(b.contains("Nothing was changed"));
+        assert!(b.contains("> limit show 999\n"));
+    }
+}
