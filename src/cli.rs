@@ -1,12 +1,34 @@
 //! The binary's own flags and subcommands (clap), and the one place where outcomes become exit statuses.
+//!
+//! Exit statuses follow sysexits, as an MTA expects of a delivery program: 0 when a message was handled
+//! (a player's mistake is answered by mail, not bounced), 75 (`EX_TEMPFAIL`) when the MTA should try again
+//! later (database busy past the timeout, disk full), 1 for a command refused at the shell, 64 for a
+//! usage error, 70 for anything else.
 
-use std::path::PathBuf;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 
 use clap::{Parser, Subcommand};
 
+use crate::config::{Config, Transport};
+use crate::server::{IngestOutcome, Server, ServerError};
+
+/// Handled.
+pub const EX_OK: i32 = 0;
+/// A command refused at the shell.
+pub const EX_REFUSED: i32 = 1;
+/// Bad flags or arguments.
+pub const EX_USAGE: i32 = 64;
+/// A failure of our own that retrying will not fix.
+pub const EX_SOFTWARE: i32 = 70;
+/// A configuration file that cannot be used.
+pub const EX_CONFIG: i32 = 78;
+/// Try again later.
+pub const EX_TEMPFAIL: i32 = 75;
+
 /// `pbem`: a play-by-email game server.
 #[derive(Debug, Parser)]
-#[command(name = "pbem", version, about)]
+#[command(name = "pbem", version, about, after_help = AFTER_HELP)]
 pub struct Args {
     /// TOML configuration file (default: built-in defaults).
     #[arg(long, env = "PBEM_CONFIG", global = true)]
@@ -22,9 +44,29 @@ pub struct Args {
     pub command: Command,
 }
 
+const AFTER_HELP: &str = "Any command of the mail language also runs from the shell, as the admin:\n  \
+pbem limit show 101\n  pbem signup alice secret alice@example.org\n\n\
+PBEM_NOW (unix seconds) sets the clock, for tests.";
+
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Read one RFC 5322 message on stdin (as an MTA pipe delivers it), or messages from files.
+    Ingest {
+        /// Message files; none: read one message from stdin.
+        files: Vec<PathBuf>,
+    },
+    /// Process the messages in DIR/new and move them to DIR/cur (for cron with a Maildir).
+    Maildir {
+        /// The Maildir (holding new/ and cur/).
+        dir: PathBuf,
+    },
+    /// The mail waiting to be sent.
+    Outbox {
+        /// flush: send what is waiting; list: show it.
+        #[command(subcommand)]
+        action: OutboxAction,
+    },
     /// Drive a rules engine from the shell: `pbem engine limit new|moves|play|status|show|perft|playout`.
     Engine {
         /// The game and the engine command with its arguments.
@@ -36,23 +78,227 @@ pub enum Command {
     Mail(Vec<String>),
 }
 
+/// `pbem outbox ...`
+#[derive(Debug, Subcommand)]
+pub enum OutboxAction {
+    /// Send every mail still waiting (cron calls this).
+    Flush,
+    /// List the mails still waiting.
+    List {
+        /// List the sent ones too.
+        #[arg(long)]
+        all: bool,
+    },
+}
+
+/// The clock: `PBEM_NOW` (unix seconds) if set, else the system time.
+pub fn now() -> Result<i64, String> {
+    match std::env::var("PBEM_NOW") {
+        Ok(v) => v
+            .trim()
+            .parse()
+            .map_err(|_| format!("PBEM_NOW must be unix seconds, like 1795000000; it is '{v}'")),
+        Err(_) => Ok(chrono::Utc::now().timestamp()),
+    }
+}
+
+/// Reads the configuration and applies the flags that override it.
+pub fn config(args: &Args) -> Result<Config, String> {
+    let mut cfg = Config::load(args.config.as_deref()).map_err(|e| e.to_string())?;
+    if let Some(db) = &args.db {
+        cfg.database.path = db.clone();
+    }
+    if let Some(dir) = &args.outbox {
+        cfg.mail.transport = Transport::File;
+        cfg.mail.outbox_dir = dir.clone();
+    }
+    Ok(cfg)
+}
+
 /// Runs the command and returns the exit status.
 pub fn run(args: Args) -> i32 {
-    match args.command {
-        Command::Engine { args } => {
-            let stdin = std::io::stdin();
-            let stdout = std::io::stdout();
-            let stderr = std::io::stderr();
-            crate::engine_cli::run(
-                &args,
-                &mut stdin.lock(),
-                &mut stdout.lock(),
-                &mut stderr.lock(),
-            )
+    let stdout = std::io::stdout();
+    let stderr = std::io::stderr();
+    let mut out = stdout.lock();
+    let mut err = stderr.lock();
+    if let Command::Engine { args } = &args.command {
+        let stdin = std::io::stdin();
+        return crate::engine_cli::run(args, &mut stdin.lock(), &mut out, &mut err);
+    }
+    let cfg = match config(&args) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = writeln!(err, "pbem: {e}");
+            return EX_CONFIG;
         }
+    };
+    let now = match now() {
+        Ok(n) => n,
+        Err(e) => {
+            let _ = writeln!(err, "pbem: {e}");
+            return EX_USAGE;
+        }
+    };
+    let mut server = match Server::open(cfg, now) {
+        Ok(s) => s,
+        Err(e) => return server_failure(&mut err, &e),
+    };
+    match args.command {
+        Command::Engine { .. } => unreachable!("handled above"),
+        Command::Ingest { files } => ingest(&mut server, &files, &mut err),
+        Command::Maildir { dir } => maildir(&mut server, &dir, &mut err),
+        Command::Outbox {
+            action: OutboxAction::Flush,
+        } => match server.flush_outbox() {
+            Ok(r) => {
+                let _ = writeln!(out, "sent {}, failed {}", r.sent, r.failed);
+                if r.failed > 0 { EX_TEMPFAIL } else { EX_OK }
+            }
+            Err(e) => server_failure(&mut err, &e),
+        },
+        Command::Outbox {
+            action: OutboxAction::List { all },
+        } => match server.db().outbox(!all) {
+            Ok(rows) => {
+                for r in rows {
+                    let (to, subject) =
+                        match serde_json::from_str::<crate::mail_out::OutgoingMail>(&r.mail) {
+                            Ok(m) => (m.to.join(","), m.subject),
+                            Err(_) => ("?".into(), "(unreadable)".into()),
+                        };
+                    let state = match r.sent_at {
+                        Some(_) => "sent".to_string(),
+                        None => format!("waiting, {} tries", r.attempts),
+                    };
+                    let _ = writeln!(out, "{}\t{state}\t{to}\t{subject}", r.id);
+                }
+                EX_OK
+            }
+            Err(e) => server_failure(&mut err, &ServerError::Storage(e)),
+        },
         Command::Mail(words) => {
-            eprintln!("pbem: not yet: {}", words.join(" "));
-            2
+            let line = words.join(" ");
+            match server.run_admin(&line, "") {
+                Ok(o) => {
+                    let _ = out.write_all(o.text.as_bytes());
+                    if o.ok { EX_OK } else { EX_REFUSED }
+                }
+                Err(e) => server_failure(&mut err, &e),
+            }
         }
     }
+}
+
+fn server_failure(err: &mut dyn Write, e: &ServerError) -> i32 {
+    let _ = writeln!(err, "pbem: {e}");
+    if e.is_temporary() {
+        EX_TEMPFAIL
+    } else {
+        EX_SOFTWARE
+    }
+}
+
+/// Ingests one message; the worse exit status wins across several.
+fn ingest_one(server: &mut Server, raw: &[u8], name: &str, err: &mut dyn Write) -> i32 {
+    match server.ingest(raw) {
+        Ok(IngestOutcome::Handled { .. }) => EX_OK,
+        Ok(IngestOutcome::Duplicate) => {
+            let _ = writeln!(err, "pbem: {name}: already processed; ignored");
+            EX_OK
+        }
+        Ok(IngestOutcome::Silent(why)) => {
+            let _ = writeln!(err, "pbem: {name}: not answered: {why}");
+            EX_OK
+        }
+        Ok(IngestOutcome::Dropped(why)) => {
+            let _ = writeln!(err, "pbem: {name}: dropped: {why}");
+            EX_OK
+        }
+        Err(e) => server_failure(err, &e),
+    }
+}
+
+fn worse(a: i32, b: i32) -> i32 {
+    // Temporary failure outranks the others: the MTA must retry.
+    let rank = |c: i32| match c {
+        EX_OK => 0,
+        EX_TEMPFAIL => 2,
+        _ => 1,
+    };
+    if rank(b) > rank(a) { b } else { a }
+}
+
+fn ingest(server: &mut Server, files: &[PathBuf], err: &mut dyn Write) -> i32 {
+    if files.is_empty() {
+        let mut raw = Vec::new();
+        if let Err(e) = std::io::stdin().read_to_end(&mut raw) {
+            let _ = writeln!(err, "pbem: reading stdin: {e}");
+            return EX_TEMPFAIL;
+        }
+        return ingest_one(server, &raw, "stdin", err);
+    }
+    let mut status = EX_OK;
+    for f in files {
+        let code = match std::fs::read(f) {
+            Ok(raw) => ingest_one(server, &raw, &f.display().to_string(), err),
+            Err(e) => {
+                let _ = writeln!(err, "pbem: {}: {e}", f.display());
+                EX_USAGE
+            }
+        };
+        status = worse(status, code);
+    }
+    status
+}
+
+/// Processes `DIR/new` into `DIR/cur`. A message that failed for a temporary reason stays in `new` for
+/// the next run; every other one moves to `cur` (flagged seen), so nothing is processed in a loop.
+fn maildir(server: &mut Server, dir: &Path, err: &mut dyn Write) -> i32 {
+    let new = dir.join("new");
+    let cur = dir.join("cur");
+    let entries = match std::fs::read_dir(&new) {
+        Ok(e) => e,
+        Err(e) => {
+            let _ = writeln!(
+                err,
+                "pbem: {}: {e} (a Maildir holds new/, cur/ and tmp/)",
+                new.display()
+            );
+            return EX_USAGE;
+        }
+    };
+    if let Err(e) = std::fs::create_dir_all(&cur) {
+        let _ = writeln!(err, "pbem: {}: {e}", cur.display());
+        return EX_TEMPFAIL;
+    }
+    let mut names: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.is_file())
+        .collect();
+    // Maildir names start with the delivery time: sorting keeps the players' order of moves.
+    names.sort();
+    let mut status = EX_OK;
+    for path in names {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let code = match std::fs::read(&path) {
+            Ok(raw) => ingest_one(server, &raw, &name, err),
+            Err(e) => {
+                let _ = writeln!(err, "pbem: {}: {e}", path.display());
+                EX_TEMPFAIL
+            }
+        };
+        if code != EX_TEMPFAIL {
+            let base = name.split(':').next().unwrap_or(&name).to_string();
+            if let Err(e) = std::fs::rename(&path, cur.join(format!("{base}:2,S"))) {
+                let _ = writeln!(err, "pbem: moving {name} to cur: {e}");
+                status = worse(status, EX_TEMPFAIL);
+            }
+        }
+        status = worse(status, code);
+    }
+    status
 }

@@ -1,1 +1,1408 @@
-//! (Being written.)
+//! The server: turns commands (from mail or from the shell) into changes of the stored games and the
+//! mails that report them.
+//!
+//! Parse, then validate: [`crate::command`] makes a raw command of a line of text; here it is checked
+//! against the accounts, the stored games and the rules. Each incoming mail is handled in one database
+//! transaction that also records its Message-ID and queues its replies, so a mail is acted on exactly once
+//! and its replies are never lost; the replies are sent after the commit.
+
+use std::time::Duration;
+
+use crate::accounts;
+use crate::command::{self, GameCommand, GamesFilter, RawCommand};
+use crate::config::Config;
+use crate::games::{self, GameRules, GameState, Status};
+use crate::mail_in::{self, Incoming, MailLimits};
+use crate::mail_out::{self, Mailer, OutgoingMail};
+use crate::storage::{Comment, Db, GameFilter, GameRow, StorageError, Tx, User};
+use crate::summary::{self, Summary};
+
+/// A failure of the server itself (not of a player's command: those are answered by mail).
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// The database failed.
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+    /// The mail transport could not be set up.
+    #[error("mail transport: {0}")]
+    Mail(String),
+    /// Reading input failed.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+impl ServerError {
+    /// True when trying again later may succeed (the MTA should retry: exit 75).
+    pub fn is_temporary(&self) -> bool {
+        match self {
+            ServerError::Storage(e) => e.is_temporary(),
+            ServerError::Mail(_) => false,
+            ServerError::Io(_) => true,
+        }
+    }
+}
+
+/// What became of one incoming message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IngestOutcome {
+    /// Acted on; this many mails were queued.
+    Handled {
+        /// Mails queued (and tried at once).
+        mails: usize,
+    },
+    /// The same message was processed before: nothing done.
+    Duplicate,
+    /// Mail that must not be answered (bounce, autoreply, list, our own): nothing done.
+    Silent(String),
+    /// No address to answer to: dropped.
+    Dropped(String),
+}
+
+/// What a command run from the shell did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AdminOutcome {
+    /// False when the command was refused.
+    pub ok: bool,
+    /// The answer, as the sender of the command by mail would have read it.
+    pub text: String,
+}
+
+/// What `outbox flush` did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FlushReport {
+    /// Mails sent.
+    pub sent: usize,
+    /// Mails that failed this time (left for the next flush).
+    pub failed: usize,
+}
+
+/// Who sent a command, and what to answer to.
+struct Origin {
+    /// The address replies go to; `None` for the admin at the shell.
+    reply_to: Option<String>,
+    /// The incoming Message-ID, for threading.
+    message_id: Option<String>,
+    references: Vec<String>,
+}
+
+/// One mail that a command produces, before it gets its headers.
+struct Letter {
+    to: Vec<String>,
+    subject: String,
+    body: String,
+    /// True for the answer to the sender (auto-replied, threaded); false for mail to others
+    /// (auto-generated).
+    reply: bool,
+}
+
+/// What one command did.
+struct Outcome {
+    ok: bool,
+    /// What the admin sees, or the sender's reply when `reply_to_sender` is set.
+    text: String,
+    subject: String,
+    /// Send `subject`/`text` to the sender (errors, show, help, ...). Board mails to players are in
+    /// `letters` instead.
+    reply_to_sender: bool,
+    letters: Vec<Letter>,
+}
+
+impl Outcome {
+    fn reply(subject: String, text: String) -> Outcome {
+        Outcome {
+            ok: true,
+            text,
+            subject,
+            reply_to_sender: true,
+            letters: Vec::new(),
+        }
+    }
+
+    fn error(subject: String, text: String) -> Outcome {
+        Outcome {
+            ok: false,
+            text,
+            subject,
+            reply_to_sender: true,
+            letters: Vec::new(),
+        }
+    }
+}
+
+/// A refused command: the message for the player, and the game it concerns (for the error subject and
+/// the board shown under the message).
+struct Refusal {
+    message: String,
+    board: Option<(String, u32)>,
+}
+
+impl Refusal {
+    fn new(message: impl Into<String>) -> Refusal {
+        Refusal {
+            message: message.into(),
+            board: None,
+        }
+    }
+
+    fn on(message: impl Into<String>, game_type: &str, board: u32) -> Refusal {
+        Refusal {
+            message: message.into(),
+            board: Some((game_type.to_string(), board)),
+        }
+    }
+}
+
+/// Either a command's outcome, a refusal to answer with an error mail, or a storage failure that aborts
+/// the whole message.
+enum Failure {
+    Refused(Refusal),
+    Storage(StorageError),
+}
+
+impl From<StorageError> for Failure {
+    fn from(e: StorageError) -> Self {
+        Failure::Storage(e)
+    }
+}
+
+impl From<Refusal> for Failure {
+    fn from(r: Refusal) -> Self {
+        Failure::Refused(r)
+    }
+}
+
+type Step<T> = std::result::Result<T, Failure>;
+
+/// The server: configuration, database and mail transport.
+pub struct Server {
+    cfg: Config,
+    db: Db,
+    mailer: Mailer,
+    now: i64,
+}
+
+impl Server {
+    /// Opens the database named in the configuration and sets up the mail transport. `now` is the clock
+    /// (unix seconds) used for everything this server does.
+    pub fn open(cfg: Config, now: i64) -> Result<Server, ServerError> {
+        let db = Db::open(
+            &cfg.database.path,
+            Duration::from_millis(cfg.database.busy_timeout_ms),
+        )?;
+        let mailer = Mailer::from_config(&cfg).map_err(|e| ServerError::Mail(e.to_string()))?;
+        Ok(Server {
+            cfg,
+            db,
+            mailer,
+            now,
+        })
+    }
+
+    /// The open database (for inspection by tools and tests).
+    pub fn db(&self) -> &Db {
+        &self.db
+    }
+
+    fn limits(&self) -> MailLimits {
+        let l = &self.cfg.limits;
+        MailLimits {
+            max_bytes: l.max_message_bytes,
+            max_lines: l.max_body_lines,
+            max_parts: l.max_mime_parts,
+            max_commands: l.max_commands_per_mail,
+        }
+    }
+
+    /// Handles one RFC 5322 message: acts on its commands and queues and sends the replies.
+    pub fn ingest(&mut self, raw: &[u8]) -> Result<IngestOutcome, ServerError> {
+        let names: Vec<&str> = games::registry().iter().map(|g| g.name()).collect();
+        let incoming = mail_in::parse(raw, &self.limits(), &self.cfg.server.address, &names);
+        if let Some(reason) = &incoming.silent {
+            return Ok(IngestOutcome::Silent(reason.to_string()));
+        }
+        let Some(reply_to) = incoming.reply_to.clone() else {
+            return Ok(IngestOutcome::Dropped(
+                "no From or Reply-To address to answer to".into(),
+            ));
+        };
+        if let Err(e) = accounts::check_address(&reply_to) {
+            return Ok(IngestOutcome::Dropped(format!(
+                "the reply address is unusable: {e}"
+            )));
+        }
+        let origin = Origin {
+            reply_to: Some(reply_to),
+            message_id: incoming.message_id.clone(),
+            references: incoming.references.clone(),
+        };
+        let mut tx = self.db.transaction()?;
+        if tx.is_processed(&incoming.key)? {
+            return Ok(IngestOutcome::Duplicate);
+        }
+        let outcomes = self.run_mail_commands(&mut tx, &incoming, &origin)?;
+        let mails = self.letters_to_mails(&origin, outcomes);
+        let ids = queue(&tx, &mails, self.now)?;
+        tx.mark_processed(&incoming.key, self.now)?;
+        tx.commit()?;
+        self.send_claimed(&ids, &mails);
+        Ok(IngestOutcome::Handled { mails: mails.len() })
+    }
+
+    fn run_mail_commands(
+        &self,
+        tx: &mut Tx<'_>,
+        incoming: &Incoming,
+        origin: &Origin,
+    ) -> Result<Vec<Outcome>, StorageError> {
+        if incoming.commands.is_empty() {
+            let text = summary::error_body(
+                &format!(
+                    "Your mail holds no command. Write the command in the Subject, for example\n\
+                     \n    limit move 101 alice yourpassword 3-7,4\n\n\
+                     and anything in the body is shown to the other players as your comment. Or \
+                     reply to a board mail with the command on a line of its own. Send `help` in the \
+                     Subject for every command.{}",
+                    notes_text(&incoming.notes)
+                ),
+                None,
+                &command::redact_line(&incoming.subject),
+            );
+            return Ok(vec![Outcome::error(
+                summary::error_subject(None, None),
+                text,
+            )]);
+        }
+        let mut outcomes = Vec::new();
+        for line in &incoming.commands {
+            outcomes.push(self.execute(tx, line, &incoming.comment, origin)?);
+        }
+        Ok(outcomes)
+    }
+
+    /// Runs one command line as the admin at the shell: it changes the games exactly as by mail and mails
+    /// the players the same way; the answer is returned instead of mailed.
+    pub fn run_admin(&mut self, line: &str, comment: &str) -> Result<AdminOutcome, ServerError> {
+        let origin = Origin {
+            reply_to: None,
+            message_id: None,
+            references: Vec::new(),
+        };
+        let mut tx = self.db.transaction()?;
+        let outcome = self.execute(&mut tx, line, comment, &origin)?;
+        let ok = outcome.ok;
+        let text = outcome.text.clone();
+        let mails = self.letters_to_mails(&origin, vec![outcome]);
+        let ids = queue(&tx, &mails, self.now)?;
+        tx.commit()?;
+        self.send_claimed(&ids, &mails);
+        Ok(AdminOutcome { ok, text })
+    }
+
+    /// Sends what the outbox still holds (mail whose sending failed or was interrupted).
+    pub fn flush_outbox(&mut self) -> Result<FlushReport, ServerError> {
+        let mut report = FlushReport::default();
+        // A claim older than this belongs to a sender that died.
+        let stale_before = self.now - 600;
+        loop {
+            let rows = self.db.claim_unsent(self.now, stale_before, 100)?;
+            if rows.is_empty() {
+                return Ok(report);
+            }
+            let mut any_failed = false;
+            for row in rows {
+                let sent = match serde_json::from_str::<OutgoingMail>(&row.mail) {
+                    Ok(mail) => self.mailer.send(&mail).map_err(|e| e.to_string()),
+                    Err(e) => Err(format!("unreadable: {e}")),
+                };
+                match sent {
+                    Ok(()) => {
+                        self.db.mark_sent(row.id, self.now)?;
+                        report.sent += 1;
+                    }
+                    Err(e) => {
+                        self.db.mark_failed(row.id, &e)?;
+                        report.failed += 1;
+                        any_failed = true;
+                    }
+                }
+            }
+            if any_failed {
+                // Failed mails were released; trying them again at once would only fail again.
+                return Ok(report);
+            }
+        }
+    }
+
+    /// Sends mails that this process queued and claimed in the transaction it just committed.
+    fn send_claimed(&self, ids: &[i64], mails: &[OutgoingMail]) {
+        for (id, mail) in ids.iter().zip(mails) {
+            let result = match self.mailer.send(mail) {
+                Ok(()) => self.db.mark_sent(*id, self.now),
+                Err(e) => self.db.mark_failed(*id, &e.to_string()),
+            };
+            if let Err(e) = result {
+                // The mail stays claimed; `outbox flush` takes it up again once the claim is stale.
+                eprintln!("pbem: could not record the sending of mail {id}: {e}");
+            }
+        }
+    }
+
+    fn letters_to_mails(&self, origin: &Origin, outcomes: Vec<Outcome>) -> Vec<OutgoingMail> {
+        let mut mails = Vec::new();
+        for o in outcomes {
+            if o.reply_to_sender
+                && let Some(to) = &origin.reply_to
+            {
+                mails.push(self.mail(origin, vec![to.clone()], o.subject, o.text, true));
+            }
+            for l in o.letters {
+                if l.to.is_empty() {
+                    continue;
+                }
+                mails.push(self.mail(origin, l.to, l.subject, l.body, l.reply));
+            }
+        }
+        mails
+    }
+
+    fn mail(
+        &self,
+        origin: &Origin,
+        to: Vec<String>,
+        subject: String,
+        body: String,
+        reply: bool,
+    ) -> OutgoingMail {
+        let threaded = reply && origin.message_id.is_some();
+        let mut references = origin.references.clone();
+        if threaded && let Some(id) = &origin.message_id {
+            references.push(id.clone());
+        }
+        OutgoingMail {
+            from: self.cfg.server.address.clone(),
+            to,
+            subject,
+            body,
+            message_id: mail_out::new_message_id(&self.cfg.server.hostname()),
+            in_reply_to: if threaded {
+                origin.message_id.clone()
+            } else {
+                None
+            },
+            references: if threaded { references } else { Vec::new() },
+            auto_submitted: if reply {
+                "auto-replied".into()
+            } else {
+                "auto-generated".into()
+            },
+            x_loop: self.cfg.server.address.clone(),
+            date_unix: self.now,
+        }
+    }
+
+    /// Parses, validates and carries out one command line.
+    fn execute(
+        &self,
+        tx: &mut Tx<'_>,
+        line: &str,
+        comment: &str,
+        origin: &Origin,
+    ) -> Result<Outcome, StorageError> {
+        let parsed = command::parse(line);
+        let game_word = line.split_whitespace().next().map(str::to_lowercase);
+        let cmd = match parsed {
+            Ok(cmd) => cmd,
+            Err(e) => {
+                let word = game_word.filter(|w| games::find(w).is_some());
+                return Ok(Outcome::error(
+                    summary::error_subject(None, word.as_deref()),
+                    summary::error_body(&e.to_string(), None, &command::redact_line(line)),
+                ));
+            }
+        };
+        let passwords: Vec<String> = cmd.passwords().iter().map(|p| p.to_string()).collect();
+        let comment = mask(comment, &passwords);
+        let quoted = format!("{}\n{}", cmd.redacted(), comment);
+        match self.dispatch(tx, &cmd, &comment, origin) {
+            Ok(o) => Ok(o),
+            Err(Failure::Storage(e)) => Err(e),
+            Err(Failure::Refused(r)) => {
+                let game_word = match &cmd {
+                    RawCommand::Game { game, .. } => Some(game.as_str()),
+                    _ => None,
+                };
+                let (subject, board) = match &r.board {
+                    Some((game_type, board)) => {
+                        let title = games::find(game_type).map_or("Game", |g| g.title());
+                        let shown = self.board_text(tx, game_type, *board)?;
+                        (
+                            summary::error_subject(Some((title, *board)), game_word),
+                            shown,
+                        )
+                    }
+                    None => (summary::error_subject(None, game_word), None),
+                };
+                Ok(Outcome::error(
+                    subject,
+                    summary::error_body(&r.message, board.as_deref(), &quoted),
+                ))
+            }
+        }
+    }
+
+    /// The current summary of a board, if it exists and loads (for error mails).
+    fn board_text(
+        &self,
+        tx: &Tx<'_>,
+        game_type: &str,
+        board: u32,
+    ) -> Result<Option<String>, StorageError> {
+        let Some(rules) = games::find(game_type) else {
+            return Ok(None);
+        };
+        let Some(row) = tx.game(game_type, board)? else {
+            return Ok(None);
+        };
+        let Ok(state) = rules.load(&row.state) else {
+            return Ok(None);
+        };
+        Ok(Some(self.summary(rules, &row, state.as_ref(), &[])))
+    }
+
+    fn summary(
+        &self,
+        rules: &dyn GameRules,
+        row: &GameRow,
+        state: &dyn GameState,
+        comments: &[Comment],
+    ) -> String {
+        let players = userids(row);
+        Summary {
+            title: rules.title(),
+            board: row.board,
+            state,
+            players: &players,
+            comments,
+            started: row.created_at,
+            last_move: row.updated_at,
+            now: self.now,
+        }
+        .render()
+    }
+
+    fn dispatch(
+        &self,
+        tx: &mut Tx<'_>,
+        cmd: &RawCommand,
+        comment: &str,
+        origin: &Origin,
+    ) -> Step<Outcome> {
+        match cmd {
+            RawCommand::Help { subject } => self.help(subject),
+            RawCommand::List => Ok(self.list()),
+            RawCommand::Signup {
+                userid,
+                password,
+                addresses,
+            } => self.signup(tx, userid, password, addresses, origin),
+            RawCommand::ChangePassword { userid, old, new } => {
+                self.change_password(tx, userid, old, new)
+            }
+            RawCommand::ChangeAddress {
+                userid,
+                password,
+                addresses,
+            } => self.change_address(tx, userid, password, addresses, origin),
+            RawCommand::Signoff { userid, password } => self.signoff(tx, userid, password),
+            RawCommand::Game { game, command } => {
+                let rules = games::find(game).ok_or_else(|| {
+                    Refusal::new(format!(
+                        "This server hosts no game called '{game}'. It hosts: {}. \
+                         Send `list` for the list, or `<game> help` for a game's rules.",
+                        game_names()
+                    ))
+                })?;
+                self.game_command(tx, rules, command, comment)
+            }
+        }
+    }
+
+    fn help(&self, subject: &[String]) -> Step<Outcome> {
+        match subject.first() {
+            None => Ok(Outcome::reply("pbem help".into(), general_help(&self.cfg))),
+            Some(word) => match games::find(word) {
+                Some(rules) => Ok(Outcome::reply(
+                    format!("{} help", rules.title()),
+                    rules.help(),
+                )),
+                None => Err(Refusal::new(format!(
+                    "There is no help on '{word}'. Send `help` for the commands, or `help <game>` \
+                     for a game's rules; the games are: {}.",
+                    game_names()
+                ))
+                .into()),
+            },
+        }
+    }
+
+    fn list(&self) -> Outcome {
+        let mut text = format!("Games hosted by {}:\n\n", self.cfg.server.name);
+        for g in games::registry() {
+            let p = g.players();
+            text.push_str(&format!(
+                "  {:<10} {} ({}-{} players): send `{} help` for the rules\n",
+                g.name(),
+                g.title(),
+                p.start(),
+                p.end(),
+                g.name()
+            ));
+        }
+        Outcome::reply(format!("{} games", self.cfg.server.name), text)
+    }
+
+    /// Checks a userid and password. Unknown userids, wrong passwords and locked accounts get the same
+    /// answer after the same work, so that the answer tells a guesser nothing.
+    fn authenticate(&self, tx: &Tx<'_>, userid: &str, password: &str) -> Step<User> {
+        let limits = &self.cfg.limits;
+        let refusal = || {
+            Refusal::new(format!(
+                "The userid '{userid}' and that password do not match a registered player. Passwords \
+                 are case-sensitive. After {} wrong passwords in a row an account refuses every \
+                 password for {} minutes: if that happened, wait and try again. To register, send \
+                 `signup <userid> <password>`.",
+                limits.login_failures_before_lockout, limits.lockout_minutes
+            ))
+        };
+        let user = tx.user(userid)?;
+        let Some(user) = user else {
+            accounts::burn_verify(&self.cfg.passwords);
+            return Err(refusal().into());
+        };
+        let Some(hash) = user.password_hash.as_deref() else {
+            accounts::burn_verify(&self.cfg.passwords);
+            return Err(refusal().into());
+        };
+        if user.locked_until.is_some_and(|t| t > self.now) {
+            accounts::burn_verify(&self.cfg.passwords);
+            return Err(refusal().into());
+        }
+        let ok = accounts::verify_password(hash, password);
+        tx.record_login(
+            user.id,
+            ok,
+            i64::from(limits.login_failures_before_lockout),
+            self.now + 60 * i64::from(limits.lockout_minutes),
+        )?;
+        if ok {
+            Ok(user)
+        } else {
+            // The failure count must survive the refusal, so it is committed with the error reply.
+            Err(refusal().into())
+        }
+    }
+
+    fn addresses_or_sender(&self, addresses: &[String], origin: &Origin) -> Step<Vec<String>> {
+        let list = if addresses.is_empty() {
+            match &origin.reply_to {
+                Some(a) => vec![a.clone()],
+                None => {
+                    return Err(Refusal::new(
+                        "From the shell, give the player's mail address: \
+                         `signup <userid> <password> <address>`.",
+                    )
+                    .into());
+                }
+            }
+        } else {
+            addresses.to_vec()
+        };
+        for a in &list {
+            accounts::check_address(a).map_err(|e| Refusal::new(e.to_string()))?;
+        }
+        Ok(list)
+    }
+
+    fn signup(
+        &self,
+        tx: &Tx<'_>,
+        userid: &str,
+        password: &str,
+        addresses: &[String],
+        origin: &Origin,
+    ) -> Step<Outcome> {
+        accounts::check_userid(userid).map_err(|e| Refusal::new(e.to_string()))?;
+        accounts::check_password(password).map_err(|e| Refusal::new(e.to_string()))?;
+        let addresses = self.addresses_or_sender(addresses, origin)?;
+        if tx.user(userid)?.is_some() {
+            return Err(Refusal::new(format!(
+                "The userid '{userid}' is taken. Choose another: `signup <userid> <password> [address...]`."
+            ))
+            .into());
+        }
+        let hash = accounts::hash_password(&self.cfg.passwords, password)
+            .map_err(|e| Refusal::new(e.to_string()))?;
+        tx.insert_user(userid, &hash, &addresses, self.now)?;
+        let text = format!(
+            "Welcome to {}, {userid}!\n\nYou are registered with the address(es):\n  {}\n\n\
+             Mail for your games goes there. Send `help` for the commands and `list` for the games.\n\
+             To challenge someone: `limit challenge {userid} <their userid>`.\n",
+            self.cfg.server.name,
+            addresses.join("\n  ")
+        );
+        let subject = format!("{} signup {userid}", self.cfg.server.name);
+        Ok(self.confirmation(subject, text, addresses, origin))
+    }
+
+    /// The answer to an account command: to the registered addresses (which confirms them), and to the
+    /// sender only if the sender is one of them.
+    fn confirmation(
+        &self,
+        subject: String,
+        text: String,
+        addresses: Vec<String>,
+        origin: &Origin,
+    ) -> Outcome {
+        let sender_registered = origin
+            .reply_to
+            .as_ref()
+            .is_some_and(|s| addresses.iter().any(|a| a.eq_ignore_ascii_case(s)));
+        let others: Vec<String> = addresses
+            .into_iter()
+            .filter(|a| {
+                !origin
+                    .reply_to
+                    .as_ref()
+                    .is_some_and(|s| a.eq_ignore_ascii_case(s))
+            })
+            .collect();
+        Outcome {
+            ok: true,
+            text: text.clone(),
+            subject: subject.clone(),
+            reply_to_sender: sender_registered,
+            letters: vec![Letter {
+                to: others,
+                subject,
+                body: text,
+                reply: false,
+            }],
+        }
+    }
+
+    fn change_password(&self, tx: &Tx<'_>, userid: &str, old: &str, new: &str) -> Step<Outcome> {
+        accounts::check_password(new).map_err(|e| Refusal::new(e.to_string()))?;
+        let user = self.authenticate(tx, userid, old)?;
+        let hash = accounts::hash_password(&self.cfg.passwords, new)
+            .map_err(|e| Refusal::new(e.to_string()))?;
+        tx.set_password(user.id, Some(&hash))?;
+        let text = format!("The password of {} has been changed.\n", user.userid);
+        let mut o = Outcome::reply(
+            format!("{} password changed", self.cfg.server.name),
+            text.clone(),
+        );
+        o.letters.push(Letter {
+            to: user.addresses.clone(),
+            subject: o.subject.clone(),
+            body: text,
+            reply: false,
+        });
+        o.reply_to_sender = false;
+        Ok(o)
+    }
+
+    fn change_address(
+        &self,
+        tx: &Tx<'_>,
+        userid: &str,
+        password: &str,
+        addresses: &[String],
+        origin: &Origin,
+    ) -> Step<Outcome> {
+        let addresses = self.addresses_or_sender(addresses, origin)?;
+        let user = self.authenticate(tx, userid, password)?;
+        tx.set_addresses(user.id, &addresses)?;
+        let text = format!(
+            "The mail of {} now goes to:\n  {}\n",
+            user.userid,
+            addresses.join("\n  ")
+        );
+        // Tell the old addresses too, so that a stolen password cannot quietly divert the mail.
+        let mut all = addresses.clone();
+        for a in &user.addresses {
+            if !all.iter().any(|b| b.eq_ignore_ascii_case(a)) {
+                all.push(a.clone());
+            }
+        }
+        Ok(self.confirmation(
+            format!("{} address changed", self.cfg.server.name),
+            text,
+            all,
+            origin,
+        ))
+    }
+
+    fn signoff(&self, tx: &Tx<'_>, userid: &str, password: &str) -> Step<Outcome> {
+        let user = self.authenticate(tx, userid, password)?;
+        let active = tx.active_games(user.id)?;
+        if active > 0 {
+            return Err(Refusal::new(format!(
+                "{} still plays {active} game(s). Finish or resign them first \
+                 (`<game> resign <board> <userid> <password>`), then sign off.",
+                user.userid
+            ))
+            .into());
+        }
+        tx.set_password(user.id, None)?;
+        tx.set_addresses(user.id, &[])?;
+        let text = format!(
+            "{} has signed off. The userid stays reserved for the finished games that name it.\n",
+            user.userid
+        );
+        let mut o = Outcome::reply(format!("{} signoff", self.cfg.server.name), text.clone());
+        o.reply_to_sender = false;
+        o.letters.push(Letter {
+            to: user.addresses,
+            subject: o.subject.clone(),
+            body: text,
+            reply: false,
+        });
+        Ok(o)
+    }
+
+    fn load_game(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        board: u32,
+    ) -> Step<(GameRow, Box<dyn GameState>)> {
+        let row = tx.game(rules.name(), board)?.ok_or_else(|| {
+            Refusal::new(format!(
+                "There is no {} board {board}. Send `{} games <userid>` for a player's boards.",
+                rules.title(),
+                rules.name()
+            ))
+        })?;
+        let state = rules.load(&row.state).map_err(|e| {
+            Failure::Storage(StorageError::Corrupt(format!(
+                "{} board {board}: {e}",
+                rules.name()
+            )))
+        })?;
+        Ok((row, state))
+    }
+
+    fn game_command(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        cmd: &GameCommand,
+        comment: &str,
+    ) -> Step<Outcome> {
+        match cmd {
+            GameCommand::Help => Ok(Outcome::reply(
+                format!("{} help", rules.title()),
+                rules.help(),
+            )),
+            GameCommand::Challenge {
+                options,
+                server_options,
+                userids,
+            } => self.challenge(tx, rules, options, server_options, userids, comment),
+            GameCommand::Move {
+                board,
+                userid,
+                password,
+                mv,
+                guard,
+            } => {
+                if mv.trim().eq_ignore_ascii_case("resign") {
+                    self.resign(tx, rules, *board, userid, password, comment)
+                } else {
+                    self.play(tx, rules, *board, userid, password, mv, *guard, comment)
+                }
+            }
+            GameCommand::Resign {
+                board,
+                userid,
+                password,
+            } => self.resign(tx, rules, *board, userid, password, comment),
+            GameCommand::Show { boards } => self.show(tx, rules, boards),
+            GameCommand::History { board } => self.history(tx, rules, *board),
+            GameCommand::Games { userid, filter } => self.games(tx, rules, userid, *filter),
+            GameCommand::Preview { board, moves } => self.preview(tx, rules, *board, moves),
+            GameCommand::Chat {
+                board,
+                userid,
+                password,
+            } => self.chat(tx, rules, *board, userid, password, comment),
+        }
+    }
+
+    fn challenge(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        options: &[games::GameOption],
+        server_options: &[(String, Option<String>)],
+        userids: &[String],
+        comment: &str,
+    ) -> Step<Outcome> {
+        let usage = format!(
+            "Write it `{} challenge [options] <userid1> <userid2>{}`.",
+            rules.name(),
+            if *rules.players().end() > 2 {
+                " [<userid3>]"
+            } else {
+                ""
+            }
+        );
+        if let Some((name, _)) = server_options.first() {
+            return Err(Refusal::new(format!(
+                "The server option --{name} is not supported by this server. {usage}"
+            ))
+            .into());
+        }
+        if !rules.players().contains(&userids.len()) {
+            return Err(Refusal::new(format!(
+                "{} is played by {} to {} players; you named {}. {usage}",
+                rules.title(),
+                rules.players().start(),
+                rules.players().end(),
+                userids.len()
+            ))
+            .into());
+        }
+        let mut players = Vec::new();
+        for u in userids {
+            let user = tx
+                .user(u)?
+                .filter(|u| u.password_hash.is_some())
+                .ok_or_else(|| {
+                    Refusal::new(format!(
+                        "'{u}' is not a registered player. Every player signs up first with \
+                         `signup <userid> <password>`. {usage}"
+                    ))
+                })?;
+            if players.iter().any(|p: &User| p.id == user.id) {
+                return Err(Refusal::new(format!(
+                    "'{u}' is named twice: a game needs different players. {usage}"
+                ))
+                .into());
+            }
+            players.push(user);
+        }
+        let seed = self.seed(userids);
+        let state = rules
+            .new_game(options, players.len(), seed)
+            .map_err(|e| Refusal::new(format!("{e}\n{usage}")))?;
+        let board = tx.next_board(rules.name())?;
+        let finished = matches!(state.status(), Status::Over(_));
+        let ids: Vec<i64> = players.iter().map(|p| p.id).collect();
+        let game_id = tx.insert_game(
+            rules.name(),
+            board,
+            &state.to_json(),
+            finished,
+            &ids,
+            self.now,
+        )?;
+        let row = tx
+            .game(rules.name(), board)?
+            .ok_or_else(|| StorageError::Corrupt(format!("game {game_id} vanished")))?;
+        // A challenge carries no password, so its mail body is not shown to the players as
+        // anybody's comment.
+        let _ = comment;
+        Ok(self.board_mails(rules, &row, state.as_ref(), &[], true, None))
+    }
+
+    /// A seed for a new game's random layout: different for every challenge, from the clock, the process
+    /// and the players; stored with the game, so the game replays the same.
+    fn seed(&self, userids: &[String]) -> u64 {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        h.update(self.now.to_le_bytes());
+        h.update(std::process::id().to_le_bytes());
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        h.update(nanos.to_le_bytes());
+        for u in userids {
+            h.update(u.as_bytes());
+        }
+        let d = h.finalize();
+        u64::from_le_bytes(d[..8].try_into().expect("8 bytes"))
+    }
+
+    /// Every player's own board mail. `actor` is the seat that acted (their mail is the reply).
+    fn board_mails(
+        &self,
+        rules: &dyn GameRules,
+        row: &GameRow,
+        state: &dyn GameState,
+        comments: &[Comment],
+        new: bool,
+        actor: Option<usize>,
+    ) -> Outcome {
+        let players = userids(row);
+        let subject = summary::board_subject(
+            rules.title(),
+            row.board,
+            state,
+            &players,
+            new,
+            !comments.is_empty(),
+        );
+        let body = self.summary(rules, row, state, comments);
+        let letters = row
+            .players
+            .iter()
+            .enumerate()
+            .map(|(seat, p)| Letter {
+                to: p.addresses.clone(),
+                subject: subject.clone(),
+                body: body.clone(),
+                reply: Some(seat) == actor,
+            })
+            .collect();
+        Outcome {
+            ok: true,
+            text: body,
+            subject,
+            reply_to_sender: false,
+            letters,
+        }
+    }
+
+    /// The seat of a player in a game, after checking the password.
+    fn seat_of(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        row: &GameRow,
+        userid: &str,
+        password: &str,
+    ) -> Step<User> {
+        let user = self.authenticate(tx, userid, password)?;
+        if !row.players.iter().any(|p| p.id == user.id) {
+            return Err(Refusal::on(
+                format!(
+                    "{} does not play {} board {}: its players are {}.",
+                    user.userid,
+                    rules.title(),
+                    row.board,
+                    userids(row).join(", ")
+                ),
+                rules.name(),
+                row.board,
+            )
+            .into());
+        }
+        Ok(user)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn play(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        board: u32,
+        userid: &str,
+        password: &str,
+        mv: &str,
+        guard: Option<u32>,
+        comment: &str,
+    ) -> Step<Outcome> {
+        let (row, mut state) = self.load_game(tx, rules, board)?;
+        let user = self.seat_of(tx, rules, &row, userid, password)?;
+        let seat = row
+            .players
+            .iter()
+            .position(|p| p.id == user.id)
+            .expect("seat_of checked it");
+        let refuse = |m: String| Failure::Refused(Refusal::on(m, rules.name(), board));
+        let players = userids(&row);
+        match state.status() {
+            Status::Over(_) => {
+                return Err(refuse(format!(
+                    "{} board {board} is over: {}",
+                    rules.title(),
+                    summary::status_line(state.as_ref(), &players)
+                )));
+            }
+            Status::ToMove(s) if s != seat => {
+                return Err(refuse(format!(
+                    "It is not your turn on board {board}: {}",
+                    summary::status_line(state.as_ref(), &players)
+                )));
+            }
+            Status::ToMove(_) => {}
+        }
+        if let Some(n) = guard
+            && n != state.move_number()
+        {
+            return Err(refuse(format!(
+                "Your move was meant for move {n}, but board {board} is at move {}: the board changed \
+                 since you looked. Look at the board below and send your move again (with #{} or \
+                 without a guard).",
+                state.move_number(),
+                state.move_number()
+            )));
+        }
+        let before = state.move_number();
+        state.play(mv).map_err(|e| {
+            refuse(format!(
+                "The move '{}' is not legal: {e}\nWrite it `{} move {board} {} <password> <move>`; \
+                 the move syntax is in `{} help`.",
+                mv.trim(),
+                rules.name(),
+                user.userid,
+                rules.name()
+            ))
+        })?;
+        let finished = matches!(state.status(), Status::Over(_));
+        tx.update_game(row.id, &state.to_json(), finished, self.now)?;
+        let row = GameRow {
+            updated_at: self.now,
+            finished,
+            ..row
+        };
+        let comments = self.comment_at(tx, &row, before, user.id, comment)?;
+        Ok(self.board_mails(rules, &row, state.as_ref(), &comments, false, Some(seat)))
+    }
+
+    fn comment_at(
+        &self,
+        tx: &Tx<'_>,
+        row: &GameRow,
+        move_number: u32,
+        user_id: i64,
+        comment: &str,
+    ) -> Step<Vec<Comment>> {
+        let body = comment.trim();
+        if body.is_empty() {
+            return Ok(Vec::new());
+        }
+        tx.add_comment(row.id, move_number, user_id, body, self.now)?;
+        let userid = row
+            .players
+            .iter()
+            .find(|p| p.id == user_id)
+            .map_or_else(String::new, |p| p.userid.clone());
+        Ok(vec![Comment {
+            move_number,
+            userid,
+            body: body.to_string(),
+            created_at: self.now,
+        }])
+    }
+
+    fn resign(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        board: u32,
+        userid: &str,
+        password: &str,
+        comment: &str,
+    ) -> Step<Outcome> {
+        let (row, mut state) = self.load_game(tx, rules, board)?;
+        let user = self.seat_of(tx, rules, &row, userid, password)?;
+        let seat = row
+            .players
+            .iter()
+            .position(|p| p.id == user.id)
+            .expect("seat_of checked it");
+        let before = state.move_number();
+        state
+            .resign(seat)
+            .map_err(|e| Refusal::on(e.to_string(), rules.name(), board))?;
+        let finished = matches!(state.status(), Status::Over(_));
+        tx.update_game(row.id, &state.to_json(), finished, self.now)?;
+        let row = GameRow {
+            updated_at: self.now,
+            finished,
+            ..row
+        };
+        let comments = self.comment_at(tx, &row, before, user.id, comment)?;
+        Ok(self.board_mails(rules, &row, state.as_ref(), &comments, false, Some(seat)))
+    }
+
+    fn show(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        boards: &[(u32, Option<u32>)],
+    ) -> Step<Outcome> {
+        let mut text = String::new();
+        let mut subject = None;
+        for &(board, at) in boards {
+            let (row, state) = self.load_game(tx, rules, board)?;
+            let state = match at {
+                Some(n) => state
+                    .at_move(n)
+                    .map_err(|e| Refusal::on(e.to_string(), rules.name(), board))?,
+                None => state,
+            };
+            let players = userids(&row);
+            subject.get_or_insert_with(|| {
+                summary::board_subject(rules.title(), board, state.as_ref(), &players, false, false)
+            });
+            if !text.is_empty() {
+                text.push_str("\n\n");
+            }
+            // The comments that came with the last move, as its board mail showed them.
+            let comments: Vec<Comment> = if at.is_none() {
+                tx.comments(row.id)?
+                    .into_iter()
+                    .filter(|c| c.created_at == row.updated_at)
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            text.push_str(&self.summary(rules, &row, state.as_ref(), &comments));
+        }
+        Ok(Outcome::reply(
+            subject.unwrap_or_else(|| format!("{} show", rules.title())),
+            text,
+        ))
+    }
+
+    fn history(&self, tx: &Tx<'_>, rules: &dyn GameRules, board: Option<u32>) -> Step<Outcome> {
+        let Some(board) = board else {
+            return Err(Refusal::new(format!(
+                "Write it `{} history <board>`: the history of all finished games comes with ratings, \
+                 which this server does not keep yet.",
+                rules.name()
+            ))
+            .into());
+        };
+        let (row, state) = self.load_game(tx, rules, board)?;
+        let players = userids(&row);
+        let mut text = format!("History of {} Board {board}\n\n", rules.title());
+        text.push_str(&summary::status_line(state.as_ref(), &players));
+        text.push_str("\n\nMoves:\n");
+        text.push_str(&summary::move_list(state.as_ref(), &players));
+        let comments = tx.comments(row.id)?;
+        if !comments.is_empty() {
+            text.push_str("\nComments (by the move they came with):\n");
+            for c in &comments {
+                text.push_str(&format!(
+                    "  move {} {} ({}):\n",
+                    c.move_number,
+                    c.userid,
+                    summary::format_time(c.created_at)
+                ));
+                for l in c.body.lines() {
+                    text.push_str(&format!("    {l}\n"));
+                }
+            }
+        }
+        text.push_str(&format!(
+            "\nGame started: {}\nLast move:    {}\n",
+            summary::format_time(row.created_at),
+            summary::format_time(row.updated_at)
+        ));
+        Ok(Outcome::reply(
+            format!("{} Board {board} History", rules.title()),
+            text,
+        ))
+    }
+
+    fn games(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        userid: &str,
+        filter: GamesFilter,
+    ) -> Step<Outcome> {
+        let user = tx.user(userid)?.ok_or_else(|| {
+            Refusal::new(format!(
+                "'{userid}' is not a registered player. Write it `{} games <userid> [active|all|finished]`.",
+                rules.name()
+            ))
+        })?;
+        let (filter, word) = match filter {
+            GamesFilter::Active => (GameFilter::Active, "active"),
+            GamesFilter::All => (GameFilter::All, "all"),
+            GamesFilter::Finished => (GameFilter::Finished, "finished"),
+        };
+        let rows = tx.games_of(user.id, rules.name(), filter)?;
+        let mut text = format!("{} games of {} ({word}):\n\n", rules.title(), user.userid);
+        if rows.is_empty() {
+            text.push_str("  none\n");
+        }
+        for row in &rows {
+            let players = userids(row);
+            let status = match rules.load(&row.state) {
+                Ok(s) => summary::status_line(s.as_ref(), &players),
+                Err(e) => format!("unreadable: {e}"),
+            };
+            text.push_str(&format!(
+                "  Board {}: {}  {status}\n",
+                row.board,
+                players.join(" vs ")
+            ));
+        }
+        Ok(Outcome::reply(
+            format!("{} games {}", rules.title(), user.userid),
+            text,
+        ))
+    }
+
+    fn preview(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        board: u32,
+        moves: &[String],
+    ) -> Step<Outcome> {
+        let (row, state) = self.load_game(tx, rules, board)?;
+        let mut trial = state.clone_box();
+        for (i, m) in moves.iter().enumerate() {
+            if matches!(trial.status(), Status::Over(_)) {
+                return Err(Refusal::on(
+                    format!("The game is over after move {}; '{m}' cannot follow.", i),
+                    rules.name(),
+                    board,
+                )
+                .into());
+            }
+            trial.play(m).map_err(|e| {
+                Refusal::on(
+                    format!("Preview move {} '{m}' is not legal: {e}", i + 1),
+                    rules.name(),
+                    board,
+                )
+            })?;
+        }
+        let mut text = format!(
+            "Preview of {} Board {board} after {}: nothing has been played.\n\n",
+            rules.title(),
+            moves.join(" ")
+        );
+        text.push_str(&self.summary(rules, &row, trial.as_ref(), &[]));
+        Ok(Outcome::reply(
+            format!("{} Board {board} Preview", rules.title()),
+            text,
+        ))
+    }
+
+    fn chat(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        board: u32,
+        userid: &str,
+        password: &str,
+        comment: &str,
+    ) -> Step<Outcome> {
+        let (row, state) = self.load_game(tx, rules, board)?;
+        let user = self.seat_of(tx, rules, &row, userid, password)?;
+        if comment.trim().is_empty() {
+            return Err(Refusal::on(
+                format!(
+                    "A chat needs a message: write it in the body of the mail, with \
+                     `{} chat {board} {} <password>` in the Subject.",
+                    rules.name(),
+                    user.userid
+                ),
+                rules.name(),
+                board,
+            )
+            .into());
+        }
+        let seat = row.players.iter().position(|p| p.id == user.id);
+        let comments = self.comment_at(tx, &row, state.move_number(), user.id, comment)?;
+        Ok(self.board_mails(rules, &row, state.as_ref(), &comments, false, seat))
+    }
+}
+
+/// Queues mails in the outbox inside the caller's transaction, claimed for sending right after the
+/// commit. Returns the row ids, in the same order.
+fn queue(tx: &Tx<'_>, mails: &[OutgoingMail], now: i64) -> Result<Vec<i64>, StorageError> {
+    mails
+        .iter()
+        .map(|m| {
+            let json = serde_json::to_string(m).expect("an OutgoingMail serializes");
+            tx.queue_mail(&json, now, true)
+        })
+        .collect()
+}
+
+fn userids(row: &GameRow) -> Vec<String> {
+    row.players.iter().map(|p| p.userid.clone()).collect()
+}
+
+fn game_names() -> String {
+    games::registry()
+        .iter()
+        .map(|g| g.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn notes_text(notes: &[String]) -> String {
+    if notes.is_empty() {
+        String::new()
+    } else {
+        format!("\n\nAbout your mail: {}", notes.join("; "))
+    }
+}
+
+/// Replaces every occurrence of the passwords in `text` with `****`.
+pub fn mask(text: &str, passwords: &[String]) -> String {
+    let mut out = text.to_string();
+    for p in passwords {
+        if !p.is_empty() {
+            out = out.replace(p.as_str(), "****");
+        }
+    }
+    out
+}
+
+fn general_help(cfg: &Config) -> String {
+    let mut text = format!(
+        "{} is a play-by-email game server. Write one command in the Subject of a mail (the body is a\n\
+         comment for the other players), or the Subject `multiple` and one command per line of the body.\n\n\
+         Server commands:\n\
+         \x20 help [subject...]                      this help, or a game's help: help limit\n\
+         \x20 signup userid password [address...]    register (userid: 1-20 letters, digits, _ or -)\n\
+         \x20 change password userid old new\n\
+         \x20 change address userid password [address...]\n\
+         \x20 signoff userid password\n\
+         \x20 list                                   the games this server hosts\n\n\
+         Game commands (for each game, here <game>):\n\
+         \x20 <game> help\n\
+         \x20 <game> challenge [options] userid1 userid2 [userid3]\n\
+         \x20 <game> move board userid password move[#N]   (move may be `resign`)\n\
+         \x20 <game> resign board userid password\n\
+         \x20 <game> show board[#N]...\n\
+         \x20 <game> history board\n\
+         \x20 <game> games userid [active|all|finished]\n\
+         \x20 <game> preview board move...\n\
+         \x20 <game> chat board userid password     (the body is the message)\n\n\
+         A move ending in #N is played only if the game is still at move N (every board mail says\n\
+         `Move N`), so a move written against an old board is refused rather than misplayed.\n\
+         Passwords are case-sensitive and are never shown in any mail.\n\n",
+        cfg.server.name
+    );
+    text.push_str("Games: ");
+    text.push_str(&game_names());
+    text.push('\n');
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mask_hides_every_occurrence() {
+        assert_eq!(
+            mask("my pw is s3cret, s3cret!", &["s3cret".into()]),
+            "my pw is ****, ****!"
+        );
+        assert_eq!(mask("nothing", &[String::new()]), "nothing");
+    }
+}
