@@ -1,1 +1,515 @@
-//! (Being written.)
+//! Accounts: the rules for userids, passwords and mail addresses, and password hashing.
+//!
+//! Passwords are stored as argon2id PHC strings (`$argon2id$v=19$m=…,t=…,p=…$salt$hash`) and compared
+//! exactly: unlike pbmserv, case matters. A login with an unknown userid must get the same answer in
+//! the same time as a wrong password, so [`verify_or_burn`] does a full-cost hash either way.
+//!
+//! No error here ever repeats a password: errors end up in mails and logs.
+
+use argon2::password_hash::{PasswordHasher, PasswordVerifier, phc::PasswordHash};
+use argon2::{Algorithm, Argon2, Params, Version};
+use thiserror::Error;
+
+use crate::config::PasswordConfig;
+
+/// Longest userid, in characters.
+pub const MAX_USERID_LEN: usize = 20;
+/// Longest password, in characters.
+pub const MAX_PASSWORD_LEN: usize = 64;
+/// Longest mail address, in bytes (the limit of an SMTP forward path).
+pub const MAX_ADDRESS_LEN: usize = 254;
+
+/// What was wrong with a userid, password or address, worded for the player; or why a hash failed.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum AccountError {
+    /// The userid breaks the rules; the message says which and how to write one.
+    #[error("{0}")]
+    BadUserid(String),
+    /// The password breaks the rules; the message never contains the password.
+    #[error("{0}")]
+    BadPassword(String),
+    /// The address is not one plain `local@domain` mailbox.
+    #[error("{0}")]
+    BadAddress(String),
+    /// The argon2 parameters were refused or hashing failed (a configuration problem, not the
+    /// player's).
+    #[error("password hashing failed: {0}")]
+    Hashing(String),
+}
+
+/// The argon2id hasher for the configured cost.
+fn hasher(cfg: &PasswordConfig) -> Result<Argon2<'static>, AccountError> {
+    let params =
+        Params::new(cfg.memory_kib, cfg.iterations, cfg.parallelism, None).map_err(|e| {
+            AccountError::Hashing(format!(
+                "argon2 parameters m={} t={} p={} refused: {e}",
+                cfg.memory_kib, cfg.iterations, cfg.parallelism
+            ))
+        })?;
+    Ok(Argon2::new(Algorithm::Argon2id, Version::V0x13, params))
+}
+
+/// Hashes a password with a fresh random salt into an argon2id PHC string for storage.
+pub fn hash_password(cfg: &PasswordConfig, pw: &str) -> Result<String, AccountError> {
+    let hash = hasher(cfg)?
+        .hash_password(pw.as_bytes())
+        .map_err(|e| AccountError::Hashing(e.to_string()))?;
+    Ok(hash.to_string())
+}
+
+/// True if `pw` is exactly the password `phc` was made from. A malformed PHC string never matches.
+pub fn verify_password(phc: &str, pw: &str) -> bool {
+    let Ok(hash) = PasswordHash::new(phc) else {
+        return false;
+    };
+    // The algorithm, version and cost come from the PHC string, not from this instance.
+    Argon2::default()
+        .verify_password(pw.as_bytes(), &hash)
+        .is_ok()
+}
+
+/// Spends the time of one [`verify_password`] against a hash made with `cfg`, and answers `false`.
+/// Used for unknown userids, so that they cannot be told apart from wrong passwords by timing.
+pub fn burn_verify(cfg: &PasswordConfig, pw: &str) -> bool {
+    // A fixed salt is fine: the output is thrown away, only the work matters.
+    const SALT: &[u8] = b"pbem-unknown-user-salt";
+    let mut out = [0u8; Params::DEFAULT_OUTPUT_LEN];
+    match hasher(cfg) {
+        Ok(h) => {
+            let _ = std::hint::black_box(h.hash_password_into(pw.as_bytes(), SALT, &mut out));
+        }
+        Err(_) => {
+            // Invalid cost parameters cannot be hashed with; fall back to the library defaults
+            // so that the time spent is still that of a real hash.
+            let _ = std::hint::black_box(Argon2::default().hash_password_into(
+                pw.as_bytes(),
+                SALT,
+                &mut out,
+            ));
+        }
+    }
+    false
+}
+
+/// Checks a login: with the stored hash of a known userid, verifies it; with `None` (unknown userid),
+/// burns the same time and answers `false`. Either way the caller gives the same answer.
+pub fn verify_or_burn(cfg: &PasswordConfig, stored: Option<&str>, pw: &str) -> bool {
+    match stored {
+        Some(phc) => verify_password(phc, pw),
+        None => burn_verify(cfg, pw),
+    }
+}
+
+/// True if a stored hash was made with other parameters than `cfg` (or is not argon2id), so that it
+/// should be replaced by a fresh hash the next time the player logs in successfully.
+pub fn needs_rehash(cfg: &PasswordConfig, phc: &str) -> bool {
+    let Ok(hash) = PasswordHash::new(phc) else {
+        return true;
+    };
+    if hash.algorithm.as_str() != "argon2id" {
+        return true;
+    }
+    match Params::try_from(&hash) {
+        Ok(p) => {
+            p.m_cost() != cfg.memory_kib
+                || p.t_cost() != cfg.iterations
+                || p.p_cost() != cfg.parallelism
+        }
+        Err(_) => true,
+    }
+}
+
+/// The form under which a userid is stored and looked up: userids are compared ignoring case.
+pub fn userid_key(s: &str) -> String {
+    s.to_ascii_lowercase()
+}
+
+/// A userid is 1 to 20 ASCII letters, digits, `_` or `-`.
+pub fn check_userid(s: &str) -> Result<(), AccountError> {
+    const RULE: &str =
+        "a userid is 1 to 20 characters of letters a-z or A-Z, digits, '_' or '-' (e.g. alice_99)";
+    if s.is_empty() {
+        return Err(AccountError::BadUserid(format!(
+            "the userid is empty; {RULE}"
+        )));
+    }
+    if let Some(c) = s
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
+    {
+        return Err(AccountError::BadUserid(format!(
+            "the userid {} contains {}, which is not allowed; {RULE}",
+            printable(s),
+            describe_char(c)
+        )));
+    }
+    if s.len() > MAX_USERID_LEN {
+        return Err(AccountError::BadUserid(format!(
+            "the userid {s} is {} characters long; {RULE}",
+            s.len()
+        )));
+    }
+    Ok(())
+}
+
+/// A password is 1 to 64 printable characters without spaces or control characters (it travels in
+/// a Subject line, between spaces).
+pub fn check_password(s: &str) -> Result<(), AccountError> {
+    const RULE: &str =
+        "a password is 1 to 64 characters with no spaces, tabs or control characters";
+    if s.is_empty() {
+        return Err(AccountError::BadPassword(format!(
+            "the password is empty; {RULE}"
+        )));
+    }
+    let n = s.chars().count();
+    if n > MAX_PASSWORD_LEN {
+        return Err(AccountError::BadPassword(format!(
+            "the password is {n} characters long; {RULE}"
+        )));
+    }
+    // Never quote the password itself: the error goes back by mail and into logs.
+    if let Some(c) = s.chars().find(|c| c.is_whitespace() || c.is_control()) {
+        let what = if c.is_whitespace() {
+            "a space or other blank"
+        } else {
+            "a control character"
+        };
+        return Err(AccountError::BadPassword(format!(
+            "the password contains {what}; {RULE}"
+        )));
+    }
+    if s.chars().any(is_invisible) {
+        return Err(AccountError::BadPassword(format!(
+            "the password contains an invisible formatting character; {RULE}"
+        )));
+    }
+    Ok(())
+}
+
+/// An address is one plain mailbox `local@domain` in ASCII: no display name, no angle brackets, no
+/// comments, no spaces or control characters, at most 254 characters.
+pub fn check_address(s: &str) -> Result<(), AccountError> {
+    const RULE: &str = "write one plain address like alice@example.org, without a name, \
+                        quotes or angle brackets";
+    let bad = |why: String| Err(AccountError::BadAddress(format!("{why}; {RULE}")));
+    if s.is_empty() {
+        return bad("the address is empty".to_string());
+    }
+    if let Some(c) = s
+        .chars()
+        .find(|c| c.is_control() || c.is_whitespace() || is_invisible(*c))
+    {
+        return bad(format!(
+            "the address {} contains {}",
+            printable(s),
+            describe_char(c)
+        ));
+    }
+    if !s.is_ascii() {
+        return bad(format!(
+            "the address {s} contains non-ASCII characters (write an international domain in its \
+             xn-- form)"
+        ));
+    }
+    if s.len() > MAX_ADDRESS_LEN {
+        return bad(format!(
+            "the address is {} characters long, more than {MAX_ADDRESS_LEN}",
+            s.len()
+        ));
+    }
+    if let Some(c) = s.chars().find(|c| {
+        matches!(
+            c,
+            '<' | '>' | '"' | '(' | ')' | ',' | ';' | ':' | '[' | ']' | '\\'
+        )
+    }) {
+        return bad(format!("the address {s} contains '{c}'"));
+    }
+    let Some((local, domain)) = s.rsplit_once('@') else {
+        return bad(format!("the address {s} has no '@'"));
+    };
+    if local.is_empty() || local.contains('@') {
+        return bad(format!(
+            "the address {s} must have exactly one '@' with a name before it"
+        ));
+    }
+    if local.len() > 64 {
+        return bad(format!(
+            "the part before '@' in {s} is longer than 64 characters"
+        ));
+    }
+    if local.starts_with('.') || local.ends_with('.') || local.contains("..") {
+        return bad(format!(
+            "the part before '@' in {s} may not start or end with a dot or have two dots in a row"
+        ));
+    }
+    // Everything left in the local part is RFC 5322 atext or a dot.
+    if let Some(c) = local
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || "!#$%&'*+-/=?^_`{|}~.".contains(*c)))
+    {
+        return bad(format!("the part before '@' in {s} contains '{c}'"));
+    }
+    let labels_ok = !domain.is_empty()
+        && domain.split('.').all(|l| {
+            !l.is_empty()
+                && l.len() <= 63
+                && !l.starts_with('-')
+                && !l.ends_with('-')
+                && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        });
+    if !labels_ok {
+        return bad(format!(
+            "the domain {domain:?} in {s} is not a host name (letters, digits and '-', separated \
+             by dots)"
+        ));
+    }
+    Ok(())
+}
+
+/// Zero-width and direction-changing characters: not controls, yet they make two strings that
+/// look the same differ.
+fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}')
+}
+
+/// A string as it can be safely quoted back: control characters escaped, length bounded.
+fn printable(s: &str) -> String {
+    let mut out: String = s.chars().take(40).flat_map(char::escape_debug).collect();
+    if s.chars().count() > 40 {
+        out.push('…');
+    }
+    format!("\"{out}\"")
+}
+
+fn describe_char(c: char) -> String {
+    match c {
+        ' ' => "a space".to_string(),
+        '\t' => "a tab".to_string(),
+        '\r' | '\n' => "a line break".to_string(),
+        c if c.is_control() || is_invisible(c) => {
+            format!("the invisible character U+{:04X}", c as u32)
+        }
+        c if c.is_whitespace() => format!("the blank U+{:04X}", c as u32),
+        c => format!("'{c}'"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    /// A cheap cost for tests that only check correctness, not timing.
+    fn cheap() -> PasswordConfig {
+        PasswordConfig {
+            memory_kib: 64,
+            iterations: 1,
+            parallelism: 1,
+        }
+    }
+
+    #[test]
+    fn hash_is_an_argon2id_phc_string_with_the_configured_cost() {
+        let cfg = PasswordConfig::default();
+        let phc = hash_password(&cfg, "s3cret!").unwrap();
+        assert!(phc.starts_with("$argon2id$v=19$m=19456,t=2,p=1$"), "{phc}");
+        assert!(!phc.contains("s3cret"));
+        assert!(!needs_rehash(&cfg, &phc));
+        assert!(needs_rehash(&cheap(), &phc));
+    }
+
+    #[test]
+    fn verify_is_exact_and_case_sensitive() {
+        let phc = hash_password(&cheap(), "Hunter2").unwrap();
+        assert!(verify_password(&phc, "Hunter2"));
+        assert!(!verify_password(&phc, "hunter2"));
+        assert!(!verify_password(&phc, "HUNTER2"));
+        assert!(!verify_password(&phc, "Hunter2 "));
+        assert!(!verify_password(&phc, "Hunter"));
+        assert!(!verify_password(&phc, ""));
+    }
+
+    #[test]
+    fn same_password_gets_a_fresh_salt() {
+        let a = hash_password(&cheap(), "pw").unwrap();
+        let b = hash_password(&cheap(), "pw").unwrap();
+        assert_ne!(a, b);
+        assert!(verify_password(&a, "pw") && verify_password(&b, "pw"));
+    }
+
+    #[test]
+    fn malformed_hash_never_matches() {
+        assert!(!verify_password("", "pw"));
+        assert!(!verify_password("pw", "pw"));
+        assert!(!verify_password("$argon2id$v=19$m=64,t=1,p=1$", "pw"));
+        assert!(needs_rehash(&cheap(), "plain"));
+    }
+
+    #[test]
+    fn verify_or_burn_answers_false_for_unknown_users() {
+        let cfg = cheap();
+        let phc = hash_password(&cfg, "pw").unwrap();
+        assert!(verify_or_burn(&cfg, Some(&phc), "pw"));
+        assert!(!verify_or_burn(&cfg, Some(&phc), "px"));
+        assert!(!verify_or_burn(&cfg, None, "pw"));
+    }
+
+    fn median(mut v: Vec<Duration>) -> Duration {
+        v.sort();
+        v[v.len() / 2]
+    }
+
+    #[test]
+    fn unknown_user_takes_as_long_as_a_wrong_password() {
+        let cfg = PasswordConfig::default();
+        let phc = hash_password(&cfg, "right").unwrap();
+        let runs = 7;
+        let mut wrong = Vec::new();
+        let mut unknown = Vec::new();
+        for _ in 0..runs {
+            let t = Instant::now();
+            assert!(!verify_password(&phc, "wrong"));
+            wrong.push(t.elapsed());
+            let t = Instant::now();
+            assert!(!burn_verify(&cfg, "wrong"));
+            unknown.push(t.elapsed());
+        }
+        let (w, u) = (median(wrong), median(unknown));
+        let ratio = u.as_secs_f64() / w.as_secs_f64();
+        // Both are one argon2id run of the same cost; the parsing around it is microseconds.
+        assert!(
+            (0.6..1.6).contains(&ratio),
+            "wrong password {w:?}, unknown user {u:?}"
+        );
+        // And it is a real cost, not a no-op: 19 MiB of memory to fill twice.
+        assert!(w > Duration::from_millis(2), "{w:?}");
+    }
+
+    #[test]
+    fn bad_cost_is_a_hashing_error() {
+        let cfg = PasswordConfig {
+            memory_kib: 1,
+            iterations: 1,
+            parallelism: 1,
+        };
+        assert!(matches!(
+            hash_password(&cfg, "pw"),
+            Err(AccountError::Hashing(_))
+        ));
+        assert!(!burn_verify(&cfg, "pw"));
+    }
+
+    #[test]
+    fn userid_rules() {
+        for ok in [
+            "a",
+            "alice",
+            "Bob_99",
+            "x-y",
+            "A234567890123456789Z",
+            "_",
+            "-",
+        ] {
+            assert_eq!(check_userid(ok), Ok(()), "{ok}");
+        }
+        for bad in [
+            "",
+            "al ice",
+            "alice!",
+            "élise",
+            "A2345678901234567890Z",
+            "a\nb",
+            "a.b",
+            "a@b",
+        ] {
+            let e = check_userid(bad).unwrap_err();
+            assert!(matches!(e, AccountError::BadUserid(_)), "{bad}");
+            assert!(e.to_string().contains("1 to 20"), "{e}");
+        }
+        let e = check_userid("al ice").unwrap_err().to_string();
+        assert!(e.contains("a space"), "{e}");
+        let e = check_userid("a\r\nb").unwrap_err().to_string();
+        assert!(!e.contains('\r') && !e.contains('\n'), "{e}");
+    }
+
+    #[test]
+    fn userid_key_ignores_case() {
+        assert_eq!(userid_key("Alice_X"), "alice_x");
+        assert_eq!(userid_key("ALICE_X"), userid_key("alice_x"));
+    }
+
+    #[test]
+    fn password_rules() {
+        for ok in ["x", "Hunter2", "p@$$w0rd!", "ünïcödé", &"a".repeat(64)] {
+            assert_eq!(check_password(ok), Ok(()), "{ok}");
+        }
+        for bad in [
+            "",
+            "two words",
+            "tab\there",
+            "nl\nx",
+            "nul\0",
+            "zw\u{200B}sp",
+            &"a".repeat(65),
+        ] {
+            let e = check_password(bad).unwrap_err();
+            assert!(matches!(e, AccountError::BadPassword(_)), "{bad:?}");
+            assert!(e.to_string().contains("1 to 64"), "{e}");
+        }
+    }
+
+    #[test]
+    fn password_errors_never_repeat_the_password() {
+        for bad in ["secret word", "secret\u{7}", &"secret".repeat(20)] {
+            let e = check_password(bad).unwrap_err().to_string();
+            assert!(!e.contains("secret"), "{e}");
+        }
+    }
+
+    #[test]
+    fn address_rules() {
+        for ok in [
+            "alice@example.org",
+            "a.b+games@mail.example.co.uk",
+            "bob@localhost",
+            "x_y-z@sub-domain.example",
+            "o'neil@example.ie",
+        ] {
+            assert_eq!(check_address(ok), Ok(()), "{ok}");
+        }
+        for bad in [
+            "",
+            "alice",
+            "@example.org",
+            "alice@",
+            "alice@@example.org",
+            "a@b@example.org",
+            "Alice <alice@example.org>",
+            "<alice@example.org>",
+            "alice@example.org\r\nBcc: victim@example.org",
+            "alice@example.org\n",
+            "ali ce@example.org",
+            "alice@exa mple.org",
+            "\"alice\"@example.org",
+            "alice@example..org",
+            "alice@-example.org",
+            ".alice@example.org",
+            "al..ice@example.org",
+            "alice@example.org,bob@example.org",
+            "alice(comment)@example.org",
+            "alice@[127.0.0.1]",
+            "élise@example.org",
+            "nul\0@example.org",
+        ] {
+            let e = check_address(bad).unwrap_err();
+            assert!(matches!(e, AccountError::BadAddress(_)), "{bad:?}");
+            let msg = e.to_string();
+            assert!(msg.contains("alice@example.org"), "no example in: {msg}");
+            assert!(!msg.contains('\r') && !msg.contains('\n'), "{msg:?}");
+        }
+        let long = format!("{}@{}.org", "a".repeat(64), "b".repeat(200));
+        assert!(check_address(&long).is_err());
+    }
+}

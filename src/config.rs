@@ -1,1 +1,697 @@
-//! (Being written.)
+//! The server's configuration: a TOML file (see `config/pbem.toml` for a commented example of every
+//! field) or the built-in defaults.
+//!
+//! Every section refuses unknown fields, so a misspelt key is an error that names the file and line
+//! instead of a setting that silently does nothing.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// Where to find a commented example of every setting; quoted in every error.
+const EXAMPLE: &str = "config/pbem.toml in the pbem sources has a commented example of every field";
+
+/// The whole configuration. Every field has a default, so an empty file is a valid configuration.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(default, deny_unknown_fields)]
+pub struct Config {
+    /// Who the server is: its name and mail address.
+    pub server: ServerConfig,
+    /// The SQLite database.
+    pub database: DatabaseConfig,
+    /// How mail goes out.
+    pub mail: MailConfig,
+    /// The cost of the argon2id password hashes.
+    pub passwords: PasswordConfig,
+    /// Bounds on what one mail or one sender may cost the server.
+    pub limits: LimitsConfig,
+}
+
+/// `[server]`: the server's identity.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ServerConfig {
+    /// Display name used in the From header of every mail (`"pbem" <pbem@localhost>`).
+    pub name: String,
+    /// The server's mail address: the From of every mail, and the value of its `X-Loop` header.
+    pub address: String,
+    /// The host part of the Message-IDs the server generates; `None` means the domain of `address`.
+    pub hostname: Option<String>,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            name: "pbem".to_string(),
+            address: "pbem@localhost".to_string(),
+            hostname: None,
+        }
+    }
+}
+
+impl ServerConfig {
+    /// The host to put in Message-IDs: `hostname` if set, else the domain of `address`.
+    pub fn message_id_host(&self) -> &str {
+        match &self.hostname {
+            Some(h) => h,
+            None => self
+                .address
+                .rsplit_once('@')
+                .map(|(_, d)| d)
+                .unwrap_or("localhost"),
+        }
+    }
+}
+
+/// `[database]`: the SQLite file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DatabaseConfig {
+    /// Path of the SQLite file (created if missing). Relative paths are relative to the working
+    /// directory of the process.
+    pub path: PathBuf,
+    /// How long a writer waits for another process's transaction before giving up with a temporary
+    /// failure (exit 75, so the MTA retries), in milliseconds.
+    pub busy_timeout_ms: u64,
+}
+
+impl Default for DatabaseConfig {
+    fn default() -> Self {
+        DatabaseConfig {
+            path: PathBuf::from("pbem.sqlite"),
+            busy_timeout_ms: 5000,
+        }
+    }
+}
+
+/// How outgoing mail is delivered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Transport {
+    /// Write one `.eml` file per message into `outbox_dir` (for testing, or for another program to
+    /// pick up).
+    #[default]
+    File,
+    /// Pipe each message into a sendmail-compatible command.
+    Sendmail,
+    /// Deliver over SMTP to a relay.
+    Smtp,
+}
+
+impl fmt::Display for Transport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Transport::File => "file",
+            Transport::Sendmail => "sendmail",
+            Transport::Smtp => "smtp",
+        })
+    }
+}
+
+/// `[mail]`: the outgoing transport and its settings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct MailConfig {
+    /// Which transport delivers the mail: `file`, `sendmail` or `smtp`.
+    pub transport: Transport,
+    /// For `file`: the folder the `.eml` files go to (created if missing).
+    pub outbox_dir: PathBuf,
+    /// For `sendmail`: the command; it is run as `COMMAND -i -f FROM -- RECIPIENT...` with the
+    /// message on its standard input.
+    pub sendmail_command: PathBuf,
+    /// For `smtp`: the relay.
+    pub smtp: SmtpConfig,
+}
+
+impl Default for MailConfig {
+    fn default() -> Self {
+        MailConfig {
+            transport: Transport::File,
+            outbox_dir: PathBuf::from("outbox"),
+            sendmail_command: PathBuf::from("/usr/sbin/sendmail"),
+            smtp: SmtpConfig::default(),
+        }
+    }
+}
+
+/// How the SMTP connection is secured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum SmtpTls {
+    /// Plain text. Only sensible for a relay on the same machine.
+    #[default]
+    None,
+    /// Plain connection upgraded with STARTTLS; the upgrade is required, never skipped.
+    Starttls,
+    /// TLS from the first byte ("implicit TLS", SMTPS).
+    Tls,
+}
+
+impl SmtpTls {
+    /// The usual port for this kind of connection: 25, 587 or 465.
+    pub fn default_port(self) -> u16 {
+        match self {
+            SmtpTls::None => 25,
+            SmtpTls::Starttls => 587,
+            SmtpTls::Tls => 465,
+        }
+    }
+}
+
+/// `[mail.smtp]`: the relay used by the `smtp` transport.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SmtpConfig {
+    /// Host name of the relay (also the name its TLS certificate must carry).
+    pub host: String,
+    /// Port; `None` means the usual port for `tls` (25, 587 or 465).
+    pub port: Option<u16>,
+    /// `none`, `starttls` or `tls`.
+    pub tls: SmtpTls,
+    /// Login name, if the relay wants one (AUTH PLAIN or LOGIN).
+    pub username: Option<String>,
+    /// Login password; required when `username` is set.
+    pub password: Option<String>,
+    /// Connect/read/write timeout, in seconds.
+    pub timeout_secs: u64,
+    /// An extra PEM file of CA certificates to trust besides the built-in web roots (for a relay
+    /// with a private CA).
+    pub ca_file: Option<PathBuf>,
+}
+
+impl Default for SmtpConfig {
+    fn default() -> Self {
+        SmtpConfig {
+            host: "localhost".to_string(),
+            port: None,
+            tls: SmtpTls::None,
+            username: None,
+            password: None,
+            timeout_secs: 30,
+            ca_file: None,
+        }
+    }
+}
+
+impl SmtpConfig {
+    /// The port to connect to: `port`, or the usual one for `tls`.
+    pub fn effective_port(&self) -> u16 {
+        self.port.unwrap_or_else(|| self.tls.default_port())
+    }
+}
+
+// Hand-written so that the relay password never reaches a log through `{:?}`.
+impl fmt::Debug for SmtpConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SmtpConfig")
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .field("tls", &self.tls)
+            .field("username", &self.username)
+            .field("password", &self.password.as_ref().map(|_| "****"))
+            .field("timeout_secs", &self.timeout_secs)
+            .field("ca_file", &self.ca_file)
+            .finish()
+    }
+}
+
+/// `[passwords]`: argon2id cost parameters for new hashes. Existing hashes keep the parameters they
+/// were made with (they are part of the PHC string), so raising these affects new passwords only.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PasswordConfig {
+    /// Memory per hash, in KiB (at least 8 × parallelism).
+    pub memory_kib: u32,
+    /// Number of passes (at least 1).
+    pub iterations: u32,
+    /// Lanes (at least 1).
+    pub parallelism: u32,
+}
+
+impl Default for PasswordConfig {
+    /// OWASP's recommended minimum for argon2id: 19 MiB, 2 passes, 1 lane.
+    fn default() -> Self {
+        PasswordConfig {
+            memory_kib: 19456,
+            iterations: 2,
+            parallelism: 1,
+        }
+    }
+}
+
+/// `[limits]`: bounds on what one mail or one sender may cost the server.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LimitsConfig {
+    /// Bytes of an incoming message that are read; the rest is ignored.
+    pub max_message_bytes: usize,
+    /// Lines of a body that are read for commands and comments; the rest is ignored.
+    pub max_body_lines: usize,
+    /// MIME parts of a message that are looked at; the rest are ignored.
+    pub max_mime_parts: usize,
+    /// Commands carried out from one mail (Subject `mult`, or commands in the body).
+    pub max_commands_per_mail: usize,
+    /// Replies sent to one address in an hour; past it the server stays silent (a loop breaker).
+    pub replies_per_address_per_hour: u32,
+    /// Wrong passwords in a row after which a userid is locked.
+    pub login_failures_before_lockout: u32,
+    /// How long a lockout lasts, in minutes.
+    pub lockout_minutes: u32,
+}
+
+impl Default for LimitsConfig {
+    fn default() -> Self {
+        LimitsConfig {
+            max_message_bytes: 256 * 1024,
+            max_body_lines: 1000,
+            max_mime_parts: 32,
+            max_commands_per_mail: 20,
+            replies_per_address_per_hour: 30,
+            login_failures_before_lockout: 10,
+            lockout_minutes: 15,
+        }
+    }
+}
+
+/// Why a configuration file could not be used.
+#[derive(Debug, Error)]
+pub enum ConfigError {
+    /// The file could not be read.
+    #[error("cannot read the config file {}: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not valid TOML, or has a field that does not exist or has the wrong type.
+    #[error("{}:{line}:{column}: {message}\n({EXAMPLE})", path.display())]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line of the error (0 when the parser gave no position).
+        line: usize,
+        /// 1-based column of the error (0 when the parser gave no position).
+        column: usize,
+        /// What the parser said.
+        message: String,
+    },
+    /// The file parses but a value is not usable.
+    #[error("{}: {field}: {message}\n({EXAMPLE})", path.display())]
+    Invalid {
+        /// The file (or `<built-in defaults>`).
+        path: PathBuf,
+        /// The offending field, as `section.key`.
+        field: String,
+        /// What is wrong and what to write instead.
+        message: String,
+    },
+}
+
+impl Config {
+    /// Reads the configuration: `None` gives the built-in defaults, `Some(path)` reads that TOML file
+    /// (missing fields take their defaults) and checks every value.
+    pub fn load(path: Option<&Path>) -> Result<Config, ConfigError> {
+        let Some(path) = path else {
+            let cfg = Config::default();
+            cfg.validate(Path::new("<built-in defaults>"))?;
+            return Ok(cfg);
+        };
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Config::from_toml(&text, path)
+    }
+
+    /// Parses and checks TOML text; `path` is only used in error messages.
+    pub fn from_toml(text: &str, path: &Path) -> Result<Config, ConfigError> {
+        let cfg: Config = toml::from_str(text).map_err(|e| {
+            let (line, column) = e
+                .span()
+                .map(|s| line_column(text, s.start))
+                .unwrap_or((0, 0));
+            ConfigError::Parse {
+                path: path.to_path_buf(),
+                line,
+                column,
+                message: e.message().trim_end().to_string(),
+            }
+        })?;
+        cfg.validate(path)?;
+        Ok(cfg)
+    }
+
+    /// Checks the values that TOML types alone cannot.
+    fn validate(&self, path: &Path) -> Result<(), ConfigError> {
+        let bad = |field: &str, message: String| ConfigError::Invalid {
+            path: path.to_path_buf(),
+            field: field.to_string(),
+            message,
+        };
+        if let Err(e) = crate::accounts::check_address(&self.server.address) {
+            return Err(bad("server.address", e.to_string()));
+        }
+        if self.server.name.chars().any(char::is_control) || self.server.name.contains('"') {
+            return Err(bad(
+                "server.name",
+                "must not contain control characters or double quotes; write e.g. name = \"pbem\""
+                    .to_string(),
+            ));
+        }
+        let host = self.server.message_id_host();
+        if !is_hostname(host) {
+            return Err(bad(
+                if self.server.hostname.is_some() {
+                    "server.hostname"
+                } else {
+                    "server.address"
+                },
+                format!(
+                    "{host:?} is not a usable host name for Message-IDs; write letters, digits, \
+                     '-' and '.', e.g. hostname = \"games.example.org\""
+                ),
+            ));
+        }
+        if self.database.path.as_os_str().is_empty() {
+            return Err(bad(
+                "database.path",
+                "is empty; write a file name, e.g. path = \"pbem.sqlite\"".to_string(),
+            ));
+        }
+        if self.mail.outbox_dir.as_os_str().is_empty() {
+            return Err(bad(
+                "mail.outbox_dir",
+                "is empty; write a folder, e.g. outbox_dir = \"outbox\"".to_string(),
+            ));
+        }
+        if self.mail.sendmail_command.as_os_str().is_empty() {
+            return Err(bad(
+                "mail.sendmail_command",
+                "is empty; write the program, e.g. sendmail_command = \"/usr/sbin/sendmail\""
+                    .to_string(),
+            ));
+        }
+        let smtp = &self.mail.smtp;
+        if !is_hostname(&smtp.host) && smtp.host.parse::<std::net::IpAddr>().is_err() {
+            return Err(bad(
+                "mail.smtp.host",
+                format!(
+                    "{:?} is not a host name or IP address; write e.g. host = \"smtp.example.org\"",
+                    smtp.host
+                ),
+            ));
+        }
+        if smtp.port == Some(0) {
+            return Err(bad(
+                "mail.smtp.port",
+                "0 is not a port; write e.g. port = 587, or leave it out for the usual port"
+                    .to_string(),
+            ));
+        }
+        if smtp.timeout_secs == 0 {
+            return Err(bad(
+                "mail.smtp.timeout_secs",
+                "must be at least 1; write e.g. timeout_secs = 30".to_string(),
+            ));
+        }
+        match (&smtp.username, &smtp.password) {
+            (Some(_), None) => {
+                return Err(bad(
+                    "mail.smtp.password",
+                    "is missing: username is set, so write password = \"...\" too".to_string(),
+                ));
+            }
+            (None, Some(_)) => {
+                return Err(bad(
+                    "mail.smtp.username",
+                    "is missing: password is set, so write username = \"...\" too".to_string(),
+                ));
+            }
+            (Some(_), Some(_)) if smtp.tls == SmtpTls::None && !is_loopback(&smtp.host) => {
+                // A login over plain text to another machine gives the password away.
+                return Err(bad(
+                    "mail.smtp.tls",
+                    format!(
+                        "is \"none\" but a login is configured for {}; write tls = \"starttls\" or \
+                         tls = \"tls\" (plain-text logins are only allowed to localhost)",
+                        smtp.host
+                    ),
+                ));
+            }
+            _ => {}
+        }
+        let pw = &self.passwords;
+        if let Err(e) = argon2::Params::new(pw.memory_kib, pw.iterations, pw.parallelism, None) {
+            return Err(bad(
+                "passwords",
+                format!(
+                    "memory_kib = {}, iterations = {}, parallelism = {} are not valid argon2 \
+                     parameters ({e}); iterations and parallelism must be at least 1 and \
+                     memory_kib at least 8 × parallelism, e.g. memory_kib = 19456, iterations = 2, \
+                     parallelism = 1",
+                    pw.memory_kib, pw.iterations, pw.parallelism
+                ),
+            ));
+        }
+        let l = &self.limits;
+        for (field, value) in [
+            ("limits.max_message_bytes", l.max_message_bytes),
+            ("limits.max_body_lines", l.max_body_lines),
+            ("limits.max_mime_parts", l.max_mime_parts),
+            ("limits.max_commands_per_mail", l.max_commands_per_mail),
+        ] {
+            if value == 0 {
+                return Err(bad(
+                    field,
+                    "must be at least 1 (0 would refuse every mail)".to_string(),
+                ));
+            }
+        }
+        if l.max_message_bytes < 1024 {
+            return Err(bad(
+                "limits.max_message_bytes",
+                format!(
+                    "{} is too small for the headers of an ordinary mail; write at least 1024, \
+                     e.g. max_message_bytes = 262144",
+                    l.max_message_bytes
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// 1-based line and column (in characters) of a byte offset.
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..text.floor_char_boundary(offset.min(text.len()))];
+    let line = before.matches('\n').count() + 1;
+    let column = before
+        .rsplit_once('\n')
+        .map_or(before, |(_, l)| l)
+        .chars()
+        .count()
+        + 1;
+    (line, column)
+}
+
+/// A DNS name: dot-separated labels of ASCII letters, digits and inner hyphens.
+fn is_hostname(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 253
+        && s.split('.').all(|label| {
+            !label.is_empty()
+                && label.len() <= 63
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+                && label.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        })
+}
+
+fn is_loopback(host: &str) -> bool {
+    host.eq_ignore_ascii_case("localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Config, ConfigError> {
+        Config::from_toml(text, Path::new("test.toml"))
+    }
+
+    #[test]
+    fn defaults_are_the_documented_values() {
+        let c = Config::load(None).unwrap();
+        assert_eq!(c.server.address, "pbem@localhost");
+        assert_eq!(c.server.message_id_host(), "localhost");
+        assert_eq!(c.database.path, PathBuf::from("pbem.sqlite"));
+        assert_eq!(c.database.busy_timeout_ms, 5000);
+        assert_eq!(c.mail.transport, Transport::File);
+        assert_eq!(c.mail.outbox_dir, PathBuf::from("outbox"));
+        assert_eq!(c.mail.smtp.effective_port(), 25);
+        assert_eq!(
+            c.passwords,
+            PasswordConfig {
+                memory_kib: 19456,
+                iterations: 2,
+                parallelism: 1
+            }
+        );
+        assert_eq!(c.limits.max_message_bytes, 262144);
+    }
+
+    #[test]
+    fn empty_file_is_the_defaults() {
+        assert_eq!(parse("").unwrap(), Config::default());
+    }
+
+    #[test]
+    fn shipped_example_parses_to_the_defaults() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("config/pbem.toml");
+        let c = Config::load(Some(&path)).unwrap();
+        assert_eq!(c, Config::default());
+    }
+
+    #[test]
+    fn shipped_example_optional_settings_parse_when_enabled() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("config/pbem.toml");
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.contains("\n#= "),
+            "the example has no optional settings to check"
+        );
+        let enabled = text.replace("\n#= ", "\n");
+        let c = parse(&enabled).unwrap();
+        assert_eq!(c.server.hostname.as_deref(), Some("games.example.org"));
+        assert_eq!(c.mail.smtp.port, Some(587));
+        assert_eq!(c.mail.smtp.username.as_deref(), Some("pbem@example.org"));
+        assert!(c.mail.smtp.ca_file.is_some());
+    }
+
+    #[test]
+    fn port_follows_tls_unless_set() {
+        let c = parse("[mail.smtp]\ntls = \"starttls\"\nhost = \"smtp.example.org\"\n").unwrap();
+        assert_eq!(c.mail.smtp.effective_port(), 587);
+        let c = parse("[mail.smtp]\ntls = \"tls\"\nhost = \"smtp.example.org\"\n").unwrap();
+        assert_eq!(c.mail.smtp.effective_port(), 465);
+        let c = parse("[mail.smtp]\ntls = \"tls\"\nport = 2465\n").unwrap();
+        assert_eq!(c.mail.smtp.effective_port(), 2465);
+    }
+
+    #[test]
+    fn hostname_defaults_to_the_address_domain() {
+        let c = parse("[server]\naddress = \"games@example.org\"\n").unwrap();
+        assert_eq!(c.server.message_id_host(), "example.org");
+        let c = parse("[server]\naddress = \"games@example.org\"\nhostname = \"mx.example.org\"\n")
+            .unwrap();
+        assert_eq!(c.server.message_id_host(), "mx.example.org");
+    }
+
+    #[test]
+    fn misspelt_key_names_file_line_and_the_valid_keys() {
+        let err = parse("[server]\nname = \"x\"\n\n[mail]\ntransprot = \"smtp\"\n").unwrap_err();
+        let ConfigError::Parse {
+            line,
+            ref message,
+            ref path,
+            ..
+        } = err
+        else {
+            panic!("expected a parse error, got {err:?}");
+        };
+        assert_eq!(line, 5);
+        assert_eq!(path, Path::new("test.toml"));
+        assert!(message.contains("transprot"), "{message}");
+        assert!(message.contains("transport"), "{message}");
+        let shown = err.to_string();
+        assert!(shown.starts_with("test.toml:5:"), "{shown}");
+        assert!(shown.contains("config/pbem.toml"), "{shown}");
+    }
+
+    #[test]
+    fn unknown_section_is_refused() {
+        let err = parse("[limit]\nmax_body_lines = 5\n").unwrap_err();
+        assert!(matches!(err, ConfigError::Parse { line: 1, .. }), "{err:?}");
+    }
+
+    #[test]
+    fn bad_enum_value_lists_the_choices() {
+        let err = parse("[mail]\ntransport = \"smpt\"\n").unwrap_err();
+        let shown = err.to_string();
+        assert!(shown.contains("test.toml:2:"), "{shown}");
+        assert!(shown.contains("sendmail"), "{shown}");
+    }
+
+    #[test]
+    fn wrong_type_is_refused() {
+        let err = parse("[database]\nbusy_timeout_ms = \"5s\"\n").unwrap_err();
+        assert!(matches!(err, ConfigError::Parse { line: 2, .. }), "{err:?}");
+    }
+
+    #[test]
+    fn invalid_values_name_the_field() {
+        let cases = [
+            ("[server]\naddress = \"not an address\"\n", "server.address"),
+            ("[server]\nhostname = \"bad host\"\n", "server.hostname"),
+            ("[passwords]\nmemory_kib = 4\n", "passwords"),
+            ("[passwords]\niterations = 0\n", "passwords"),
+            ("[mail.smtp]\nport = 0\n", "mail.smtp.port"),
+            ("[mail.smtp]\nusername = \"u\"\n", "mail.smtp.password"),
+            (
+                "[mail.smtp]\nhost = \"smtp.example.org\"\nusername = \"u\"\npassword = \"p\"\n",
+                "mail.smtp.tls",
+            ),
+            ("[limits]\nmax_mime_parts = 0\n", "limits.max_mime_parts"),
+            (
+                "[limits]\nmax_message_bytes = 10\n",
+                "limits.max_message_bytes",
+            ),
+        ];
+        for (text, want) in cases {
+            match parse(text) {
+                Err(ConfigError::Invalid { field, message, .. }) => {
+                    assert_eq!(field, want, "{text}: {message}");
+                    assert!(!message.is_empty());
+                }
+                other => panic!("{text}: expected Invalid({want}), got {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn plaintext_login_to_localhost_is_allowed() {
+        let c = parse("[mail.smtp]\nusername = \"u\"\npassword = \"p\"\n").unwrap();
+        assert_eq!(c.mail.smtp.username.as_deref(), Some("u"));
+    }
+
+    #[test]
+    fn debug_hides_the_relay_password() {
+        let c = parse(
+            "[mail.smtp]\ntls = \"tls\"\nhost = \"h.example\"\nusername = \"u\"\npassword = \"s3cret\"\n",
+        )
+        .unwrap();
+        let shown = format!("{c:?}");
+        assert!(!shown.contains("s3cret"), "{shown}");
+        assert!(shown.contains("****"), "{shown}");
+    }
+
+    #[test]
+    fn missing_file_is_a_read_error_naming_it() {
+        let err = Config::load(Some(Path::new("/nonexistent/pbem.toml"))).unwrap_err();
+        assert!(matches!(err, ConfigError::Read { .. }));
+        assert!(err.to_string().contains("/nonexistent/pbem.toml"));
+    }
+
+    #[test]
+    fn line_column_counts_from_one() {
+        assert_eq!(line_column("ab\ncd", 0), (1, 1));
+        assert_eq!(line_column("ab\ncd", 4), (2, 2));
+        assert_eq!(line_column("é\nx", 3), (2, 1));
+    }
+}
