@@ -46,7 +46,7 @@ pub struct Args {
 
 const AFTER_HELP: &str = "Any command of the mail language also runs from the shell, as the admin:\n  \
 pbem limit show 101\n  pbem signup alice secret alice@example.org\n\n\
-PBEM_NOW (unix seconds) sets the clock, for tests.";
+PBEM_NOW (unix seconds) sets the clock and PBEM_SEED the seed of new games' layouts,\nfor tests and the demo.";
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
@@ -139,8 +139,18 @@ pub fn run(args: Args) -> i32 {
             return EX_USAGE;
         }
     };
+    let seed = match std::env::var("PBEM_SEED") {
+        Ok(v) => match v.trim().parse::<u64>() {
+            Ok(n) => Some(n),
+            Err(_) => {
+                let _ = writeln!(err, "pbem: PBEM_SEED must be a whole number; it is '{v}'");
+                return EX_USAGE;
+            }
+        },
+        Err(_) => None,
+    };
     let mut server = match Server::open(cfg, now) {
-        Ok(s) => s,
+        Ok(s) => s.with_seed(seed),
         Err(e) => return server_failure(&mut err, &e),
     };
     match args.command {

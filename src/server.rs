@@ -179,6 +179,7 @@ pub struct Server {
     db: Db,
     mailer: Mailer,
     now: i64,
+    seed: Option<u64>,
 }
 
 impl Server {
@@ -195,7 +196,15 @@ impl Server {
             db,
             mailer,
             now,
+            seed: None,
         })
+    }
+
+    /// Fixes the seed of every new game's random layout (the demo and tests use it, through
+    /// `PBEM_SEED`; players cannot choose it).
+    pub fn with_seed(mut self, seed: Option<u64>) -> Server {
+        self.seed = seed;
+        self
     }
 
     /// The open database (for inspection by tools and tests).
@@ -383,7 +392,7 @@ impl Server {
             to,
             subject,
             body,
-            message_id: mail_out::new_message_id(&self.cfg.server.hostname()),
+            message_id: mail_out::new_message_id(&self.cfg.server.message_id_host()),
             in_reply_to: if threaded {
                 origin.message_id.clone()
             } else {
@@ -576,15 +585,15 @@ impl Server {
         };
         let user = tx.user(userid)?;
         let Some(user) = user else {
-            accounts::burn_verify(&self.cfg.passwords);
+            accounts::burn_verify(&self.cfg.passwords, password);
             return Err(refusal().into());
         };
         let Some(hash) = user.password_hash.as_deref() else {
-            accounts::burn_verify(&self.cfg.passwords);
+            accounts::burn_verify(&self.cfg.passwords, password);
             return Err(refusal().into());
         };
         if user.locked_until.is_some_and(|t| t > self.now) {
-            accounts::burn_verify(&self.cfg.passwords);
+            accounts::burn_verify(&self.cfg.passwords, password);
             return Err(refusal().into());
         }
         let ok = accounts::verify_password(hash, password);
@@ -920,6 +929,9 @@ impl Server {
     /// and the players; stored with the game, so the game replays the same.
     fn seed(&self, userids: &[String]) -> u64 {
         use sha2::{Digest, Sha256};
+        if let Some(seed) = self.seed {
+            return seed;
+        }
         let mut h = Sha256::new();
         h.update(self.now.to_le_bytes());
         h.update(std::process::id().to_le_bytes());
