@@ -1,5 +1,10 @@
 //! Cameron Browne's Limit. (Being written.)
 
+pub mod board;
+pub mod geom;
+pub mod layout;
+pub mod notation;
+pub mod options;
 pub mod render;
 pub mod view;
 
