@@ -502,13 +502,29 @@ impl Board {
         can_isolate: bool,
         restrict: bool,
     ) -> Result<(Masks, bool), Refusal> {
+        if act.from != NONE {
+            let from = act.from as usize;
+            if self.reach(&self.m, bit(from))[from] & bit(act.to as usize) == 0 {
+                return Err(Refusal::NotReachable);
+            }
+        }
+        self.try_act_reached(me, act, free_edges, can_isolate, restrict)
+    }
+
+    /// [`Board::try_act`] for an act whose pawn move is known to be reachable.
+    #[inline]
+    pub fn try_act_reached(
+        &self,
+        me: usize,
+        act: Act,
+        free_edges: u32,
+        can_isolate: bool,
+        restrict: bool,
+    ) -> Result<(Masks, bool), Refusal> {
         let mut m = self.m;
         let mut cap = false;
         if act.from != NONE {
             let (from, to) = (act.from as usize, act.to as usize);
-            if self.reach(&m, bit(from))[from] & bit(to) == 0 {
-                return Err(Refusal::NotReachable);
-            }
             cap |= self.step(&mut m, me, from, to);
             if cap && restrict {
                 return Err(Refusal::Equaliser);
