@@ -5,15 +5,19 @@
 //! real hex board:
 //!
 //! ```text
-//!    / \   / \
-//!   / 8 \ / 9 \
-//!  | r   | b B |
-//!   \   / \   / \
-//!    \ /   \ /   \
+//!      / \   / \
+//!     / 1 \ / 2 \
+//!    | r B | b   |
+//!   . \   / \   /
+//!  . 4 \ / 3 \ /
+//! :  +  | g R |
+//!  .   . \   /
+//!   . .   \ /
 //! ```
 //!
 //! Inside a tile: its position number under the top corner, then its colour (lowercase) and the pawn on it
-//! (uppercase). An empty cell where a tile may be laid is drawn with dotted edges and a `+`.
+//! (uppercase): tile 1 is red with a blue pawn on it. An empty cell where a tile may be laid (4 here) is
+//! drawn with dotted edges and a `+`.
 
 use super::view::{BoardView, CellView, Side, TileColour};
 
