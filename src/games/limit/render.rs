@@ -1,8 +1,8 @@
 //! The ASCII board a player reads in a mail.
 //!
-//! Pointy-top hexagons are drawn edge to edge on a character grid, each cell six columns wide and three
-//! lines high, so that neighbouring cells share their edges and the rows are shifted half a cell as on a
-//! real hex board:
+//! Pointy-top hexagons are drawn edge to edge on a character grid, each cell six columns from wall to wall
+//! and each row of cells three lines below the last, so that neighbouring cells share their edges and the
+//! rows are shifted half a cell as on a real hex board:
 //!
 //! ```text
 //!      / \   / \
