@@ -1,1 +1,1843 @@
-//! (Being written.)
+//! The command language, the same by mail and from the shell (pbmserv's syntax).
+//!
+//! ```text
+//! help [subject...]                      signup|add userid password [address...]
+//! change password userid old new         change address userid password [address...]
+//! signoff userid password                list
+//! <game> help                            <game> challenge [-option[=value]...] userid1 userid2 [userid3]
+//! <game> move board userid password move[#N]     <game> resign board userid password
+//! <game> show board[#N]...               <game> history [board]
+//! <game> games userid [active|all|finished]      <game> preview board move...
+//! <game> chat board userid password      (the mail body is the message)
+//! ```
+//!
+//! This module only reads the text: [`parse`] turns one line into a [`RawCommand`] and refuses lines that
+//! are malformed on their face (a missing word, a board number that is not a number, a userid with a
+//! space in it). Whether the userids exist, the board exists, the game is hosted and the move is legal is
+//! for the server to check afterwards.
+//!
+//! Passwords are the one thing that must never leak: [`CommandError`] never quotes one,
+//! [`RawCommand::redacted`] and [`redact_line`] mask them with `****`.
+
+use std::fmt;
+
+use crate::games::GameOption;
+
+/// The mask written in place of a password.
+pub const MASK: &str = "****";
+
+/// The longest userid; userids are 1 to this many letters, digits, `_` or `-`.
+pub const MAX_USERID_LEN: usize = 20;
+
+/// The server-level keywords; any other first word is taken as the name of a game.
+pub const SERVER_KEYWORDS: &[&str] = &["help", "signup", "add", "change", "signoff", "list"];
+
+/// The words a game command may start with (after the game's name). Those in [`NOT_YET_WORDS`] are
+/// recognised but refused for now.
+pub const GAME_COMMAND_WORDS: &[&str] = &[
+    "help",
+    "challenge",
+    "move",
+    "resign",
+    "show",
+    "history",
+    "games",
+    "preview",
+    "chat",
+    "standings",
+    "ratings",
+    "subscribe",
+    "unsubscribe",
+    "notify",
+    "queue",
+    "limit",
+    "accept",
+    "reject",
+];
+
+/// Game command words that belong to a later issue: they parse to [`CommandError::NotYet`].
+pub const NOT_YET_WORDS: &[&str] = &[
+    "standings",
+    "ratings",
+    "subscribe",
+    "unsubscribe",
+    "notify",
+    "queue",
+    "limit",
+    "accept",
+    "reject",
+];
+
+/// One word of a command line, as [`tokenize`] reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Token {
+    /// A plain word: a keyword, a userid, a board number, a move.
+    Word(String),
+    /// A game option, `-name` or `-name=value`.
+    GameOption(GameOption),
+    /// A server option, `--name` or `--name=value`.
+    ServerOption(String, Option<String>),
+}
+
+impl fmt::Display for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Token::Word(w) => f.write_str(w),
+            Token::GameOption(o) => write!(f, "{o}"),
+            Token::ServerOption(name, None) => write!(f, "--{name}"),
+            Token::ServerOption(name, Some(v)) => write!(f, "--{name}={v}"),
+        }
+    }
+}
+
+/// Splits a line into words at whitespace and tells options from plain words: `-size=8` and `-manual`
+/// are game options, `--nagtime=7` a server option, anything else (including a lone `-` or `--`, and
+/// `-x!` whose name is not a name) a plain word.
+pub fn tokenize(line: &str) -> Vec<Token> {
+    line.split_whitespace().map(token).collect()
+}
+
+fn token(word: &str) -> Token {
+    if let Some(rest) = word.strip_prefix("--") {
+        let (name, value) = match rest.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_string())),
+            None => (rest, None),
+        };
+        if !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        {
+            return Token::ServerOption(name.to_string(), value);
+        }
+        return Token::Word(word.to_string());
+    }
+    match GameOption::parse(word) {
+        Some(o) => Token::GameOption(o),
+        None => Token::Word(word.to_string()),
+    }
+}
+
+/// A command as written, checked for form only.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RawCommand {
+    /// `help [subject...]`
+    Help {
+        /// The words after `help`, as written.
+        subject: Vec<String>,
+    },
+    /// `signup userid password [address...]` (also `add`)
+    Signup {
+        /// The new userid, as written.
+        userid: String,
+        /// The password chosen.
+        password: String,
+        /// The addresses to mail; empty means the sender's address.
+        addresses: Vec<String>,
+    },
+    /// `change password userid old new`
+    ChangePassword {
+        /// The userid, as written.
+        userid: String,
+        /// The current password.
+        old: String,
+        /// The new password.
+        new: String,
+    },
+    /// `change address userid password [address...]`
+    ChangeAddress {
+        /// The userid, as written.
+        userid: String,
+        /// The password.
+        password: String,
+        /// The new addresses; empty means the sender's address.
+        addresses: Vec<String>,
+    },
+    /// `signoff userid password`
+    Signoff {
+        /// The userid, as written.
+        userid: String,
+        /// The password.
+        password: String,
+    },
+    /// `list`: the games this server hosts.
+    List,
+    /// `<game> ...`: a command for one game type.
+    Game {
+        /// The game's name, lowercased (not checked: the server knows which games it hosts).
+        game: String,
+        /// What to do.
+        command: GameCommand,
+    },
+}
+
+/// Which of a player's games `games` lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GamesFilter {
+    /// The games still going on (the default).
+    #[default]
+    Active,
+    /// Every game.
+    All,
+    /// The games that are over.
+    Finished,
+}
+
+impl GamesFilter {
+    /// The word as written in a command.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GamesFilter::Active => "active",
+            GamesFilter::All => "all",
+            GamesFilter::Finished => "finished",
+        }
+    }
+}
+
+/// A command for one game type (the words after the game's name).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GameCommand {
+    /// `<game> help`
+    Help,
+    /// `<game> challenge [options] userid...`
+    Challenge {
+        /// The game options (`-size=8`), in the order written.
+        options: Vec<GameOption>,
+        /// The server options (`--nagtime=7`), name without dashes, in the order written.
+        server_options: Vec<(String, Option<String>)>,
+        /// The players, in seat order, as written.
+        userids: Vec<String>,
+    },
+    /// `<game> move board userid password move[#N]`
+    Move {
+        /// The board number.
+        board: u32,
+        /// The userid, as written.
+        userid: String,
+        /// The password.
+        password: String,
+        /// The move as written (words joined by single spaces), without the `#N` guard; may be `resign`.
+        mv: String,
+        /// The `#N` guard: the move is refused unless move N is the one awaited.
+        guard: Option<u32>,
+    },
+    /// `<game> resign board userid password`
+    Resign {
+        /// The board number.
+        board: u32,
+        /// The userid, as written.
+        userid: String,
+        /// The password.
+        password: String,
+    },
+    /// `<game> show board[#N]...`
+    Show {
+        /// Each board, with the move number to show it at (`101#5`), if any.
+        boards: Vec<(u32, Option<u32>)>,
+    },
+    /// `<game> history [board]`
+    History {
+        /// The board, if one was named.
+        board: Option<u32>,
+    },
+    /// `<game> games userid [active|all|finished]`
+    Games {
+        /// Whose games, as written.
+        userid: String,
+        /// Which games.
+        filter: GamesFilter,
+    },
+    /// `<game> preview board move...`
+    Preview {
+        /// The board number.
+        board: u32,
+        /// The moves to try, in order.
+        moves: Vec<String>,
+    },
+    /// `<game> chat board userid password` (the mail body is the message)
+    Chat {
+        /// The board number.
+        board: u32,
+        /// The userid, as written.
+        userid: String,
+        /// The password.
+        password: String,
+    },
+}
+
+impl RawCommand {
+    /// The passwords written in this command, in order (none for most commands).
+    pub fn passwords(&self) -> Vec<&str> {
+        match self {
+            RawCommand::Signup { password, .. }
+            | RawCommand::ChangeAddress { password, .. }
+            | RawCommand::Signoff { password, .. } => vec![password.as_str()],
+            RawCommand::ChangePassword { old, new, .. } => vec![old.as_str(), new.as_str()],
+            RawCommand::Game { command, .. } => match command {
+                GameCommand::Move { password, .. }
+                | GameCommand::Resign { password, .. }
+                | GameCommand::Chat { password, .. } => vec![password.as_str()],
+                _ => Vec::new(),
+            },
+            RawCommand::Help { .. } | RawCommand::List => Vec::new(),
+        }
+    }
+
+    /// The command as canonical text (keywords lowercase, single spaces) with every password replaced by
+    /// `****`, fit for logs and for quoting back in a mail. Should a password also occur elsewhere in the
+    /// text (a userid or move that contains it), that occurrence is masked too.
+    pub fn redacted(&self) -> String {
+        let pws = self.passwords();
+        let mask = mask_for(&pws);
+        let m = mask.as_str();
+        let words: Vec<String> = match self {
+            RawCommand::Help { subject } => {
+                let mut w = vec!["help".to_string()];
+                w.extend(subject.iter().cloned());
+                w
+            }
+            RawCommand::Signup {
+                userid, addresses, ..
+            } => {
+                let mut w = vec!["signup".into(), userid.clone(), m.into()];
+                w.extend(addresses.iter().cloned());
+                w
+            }
+            RawCommand::ChangePassword { userid, .. } => {
+                vec![
+                    "change".into(),
+                    "password".into(),
+                    userid.clone(),
+                    m.into(),
+                    m.into(),
+                ]
+            }
+            RawCommand::ChangeAddress {
+                userid, addresses, ..
+            } => {
+                let mut w = vec!["change".into(), "address".into(), userid.clone(), m.into()];
+                w.extend(addresses.iter().cloned());
+                w
+            }
+            RawCommand::Signoff { userid, .. } => vec!["signoff".into(), userid.clone(), m.into()],
+            RawCommand::List => vec!["list".into()],
+            RawCommand::Game { game, command } => {
+                let mut w = vec![game.clone()];
+                match command {
+                    GameCommand::Help => w.push("help".into()),
+                    GameCommand::Challenge {
+                        options,
+                        server_options,
+                        userids,
+                    } => {
+                        w.push("challenge".into());
+                        w.extend(options.iter().map(|o| o.to_string()));
+                        w.extend(
+                            server_options.iter().map(|(n, v)| {
+                                Token::ServerOption(n.clone(), v.clone()).to_string()
+                            }),
+                        );
+                        w.extend(userids.iter().cloned());
+                    }
+                    GameCommand::Move {
+                        board,
+                        userid,
+                        mv,
+                        guard,
+                        ..
+                    } => {
+                        let mv = match guard {
+                            Some(n) => format!("{mv}#{n}"),
+                            None => mv.clone(),
+                        };
+                        w.extend([
+                            "move".into(),
+                            board.to_string(),
+                            userid.clone(),
+                            m.into(),
+                            mv,
+                        ]);
+                    }
+                    GameCommand::Resign { board, userid, .. } => {
+                        w.extend(["resign".into(), board.to_string(), userid.clone(), m.into()]);
+                    }
+                    GameCommand::Show { boards } => {
+                        w.push("show".into());
+                        w.extend(boards.iter().map(|(b, n)| match n {
+                            Some(n) => format!("{b}#{n}"),
+                            None => b.to_string(),
+                        }));
+                    }
+                    GameCommand::History { board } => {
+                        w.push("history".into());
+                        w.extend(board.map(|b| b.to_string()));
+                    }
+                    GameCommand::Games { userid, filter } => {
+                        w.extend(["games".into(), userid.clone(), filter.as_str().to_string()]);
+                    }
+                    GameCommand::Preview { board, moves } => {
+                        w.extend(["preview".into(), board.to_string()]);
+                        w.extend(moves.iter().cloned());
+                    }
+                    GameCommand::Chat { board, userid, .. } => {
+                        w.extend(["chat".into(), board.to_string(), userid.clone(), m.into()]);
+                    }
+                }
+                w
+            }
+        };
+        mask_secrets(&words.join(" "), &pws)
+    }
+}
+
+/// What is wrong with a command line. The text says what was wrong and how to write it right; it never
+/// contains a password from the line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CommandError {
+    /// The line has no words at all.
+    #[error(
+        "the command is empty: write one of these commands:\n{}",
+        command_list()
+    )]
+    Empty,
+    /// The first words are not a command we know.
+    #[error("{what}: write one of these commands:\n{}", command_list())]
+    Unknown {
+        /// What was not understood (passwords masked).
+        what: String,
+    },
+    /// A known command written wrongly.
+    #[error("{problem}\nusage: {usage}")]
+    Usage {
+        /// What is wrong (passwords masked).
+        problem: String,
+        /// How the command is written.
+        usage: String,
+    },
+    /// A command of a later version of the server.
+    #[error(
+        "'{game} {word}' is not available yet on this server: write '{game} help' to see what is"
+    )]
+    NotYet {
+        /// The game's name (lowercased).
+        game: String,
+        /// The command word (lowercased).
+        word: String,
+    },
+}
+
+/// Every command, one per line, with its usage: the text an unknown command is answered with.
+pub fn command_list() -> String {
+    let mut s = String::new();
+    for u in [
+        usage_server("help"),
+        usage_server("signup"),
+        usage_server("change password"),
+        usage_server("change address"),
+        usage_server("signoff"),
+        usage_server("list"),
+    ] {
+        s.push_str("  ");
+        s.push_str(u);
+        s.push('\n');
+    }
+    for w in [
+        "help",
+        "challenge",
+        "move",
+        "resign",
+        "show",
+        "history",
+        "games",
+        "preview",
+        "chat",
+    ] {
+        s.push_str("  ");
+        s.push_str(&usage_game("<game>", w));
+        s.push('\n');
+    }
+    s.push_str("where <game> is one of the games the server hosts (write 'list' to see them).");
+    s
+}
+
+fn usage_server(cmd: &str) -> &'static str {
+    match cmd {
+        "help" => "help [<subject>...]",
+        "signup" => "signup <userid> <password> [<address>...]",
+        "change password" => "change password <userid> <old password> <new password>",
+        "change address" => "change address <userid> <password> [<address>...]",
+        "change" => {
+            "change password <userid> <old password> <new password>\n   or: change address <userid> <password> [<address>...]"
+        }
+        "signoff" => "signoff <userid> <password>",
+        _ => "list",
+    }
+}
+
+fn usage_game(game: &str, word: &str) -> String {
+    let rest = match word {
+        "help" => "help",
+        "challenge" => "challenge [-option[=value]...] <userid1> <userid2> [<userid3>]",
+        "move" => "move <board> <userid> <password> <move>[#N]",
+        "resign" => "resign <board> <userid> <password>",
+        "show" => "show <board>[#N]...",
+        "history" => "history [<board>]",
+        "games" => "games <userid> [active|all|finished]",
+        "preview" => "preview <board> <move>...",
+        "chat" => "chat <board> <userid> <password>   (the mail body is the message)",
+        _ => "help|challenge|move|resign|show|history|games|preview|chat ...",
+    };
+    format!("{game} {rest}")
+}
+
+/// Reads one command line. The line is checked for form only (see the module documentation).
+pub fn parse(line: &str) -> Result<RawCommand, CommandError> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let secrets: Vec<&str> = password_positions(&words)
+        .into_iter()
+        .map(|i| words[i])
+        .collect();
+    let p = Parser {
+        words: &words,
+        secrets: &secrets,
+    };
+    p.parse()
+}
+
+struct Parser<'a> {
+    words: &'a [&'a str],
+    secrets: &'a [&'a str],
+}
+
+impl Parser<'_> {
+    /// A word of the line as it may be quoted in an error: any password in it masked.
+    fn q(&self, word: &str) -> String {
+        mask_secrets(word, self.secrets)
+    }
+
+    fn usage_err(&self, problem: String, usage: String) -> CommandError {
+        CommandError::Usage { problem, usage }
+    }
+
+    fn parse(&self) -> Result<RawCommand, CommandError> {
+        let Some(first) = self.words.first() else {
+            return Err(CommandError::Empty);
+        };
+        let first = first.to_lowercase();
+        let args = &self.words[1..];
+        match first.as_str() {
+            "help" => Ok(RawCommand::Help {
+                subject: args.iter().map(|s| s.to_string()).collect(),
+            }),
+            "signup" | "add" => self.signup(&first, args),
+            "change" => self.change(args),
+            "signoff" => {
+                let usage = usage_server("signoff").to_string();
+                self.exact_args("signoff", args, &["your userid", "your password"], &usage)?;
+                Ok(RawCommand::Signoff {
+                    userid: self.userid(args[0], &usage)?,
+                    password: args[1].to_string(),
+                })
+            }
+            "list" => {
+                if args.is_empty() {
+                    Ok(RawCommand::List)
+                } else {
+                    Err(self.usage_err(
+                        "'list' takes no words after it".to_string(),
+                        usage_server("list").to_string(),
+                    ))
+                }
+            }
+            _ => self.game(first, args),
+        }
+    }
+
+    /// Checks that exactly `names.len()` words follow the command.
+    fn exact_args(
+        &self,
+        cmd: &str,
+        args: &[&str],
+        names: &[&str],
+        usage: &str,
+    ) -> Result<(), CommandError> {
+        if args.len() < names.len() {
+            let missing = names[args.len()..].join(", ");
+            return Err(self.usage_err(
+                format!("'{}' is missing {missing}", self.q(cmd)),
+                usage.to_string(),
+            ));
+        }
+        if args.len() > names.len() {
+            return Err(self.usage_err(
+                format!(
+                    "'{}' takes {} words after it ({}), but {} were given",
+                    self.q(cmd),
+                    names.len(),
+                    names.join(", "),
+                    args.len()
+                ),
+                usage.to_string(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Checks that at least `names.len()` words follow the command.
+    fn min_args(
+        &self,
+        cmd: &str,
+        args: &[&str],
+        names: &[&str],
+        usage: &str,
+    ) -> Result<(), CommandError> {
+        if args.len() < names.len() {
+            let missing = names[args.len()..].join(", ");
+            return Err(self.usage_err(
+                format!("'{}' is missing {missing}", self.q(cmd)),
+                usage.to_string(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn userid(&self, word: &str, usage: &str) -> Result<String, CommandError> {
+        if is_userid(word) {
+            Ok(word.to_string())
+        } else {
+            Err(self.usage_err(
+                format!(
+                    "'{}' is not a userid: a userid is 1 to {MAX_USERID_LEN} letters, digits, '_' or '-'",
+                    self.q(word)
+                ),
+                usage.to_string(),
+            ))
+        }
+    }
+
+    fn board(&self, word: &str, usage: &str) -> Result<u32, CommandError> {
+        parse_positive(word).ok_or_else(|| {
+            self.usage_err(
+                format!(
+                    "'{}' is not a board number: write the board's number, such as 101",
+                    self.q(word)
+                ),
+                usage.to_string(),
+            )
+        })
+    }
+
+    fn addresses(&self, words: &[&str], usage: &str) -> Result<Vec<String>, CommandError> {
+        words
+            .iter()
+            .map(|w| {
+                let a = w
+                    .strip_prefix('<')
+                    .and_then(|a| a.strip_suffix('>'))
+                    .unwrap_or(w);
+                if is_address(a) {
+                    Ok(a.to_string())
+                } else {
+                    Err(self.usage_err(
+                        format!(
+                            "'{}' is not a mail address: write it as name@example.org",
+                            self.q(w)
+                        ),
+                        usage.to_string(),
+                    ))
+                }
+            })
+            .collect()
+    }
+
+    fn signup(&self, cmd: &str, args: &[&str]) -> Result<RawCommand, CommandError> {
+        let usage = usage_server("signup").to_string();
+        self.min_args(cmd, args, &["the userid", "the password"], &usage)?;
+        Ok(RawCommand::Signup {
+            userid: self.userid(args[0], &usage)?,
+            password: args[1].to_string(),
+            addresses: self.addresses(&args[2..], &usage)?,
+        })
+    }
+
+    fn change(&self, args: &[&str]) -> Result<RawCommand, CommandError> {
+        let what = args.first().map(|w| w.to_lowercase());
+        match what.as_deref() {
+            Some("password") => {
+                let usage = usage_server("change password").to_string();
+                self.exact_args(
+                    "change password",
+                    &args[1..],
+                    &["your userid", "the old password", "the new password"],
+                    &usage,
+                )?;
+                Ok(RawCommand::ChangePassword {
+                    userid: self.userid(args[1], &usage)?,
+                    old: args[2].to_string(),
+                    new: args[3].to_string(),
+                })
+            }
+            Some("address") => {
+                let usage = usage_server("change address").to_string();
+                self.min_args(
+                    "change address",
+                    &args[1..],
+                    &["your userid", "your password"],
+                    &usage,
+                )?;
+                Ok(RawCommand::ChangeAddress {
+                    userid: self.userid(args[1], &usage)?,
+                    password: args[2].to_string(),
+                    addresses: self.addresses(&args[3..], &usage)?,
+                })
+            }
+            Some(_) => Err(self.usage_err(
+                format!(
+                    "'change {}' is not a command: change either your password or your address",
+                    self.q(args[0])
+                ),
+                usage_server("change").to_string(),
+            )),
+            None => Err(self.usage_err(
+                "'change' needs 'password' or 'address' after it".to_string(),
+                usage_server("change").to_string(),
+            )),
+        }
+    }
+
+    fn game(&self, game: String, args: &[&str]) -> Result<RawCommand, CommandError> {
+        let Some(word) = args.first() else {
+            return Err(self.usage_err(
+                format!("'{}' needs a command after it", self.q(&game)),
+                usage_game(&self.q(&game), ""),
+            ));
+        };
+        let word = word.to_lowercase();
+        let args = &args[1..];
+        let g = self.q(&game);
+        let usage = usage_game(&g, &word);
+        let cmd = format!("{g} {word}");
+        let command = match word.as_str() {
+            "help" => GameCommand::Help,
+            "challenge" => self.challenge(&cmd, args, &usage)?,
+            "move" => {
+                self.min_args(
+                    &cmd,
+                    args,
+                    &[
+                        "the board number",
+                        "your userid",
+                        "your password",
+                        "the move",
+                    ],
+                    &usage,
+                )?;
+                let board = self.board(args[0], &usage)?;
+                let userid = self.userid(args[1], &usage)?;
+                let (mv, guard) = self.move_text(&args[3..], &usage)?;
+                GameCommand::Move {
+                    board,
+                    userid,
+                    password: args[2].to_string(),
+                    mv,
+                    guard,
+                }
+            }
+            "resign" | "chat" => {
+                self.exact_args(
+                    &cmd,
+                    args,
+                    &["the board number", "your userid", "your password"],
+                    &usage,
+                )?;
+                let board = self.board(args[0], &usage)?;
+                let userid = self.userid(args[1], &usage)?;
+                let password = args[2].to_string();
+                if word == "resign" {
+                    GameCommand::Resign {
+                        board,
+                        userid,
+                        password,
+                    }
+                } else {
+                    GameCommand::Chat {
+                        board,
+                        userid,
+                        password,
+                    }
+                }
+            }
+            "show" => self.show(&cmd, args, &usage)?,
+            "history" => match args {
+                [] => GameCommand::History { board: None },
+                [b] => GameCommand::History {
+                    board: Some(self.board(b, &usage)?),
+                },
+                _ => {
+                    return Err(
+                        self.usage_err(format!("'{cmd}' takes at most one board number"), usage)
+                    );
+                }
+            },
+            "games" => {
+                self.min_args(&cmd, args, &["the userid"], &usage)?;
+                let userid = self.userid(args[0], &usage)?;
+                let filter = match args.get(1).map(|w| w.to_lowercase()).as_deref() {
+                    None | Some("active") => GamesFilter::Active,
+                    Some("all") => GamesFilter::All,
+                    Some("finished") => GamesFilter::Finished,
+                    Some(_) => {
+                        return Err(self.usage_err(
+                            format!(
+                                "'{}' is not a choice of games: write active, all or finished",
+                                self.q(args[1])
+                            ),
+                            usage,
+                        ));
+                    }
+                };
+                if args.len() > 2 {
+                    return Err(self.usage_err(
+                        format!(
+                            "'{cmd}' takes one userid and at most one of active, all or finished"
+                        ),
+                        usage,
+                    ));
+                }
+                GameCommand::Games { userid, filter }
+            }
+            "preview" => {
+                self.min_args(&cmd, args, &["the board number", "the moves"], &usage)?;
+                let board = self.board(args[0], &usage)?;
+                GameCommand::Preview {
+                    board,
+                    moves: join_moves(&args[1..]),
+                }
+            }
+            w if NOT_YET_WORDS.contains(&w) => {
+                return Err(CommandError::NotYet {
+                    game: g,
+                    word: word.clone(),
+                });
+            }
+            _ => {
+                return Err(CommandError::Unknown {
+                    what: format!(
+                        "'{}' is not a command of '{g}', and '{g}' is not a server command",
+                        self.q(&word)
+                    ),
+                });
+            }
+        };
+        Ok(RawCommand::Game { game, command })
+    }
+
+    fn challenge(
+        &self,
+        cmd: &str,
+        args: &[&str],
+        usage: &str,
+    ) -> Result<GameCommand, CommandError> {
+        let mut options = Vec::new();
+        let mut server_options = Vec::new();
+        let mut userids = Vec::new();
+        for w in args {
+            match token(w) {
+                Token::GameOption(o) => options.push(o),
+                Token::ServerOption(n, v) => server_options.push((n, v)),
+                Token::Word(w) => {
+                    if w.starts_with('-') {
+                        return Err(self.usage_err(
+                            format!(
+                                "'{}' is not an option: write options as -name or -name=value",
+                                self.q(&w)
+                            ),
+                            usage.to_string(),
+                        ));
+                    }
+                    userids.push(self.userid(&w, usage)?);
+                }
+            }
+        }
+        if userids.is_empty() {
+            return Err(self.usage_err(
+                format!("'{cmd}' needs the userids of the players, the challenger among them"),
+                usage.to_string(),
+            ));
+        }
+        Ok(GameCommand::Challenge {
+            options,
+            server_options,
+            userids,
+        })
+    }
+
+    /// The move is the rest of the line; a trailing `#N` (attached or as its own word) is the guard.
+    fn move_text(
+        &self,
+        words: &[&str],
+        usage: &str,
+    ) -> Result<(String, Option<u32>), CommandError> {
+        let joined = words.join(" ");
+        let (mv, guard) = match joined.rfind('#') {
+            Some(i) => {
+                let n = joined[i + 1..].trim();
+                match parse_positive(n) {
+                    Some(n) => (joined[..i].trim_end().to_string(), Some(n)),
+                    None => {
+                        return Err(self.usage_err(
+                            format!(
+                                "'#{}' after the move is not a move number: write #N at the end, such as 3-7,4#12",
+                                self.q(n)
+                            ),
+                            usage.to_string(),
+                        ));
+                    }
+                }
+            }
+            None => (joined, None),
+        };
+        if mv.is_empty() {
+            return Err(self.usage_err(
+                "the move is missing before the '#'".to_string(),
+                usage.to_string(),
+            ));
+        }
+        Ok((mv, guard))
+    }
+
+    fn show(&self, cmd: &str, args: &[&str], usage: &str) -> Result<GameCommand, CommandError> {
+        let mut boards: Vec<(u32, Option<u32>)> = Vec::new();
+        for w in args {
+            let bad_n = |n: &str| {
+                self.usage_err(
+                    format!(
+                        "'#{}' is not a move number: write <board>#N, such as 101#5",
+                        self.q(n)
+                    ),
+                    usage.to_string(),
+                )
+            };
+            if let Some(n) = w.strip_prefix('#') {
+                // `show 101 #5`: the move number written apart from its board.
+                let n = parse_positive(n).ok_or_else(|| bad_n(n))?;
+                match boards.last_mut() {
+                    Some((_, at @ None)) => *at = Some(n),
+                    _ => return Err(bad_n(&n.to_string())),
+                }
+                continue;
+            }
+            let (b, n) = match w.split_once('#') {
+                Some((b, n)) => (b, Some(parse_positive(n).ok_or_else(|| bad_n(n))?)),
+                None => (*w, None),
+            };
+            boards.push((self.board(b, usage)?, n));
+        }
+        if boards.is_empty() {
+            return Err(self.usage_err(
+                format!("'{cmd}' needs at least one board number"),
+                usage.to_string(),
+            ));
+        }
+        Ok(GameCommand::Show { boards })
+    }
+}
+
+/// Preview moves are written one per word, but a move may itself hold a comma followed by a space
+/// (`3-7, 4`): a word ending in a comma, or a word starting with one, belongs with its neighbour.
+fn join_moves(words: &[&str]) -> Vec<String> {
+    let mut moves: Vec<String> = Vec::new();
+    let mut glue = false;
+    for w in words {
+        match moves.last_mut() {
+            Some(last) if glue || w.starts_with(',') => {
+                last.push(' ');
+                last.push_str(w);
+            }
+            _ => moves.push(w.to_string()),
+        }
+        glue = w.ends_with(',');
+    }
+    moves
+}
+
+fn parse_positive(s: &str) -> Option<u32> {
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse::<u32>().ok().filter(|&n| n > 0)
+}
+
+/// True for a well-formed userid: 1 to 20 ASCII letters, digits, `_` or `-`, not starting with `-`
+/// (which would read as an option).
+pub fn is_userid(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= MAX_USERID_LEN
+        && !s.starts_with('-')
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// True for what can be a mail address in a command: `local@domain`, both parts non-empty, printable,
+/// without the characters that would let it smuggle more into a header.
+pub fn is_address(s: &str) -> bool {
+    let Some((local, domain)) = s.rsplit_once('@') else {
+        return false;
+    };
+    !local.is_empty()
+        && !domain.is_empty()
+        && domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+        && s.len() <= 254
+        && s.chars().all(|c| {
+            !c.is_control() && !c.is_whitespace() && !matches!(c, '<' | '>' | ',' | ';' | '"')
+        })
+}
+
+/// The mask for a set of secrets: `****`, unless a secret contains `*`; then four of a character that
+/// occurs in no secret, so that masking can never leave or create an occurrence of a secret.
+fn mask_for(secrets: &[&str]) -> String {
+    let c = ['*', '#', 'x', '?', '~', '_', '.', '\u{2022}']
+        .into_iter()
+        .chain('A'..='Z')
+        .chain('a'..='z')
+        .find(|c| secrets.iter().all(|s| !s.contains(*c)))
+        .unwrap_or('\u{2588}');
+    std::iter::repeat_n(c, 4).collect()
+}
+
+/// Replaces every occurrence of each (non-empty) secret in `text` with a mask (see [`MASK`]; another
+/// character when a secret contains `*`).
+pub fn mask_secrets(text: &str, secrets: &[&str]) -> String {
+    let secrets: Vec<&str> = secrets.iter().copied().filter(|s| !s.is_empty()).collect();
+    if secrets.is_empty() {
+        return text.to_string();
+    }
+    let mask = mask_for(&secrets);
+    let mut out = text.to_string();
+    for s in &secrets {
+        if out.contains(s) {
+            out = out.replace(s, &mask);
+        }
+    }
+    out
+}
+
+/// The 0-based positions of the password words in a line split at whitespace, by the shape of the
+/// command its first words name. Misspelt keywords (one or two letters off, such as `mvoe`) are read as
+/// the command they resemble, so that a bad command quoted back still hides its password.
+fn password_positions(words: &[&str]) -> Vec<usize> {
+    let Some(first) = words.first() else {
+        return Vec::new();
+    };
+    let first = first.to_lowercase();
+    let pos: &[usize] = match closest(&first, &["signup", "add", "change", "signoff"]) {
+        Some("signup" | "add" | "signoff") => &[2],
+        Some("change") => match words.get(1).map(|w| w.to_lowercase()).as_deref() {
+            Some(w) if closest(w, &["password"]).is_some() => &[3, 4],
+            Some(w) if closest(w, &["address"]).is_some() => &[3],
+            // An unreadable `change` line: hide everything that could be a password.
+            _ => &[2, 3, 4],
+        },
+        _ => {
+            let word = words.get(1).map(|w| w.to_lowercase()).unwrap_or_default();
+            match closest(
+                &word,
+                &[
+                    "move",
+                    "resign",
+                    "chat",
+                    "queue",
+                    "subscribe",
+                    "unsubscribe",
+                    "notify",
+                    "help",
+                    "challenge",
+                    "show",
+                    "history",
+                    "games",
+                    "preview",
+                    "standings",
+                    "ratings",
+                ],
+            ) {
+                Some("move" | "resign" | "chat" | "queue" | "subscribe" | "unsubscribe") => &[4],
+                Some("notify") => &[3],
+                Some(_) => &[],
+                // Unknown: if it has the shape `<game> <word> <board> <userid> <password>`, hide word 4.
+                None if words.len() > 4 && parse_positive(words[2]).is_some() => &[4],
+                None => &[],
+            }
+        }
+    };
+    pos.iter().copied().filter(|&i| i < words.len()).collect()
+}
+
+/// The candidate `word` is (ignoring case), or is at most one edit (two for long words) away from.
+fn closest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    if let Some(c) = candidates.iter().find(|c| **c == word) {
+        return Some(c);
+    }
+    candidates
+        .iter()
+        .copied()
+        .filter(|c| {
+            let limit = if c.len() >= 6 { 2 } else { 1 };
+            word.chars().count() >= 3 && edit_distance(word, c) <= limit
+        })
+        .min_by_key(|c| edit_distance(word, c))
+}
+
+/// Damerau-Levenshtein distance (optimal string alignment), on chars; short words only.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().take(64).collect();
+    let b: Vec<char> = b.chars().take(64).collect();
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
+/// The password words of a line, found by position as [`redact_line`] finds them, whether or not the
+/// line parses. Used to mask them wherever else the mail repeats them.
+pub fn line_passwords(line: &str) -> Vec<&str> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    password_positions(&words)
+        .into_iter()
+        .map(|i| words[i])
+        .collect()
+}
+
+/// The line with its password words (found by position, as the command its first words name would
+/// have them: `signup` word 3, `move` word 5, …) replaced by `****`, and any other occurrence of those
+/// words masked too. Works on lines that do not parse, for quoting a bad command back in an error mail.
+/// Words are rejoined with single spaces.
+pub fn redact_line(line: &str) -> String {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let pos = password_positions(&words);
+    let secrets: Vec<&str> = pos.iter().map(|&i| words[i]).collect();
+    let mask = mask_for(&secrets);
+    let masked: Vec<&str> = words
+        .iter()
+        .enumerate()
+        .map(|(i, w)| if pos.contains(&i) { mask.as_str() } else { *w })
+        .collect();
+    mask_secrets(&masked.join(" "), &secrets)
+}
+
+/// True when the line reads as a command rather than prose: its first word is a server keyword (for
+/// `change`, followed by `password` or `address`), or one of `games` (ignoring case) followed by a
+/// game command word. Tells a Subject `Re: Limit Board 101 Blue` (a reply) from `limit show 101`.
+pub fn looks_like_command(line: &str, games: &[&str]) -> bool {
+    let mut words = line.split_whitespace();
+    let Some(first) = words.next() else {
+        return false;
+    };
+    let first = first.to_lowercase();
+    let second = words.next().map(|w| w.to_lowercase());
+    if first == "change" {
+        return matches!(second.as_deref(), Some("password" | "address"));
+    }
+    if SERVER_KEYWORDS.contains(&first.as_str()) {
+        return true;
+    }
+    games.iter().any(|g| g.eq_ignore_ascii_case(&first))
+        && second.is_some_and(|w| GAME_COMMAND_WORDS.contains(&w.as_str()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &[&str]) -> Vec<String> {
+        v.iter().map(|x| x.to_string()).collect()
+    }
+
+    fn game(cmd: GameCommand) -> RawCommand {
+        RawCommand::Game {
+            game: "limit".into(),
+            command: cmd,
+        }
+    }
+
+    #[test]
+    fn tokenize_words_and_options() {
+        let t =
+            tokenize("  limit challenge -size=8 -manual --nagtime=7 --quiet alice\tbob - -- -x! ");
+        assert_eq!(
+            t,
+            vec![
+                Token::Word("limit".into()),
+                Token::Word("challenge".into()),
+                Token::GameOption(GameOption::with_value("size", "8")),
+                Token::GameOption(GameOption::flag("manual")),
+                Token::ServerOption("nagtime".into(), Some("7".into())),
+                Token::ServerOption("quiet".into(), None),
+                Token::Word("alice".into()),
+                Token::Word("bob".into()),
+                Token::Word("-".into()),
+                Token::Word("--".into()),
+                Token::Word("-x!".into()),
+            ]
+        );
+        assert_eq!(tokenize(""), vec![]);
+        assert_eq!(tokenize("3-7,4"), vec![Token::Word("3-7,4".into())]);
+        let back: Vec<String> = t.iter().map(|t| t.to_string()).collect();
+        assert_eq!(back[2], "-size=8");
+        assert_eq!(back[4], "--nagtime=7");
+    }
+
+    #[test]
+    fn parse_good_commands() {
+        let cases: Vec<(&str, RawCommand)> = vec![
+            ("help", RawCommand::Help { subject: vec![] }),
+            (
+                "HELP limit move",
+                RawCommand::Help {
+                    subject: s(&["limit", "move"]),
+                },
+            ),
+            (
+                "signup Alice secret",
+                RawCommand::Signup {
+                    userid: "Alice".into(),
+                    password: "secret".into(),
+                    addresses: vec![],
+                },
+            ),
+            (
+                "add bob Pw9 bob@example.org <bob@work.example.com>",
+                RawCommand::Signup {
+                    userid: "bob".into(),
+                    password: "Pw9".into(),
+                    addresses: s(&["bob@example.org", "bob@work.example.com"]),
+                },
+            ),
+            (
+                "Change Password alice old New",
+                RawCommand::ChangePassword {
+                    userid: "alice".into(),
+                    old: "old".into(),
+                    new: "New".into(),
+                },
+            ),
+            (
+                "change address alice secret a@b.example",
+                RawCommand::ChangeAddress {
+                    userid: "alice".into(),
+                    password: "secret".into(),
+                    addresses: s(&["a@b.example"]),
+                },
+            ),
+            (
+                "signoff alice secret",
+                RawCommand::Signoff {
+                    userid: "alice".into(),
+                    password: "secret".into(),
+                },
+            ),
+            ("LIST", RawCommand::List),
+            ("Limit help", game(GameCommand::Help)),
+            (
+                "limit challenge -size=6 -manual --nagtime=7 alice bob",
+                game(GameCommand::Challenge {
+                    options: vec![
+                        GameOption::with_value("size", "6"),
+                        GameOption::flag("manual"),
+                    ],
+                    server_options: vec![("nagtime".into(), Some("7".into()))],
+                    userids: s(&["alice", "bob"]),
+                }),
+            ),
+            (
+                "limit challenge alice bob Carol",
+                game(GameCommand::Challenge {
+                    options: vec![],
+                    server_options: vec![],
+                    userids: s(&["alice", "bob", "Carol"]),
+                }),
+            ),
+            (
+                "limit move 101 alice secret 3-7,4",
+                game(GameCommand::Move {
+                    board: 101,
+                    userid: "alice".into(),
+                    password: "secret".into(),
+                    mv: "3-7,4".into(),
+                    guard: None,
+                }),
+            ),
+            (
+                "LIMIT MOVE 101 alice SeCrEt 3-7, 4",
+                game(GameCommand::Move {
+                    board: 101,
+                    userid: "alice".into(),
+                    password: "SeCrEt".into(),
+                    mv: "3-7, 4".into(),
+                    guard: None,
+                }),
+            ),
+            (
+                "limit move 101 alice secret 3-7,4#12",
+                game(GameCommand::Move {
+                    board: 101,
+                    userid: "alice".into(),
+                    password: "secret".into(),
+                    mv: "3-7,4".into(),
+                    guard: Some(12),
+                }),
+            ),
+            (
+                "limit move 101 alice secret 3-7, 4 #12",
+                game(GameCommand::Move {
+                    board: 101,
+                    userid: "alice".into(),
+                    password: "secret".into(),
+                    mv: "3-7, 4".into(),
+                    guard: Some(12),
+                }),
+            ),
+            (
+                "limit move 102 bob pw r3",
+                game(GameCommand::Move {
+                    board: 102,
+                    userid: "bob".into(),
+                    password: "pw".into(),
+                    mv: "r3".into(),
+                    guard: None,
+                }),
+            ),
+            (
+                "limit move 101 alice secret resign",
+                game(GameCommand::Move {
+                    board: 101,
+                    userid: "alice".into(),
+                    password: "secret".into(),
+                    mv: "resign".into(),
+                    guard: None,
+                }),
+            ),
+            (
+                "limit resign 101 bob pw",
+                game(GameCommand::Resign {
+                    board: 101,
+                    userid: "bob".into(),
+                    password: "pw".into(),
+                }),
+            ),
+            (
+                "limit show 101 102#5 103 #7",
+                game(GameCommand::Show {
+                    boards: vec![(101, None), (102, Some(5)), (103, Some(7))],
+                }),
+            ),
+            ("limit history", game(GameCommand::History { board: None })),
+            (
+                "limit history 101",
+                game(GameCommand::History { board: Some(101) }),
+            ),
+            (
+                "limit games alice",
+                game(GameCommand::Games {
+                    userid: "alice".into(),
+                    filter: GamesFilter::Active,
+                }),
+            ),
+            (
+                "limit games alice ALL",
+                game(GameCommand::Games {
+                    userid: "alice".into(),
+                    filter: GamesFilter::All,
+                }),
+            ),
+            (
+                "limit games alice finished",
+                game(GameCommand::Games {
+                    userid: "alice".into(),
+                    filter: GamesFilter::Finished,
+                }),
+            ),
+            (
+                "limit preview 101 3-7,4 5-1, 2 9-8 ,6",
+                game(GameCommand::Preview {
+                    board: 101,
+                    moves: s(&["3-7,4", "5-1, 2", "9-8 ,6"]),
+                }),
+            ),
+            (
+                "limit chat 101 alice secret",
+                game(GameCommand::Chat {
+                    board: 101,
+                    userid: "alice".into(),
+                    password: "secret".into(),
+                }),
+            ),
+            (
+                "othergame help",
+                RawCommand::Game {
+                    game: "othergame".into(),
+                    command: GameCommand::Help,
+                },
+            ),
+        ];
+        for (line, want) in cases {
+            assert_eq!(parse(line).as_ref(), Ok(&want), "line {line:?}");
+        }
+    }
+
+    /// Each bad line, and words its error must contain (the problem and the usage line).
+    #[test]
+    fn parse_errors_say_what_and_how() {
+        let cases: &[(&str, &[&str])] = &[
+            ("", &["empty", "signup <userid> <password>", "<game> move"]),
+            ("   ", &["empty"]),
+            (
+                "hello",
+                &[
+                    "'hello' needs a command after it",
+                    "usage: hello help|challenge",
+                ],
+            ),
+            (
+                "limit dance 101",
+                &[
+                    "'dance' is not a command of 'limit'",
+                    "signup <userid>",
+                    "<game> show",
+                ],
+            ),
+            ("list all", &["takes no words", "usage: list"]),
+            (
+                "signup alice",
+                &["missing the password", "usage: signup <userid> <password>"],
+            ),
+            (
+                "signup al!ce secret",
+                &["'al!ce' is not a userid", "1 to 20"],
+            ),
+            ("signup abcdefghijklmnopqrstu secret", &["is not a userid"]),
+            (
+                "signup alice secret not-an-address",
+                &["'not-an-address' is not a mail address", "usage: signup"],
+            ),
+            (
+                "change",
+                &["needs 'password' or 'address'", "or: change address"],
+            ),
+            ("change name alice x", &["'change name' is not a command"]),
+            (
+                "change password alice old",
+                &["missing the new password", "usage: change password"],
+            ),
+            (
+                "change password alice old new extra",
+                &["takes 3 words after it", "but 4 were given"],
+            ),
+            ("change address alice", &["missing your password"]),
+            (
+                "signoff alice",
+                &["missing your password", "usage: signoff"],
+            ),
+            (
+                "limit move 101 alice secret",
+                &[
+                    "'limit move' is missing the move",
+                    "usage: limit move <board> <userid> <password> <move>[#N]",
+                ],
+            ),
+            (
+                "limit move",
+                &["missing the board number, your userid, your password, the move"],
+            ),
+            (
+                "limit move abc alice secret 3-7,4",
+                &[
+                    "'abc' is not a board number",
+                    "such as 101",
+                    "usage: limit move",
+                ],
+            ),
+            (
+                "limit move 0 alice secret 3-7,4",
+                &["'0' is not a board number"],
+            ),
+            (
+                "limit move -5 alice secret 3-7,4",
+                &["'-5' is not a board number"],
+            ),
+            (
+                "limit move 101 alice secret 3-7,4#x",
+                &["'#x' after the move is not a move number", "#12"],
+            ),
+            (
+                "limit move 101 alice secret 3-7,4#0",
+                &["'#0' after the move is not a move number"],
+            ),
+            ("limit move 101 alice secret #5", &["the move is missing"]),
+            (
+                "limit resign 101 alice",
+                &[
+                    "missing your password",
+                    "usage: limit resign <board> <userid> <password>",
+                ],
+            ),
+            ("limit resign 101 alice secret now", &["takes 3 words"]),
+            (
+                "limit show",
+                &[
+                    "needs at least one board",
+                    "usage: limit show <board>[#N]...",
+                ],
+            ),
+            ("limit show 101#", &["'#' is not a move number"]),
+            ("limit show #5", &["'#5' is not a move number"]),
+            ("limit show x", &["'x' is not a board number"]),
+            ("limit history 101 102", &["at most one board"]),
+            (
+                "limit games",
+                &[
+                    "missing the userid",
+                    "usage: limit games <userid> [active|all|finished]",
+                ],
+            ),
+            (
+                "limit games alice mine",
+                &["'mine' is not a choice of games"],
+            ),
+            ("limit games alice all finished", &["at most one of"]),
+            (
+                "limit preview 101",
+                &["missing the moves", "usage: limit preview"],
+            ),
+            (
+                "limit challenge",
+                &["needs the userids", "usage: limit challenge"],
+            ),
+            ("limit challenge -size=8", &["needs the userids"]),
+            ("limit challenge -x! alice bob", &["'-x!' is not an option"]),
+            ("limit challenge al?ce bob", &["'al?ce' is not a userid"]),
+            (
+                "limit chat 101 alice",
+                &["missing your password", "(the mail body is the message)"],
+            ),
+            (
+                "limit standings",
+                &["'limit standings' is not available yet", "limit help"],
+            ),
+            (
+                "Limit ACCEPT 101 alice pw",
+                &["'limit accept' is not available yet"],
+            ),
+        ];
+        for (line, needles) in cases {
+            let err = match parse(line) {
+                Err(e) => e.to_string(),
+                Ok(c) => panic!("{line:?} parsed as {c:?}"),
+            };
+            for n in *needles {
+                assert!(err.contains(n), "error for {line:?} lacks {n:?}:\n{err}");
+            }
+        }
+    }
+
+    #[test]
+    fn errors_never_quote_passwords() {
+        let lines = [
+            "signup al!ce hunter2xyz",
+            "signup alice hunter2xyz bad-address",
+            "change password alice hunter2xyz",
+            "change password al!ce hunter2xyz new5678",
+            "change address al!ce hunter2xyz",
+            "limit move abc alice hunter2xyz 3-7",
+            "limit move 101 al!ce hunter2xyz 3-7",
+            "limit move 101 alice hunter2xyz 3-7#hunter2xyz",
+            "limit resign 101 alice hunter2xyz extra",
+            "limit mvoe 101 alice hunter2xyz 3-7",
+            // The password typed where the userid belongs is still quoted masked, as it is also in a
+            // password position.
+            "limit move 101 hunter2xyz! hunter2xyz! 3-7",
+        ];
+        for line in lines {
+            let err = parse(line).expect_err(line).to_string();
+            assert!(!err.contains("hunter2xyz"), "{line:?} -> {err}");
+        }
+    }
+
+    #[test]
+    fn passwords_and_redacted() {
+        let cases: &[(&str, &[&str], &str)] = &[
+            (
+                "signup alice secret a@b.example",
+                &["secret"],
+                "signup alice **** a@b.example",
+            ),
+            ("add alice secret", &["secret"], "signup alice ****"),
+            (
+                "change password alice old new",
+                &["old", "new"],
+                "change password alice **** ****",
+            ),
+            (
+                "change address alice pw x@y.example",
+                &["pw"],
+                "change address alice **** x@y.example",
+            ),
+            ("signoff alice pw", &["pw"], "signoff alice ****"),
+            (
+                "limit move 101 alice secret 3-7, 4 #12",
+                &["secret"],
+                "limit move 101 alice **** 3-7, 4#12",
+            ),
+            (
+                "limit resign 101 alice secret",
+                &["secret"],
+                "limit resign 101 alice ****",
+            ),
+            (
+                "limit chat 101 alice secret",
+                &["secret"],
+                "limit chat 101 alice ****",
+            ),
+            ("limit show 101#3 102", &[], "limit show 101#3 102"),
+            (
+                "limit challenge -size=6 --nagtime=7 alice bob",
+                &[],
+                "limit challenge -size=6 --nagtime=7 alice bob",
+            ),
+            ("limit games alice", &[], "limit games alice active"),
+            ("help me", &[], "help me"),
+            ("list", &[], "list"),
+            // A password that occurs in another field is masked there too.
+            (
+                "limit move 101 alice 4 3-7,4",
+                &["4"],
+                "limit move 101 alice **** 3-7,****",
+            ),
+            ("signup alice alice", &["alice"], "signup **** ****"),
+            // A password made of asterisks is masked with another character.
+            ("signoff alice **", &["**"], "signoff alice ####"),
+        ];
+        for (line, pws, red) in cases {
+            let c = parse(line).unwrap();
+            assert_eq!(&c.passwords(), pws, "{line}");
+            assert_eq!(&c.redacted(), red, "{line}");
+        }
+    }
+
+    #[test]
+    fn redact_line_by_position() {
+        let cases = [
+            ("signup alice secret", "signup alice ****"),
+            ("sigup alice secret", "sigup alice ****"),
+            ("ADD alice secret x@y.example", "ADD alice **** x@y.example"),
+            (
+                "change password alice old new",
+                "change password alice **** ****",
+            ),
+            (
+                "change pasword alice old new",
+                "change pasword alice **** ****",
+            ),
+            (
+                "change address alice pw a@b.example",
+                "change address alice **** a@b.example",
+            ),
+            ("change what alice pw more", "change what **** **** ****"),
+            ("signoff alice pw", "signoff alice ****"),
+            (
+                "limit move 101 alice secret 3-7,4",
+                "limit move 101 alice **** 3-7,4",
+            ),
+            (
+                "limit mvoe 101 alice secret 3-7,4",
+                "limit mvoe 101 alice **** 3-7,4",
+            ),
+            ("limit move abc alice secret", "limit move abc alice ****"),
+            (
+                "limit resign 101 alice secret extra",
+                "limit resign 101 alice **** extra",
+            ),
+            ("limit chat 101 alice secret", "limit chat 101 alice ****"),
+            (
+                "limit queue 101 alice secret 3-7",
+                "limit queue 101 alice **** 3-7",
+            ),
+            (
+                "limit notify alice secret 101",
+                "limit notify alice **** 101",
+            ),
+            ("limit xyzzy 101 alice secret", "limit xyzzy 101 alice ****"),
+            ("limit show 101 102 103 104", "limit show 101 102 103 104"),
+            ("limit move 101 alice", "limit move 101 alice"),
+            ("", ""),
+            (
+                "  limit   move 101 alice  secret  secretive ",
+                "limit move 101 alice **** ****ive",
+            ),
+        ];
+        for (line, want) in cases {
+            assert_eq!(redact_line(line), want, "{line:?}");
+        }
+        assert_eq!(
+            line_passwords("limit move 101 alice secret 3-7"),
+            vec!["secret"]
+        );
+    }
+
+    #[test]
+    fn looks_like_command_cases() {
+        let games = ["limit"];
+        let cases = [
+            ("limit show 101", true),
+            ("Limit MOVE 101 alice secret 3-7,4", true),
+            ("limit standings", true),
+            ("limit", false),
+            ("Limit Board 101 Blue", false),
+            ("New Limit Board 101 Red", false),
+            ("help", true),
+            ("signup alice pw", true),
+            ("add bob pw", true),
+            ("list", true),
+            ("signoff alice pw", true),
+            ("change password alice a b", true),
+            ("change of plans, sorry", false),
+            ("chess move 101 alice pw e4", false),
+            ("Hi Bob,", false),
+            ("", false),
+            ("> limit move 101 alice secret 3-7,4", false),
+        ];
+        for (line, want) in cases {
+            assert_eq!(looks_like_command(line, &games), want, "{line:?}");
+        }
+    }
+
+    #[test]
+    fn edit_distance_and_closest() {
+        assert_eq!(edit_distance("mvoe", "move"), 1);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(closest("resing", &["resign", "move"]), Some("resign"));
+        assert_eq!(closest("ab", &["add"]), None);
+        assert_eq!(closest("zzzz", &["move"]), None);
+    }
+
+    #[test]
+    fn mask_secrets_terminates_and_hides() {
+        assert_eq!(mask_secrets("a b a", &["a"]), "**** b ****");
+        assert_eq!(mask_secrets("x**y", &["**"]), "x####y");
+        assert_eq!(mask_secrets("abc", &[]), "abc");
+        assert_eq!(mask_secrets("abc", &[""]), "abc");
+        let m = mask_secrets("*#x?~_.", &["*", "#", "x", "?", "~", "_", "."]);
+        for s in ["*", "#", "x", "?", "~", "_", "."] {
+            assert!(!m.contains(s), "{m}");
+        }
+    }
+
+    mod props {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        fn any_line() -> impl Strategy<Value = String> {
+            prop_oneof![
+                any::<String>(),
+                proptest::collection::vec(
+                    prop_oneof![
+                        Just("limit".to_string()),
+                        Just("move".to_string()),
+                        Just("show".to_string()),
+                        Just("signup".to_string()),
+                        Just("change".to_string()),
+                        Just("password".to_string()),
+                        Just("challenge".to_string()),
+                        Just("#".to_string()),
+                        "[0-9]{1,12}",
+                        "-{0,2}[a-z=#0-9,]{0,6}",
+                        "\\PC{0,8}",
+                    ],
+                    0..8
+                )
+                .prop_map(|w| w.join(" ")),
+            ]
+        }
+
+        proptest! {
+            #[test]
+            fn never_panics(line in any_line()) {
+                let _ = tokenize(&line);
+                let _ = redact_line(&line);
+                let _ = looks_like_command(&line, &["limit"]);
+                match parse(&line) {
+                    Ok(c) => {
+                        let _ = c.redacted();
+                    }
+                    Err(e) => {
+                        let _ = e.to_string();
+                    }
+                }
+            }
+
+            #[test]
+            fn redacted_hides_the_password(
+                pw in "\\S{1,12}",
+                user in "[A-Za-z0-9_]{1,20}",
+                mv in "[a-z0-9 ,-]{1,10}",
+                which in 0usize..6,
+            ) {
+                let line = match which {
+                    0 => format!("signup {user} {pw} {user}@example.org"),
+                    1 => format!("change password {user} {pw} {pw}x"),
+                    2 => format!("signoff {user} {pw}"),
+                    3 => format!("limit move 101 {user} {pw} {mv}"),
+                    4 => format!("limit resign 7 {user} {pw}"),
+                    _ => format!("limit chat 101 {user} {pw}"),
+                };
+                let red = redact_line(&line);
+                prop_assert!(!red.contains(&pw), "{} -> {}", line, red);
+                if let Ok(c) = parse(&line) {
+                    prop_assert!(c.passwords().contains(&pw.as_str()));
+                    let r = c.redacted();
+                    for p in c.passwords() {
+                        prop_assert!(!r.contains(p), "{} -> {}", line, r);
+                    }
+                }
+            }
+
+            #[test]
+            fn errors_hide_the_password(
+                pw in "[a-z0-9!$%&]{10,16}",
+                words in proptest::collection::vec("[a-z0-9#!-]{1,5}", 3..4),
+                cmd in prop_oneof![Just("move"), Just("resign"), Just("chat"), Just("mvoe"), Just("xyz")],
+                which in 0usize..5,
+            ) {
+                let w = |i: usize| words.get(i).cloned().unwrap_or_default();
+                let line = match which {
+                    0 => format!("signup {} {pw} {}", w(0), w(1)),
+                    1 => format!("change password {} {pw} {}", w(0), w(1)),
+                    2 => format!("limit move {} {} {pw} {}", w(0), w(1), w(2)),
+                    3 => format!("limit {cmd} {} {} {pw} {}", w(0), w(1), w(2)),
+                    _ => format!("limit resign {} {} {pw} {}", w(0), w(1), w(2)),
+                };
+                if let Err(e) = parse(&line) {
+                    let msg = e.to_string();
+                    prop_assert!(!msg.contains(&pw), "{} -> {}", line, msg);
+                }
+            }
+        }
+    }
+}

@@ -1,10 +1,857 @@
-//! `pbem engine <game> ...`: drives a rules engine from the shell. (Being written.)
+//! `pbem engine <game> ...`: drives a rules engine from the shell, for tests, bug reports and tools.
+//!
+//! It knows no game: it finds the game by name in the registry and talks to it only through the
+//! [`GameRules`] and [`GameState`] traits, reading and writing the game's JSON document.
+//!
+//! Exit status: 0 on success; 1 when the game refuses something (an illegal move, a stale `#N` guard, an
+//! option it does not know, a JSON document it cannot read); 2 for a command line that is wrong in itself
+//! (a usage text is printed).
 
 use std::io::{Read, Write};
+use std::time::Instant;
+
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+
+use crate::games::{self, GameOption, GameRules, GameState, Outcome, Status};
+
+/// The usage text printed for a command line that cannot be run.
+const USAGE: &str = "\
+usage: pbem engine GAME COMMAND [ARGS]   (GAME: the game's name, e.g. limit)
+
+  new [OPTIONS] [--players N] [--seed S]   print a new game as JSON
+  moves   < game.json                      every legal move, one per line (none once over)
+  play MOVE... < game.json                 play the moves in order, print the new JSON;
+                                           a move may end in #N: refused unless the game is at move N
+  status  < game.json                      one line: to-move PLAYER | winner PLAYER | draw
+  show    < game.json                      the board as players read it
+  perft DEPTH < game.json                  the number of legal move sequences of DEPTH moves
+  playout --games N [--seed S] [OPTIONS] [--players N]
+                                           play N random games to the end; print the results,
+                                           the mean length and the games per second
+
+OPTIONS are the game's own options as a challenge writes them: -size=8 -manual ...
+The engine's own flags take two dashes: --players 3 or --players=3. Without --seed, `new` takes one from
+the clock; `playout` starts at seed 0.
+";
 
 /// Runs `pbem engine` with the words after `engine`; returns the exit status.
 pub fn run(args: &[String], input: &mut dyn Read, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
-    let _ = (args, input, out);
-    let _ = writeln!(err, "pbem engine: not yet");
-    2
+    if matches!(
+        args.first().map(String::as_str),
+        Some("help" | "--help" | "-h")
+    ) {
+        return match out.write_all(USAGE.as_bytes()) {
+            Ok(()) => 0,
+            Err(_) => 1,
+        };
+    }
+    let result = parse(args).and_then(|(game, command)| execute(game, &command, input, out));
+    match result {
+        Ok(()) => 0,
+        Err(Failure::Usage(why)) => {
+            let _ = writeln!(err, "pbem engine: {why}\n\n{USAGE}");
+            2
+        }
+        Err(Failure::Refused(why)) => {
+            let _ = writeln!(err, "pbem engine: {why}");
+            1
+        }
+    }
+}
+
+/// Why a command did not succeed.
+#[derive(Debug, PartialEq, Eq)]
+enum Failure {
+    /// The command line itself is wrong: exit 2 with the usage text.
+    Usage(String),
+    /// The game or its input refused: exit 1 with the reason.
+    Refused(String),
+}
+
+impl From<std::io::Error> for Failure {
+    fn from(e: std::io::Error) -> Self {
+        Failure::Refused(format!("cannot write the output: {e}"))
+    }
+}
+
+/// How a new game is set up (`new`, and each game of `playout`).
+#[derive(Debug, PartialEq, Eq)]
+struct Setup {
+    /// The game's own options, `-size=8` and the like, in the order given.
+    options: Vec<GameOption>,
+    /// The number of players.
+    players: usize,
+    /// The seed given with `--seed`, if any.
+    seed: Option<u64>,
+}
+
+/// One engine command with its arguments.
+#[derive(Debug, PartialEq, Eq)]
+enum Command {
+    New(Setup),
+    Moves,
+    Play(Vec<String>),
+    Status,
+    Show,
+    Perft(u32),
+    Playout { setup: Setup, games: u64 },
+}
+
+/// Reads the command line: the game, then the command and its arguments.
+fn parse(args: &[String]) -> Result<(&'static dyn GameRules, Command), Failure> {
+    let names = || {
+        games::registry()
+            .iter()
+            .map(|g| g.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let Some(name) = args.first() else {
+        return Err(Failure::Usage(format!(
+            "name a game ({}) and a command",
+            names()
+        )));
+    };
+    let Some(game) = games::find(name) else {
+        return Err(Failure::Usage(format!(
+            "there is no game called {name:?}; the games are: {}",
+            names()
+        )));
+    };
+    let Some(word) = args.get(1) else {
+        return Err(Failure::Usage(format!(
+            "name a command after {}: new, moves, play, status, show, perft or playout",
+            game.name()
+        )));
+    };
+    let rest = &args[2..];
+    let no_args = |cmd: Command| {
+        if rest.is_empty() {
+            Ok(cmd)
+        } else {
+            Err(Failure::Usage(format!(
+                "{word} takes no arguments (it reads the game's JSON from standard input), but got: {}",
+                rest.join(" ")
+            )))
+        }
+    };
+    let command = match word.to_ascii_lowercase().as_str() {
+        "new" => {
+            let (setup, games) = parse_setup(game, rest, false)?;
+            debug_assert!(games.is_none());
+            Command::New(setup)
+        }
+        "moves" => no_args(Command::Moves)?,
+        "status" => no_args(Command::Status)?,
+        "show" => no_args(Command::Show)?,
+        "play" => {
+            if rest.is_empty() {
+                return Err(Failure::Usage(
+                    "play needs at least one move, e.g. `play 3-7,4`".into(),
+                ));
+            }
+            Command::Play(rest.to_vec())
+        }
+        "perft" => match rest {
+            [depth] => Command::Perft(depth.parse().map_err(|_| {
+                Failure::Usage(format!(
+                    "perft takes a depth, a whole number such as 2, not {depth:?}"
+                ))
+            })?),
+            _ => {
+                return Err(Failure::Usage(
+                    "perft takes exactly one argument, the depth, e.g. `perft 2`".into(),
+                ));
+            }
+        },
+        "playout" => {
+            let (setup, games) = parse_setup(game, rest, true)?;
+            let Some(games) = games else {
+                return Err(Failure::Usage(
+                    "playout needs the number of games, e.g. `--games 1000`".into(),
+                ));
+            };
+            Command::Playout { setup, games }
+        }
+        other => {
+            return Err(Failure::Usage(format!(
+                "unknown command {other:?}: the commands are new, moves, play, status, show, perft, playout"
+            )));
+        }
+    };
+    Ok((game, command))
+}
+
+/// Reads the game options and the engine's `--players`, `--seed` and (for `playout`) `--games` flags.
+fn parse_setup(
+    game: &dyn GameRules,
+    words: &[String],
+    playout: bool,
+) -> Result<(Setup, Option<u64>), Failure> {
+    let mut setup = Setup {
+        options: Vec::new(),
+        players: *game.players().start(),
+        seed: None,
+    };
+    let mut games = None;
+    let mut i = 0;
+    while i < words.len() {
+        let word = &words[i];
+        i += 1;
+        if let Some(flag) = word.strip_prefix("--") {
+            let (name, inline) = match flag.split_once('=') {
+                Some((n, v)) => (n, Some(v.to_string())),
+                None => (flag, None),
+            };
+            let known = matches!(name, "players" | "seed") || (playout && name == "games");
+            if !known {
+                let flags = if playout {
+                    "--players, --seed and --games"
+                } else {
+                    "--players and --seed"
+                };
+                return Err(Failure::Usage(format!(
+                    "unknown flag {word:?}: the flags here are {flags}"
+                )));
+            }
+            let value = match inline {
+                Some(v) => v,
+                None => {
+                    let Some(v) = words.get(i) else {
+                        return Err(Failure::Usage(format!(
+                            "--{name} needs a value, e.g. --{name} 3"
+                        )));
+                    };
+                    i += 1;
+                    v.clone()
+                }
+            };
+            let number = |what: &str| {
+                value
+                    .parse::<u64>()
+                    .map_err(|_| Failure::Usage(format!("--{name} takes {what}, not {value:?}")))
+            };
+            match name {
+                "players" => {
+                    let n = number("a number of players")?;
+                    let range = game.players();
+                    if !range.contains(&(n as usize)) {
+                        return Err(Failure::Usage(format!(
+                            "{} is played by {} to {} players, not {n}",
+                            game.title(),
+                            range.start(),
+                            range.end()
+                        )));
+                    }
+                    setup.players = n as usize;
+                }
+                "seed" => setup.seed = Some(number("a whole number from 0 to 2^64 - 1")?),
+                _ => games = Some(number("a number of games")?),
+            }
+        } else if let Some(option) = GameOption::parse(word) {
+            setup.options.push(option);
+        } else {
+            return Err(Failure::Usage(format!(
+                "{word:?} is neither a game option (-name or -name=value) nor a flag (--players, --seed)"
+            )));
+        }
+    }
+    Ok((setup, games))
+}
+
+/// Reads the game's JSON document from standard input.
+fn load(game: &dyn GameRules, input: &mut dyn Read) -> Result<Box<dyn GameState>, Failure> {
+    let mut text = String::new();
+    input.read_to_string(&mut text).map_err(|e| {
+        Failure::Refused(format!(
+            "cannot read the game from standard input: {e} (it must be the game's JSON, as `new` prints it)"
+        ))
+    })?;
+    if text.trim().is_empty() {
+        return Err(Failure::Refused(format!(
+            "standard input is empty: give the game's JSON, e.g. `pbem engine {} new > game.json` \
+             and then `< game.json`",
+            game.name()
+        )));
+    }
+    game.load(&text).map_err(|e| {
+        Failure::Refused(format!(
+            "standard input is not a {} game that can be read: {e}",
+            game.title()
+        ))
+    })
+}
+
+/// The lowercase name of a seat, as `status` and `playout` print it.
+fn seat_name(state: &dyn GameState, seat: usize) -> String {
+    state
+        .seat_names()
+        .get(seat)
+        .map(|n| n.to_lowercase())
+        .unwrap_or_else(|| format!("seat{seat}"))
+}
+
+/// The line `status` prints.
+fn status_line(state: &dyn GameState) -> String {
+    match state.status() {
+        Status::ToMove(seat) => format!("to-move {}", seat_name(state, seat)),
+        Status::Over(Outcome::Winner(seat)) => format!("winner {}", seat_name(state, seat)),
+        Status::Over(Outcome::Draw(_)) => "draw".to_string(),
+    }
+}
+
+/// Splits a `#N` guard off a move: `3-7,4#12` is the move `3-7,4` meant for move 12.
+fn split_guard(word: &str) -> Result<(&str, Option<u32>), Failure> {
+    match word.split_once('#') {
+        None => Ok((word.trim(), None)),
+        Some((mv, n)) => {
+            let n = n.trim().parse::<u32>().map_err(|_| {
+                Failure::Refused(format!(
+                    "{word:?}: after # comes the move number the move is meant for, e.g. 3-7,4#12"
+                ))
+            })?;
+            Ok((mv.trim(), Some(n)))
+        }
+    }
+}
+
+/// Plays the moves in order on the game; stops at the first one refused.
+fn play_all(state: &mut dyn GameState, moves: &[String]) -> Result<(), Failure> {
+    for word in moves {
+        let (mv, guard) = split_guard(word)?;
+        let now = state.move_number();
+        if let Status::Over(_) = state.status() {
+            return Err(Failure::Refused(format!(
+                "{word:?}: the game is over ({}); no more moves can be played",
+                status_line(state)
+            )));
+        }
+        if let Some(n) = guard
+            && n != now
+        {
+            return Err(Failure::Refused(format!(
+                "{word:?} was meant for move {n}, but the game is at move {now}; \
+                 look at the board again and write the move for move {now}"
+            )));
+        }
+        if mv.is_empty() {
+            return Err(Failure::Refused(format!(
+                "{word:?}: there is no move before the #"
+            )));
+        }
+        state
+            .play(mv)
+            .map_err(|e| Failure::Refused(format!("move {now}: {mv:?} is not legal: {e}")))?;
+    }
+    Ok(())
+}
+
+/// The seed `new` uses when none is given: from the clock, so that two new games differ.
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0)
+}
+
+/// Results of random games.
+#[derive(Debug, Default, PartialEq)]
+struct Tally {
+    games: u64,
+    /// Wins per seat, with the seats' names.
+    wins: Vec<(String, u64)>,
+    draws: u64,
+    /// Games whose playout stopped with no legal move although the game was not over (an engine bug).
+    unfinished: u64,
+    /// Moves chosen by the random players, over all games.
+    played: u64,
+    /// Entries of the move lists at the end, `(Auto)` ones included, over all games.
+    entries: u64,
+}
+
+/// Plays `games` random games to the end: game `i` is set up with seed `seed + i`, and one ChaCha8 stream
+/// seeded with `seed` picks every move of every game.
+fn playouts(game: &dyn GameRules, setup: &Setup, games: u64) -> Result<Tally, Failure> {
+    let seed = setup.seed.unwrap_or(0);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut pick = |n: usize| ((u128::from(rng.next_u64()) * n as u128) >> 64) as usize;
+    let mut tally = Tally {
+        games,
+        ..Tally::default()
+    };
+    for i in 0..games {
+        let mut state = game
+            .new_game(&setup.options, setup.players, seed.wrapping_add(i))
+            .map_err(|e| Failure::Refused(e.to_string()))?;
+        if tally.wins.is_empty() {
+            tally.wins = (0..state.seat_names().len())
+                .map(|s| (seat_name(state.as_ref(), s), 0))
+                .collect();
+        }
+        tally.played += u64::from(state.random_playout(&mut pick));
+        tally.entries += u64::from(state.move_number().saturating_sub(1));
+        match state.status() {
+            Status::Over(Outcome::Winner(s)) => {
+                if let Some(w) = tally.wins.get_mut(s) {
+                    w.1 += 1;
+                }
+            }
+            Status::Over(Outcome::Draw(_)) => tally.draws += 1,
+            Status::ToMove(_) => tally.unfinished += 1,
+        }
+    }
+    Ok(tally)
+}
+
+/// Runs one parsed command.
+fn execute(
+    game: &dyn GameRules,
+    command: &Command,
+    input: &mut dyn Read,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    match command {
+        Command::New(setup) => {
+            let seed = setup.seed.unwrap_or_else(clock_seed);
+            let state = game
+                .new_game(&setup.options, setup.players, seed)
+                .map_err(|e| Failure::Refused(e.to_string()))?;
+            writeln!(out, "{}", state.to_json())?;
+        }
+        Command::Moves => {
+            let state = load(game, input)?;
+            for mv in state.legal_moves() {
+                writeln!(out, "{mv}")?;
+            }
+        }
+        Command::Play(moves) => {
+            let mut state = load(game, input)?;
+            play_all(state.as_mut(), moves)?;
+            writeln!(out, "{}", state.to_json())?;
+        }
+        Command::Status => {
+            let state = load(game, input)?;
+            writeln!(out, "{}", status_line(state.as_ref()))?;
+        }
+        Command::Show => {
+            let state = load(game, input)?;
+            let board = state.render();
+            write!(out, "{board}")?;
+            if !board.ends_with('\n') {
+                writeln!(out)?;
+            }
+        }
+        Command::Perft(depth) => {
+            let state = load(game, input)?;
+            writeln!(out, "{}", state.perft(*depth))?;
+        }
+        Command::Playout { setup, games } => {
+            let start = Instant::now();
+            let tally = playouts(game, setup, *games)?;
+            let seconds = start.elapsed().as_secs_f64();
+            write_tally(out, &tally, seconds)?;
+        }
+    }
+    Ok(())
+}
+
+/// Prints the results of `playout`, one `key value` line each.
+fn write_tally(out: &mut dyn Write, tally: &Tally, seconds: f64) -> std::io::Result<()> {
+    let per_game = |n: u64| {
+        if tally.games == 0 {
+            0.0
+        } else {
+            n as f64 / tally.games as f64
+        }
+    };
+    writeln!(out, "games {}", tally.games)?;
+    for (name, wins) in &tally.wins {
+        writeln!(out, "winner {name} {wins}")?;
+    }
+    writeln!(out, "draw {}", tally.draws)?;
+    writeln!(out, "unfinished {}", tally.unfinished)?;
+    writeln!(out, "mean length {:.2} moves", per_game(tally.played))?;
+    writeln!(
+        out,
+        "mean move list {:.2} entries (with automatic ones)",
+        per_game(tally.entries)
+    )?;
+    let rate = if seconds > 0.0 {
+        tally.games as f64 / seconds
+    } else {
+        0.0
+    };
+    writeln!(out, "games per second {rate:.0}")?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::{MoveRecord, RuleError};
+    use serde::{Deserialize, Serialize};
+
+    fn words(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    fn parsed(s: &str) -> Result<Command, Failure> {
+        parse(&words(s)).map(|(_, c)| c)
+    }
+
+    fn usage(s: &str) -> String {
+        match parsed(s) {
+            Err(Failure::Usage(why)) => why,
+            other => panic!("{s:?} should be a usage error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn reads_each_command() {
+        assert_eq!(parsed("limit moves"), Ok(Command::Moves));
+        assert_eq!(parsed("LIMIT Status"), Ok(Command::Status));
+        assert_eq!(parsed("limit show"), Ok(Command::Show));
+        assert_eq!(parsed("limit perft 3"), Ok(Command::Perft(3)));
+        assert_eq!(
+            parsed("limit play r3 3-7,4#12"),
+            Ok(Command::Play(words("r3 3-7,4#12")))
+        );
+        assert_eq!(
+            parsed("limit new -size=6 -classic --players 3 --seed=42"),
+            Ok(Command::New(Setup {
+                options: vec![
+                    GameOption::with_value("size", "6"),
+                    GameOption::flag("classic")
+                ],
+                players: 3,
+                seed: Some(42),
+            }))
+        );
+        assert_eq!(
+            parsed("limit new"),
+            Ok(Command::New(Setup {
+                options: vec![],
+                players: 2,
+                seed: None,
+            }))
+        );
+        assert_eq!(
+            parsed("limit playout --games 10 -manual --seed 7"),
+            Ok(Command::Playout {
+                setup: Setup {
+                    options: vec![GameOption::flag("manual")],
+                    players: 2,
+                    seed: Some(7),
+                },
+                games: 10,
+            })
+        );
+    }
+
+    #[test]
+    fn refuses_bad_command_lines_with_a_reason() {
+        assert!(usage("").contains("name a game"));
+        assert!(usage("chess moves").contains("no game called \"chess\""));
+        assert!(usage("chess moves").contains("limit"));
+        assert!(usage("limit").contains("name a command"));
+        assert!(usage("limit frobnicate").contains("unknown command"));
+        assert!(usage("limit moves extra").contains("takes no arguments"));
+        assert!(usage("limit play").contains("at least one move"));
+        assert!(usage("limit perft").contains("exactly one argument"));
+        assert!(usage("limit perft two").contains("whole number"));
+        assert!(usage("limit perft 1 2").contains("exactly one argument"));
+        assert!(usage("limit new --players 4").contains("2 to 3 players, not 4"));
+        assert!(usage("limit new --players").contains("needs a value"));
+        assert!(usage("limit new --players x").contains("number of players"));
+        assert!(usage("limit new --seed -1").contains("whole number"));
+        assert!(usage("limit new --games 3").contains("unknown flag"));
+        assert!(usage("limit new --colour red").contains("unknown flag"));
+        assert!(usage("limit new size=8").contains("neither a game option"));
+        assert!(usage("limit playout -size=8").contains("number of games"));
+        assert!(usage("limit playout --games=many").contains("number of games"));
+    }
+
+    #[test]
+    fn guards() {
+        assert_eq!(split_guard("3-7,4").unwrap(), ("3-7,4", None));
+        assert_eq!(split_guard("3-7,4#12").unwrap(), ("3-7,4", Some(12)));
+        assert_eq!(split_guard(" r3 # 5 ").unwrap(), ("r3", Some(5)));
+        assert!(matches!(split_guard("r3#"), Err(Failure::Refused(_))));
+        assert!(matches!(split_guard("r3#x"), Err(Failure::Refused(_))));
+    }
+
+    #[test]
+    fn exit_statuses_and_where_text_goes() {
+        let run_words = |s: &str| {
+            let (mut out, mut err) = (Vec::new(), Vec::new());
+            let code = run(&words(s), &mut std::io::empty(), &mut out, &mut err);
+            (
+                code,
+                String::from_utf8(out).unwrap(),
+                String::from_utf8(err).unwrap(),
+            )
+        };
+        let (code, out, err) = run_words("chess moves");
+        assert_eq!(code, 2);
+        assert!(out.is_empty());
+        assert!(err.contains("no game called") && err.contains("usage: pbem engine"));
+        let (code, out, _) = run_words("help");
+        assert_eq!(code, 0);
+        assert!(out.contains("usage: pbem engine"));
+        // Empty standard input: the game refuses, no usage text.
+        let (code, out, err) = run_words("limit moves");
+        assert_eq!(code, 1);
+        assert!(out.is_empty());
+        assert!(err.contains("standard input is empty") && !err.contains("usage:"));
+    }
+
+    /// A tiny game to drive the commands without Limit: players in turn add 1 or 2 to a total; whoever
+    /// reaches the target exactly wins (or, with `-draw`, the game is drawn).
+    struct Race;
+
+    #[derive(Clone, Serialize, Deserialize)]
+    struct RaceState {
+        target: u32,
+        players: usize,
+        draw: bool,
+        seed: u64,
+        steps: Vec<u32>,
+    }
+
+    impl RaceState {
+        fn total(&self) -> u32 {
+            self.steps.iter().sum()
+        }
+    }
+
+    impl GameRules for Race {
+        fn name(&self) -> &'static str {
+            "race"
+        }
+        fn title(&self) -> &'static str {
+            "Race"
+        }
+        fn players(&self) -> std::ops::RangeInclusive<usize> {
+            2..=3
+        }
+        fn help(&self) -> String {
+            String::new()
+        }
+        fn new_game(
+            &self,
+            options: &[GameOption],
+            players: usize,
+            seed: u64,
+        ) -> Result<Box<dyn GameState>, RuleError> {
+            let mut state = RaceState {
+                target: 5,
+                players,
+                draw: false,
+                seed,
+                steps: vec![],
+            };
+            for o in options {
+                match (o.name.as_str(), &o.value) {
+                    ("target", Some(v)) => {
+                        state.target = v.parse().map_err(|_| RuleError("bad target".into()))?
+                    }
+                    ("draw", None) => state.draw = true,
+                    _ => return Err(RuleError(format!("unknown option {o}"))),
+                }
+            }
+            Ok(Box::new(state))
+        }
+        fn load(&self, json: &str) -> Result<Box<dyn GameState>, RuleError> {
+            serde_json::from_str::<RaceState>(json)
+                .map(|s| Box::new(s) as Box<dyn GameState>)
+                .map_err(|e| RuleError(e.to_string()))
+        }
+    }
+
+    impl GameState for RaceState {
+        fn to_json(&self) -> String {
+            serde_json::to_string(self).unwrap()
+        }
+        fn clone_box(&self) -> Box<dyn GameState> {
+            Box::new(self.clone())
+        }
+        fn status(&self) -> Status {
+            let n = self.steps.len();
+            match (self.total() == self.target, self.draw) {
+                (false, _) => Status::ToMove(n % self.players),
+                (true, false) => Status::Over(Outcome::Winner((n - 1) % self.players)),
+                (true, true) => Status::Over(Outcome::Draw(vec![0, 1])),
+            }
+        }
+        fn seat_names(&self) -> Vec<String> {
+            ["Red", "Blue", "Green"][..self.players]
+                .iter()
+                .map(|s| s.to_string())
+                .collect()
+        }
+        fn move_number(&self) -> u32 {
+            self.steps.len() as u32 + 1
+        }
+        fn moves(&self) -> Vec<MoveRecord> {
+            self.steps
+                .iter()
+                .enumerate()
+                .map(|(i, s)| MoveRecord {
+                    seat: i % self.players,
+                    text: s.to_string(),
+                    auto: false,
+                })
+                .collect()
+        }
+        fn options_summary(&self) -> String {
+            format!("-target={}", self.target)
+        }
+        fn legal_moves(&self) -> Vec<String> {
+            (1..=2)
+                .filter(|k| self.total() + k <= self.target)
+                .map(|k| k.to_string())
+                .collect()
+        }
+        fn play(&mut self, mv: &str) -> Result<(), RuleError> {
+            if !self.legal_moves().iter().any(|m| m == mv.trim()) {
+                return Err(RuleError(format!("you may add {:?}", self.legal_moves())));
+            }
+            self.steps.push(mv.trim().parse().unwrap());
+            Ok(())
+        }
+        fn resign(&mut self, _seat: usize) -> Result<(), RuleError> {
+            Err(RuleError("no resigning in a race".into()))
+        }
+        fn at_move(&self, n: u32) -> Result<Box<dyn GameState>, RuleError> {
+            let mut s = self.clone();
+            s.steps.truncate(n as usize - 1);
+            Ok(Box::new(s))
+        }
+        fn render(&self) -> String {
+            format!("total {} of {}", self.total(), self.target)
+        }
+    }
+
+    /// Runs one command of the race game with `input` on standard input.
+    fn race(command: Command, input: &str) -> Result<String, Failure> {
+        let mut out = Vec::new();
+        execute(&Race, &command, &mut input.as_bytes(), &mut out)?;
+        Ok(String::from_utf8(out).unwrap())
+    }
+
+    fn new_race(options: &[&str], players: usize) -> String {
+        let setup = Setup {
+            options: options
+                .iter()
+                .map(|o| GameOption::parse(o).unwrap())
+                .collect(),
+            players,
+            seed: Some(1),
+        };
+        race(Command::New(setup), "").unwrap()
+    }
+
+    fn play(game: &str, moves: &str) -> Result<String, Failure> {
+        race(Command::Play(words(moves)), game)
+    }
+
+    fn refused(r: Result<String, Failure>) -> String {
+        match r {
+            Err(Failure::Refused(why)) => why,
+            other => panic!("should be refused, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn new_moves_play_status_show() {
+        let game = new_race(&["-target=4"], 2);
+        assert_eq!(race(Command::Moves, &game).unwrap(), "1\n2\n");
+        assert_eq!(race(Command::Status, &game).unwrap(), "to-move red\n");
+        let game = play(&game, "2 1#2").unwrap();
+        assert_eq!(race(Command::Status, &game).unwrap(), "to-move red\n");
+        assert_eq!(race(Command::Show, &game).unwrap(), "total 3 of 4\n");
+        assert_eq!(race(Command::Moves, &game).unwrap(), "1\n");
+        let over = play(&game, "1").unwrap();
+        assert_eq!(race(Command::Status, &over).unwrap(), "winner red\n");
+        assert_eq!(race(Command::Moves, &over).unwrap(), "");
+        let why = refused(play(&over, "1"));
+        assert!(why.contains("game is over (winner red)"), "{why}");
+        let drawn = play(&new_race(&["-draw", "-target=1"], 3), "1").unwrap();
+        assert_eq!(race(Command::Status, &drawn).unwrap(), "draw\n");
+    }
+
+    #[test]
+    fn refusals_say_why() {
+        let game = new_race(&[], 3);
+        let why = refused(play(&game, "1 3"));
+        assert!(
+            why.contains("move 2: \"3\" is not legal: you may add"),
+            "{why}"
+        );
+        let why = refused(play(&game, "1#2"));
+        assert!(
+            why.contains("meant for move 2, but the game is at move 1"),
+            "{why}"
+        );
+        assert!(refused(play(&game, "#1")).contains("no move before the #"));
+        assert!(
+            refused(race(
+                Command::New(Setup {
+                    options: vec![GameOption::flag("fast")],
+                    players: 2,
+                    seed: None,
+                }),
+                ""
+            ))
+            .contains("unknown option -fast")
+        );
+        let why = refused(race(Command::Moves, "{\"target\": "));
+        assert!(why.contains("not a Race game that can be read"), "{why}");
+        let why = refused(race(Command::Status, "  \n"));
+        assert!(why.contains("standard input is empty"), "{why}");
+    }
+
+    #[test]
+    fn perft_counts_sequences() {
+        let game = new_race(&["-target=3"], 2);
+        // Sequences adding up to at most 3: 1 | 2; then 1-1, 1-2, 2-1; then 1-1-1.
+        assert_eq!(race(Command::Perft(0), &game).unwrap(), "1\n");
+        assert_eq!(race(Command::Perft(1), &game).unwrap(), "2\n");
+        assert_eq!(race(Command::Perft(2), &game).unwrap(), "3\n");
+        assert_eq!(race(Command::Perft(3), &game).unwrap(), "1\n");
+    }
+
+    #[test]
+    fn playouts_are_counted_and_repeatable() {
+        let setup = Setup {
+            options: vec![GameOption::with_value("target", "10")],
+            players: 3,
+            seed: Some(99),
+        };
+        let a = playouts(&Race, &setup, 200).unwrap();
+        let b = playouts(&Race, &setup, 200).unwrap();
+        assert_eq!(a, b, "the same seed plays the same games");
+        assert_eq!(a.wins.iter().map(|w| w.1).sum::<u64>() + a.draws, 200);
+        assert_eq!(a.unfinished, 0);
+        let names: Vec<&str> = a.wins.iter().map(|w| w.0.as_str()).collect();
+        assert_eq!(names, ["red", "blue", "green"]);
+        // Every game takes between 5 and 10 steps of 1 or 2.
+        assert!(a.played >= 5 * 200 && a.played <= 10 * 200, "{}", a.played);
+        assert_eq!(a.played, a.entries);
+        assert!(
+            a.wins.iter().all(|w| w.1 > 0),
+            "every seat wins some: {a:?}"
+        );
+        let mut out = Vec::new();
+        write_tally(&mut out, &a, 0.5).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.starts_with("games 200\nwinner red "), "{text}");
+        assert!(text.contains("draw 0\n") && text.contains("games per second 400\n"));
+        let drawn = Setup {
+            options: vec![GameOption::flag("draw")],
+            ..setup
+        };
+        assert_eq!(playouts(&Race, &drawn, 30).unwrap().draws, 30);
+    }
 }

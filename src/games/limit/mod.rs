@@ -1,9 +1,29 @@
-//! Cameron Browne's Limit. (Being written.)
+//! Cameron Browne's Limit, as `../shared/spec/limit-rules.md` settles it: both rule sets (default and
+//! `-classic`), two and three players, every challenge option.
+//!
+//! [`game::Game`] is the engine; [`board`] holds the movement rules as bit operations over tile indices;
+//! [`json`] reads and writes the state document; [`notation`] the move syntax; [`layout`] the random
+//! layout; [`view`] and [`render`] the board a player reads.
 
+pub mod board;
+pub mod game;
+pub mod geom;
+pub mod json;
+pub mod layout;
+pub mod notation;
+pub mod options;
 pub mod render;
 pub mod view;
 
-use super::{GameOption, GameRules, GameState, RuleError};
+#[cfg(test)]
+mod rules_tests;
+
+use super::{GameOption, GameRules, GameState, MoveRecord, Outcome, RuleError, Status};
+use board::bits;
+pub use game::{Game, IllegalMove, Phase, SeatState};
+pub use notation::Move;
+pub use options::Config;
+use view::{BoardView, CellView, SideView};
 
 /// The game type Limit, as the server's registry lists it.
 pub struct Limit;
@@ -19,17 +39,156 @@ impl GameRules for Limit {
         2..=3
     }
     fn help(&self) -> String {
-        String::new()
+        HELP.to_string()
     }
     fn new_game(
         &self,
-        _options: &[GameOption],
-        _players: usize,
-        _seed: u64,
+        options: &[GameOption],
+        players: usize,
+        seed: u64,
     ) -> Result<Box<dyn GameState>, RuleError> {
-        Err(RuleError("not yet".into()))
+        let cfg = Config::from_options(options)?;
+        Ok(Box::new(Game::new(cfg, players, seed)?))
     }
-    fn load(&self, _json: &str) -> Result<Box<dyn GameState>, RuleError> {
-        Err(RuleError("not yet".into()))
+    fn load(&self, json: &str) -> Result<Box<dyn GameState>, RuleError> {
+        Ok(Box::new(json::from_json(json)?))
     }
 }
+
+impl Game {
+    /// What the board renderer shows of this position.
+    pub fn view(&self) -> BoardView {
+        let b = self.board();
+        let mut cells: Vec<CellView> = bits(b.m.tiles)
+            .map(|i| CellView {
+                number: b.num[i],
+                q: b.qr[i].0,
+                r: b.qr[i].1,
+                tile: Some(b.colour[i]),
+                pawn: b.m.owner(i).map(|s| self.side(s)),
+            })
+            .collect();
+        for n in self.open_cells() {
+            let (q, r) = geom::axial(n);
+            cells.push(CellView {
+                number: n,
+                q,
+                r,
+                tile: None,
+                pawn: None,
+            });
+        }
+        cells.sort_by_key(|c| c.number);
+        let sides = (0..self.players())
+            .map(|s| SideView {
+                side: self.side(s),
+                on_board: b.m.pawns[s].count_ones(),
+                in_box: self.in_box(s),
+                in_game: self.seat_state(s) == SeatState::In,
+            })
+            .collect();
+        BoardView {
+            cells,
+            sides,
+            status: self.status_line(),
+        }
+    }
+
+    /// One line: whose turn and what to do, or how the game ended.
+    pub fn status_line(&self) -> String {
+        match (self.result(), self.to_move()) {
+            (Some(Outcome::Winner(s)), _) => format!("{} wins", self.side_title(*s)),
+            (Some(Outcome::Draw(v)), _) => {
+                let names: Vec<String> = v.iter().map(|&s| self.side_title(s)).collect();
+                format!("Draw between {}", names.join(" and "))
+            }
+            (None, Some(s)) => {
+                let what = match self.phase() {
+                    Phase::Manual => "to lay a tile (placement phase)",
+                    Phase::ClassicTiles => "to lay two tiles and a ball (placement phase)",
+                    Phase::ClassicBalls => "to place a ball (placement phase)",
+                    _ => "to move (movement phase)",
+                };
+                format!("{} {what}", self.side_title(s))
+            }
+            (None, None) => "Game over".into(),
+        }
+    }
+}
+
+impl GameState for Game {
+    fn to_json(&self) -> String {
+        json::to_json(self)
+    }
+    fn clone_box(&self) -> Box<dyn GameState> {
+        Box::new(self.clone())
+    }
+    fn status(&self) -> Status {
+        match (self.result(), self.to_move()) {
+            (Some(o), _) => Status::Over(o.clone()),
+            (None, Some(s)) => Status::ToMove(s),
+            (None, None) => Status::Over(Outcome::Draw(Vec::new())),
+        }
+    }
+    fn seat_names(&self) -> Vec<String> {
+        (0..self.players()).map(|s| self.side_title(s)).collect()
+    }
+    fn move_number(&self) -> u32 {
+        self.records().len() as u32 + 1
+    }
+    fn moves(&self) -> Vec<MoveRecord> {
+        self.records().to_vec()
+    }
+    fn options_summary(&self) -> String {
+        self.config().summary()
+    }
+    fn legal_moves(&self) -> Vec<String> {
+        self.legal().iter().map(|m| m.to_string()).collect()
+    }
+    fn play(&mut self, mv: &str) -> Result<(), RuleError> {
+        Ok(self.play_str(mv)?)
+    }
+    fn resign(&mut self, seat: usize) -> Result<(), RuleError> {
+        Ok(Game::resign(self, seat)?)
+    }
+    fn at_move(&self, n: u32) -> Result<Box<dyn GameState>, RuleError> {
+        Ok(Box::new(Game::at_move(self, n)?))
+    }
+    fn render(&self) -> String {
+        render::render(&self.view())
+    }
+    fn perft(&self, depth: u32) -> u64 {
+        Game::perft(self, depth)
+    }
+    fn random_playout(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> u32 {
+        self.playout(pick)
+    }
+    fn notes(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for s in 0..self.players() {
+            if self.held_back[s] > 0 {
+                out.push(format!(
+                    "{} pawn(s) of {} stay in the box: their tiles had no neighbour of a colour without pawns.",
+                    self.held_back[s],
+                    self.side_title(s)
+                ));
+            } else if self.in_box(s) > 0 && matches!(self.phase(), Phase::Movement | Phase::Over) {
+                out.push(format!(
+                    "{} {} ball(s) stay in the box.",
+                    self.side_title(s),
+                    self.in_box(s)
+                ));
+            }
+        }
+        if self.set_aside > 0 {
+            out.push(format!(
+                "{} tile(s) could not be laid and were set aside.",
+                self.set_aside
+            ));
+        }
+        out
+    }
+}
+
+/// The help page mailed for `limit help`.
+pub const HELP: &str = include_str!("help.txt");

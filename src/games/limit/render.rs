@@ -1,19 +1,23 @@
 //! The ASCII board a player reads in a mail.
 //!
-//! Pointy-top hexagons are drawn edge to edge on a character grid, each cell six columns wide and three
-//! lines high, so that neighbouring cells share their edges and the rows are shifted half a cell as on a
-//! real hex board:
+//! Pointy-top hexagons are drawn edge to edge on a character grid, each cell six columns from wall to wall
+//! and each row of cells three lines below the last, so that neighbouring cells share their edges and the
+//! rows are shifted half a cell as on a real hex board:
 //!
 //! ```text
-//!    / \   / \
-//!   / 8 \ / 9 \
-//!  | r   | b B |
-//!   \   / \   / \
-//!    \ /   \ /   \
+//!      / \   / \
+//!     / 1 \ / 2 \
+//!    | r B | b   |
+//!   . \   / \   /
+//!  . 4 \ / 3 \ /
+//! :  +  | g R |
+//!  .   . \   /
+//!   . .   \ /
 //! ```
 //!
 //! Inside a tile: its position number under the top corner, then its colour (lowercase) and the pawn on it
-//! (uppercase). An empty cell where a tile may be laid is drawn with dotted edges and a `+`.
+//! (uppercase): tile 1 is red with a blue pawn on it. An empty cell where a tile may be laid (4 here) is
+//! drawn with dotted edges and a `+`.
 
 use super::view::{BoardView, CellView, Side, TileColour};
 
