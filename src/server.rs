@@ -175,8 +175,13 @@ type Step<T> = std::result::Result<T, Failure>;
 
 /// The server: configuration, database and mail transport.
 pub struct Server {
-    cfg: Config,
     db: Db,
+    core: Core,
+}
+
+/// Everything but the database: the commands run on a transaction of it, which borrows the database.
+struct Core {
+    cfg: Config,
     mailer: Mailer,
     now: i64,
     seed: Option<u64>,
@@ -192,18 +197,20 @@ impl Server {
         )?;
         let mailer = Mailer::from_config(&cfg).map_err(|e| ServerError::Mail(e.to_string()))?;
         Ok(Server {
-            cfg,
             db,
-            mailer,
-            now,
-            seed: None,
+            core: Core {
+                cfg,
+                mailer,
+                now,
+                seed: None,
+            },
         })
     }
 
     /// Fixes the seed of every new game's random layout (the demo and tests use it, through
     /// `PBEM_SEED`; players cannot choose it).
     pub fn with_seed(mut self, seed: Option<u64>) -> Server {
-        self.seed = seed;
+        self.core.seed = seed;
         self
     }
 
@@ -212,20 +219,15 @@ impl Server {
         &self.db
     }
 
-    fn limits(&self) -> MailLimits {
-        let l = &self.cfg.limits;
-        MailLimits {
-            max_bytes: l.max_message_bytes,
-            max_lines: l.max_body_lines,
-            max_parts: l.max_mime_parts,
-            max_commands: l.max_commands_per_mail,
-        }
-    }
-
     /// Handles one RFC 5322 message: acts on its commands and queues and sends the replies.
     pub fn ingest(&mut self, raw: &[u8]) -> Result<IngestOutcome, ServerError> {
         let names: Vec<&str> = games::registry().iter().map(|g| g.name()).collect();
-        let incoming = mail_in::parse(raw, &self.limits(), &self.cfg.server.address, &names);
+        let incoming = mail_in::parse(
+            raw,
+            &self.core.limits(),
+            &self.core.cfg.server.address,
+            &names,
+        );
         if let Some(reason) = &incoming.silent {
             return Ok(IngestOutcome::Silent(reason.to_string()));
         }
@@ -248,13 +250,79 @@ impl Server {
         if tx.is_processed(&incoming.key)? {
             return Ok(IngestOutcome::Duplicate);
         }
-        let outcomes = self.run_mail_commands(&mut tx, &incoming, &origin)?;
-        let mails = self.letters_to_mails(&origin, outcomes);
-        let ids = queue(&tx, &mails, self.now)?;
-        tx.mark_processed(&incoming.key, self.now)?;
+        let outcomes = self.core.run_mail_commands(&mut tx, &incoming, &origin)?;
+        let mails = self.core.letters_to_mails(&origin, outcomes);
+        let ids = queue(&tx, &mails, self.core.now)?;
+        tx.mark_processed(&incoming.key, self.core.now)?;
         tx.commit()?;
-        self.send_claimed(&ids, &mails);
+        self.core.send_claimed(&self.db, &ids, &mails);
         Ok(IngestOutcome::Handled { mails: mails.len() })
+    }
+
+    /// Runs one command line as the admin at the shell: it changes the games exactly as by mail and mails
+    /// the players the same way; the answer is returned instead of mailed.
+    pub fn run_admin(&mut self, line: &str, comment: &str) -> Result<AdminOutcome, ServerError> {
+        let origin = Origin {
+            reply_to: None,
+            message_id: None,
+            references: Vec::new(),
+        };
+        let mut tx = self.db.transaction()?;
+        let outcome = self.core.execute(&mut tx, line, comment, &origin)?;
+        let ok = outcome.ok;
+        let text = outcome.text.clone();
+        let mails = self.core.letters_to_mails(&origin, vec![outcome]);
+        let ids = queue(&tx, &mails, self.core.now)?;
+        tx.commit()?;
+        self.core.send_claimed(&self.db, &ids, &mails);
+        Ok(AdminOutcome { ok, text })
+    }
+
+    /// Sends what the outbox still holds (mail whose sending failed or was interrupted).
+    pub fn flush_outbox(&mut self) -> Result<FlushReport, ServerError> {
+        let mut report = FlushReport::default();
+        // A claim older than this belongs to a sender that died.
+        let stale_before = self.core.now - 600;
+        loop {
+            let rows = self.db.claim_unsent(self.core.now, stale_before, 100)?;
+            if rows.is_empty() {
+                return Ok(report);
+            }
+            let mut any_failed = false;
+            for row in rows {
+                let sent = match serde_json::from_str::<OutgoingMail>(&row.mail) {
+                    Ok(mail) => self.core.mailer.send(&mail).map_err(|e| e.to_string()),
+                    Err(e) => Err(format!("unreadable: {e}")),
+                };
+                match sent {
+                    Ok(()) => {
+                        self.db.mark_sent(row.id, self.core.now)?;
+                        report.sent += 1;
+                    }
+                    Err(e) => {
+                        self.db.mark_failed(row.id, &e)?;
+                        report.failed += 1;
+                        any_failed = true;
+                    }
+                }
+            }
+            if any_failed {
+                // Failed mails were released; trying them again at once would only fail again.
+                return Ok(report);
+            }
+        }
+    }
+}
+
+impl Core {
+    fn limits(&self) -> MailLimits {
+        let l = &self.cfg.limits;
+        MailLimits {
+            max_bytes: l.max_message_bytes,
+            max_lines: l.max_body_lines,
+            max_parts: l.max_mime_parts,
+            max_commands: l.max_commands_per_mail,
+        }
     }
 
     fn run_mail_commands(
@@ -288,66 +356,12 @@ impl Server {
         Ok(outcomes)
     }
 
-    /// Runs one command line as the admin at the shell: it changes the games exactly as by mail and mails
-    /// the players the same way; the answer is returned instead of mailed.
-    pub fn run_admin(&mut self, line: &str, comment: &str) -> Result<AdminOutcome, ServerError> {
-        let origin = Origin {
-            reply_to: None,
-            message_id: None,
-            references: Vec::new(),
-        };
-        let mut tx = self.db.transaction()?;
-        let outcome = self.execute(&mut tx, line, comment, &origin)?;
-        let ok = outcome.ok;
-        let text = outcome.text.clone();
-        let mails = self.letters_to_mails(&origin, vec![outcome]);
-        let ids = queue(&tx, &mails, self.now)?;
-        tx.commit()?;
-        self.send_claimed(&ids, &mails);
-        Ok(AdminOutcome { ok, text })
-    }
-
-    /// Sends what the outbox still holds (mail whose sending failed or was interrupted).
-    pub fn flush_outbox(&mut self) -> Result<FlushReport, ServerError> {
-        let mut report = FlushReport::default();
-        // A claim older than this belongs to a sender that died.
-        let stale_before = self.now - 600;
-        loop {
-            let rows = self.db.claim_unsent(self.now, stale_before, 100)?;
-            if rows.is_empty() {
-                return Ok(report);
-            }
-            let mut any_failed = false;
-            for row in rows {
-                let sent = match serde_json::from_str::<OutgoingMail>(&row.mail) {
-                    Ok(mail) => self.mailer.send(&mail).map_err(|e| e.to_string()),
-                    Err(e) => Err(format!("unreadable: {e}")),
-                };
-                match sent {
-                    Ok(()) => {
-                        self.db.mark_sent(row.id, self.now)?;
-                        report.sent += 1;
-                    }
-                    Err(e) => {
-                        self.db.mark_failed(row.id, &e)?;
-                        report.failed += 1;
-                        any_failed = true;
-                    }
-                }
-            }
-            if any_failed {
-                // Failed mails were released; trying them again at once would only fail again.
-                return Ok(report);
-            }
-        }
-    }
-
     /// Sends mails that this process queued and claimed in the transaction it just committed.
-    fn send_claimed(&self, ids: &[i64], mails: &[OutgoingMail]) {
+    fn send_claimed(&self, db: &Db, ids: &[i64], mails: &[OutgoingMail]) {
         for (id, mail) in ids.iter().zip(mails) {
             let result = match self.mailer.send(mail) {
-                Ok(()) => self.db.mark_sent(*id, self.now),
-                Err(e) => self.db.mark_failed(*id, &e.to_string()),
+                Ok(()) => db.mark_sent(*id, self.now),
+                Err(e) => db.mark_failed(*id, &e.to_string()),
             };
             if let Err(e) = result {
                 // The mail stays claimed; `outbox flush` takes it up again once the claim is stale.
