@@ -1,0 +1,179 @@
+//! Shared helpers for the end-to-end tests: a server in a temporary folder (real SQLite file, file
+//! transport into an outbox folder), real `.eml` messages fed to the real `pbem` binary, and the mails
+//! that come out read back with mail-parser.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use assert_cmd::Command;
+use mail_parser::MessageParser;
+
+/// The clock every test runs at: 2026-11-18 11:06:40 UTC.
+pub const NOW: i64 = 1_795_000_000;
+/// The seed of every new game's layout in these tests.
+pub const SEED: u64 = 7;
+
+/// A server living in a temporary folder.
+pub struct Env {
+    pub dir: tempfile::TempDir,
+    pub db: PathBuf,
+    pub outbox: PathBuf,
+    pub now: i64,
+}
+
+/// One mail the server sent, read back from the outbox folder.
+#[derive(Debug, Clone)]
+pub struct Sent {
+    pub to: Vec<String>,
+    pub subject: String,
+    pub body: String,
+    pub raw: String,
+}
+
+impl Sent {
+    /// The value of a header, by name (case-insensitive), as it stands in the raw message.
+    pub fn header(&self, name: &str) -> Option<String> {
+        let msg = MessageParser::default().parse(self.raw.as_bytes())?;
+        msg.header_raw(name).map(|v| v.trim().to_string())
+    }
+}
+
+static COUNTER: AtomicU32 = AtomicU32::new(0);
+
+/// A plain-text message as a mail client sends it.
+pub fn eml(from: &str, subject: &str, body: &str) -> String {
+    let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+    let pid = std::process::id();
+    format!(
+        "From: {from}\r\nTo: pbem@localhost\r\nSubject: {subject}\r\nDate: Wed, 18 Nov 2026 10:00:00 +0000\r\n\
+         Message-ID: <t{pid}-{n}@client.example>\r\nMIME-Version: 1.0\r\n\
+         Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n{}",
+        body.replace('\n', "\r\n")
+    )
+}
+
+impl Env {
+    pub fn new() -> Env {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("pbem.sqlite");
+        let outbox = dir.path().join("outbox");
+        Env {
+            dir,
+            db,
+            outbox,
+            now: NOW,
+        }
+    }
+
+    /// `pbem --db … --outbox … ARGS` with the test clock and seed.
+    pub fn cmd(&self) -> Command {
+        let mut c = Command::cargo_bin("pbem").unwrap();
+        c.arg("--db")
+            .arg(&self.db)
+            .arg("--outbox")
+            .arg(&self.outbox)
+            .env("PBEM_NOW", self.now.to_string())
+            .env("PBEM_SEED", SEED.to_string())
+            .env_remove("PBEM_CONFIG");
+        c
+    }
+
+    /// Feeds one message to `pbem ingest` on stdin, as an MTA pipe does.
+    pub fn ingest(&self, message: &str) -> Output {
+        self.cmd()
+            .arg("ingest")
+            .write_stdin(message.as_bytes().to_vec())
+            .output()
+            .unwrap()
+    }
+
+    /// Ingests and asserts exit status 0 (handled).
+    pub fn deliver(&self, message: &str) {
+        let out = self.ingest(message);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "ingest failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// Runs a mail-language command from the shell, as the admin.
+    pub fn admin(&self, line: &str) -> Output {
+        self.cmd()
+            .args(line.split_whitespace())
+            .output()
+            .unwrap()
+    }
+
+    /// The mails sent since the last call (they are removed from the outbox folder), sorted by
+    /// recipient and subject.
+    pub fn take_mails(&self) -> Vec<Sent> {
+        let mut out = Vec::new();
+        let Ok(entries) = std::fs::read_dir(&self.outbox) else {
+            return out;
+        };
+        for e in entries {
+            let path = e.unwrap().path();
+            if path.extension().and_then(|x| x.to_str()) != Some("eml") {
+                continue;
+            }
+            out.push(read_mail(&path));
+            std::fs::remove_file(&path).unwrap();
+        }
+        out.sort_by(|a, b| (&a.to, &a.subject).cmp(&(&b.to, &b.subject)));
+        out
+    }
+
+    /// Signs up alice and bob (and carol) by mail and drops the confirmations.
+    pub fn players(&self, names: &[&str]) {
+        for n in names {
+            self.deliver(&eml(
+                &format!("{n}@example.org"),
+                &format!("signup {n} pw-{n}"),
+                "",
+            ));
+        }
+        self.take_mails();
+    }
+}
+
+fn read_mail(path: &Path) -> Sent {
+    let raw = std::fs::read_to_string(path).unwrap();
+    let msg = MessageParser::default()
+        .parse(raw.as_bytes())
+        .expect("the server's mail parses");
+    let to = msg
+        .to()
+        .map(|a| {
+            a.iter()
+                .filter_map(|x| x.address().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    Sent {
+        to,
+        subject: msg.subject().unwrap_or_default().to_string(),
+        body: msg.body_text(0).map(|b| b.into_owned()).unwrap_or_default(),
+        raw,
+    }
+}
+
+/// The new game of the tests' seed, after these moves: its legal moves now.
+pub fn legal_moves_after(options: &[&str], players: usize, moves: &[&str]) -> Vec<String> {
+    let opts: Vec<_> = options
+        .iter()
+        .map(|o| pbem::games::GameOption::parse(o).unwrap())
+        .collect();
+    let mut g = pbem::games::find("limit")
+        .unwrap()
+        .new_game(&opts, players, SEED)
+        .unwrap();
+    for m in moves {
+        g.play(m).unwrap();
+    }
+    g.legal_moves()
+}
