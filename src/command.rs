@@ -986,7 +986,6 @@ pub fn is_address(s: &str) -> bool {
     };
     !local.is_empty()
         && !domain.is_empty()
-        && domain.contains('.')
         && !domain.starts_with('.')
         && !domain.ends_with('.')
         && s.len() <= 254

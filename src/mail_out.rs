@@ -428,7 +428,15 @@ impl Mailer {
         match &self.kind {
             MailerKind::File(dir) => write_eml(dir, mail, &msg.formatted()),
             MailerKind::Sendmail(cmd) => run_sendmail(cmd, mail, &msg.formatted()),
-            MailerKind::Smtp(t, _) => t.send(&msg).map(|_| ()).map_err(classify_smtp),
+            MailerKind::Smtp(t, _) => {
+                // lettre ends DATA with CRLF.CRLF after the message, so a message that already
+                // ends in CRLF would arrive with an extra empty line; hand it over without one.
+                let bytes = msg.formatted();
+                let bytes = bytes.strip_suffix(b"\r\n").unwrap_or(&bytes);
+                t.send_raw(msg.envelope(), bytes)
+                    .map(|_| ())
+                    .map_err(classify_smtp)
+            }
         }
     }
 }
@@ -494,7 +502,14 @@ fn pem_certificates(pem: &[u8]) -> Vec<Vec<u8>> {
 }
 
 fn classify_smtp(e: lettre::transport::smtp::Error) -> SendError {
-    if e.is_permanent() {
+    let code = e.status().map(u16::from);
+    if matches!(code, Some(530 | 534 | 535 | 538)) {
+        // The relay refused our login: a configuration problem, not the mail's. Keep it queued
+        // until mail.smtp.username/password are fixed.
+        SendError::Temporary(format!(
+            "the relay refused the login (check mail.smtp.username and password): {e}"
+        ))
+    } else if e.is_permanent() {
         SendError::Permanent(format!("the relay refused the mail: {e}"))
     } else {
         // 4xx, connection refused, timeouts, TLS and protocol trouble: the mail stays queued.

@@ -1,0 +1,516 @@
+//! Delivery through the real transports: SMTP over TCP to an SMTP server on 127.0.0.1 (the `mailin`
+//! crate's protocol engine behind a small TCP loop), `.eml` files in a real folder, and a real
+//! process standing in for sendmail. What arrives is parsed back with mail-parser and checked.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::time::Duration;
+
+use mailin::{Action, AuthMechanism, Handler, Response, SessionBuilder};
+use pbem::config::{Config, SmtpTls, Transport};
+use pbem::mail_out::{AUTO_GENERATED, AUTO_REPLIED, Mailer, OutgoingMail, SendError};
+
+/// One message as the SMTP server received it.
+#[derive(Debug, Clone, Default)]
+struct Delivery {
+    helo: String,
+    mail_from: String,
+    rcpt_to: Vec<String>,
+    login: Option<(String, String)>,
+    data: Vec<u8>,
+}
+
+/// How the test server answers.
+#[derive(Clone)]
+enum Policy {
+    Accept,
+    /// Answer RCPT TO with this code.
+    RejectRcpt(u16),
+    /// Accept only after AUTH PLAIN/LOGIN with these credentials.
+    Login(String, String),
+}
+
+#[derive(Clone)]
+struct Recorder {
+    policy: Policy,
+    current: Delivery,
+    out: Sender<Delivery>,
+}
+
+impl Recorder {
+    fn check_login(&mut self, user: &str, pass: &str) -> Response {
+        self.current.login = Some((user.to_string(), pass.to_string()));
+        match &self.policy {
+            Policy::Login(u, p) if u == user && p == pass => mailin::response::AUTH_OK,
+            _ => mailin::response::INVALID_CREDENTIALS,
+        }
+    }
+}
+
+impl Handler for Recorder {
+    fn helo(&mut self, _ip: IpAddr, domain: &str) -> Response {
+        self.current.helo = domain.to_string();
+        mailin::response::OK
+    }
+    fn mail(&mut self, _ip: IpAddr, _domain: &str, from: &str) -> Response {
+        self.current.mail_from = from.to_string();
+        mailin::response::OK
+    }
+    fn rcpt(&mut self, to: &str) -> Response {
+        if let Policy::RejectRcpt(code) = self.policy {
+            return Response::custom(code, format!("rejected by test policy: {to}"));
+        }
+        self.current.rcpt_to.push(to.to_string());
+        mailin::response::OK
+    }
+    fn data(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.current.data.extend_from_slice(buf);
+        Ok(())
+    }
+    fn data_end(&mut self) -> Response {
+        let done = std::mem::take(&mut self.current);
+        // Keep the session state (login) for a possible next message on the connection.
+        self.current.login = done.login.clone();
+        self.current.helo = done.helo.clone();
+        let _ = self.out.send(done);
+        mailin::response::OK
+    }
+    fn auth_plain(&mut self, _authz: &str, user: &str, pass: &str) -> Response {
+        self.check_login(user, pass)
+    }
+    fn auth_login(&mut self, user: &str, pass: &str) -> Response {
+        self.check_login(user, pass)
+    }
+}
+
+/// An SMTP server on an ephemeral port of 127.0.0.1, serving every connection on its own thread
+/// until the test process ends.
+struct SmtpSink {
+    addr: SocketAddr,
+    received: Receiver<Delivery>,
+}
+
+impl SmtpSink {
+    fn start(policy: Policy) -> SmtpSink {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (tx, rx) = channel();
+        let mut builder = SessionBuilder::new("sink.test");
+        if matches!(policy, Policy::Login(..)) {
+            builder.enable_auth(AuthMechanism::Plain);
+            builder.enable_auth(AuthMechanism::Login);
+            // Fine here: the connection never leaves the loopback interface.
+            builder.insecure_enable_plaintext_auth();
+        }
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(stream) = stream else { continue };
+                let handler = Recorder {
+                    policy: policy.clone(),
+                    current: Delivery::default(),
+                    out: tx.clone(),
+                };
+                let builder = builder.clone();
+                std::thread::spawn(move || serve(stream, &builder, handler));
+            }
+        });
+        SmtpSink { addr, received: rx }
+    }
+
+    fn next(&self) -> Delivery {
+        self.received
+            .recv_timeout(Duration::from_secs(20))
+            .expect("the SMTP server received no message")
+    }
+
+    fn config(&self) -> Config {
+        let mut cfg = Config::default();
+        cfg.server.address = "pbem@example.org".to_string();
+        cfg.mail.transport = Transport::Smtp;
+        cfg.mail.smtp.host = "127.0.0.1".to_string();
+        cfg.mail.smtp.port = Some(self.addr.port());
+        cfg.mail.smtp.tls = SmtpTls::None;
+        cfg.mail.smtp.timeout_secs = 10;
+        cfg
+    }
+}
+
+fn serve(stream: TcpStream, builder: &SessionBuilder, handler: Recorder) {
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut session = builder.build(stream.peer_addr().unwrap().ip(), handler);
+    let mut writer = stream.try_clone().unwrap();
+    let mut reader = BufReader::new(stream);
+    session.greeting().write_to(&mut writer).unwrap();
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match reader.read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        let res = session.process(&line);
+        match res.action {
+            Action::Reply => res.write_to(&mut writer).unwrap(),
+            Action::Close => {
+                let _ = res.write_to(&mut writer);
+                let _ = writer.flush();
+                return;
+            }
+            Action::NoReply => {}
+            Action::UpgradeTls => panic!("STARTTLS was not offered"),
+        }
+    }
+}
+
+fn board_mail(to: &[&str]) -> OutgoingMail {
+    OutgoingMail {
+        from: "pbem <pbem@example.org>".to_string(),
+        to: to.iter().map(|s| s.to_string()).collect(),
+        subject: "Limit Board 101 bob **".to_string(),
+        body: "Summary of Limit Board 101\n\
+               Move 4: bob to play\n\
+               .a line that starts with a dot\n\
+               .\n\
+               bob writes: très bien, à toi!\n"
+            .to_string(),
+        message_id: pbem::mail_out::new_message_id("example.org"),
+        in_reply_to: Some("<move3@mail.example.net>".to_string()),
+        references: vec![
+            "<challenge@mail.example.net>".to_string(),
+            "<move3@mail.example.net>".to_string(),
+        ],
+        auto_submitted: AUTO_GENERATED.to_string(),
+        x_loop: "pbem@example.org".to_string(),
+        date_unix: 1_700_000_000,
+    }
+}
+
+/// Checks that `raw` is `sent`, parsed back: every header we set and the decoded body.
+fn assert_is_message(raw: &[u8], sent: &OutgoingMail) {
+    let msg = mail_parser::MessageParser::default()
+        .parse(raw)
+        .expect("the received data is not a mail");
+    assert_eq!(msg.subject(), Some(sent.subject.as_str()));
+    assert_eq!(
+        msg.message_id().map(|id| format!("<{id}>")),
+        Some(sent.message_id.clone())
+    );
+    let from = msg.from().and_then(|a| a.first()).unwrap();
+    assert_eq!(from.address(), Some(sent.from_address()));
+    let to: Vec<&str> = msg
+        .to()
+        .unwrap()
+        .iter()
+        .filter_map(|a| a.address())
+        .collect();
+    assert_eq!(to, sent.to.iter().map(String::as_str).collect::<Vec<_>>());
+    let in_reply_to = msg.in_reply_to().as_text_list().unwrap_or_default();
+    assert_eq!(
+        in_reply_to
+            .iter()
+            .map(|id| format!("<{id}>"))
+            .collect::<Vec<_>>(),
+        sent.in_reply_to.iter().cloned().collect::<Vec<_>>()
+    );
+    let refs = msg.references().as_text_list().unwrap_or_default();
+    assert_eq!(
+        refs.iter().map(|id| format!("<{id}>")).collect::<Vec<_>>(),
+        sent.references
+    );
+    assert_eq!(
+        msg.header_raw("Auto-Submitted").map(str::trim),
+        Some(sent.auto_submitted.as_str())
+    );
+    assert_eq!(
+        msg.header_raw("X-Loop").map(str::trim),
+        Some(sent.x_loop.as_str())
+    );
+    assert_eq!(
+        msg.date().map(|d| d.to_timestamp()),
+        Some(sent.date_unix),
+        "Date header"
+    );
+    let body = msg.body_text(0).unwrap().replace("\r\n", "\n");
+    assert_eq!(body, sent.body);
+}
+
+#[test]
+fn smtp_delivers_envelope_headers_and_body() {
+    let sink = SmtpSink::start(Policy::Accept);
+    let mailer = Mailer::from_config(&sink.config()).unwrap();
+    let mail = board_mail(&["alice@example.net", "alice.work@example.com"]);
+    mailer.send(&mail).unwrap();
+
+    let got = sink.next();
+    assert_eq!(got.mail_from, "pbem@example.org");
+    assert_eq!(got.rcpt_to, ["alice@example.net", "alice.work@example.com"]);
+    assert!(!got.helo.is_empty());
+    assert_eq!(got.login, None);
+    let raw = String::from_utf8(got.data.clone()).unwrap();
+    assert!(
+        raw.contains("\r\nAuto-Submitted: auto-generated\r\n"),
+        "{raw}"
+    );
+    assert!(raw.contains("\r\nX-Loop: pbem@example.org\r\n"), "{raw}");
+    assert!(
+        raw.contains("Content-Transfer-Encoding: quoted-printable"),
+        "{raw}"
+    );
+    // Readable on the wire: quoted-printable, not base64.
+    assert!(raw.contains("bob writes: tr=C3=A8s bien"), "{raw}");
+    assert_is_message(&got.data, &mail);
+}
+
+#[test]
+fn smtp_sends_one_message_per_call_in_order() {
+    let sink = SmtpSink::start(Policy::Accept);
+    let mailer = Mailer::from_config(&sink.config()).unwrap();
+    let mut sent = Vec::new();
+    for player in ["alice", "bob", "carol"] {
+        let mut m = board_mail(&[&format!("{player}@example.net")]);
+        m.auto_submitted = AUTO_REPLIED.to_string();
+        m.subject = format!("Limit Board 101 {player}");
+        mailer.send(&m).unwrap();
+        sent.push(m);
+    }
+    for m in &sent {
+        let got = sink.next();
+        assert_eq!(got.rcpt_to, m.to);
+        assert_is_message(&got.data, m);
+    }
+}
+
+#[test]
+fn smtp_logs_in_when_configured() {
+    let sink = SmtpSink::start(Policy::Login("relayuser".into(), "relay pw".into()));
+    let mut cfg = sink.config();
+    cfg.mail.smtp.username = Some("relayuser".to_string());
+    cfg.mail.smtp.password = Some("relay pw".to_string());
+    let mail = board_mail(&["bob@example.net"]);
+    Mailer::from_config(&cfg).unwrap().send(&mail).unwrap();
+    let got = sink.next();
+    assert_eq!(
+        got.login,
+        Some(("relayuser".to_string(), "relay pw".to_string()))
+    );
+    assert_is_message(&got.data, &mail);
+
+    // A refused login is the configuration's fault, not the mail's: keep it and retry later.
+    cfg.mail.smtp.password = Some("wrong".to_string());
+    let err = Mailer::from_config(&cfg).unwrap().send(&mail).unwrap_err();
+    assert!(err.is_temporary(), "{err}");
+    assert!(err.to_string().contains("login"), "{err}");
+}
+
+#[test]
+fn smtp_5xx_is_permanent() {
+    let sink = SmtpSink::start(Policy::RejectRcpt(550));
+    let err = Mailer::from_config(&sink.config())
+        .unwrap()
+        .send(&board_mail(&["nobody@example.net"]))
+        .unwrap_err();
+    assert!(matches!(err, SendError::Permanent(_)), "{err:?}");
+    assert!(err.to_string().contains("550"), "{err}");
+}
+
+#[test]
+fn smtp_4xx_is_temporary() {
+    let sink = SmtpSink::start(Policy::RejectRcpt(451));
+    let err = Mailer::from_config(&sink.config())
+        .unwrap()
+        .send(&board_mail(&["busy@example.net"]))
+        .unwrap_err();
+    assert!(matches!(err, SendError::Temporary(_)), "{err:?}");
+    assert!(err.to_string().contains("451"), "{err}");
+}
+
+#[test]
+fn smtp_connection_refused_is_temporary() {
+    // A port that was free a moment ago and has nobody listening now.
+    let port = {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let mut cfg = Config::default();
+    cfg.mail.transport = Transport::Smtp;
+    cfg.mail.smtp.host = "127.0.0.1".to_string();
+    cfg.mail.smtp.port = Some(port);
+    cfg.mail.smtp.timeout_secs = 5;
+    let err = Mailer::from_config(&cfg)
+        .unwrap()
+        .send(&board_mail(&["alice@example.net"]))
+        .unwrap_err();
+    assert!(matches!(err, SendError::Temporary(_)), "{err:?}");
+}
+
+#[test]
+fn unbuildable_mail_is_permanent_and_nothing_is_sent() {
+    let sink = SmtpSink::start(Policy::Accept);
+    let mut mail = board_mail(&["alice@example.net"]);
+    mail.subject = "Limit Board 101\r\nBcc: victim@example.net".to_string();
+    let err = Mailer::from_config(&sink.config())
+        .unwrap()
+        .send(&mail)
+        .unwrap_err();
+    assert!(matches!(err, SendError::Permanent(_)), "{err:?}");
+    assert!(
+        sink.received
+            .recv_timeout(Duration::from_millis(300))
+            .is_err()
+    );
+}
+
+fn eml_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn file_transport_writes_one_eml_per_message() {
+    let tmp = tempfile::tempdir().unwrap();
+    let outbox = tmp.path().join("spool/outbox");
+    let mut cfg = Config::default();
+    cfg.mail.outbox_dir = outbox.clone();
+    let mailer = Mailer::from_config(&cfg).unwrap();
+    assert!(!outbox.exists());
+
+    let first = board_mail(&["alice@example.net"]);
+    let mut second = board_mail(&["bob@example.net", "bob@example.com"]);
+    second.subject = "New Limit Board 102 bob".to_string();
+    second.in_reply_to = None;
+    second.references.clear();
+    mailer.send(&first).unwrap();
+    mailer.send(&second).unwrap();
+    // Sending the same mail again (a retried outbox entry) does not make a second file.
+    mailer.send(&first).unwrap();
+
+    let files = eml_files(&outbox);
+    assert_eq!(files.len(), 2, "{files:?}");
+    for f in &files {
+        assert_eq!(f.extension().and_then(|e| e.to_str()), Some("eml"));
+    }
+    // File names sort in the order the mails were made.
+    assert_is_message(&std::fs::read(&files[0]).unwrap(), &first);
+    assert_is_message(&std::fs::read(&files[1]).unwrap(), &second);
+}
+
+#[test]
+fn file_transport_into_an_unwritable_place_is_temporary() {
+    let tmp = tempfile::tempdir().unwrap();
+    // A regular file where the folder should be.
+    let blocker = tmp.path().join("outbox");
+    std::fs::write(&blocker, "not a folder").unwrap();
+    let err = Mailer::file(&blocker)
+        .send(&board_mail(&["alice@example.net"]))
+        .unwrap_err();
+    assert!(err.is_temporary(), "{err}");
+    assert!(err.to_string().contains("outbox"), "{err}");
+}
+
+#[cfg(unix)]
+mod sendmail {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    /// A sendmail stand-in: records its arguments and standard input, then exits with `status`.
+    fn fake_sendmail(dir: &Path, status: i32) -> PathBuf {
+        let script = dir.join("sendmail");
+        std::fs::write(
+            &script,
+            format!(
+                "#!/bin/sh\n[ -n \"$PBEM_PROBE\" ] && exit 0\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done > '{dir}/args'\n\
+                 cat > '{dir}/stdin'\necho 'fake sendmail says hello' >&2\nexit {status}\n",
+                dir = dir.display()
+            ),
+        )
+        .unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        // Another test thread forking at the moment the script was written holds it open for
+        // writing until that child execs, and running it then fails with ETXTBSY. Wait until it
+        // runs once; no new process can inherit the write handle after that.
+        for _ in 0..200 {
+            match std::process::Command::new(&script)
+                .env("PBEM_PROBE", "1")
+                .status()
+            {
+                Ok(s) => {
+                    assert!(s.success());
+                    return script;
+                }
+                Err(e) if e.raw_os_error() == Some(26) => {
+                    std::thread::sleep(Duration::from_millis(10))
+                }
+                Err(e) => panic!("cannot run {}: {e}", script.display()),
+            }
+        }
+        panic!("{} stayed busy", script.display());
+    }
+
+    fn mailer(command: PathBuf) -> Mailer {
+        let mut cfg = Config::default();
+        cfg.mail.transport = Transport::Sendmail;
+        cfg.mail.sendmail_command = command;
+        Mailer::from_config(&cfg).unwrap()
+    }
+
+    #[test]
+    fn pipes_the_message_with_envelope_arguments() {
+        let tmp = tempfile::tempdir().unwrap();
+        let mail = board_mail(&["alice@example.net", "-oQ@example.net"]);
+        mailer(fake_sendmail(tmp.path(), 0)).send(&mail).unwrap();
+        let args = std::fs::read_to_string(tmp.path().join("args")).unwrap();
+        assert_eq!(
+            args.lines().collect::<Vec<_>>(),
+            [
+                "-i",
+                "-f",
+                "pbem@example.org",
+                "--",
+                "alice@example.net",
+                "-oQ@example.net"
+            ]
+        );
+        assert_is_message(&std::fs::read(tmp.path().join("stdin")).unwrap(), &mail);
+    }
+
+    #[test]
+    fn tempfail_exit_is_temporary() {
+        let tmp = tempfile::tempdir().unwrap();
+        let err = mailer(fake_sendmail(tmp.path(), 75))
+            .send(&board_mail(&["alice@example.net"]))
+            .unwrap_err();
+        assert!(err.is_temporary(), "{err}");
+        assert!(err.to_string().contains("75"), "{err}");
+        assert!(
+            err.to_string().contains("fake sendmail says hello"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn nouser_exit_is_permanent() {
+        let tmp = tempfile::tempdir().unwrap();
+        let err = mailer(fake_sendmail(tmp.path(), 67))
+            .send(&board_mail(&["nobody@example.net"]))
+            .unwrap_err();
+        assert!(matches!(err, SendError::Permanent(_)), "{err:?}");
+    }
+
+    #[test]
+    fn missing_command_is_temporary() {
+        let tmp = tempfile::tempdir().unwrap();
+        let err = mailer(tmp.path().join("no-such-sendmail"))
+            .send(&board_mail(&["alice@example.net"]))
+            .unwrap_err();
+        assert!(err.is_temporary(), "{err}");
+        assert!(err.to_string().contains("no-such-sendmail"), "{err}");
+    }
+}
