@@ -361,7 +361,10 @@ impl Core {
         for (id, mail) in ids.iter().zip(mails) {
             let result = match self.mailer.send(mail) {
                 Ok(()) => db.mark_sent(*id, self.now),
-                Err(e) => db.mark_failed(*id, &e.to_string()),
+                Err(e) => {
+                    eprintln!("pbem: mail {id} not sent yet ({e}); `pbem outbox flush` retries it");
+                    db.mark_failed(*id, &e.to_string())
+                }
             };
             if let Err(e) = result {
                 // The mail stays claimed; `outbox flush` takes it up again once the claim is stale.
@@ -396,9 +399,10 @@ impl Core {
         body: String,
         reply: bool,
     ) -> OutgoingMail {
-        let threaded = reply && origin.message_id.is_some();
-        let mut references = origin.references.clone();
-        if threaded && let Some(id) = &origin.message_id {
+        let message_id = origin.message_id.as_deref().map(angle);
+        let threaded = reply && message_id.is_some();
+        let mut references: Vec<String> = origin.references.iter().map(|r| angle(r)).collect();
+        if threaded && let Some(id) = &message_id {
             references.push(id.clone());
         }
         OutgoingMail {
@@ -408,7 +412,7 @@ impl Core {
             body,
             message_id: mail_out::new_message_id(&self.cfg.server.message_id_host()),
             in_reply_to: if threaded {
-                origin.message_id.clone()
+                message_id.clone()
             } else {
                 None
             },
@@ -1354,6 +1358,16 @@ fn queue(tx: &Tx<'_>, mails: &[OutgoingMail], now: i64) -> Result<Vec<i64>, Stor
             tx.queue_mail(&json, now, true)
         })
         .collect()
+}
+
+/// A Message-ID as headers write it: `<left@right>`.
+fn angle(id: &str) -> String {
+    let id = id.trim();
+    if id.starts_with('<') && id.ends_with('>') {
+        id.to_string()
+    } else {
+        format!("<{}>", id.trim_matches(|c| c == '<' || c == '>'))
+    }
 }
 
 fn userids(row: &GameRow) -> Vec<String> {

@@ -157,7 +157,10 @@ fn read_mail(path: &Path) -> Sent {
     Sent {
         to,
         subject: msg.subject().unwrap_or_default().to_string(),
-        body: msg.body_text(0).map(|b| b.into_owned()).unwrap_or_default(),
+        body: msg
+            .body_text(0)
+            .map(|b| b.replace("\r\n", "\n"))
+            .unwrap_or_default(),
         raw,
     }
 }
