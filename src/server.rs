@@ -332,6 +332,17 @@ impl Core {
         origin: &Origin,
     ) -> Result<Vec<Outcome>, StorageError> {
         if incoming.commands.is_empty() {
+            // A Subject that names a game but no command of it ("limit frobnicate 101") was meant as
+            // a command: say what is wrong with it. A reply's "Limit Board 101 bob" was not.
+            let mut words = incoming.subject.split_whitespace();
+            let first = words.next().unwrap_or("");
+            let second = words.next().unwrap_or("");
+            let game_named = games::find(first).is_some() && !second.eq_ignore_ascii_case("board");
+            // "chess show 101": a game command word after an unknown game's name.
+            let unknown_game = command::looks_like_command(&incoming.subject, &[first]);
+            if game_named || unknown_game {
+                return Ok(vec![self.execute(tx, &incoming.subject, "", origin)?]);
+            }
             let text = summary::error_body(
                 &format!(
                     "Your mail holds no command. Write the command in the Subject, for example\n\
@@ -411,11 +422,7 @@ impl Core {
             subject,
             body,
             message_id: mail_out::new_message_id(&self.cfg.server.message_id_host()),
-            in_reply_to: if threaded {
-                message_id.clone()
-            } else {
-                None
-            },
+            in_reply_to: if threaded { message_id.clone() } else { None },
             references: if threaded { references } else { Vec::new() },
             auto_submitted: if reply {
                 "auto-replied".into()

@@ -23,11 +23,7 @@ fn show_101(env: &Env) -> String {
 #[test]
 fn signup_is_confirmed_to_the_registered_address_and_never_shows_the_password() {
     let env = Env::new();
-    env.deliver(&eml(
-        "Alice <alice@example.org>",
-        "signup alice Sekr1t",
-        "",
-    ));
+    env.deliver(&eml("Alice <alice@example.org>", "signup alice Sekr1t", ""));
     let mails = env.take_mails();
     assert_eq!(mails.len(), 1);
     assert_eq!(mails[0].to, ["alice@example.org"]);
@@ -57,13 +53,24 @@ fn a_challenge_mails_each_player_a_new_board() {
     assert_eq!(mails[1].to, ["bob@example.org"]);
     for m in &mails {
         assert_eq!(m.subject, "New Limit Board 101 alice");
-        assert!(m.body.starts_with("Summary of Limit Board 101\n"), "{}", m.body);
+        assert!(
+            m.body.starts_with("Summary of Limit Board 101\n"),
+            "{}",
+            m.body
+        );
         assert!(m.body.contains("Red (alice) to move."));
         assert!(m.body.contains("Move 1\n"));
-        assert_eq!(m.header("Auto-Submitted").as_deref(), Some("auto-generated"));
+        assert_eq!(
+            m.header("Auto-Submitted").as_deref(),
+            Some("auto-generated")
+        );
     }
     // Board numbers count up from 101.
-    env.deliver(&eml("bob@example.org", "limit challenge -size=4 bob alice", ""));
+    env.deliver(&eml(
+        "bob@example.org",
+        "limit challenge -size=4 bob alice",
+        "",
+    ));
     let mails = env.take_mails();
     assert!(mails.iter().all(|m| m.subject == "New Limit Board 102 bob"));
 }
@@ -83,14 +90,28 @@ fn a_move_by_subject_with_a_comment_reaches_every_player() {
         assert_eq!(mail.subject, "Limit Board 101 bob **");
         assert!(mail.body.contains("Blue (bob) to move."), "{}", mail.body);
         assert!(mail.body.contains("alice writes:\nGood luck, Bob!"));
-        assert!(mail.body.contains(&format!("Red (alice)  {m}")), "{}", mail.body);
-        assert!(!mail.raw.contains("pw-alice"), "password leaked:\n{}", mail.raw);
+        assert!(
+            mail.body.contains(&format!("Red (alice)  {m}")),
+            "{}",
+            mail.body
+        );
+        assert!(
+            !mail.raw.contains("pw-alice"),
+            "password leaked:\n{}",
+            mail.raw
+        );
     }
     // The mover's own copy is the threaded reply; the other player's is auto-generated.
     let alice = &mails[0];
-    assert_eq!(alice.header("Auto-Submitted").as_deref(), Some("auto-replied"));
+    assert_eq!(
+        alice.header("Auto-Submitted").as_deref(),
+        Some("auto-replied")
+    );
     assert!(alice.header("In-Reply-To").is_some());
-    assert_eq!(mails[1].header("Auto-Submitted").as_deref(), Some("auto-generated"));
+    assert_eq!(
+        mails[1].header("Auto-Submitted").as_deref(),
+        Some("auto-generated")
+    );
     assert!(show_101(&env).contains("Move 2\n"));
 }
 
@@ -119,7 +140,11 @@ fn moves_by_multiple_and_by_reply_to_a_board_mail() {
     env.deliver(&eml("bob@example.org", "Re: Limit Board 101 bob", &body));
     let mails = env.take_mails();
     assert_eq!(mails.len(), 2, "{mails:#?}");
-    assert!(mails[0].body.contains("bob writes:\nHi Alice,"), "{}", mails[0].body);
+    assert!(
+        mails[0].body.contains("bob writes:\nHi Alice,"),
+        "{}",
+        mails[0].body
+    );
     let board = show_101(&env);
     assert!(board.contains("Move 3\n"), "{board}");
     assert!(!board.contains("resign"));
@@ -132,18 +157,66 @@ fn refused_commands_are_answered_with_an_error_and_change_nothing() {
     let before = show_101(&env);
     let cases = [
         // (from, subject, what the answer must say)
-        ("alice@example.org", format!("limit move 101 alice wrong {}", legal[0]), "do not match"),
-        ("alice@example.org", format!("limit move 101 nobody pw {}", legal[0]), "do not match"),
-        ("bob@example.org", format!("limit move 101 bob pw-bob {}", legal[0]), "not your turn"),
-        ("alice@example.org", "limit move 101 alice pw-alice 1-1,1".to_string(), "not legal"),
-        ("alice@example.org", "limit move 101 alice pw-alice zz".to_string(), "not legal"),
-        ("alice@example.org", format!("limit move 101 alice pw-alice {}#7", legal[0]), "move 7"),
-        ("alice@example.org", format!("limit move 999 alice pw-alice {}", legal[0]), "no Limit board 999"),
-        ("alice@example.org", "limit frobnicate 101".to_string(), "usage"),
-        ("alice@example.org", "chess show 101".to_string(), "no game called"),
-        ("alice@example.org", "limit challenge -size=99 alice bob".to_string(), "size"),
-        ("alice@example.org", "limit challenge -random alice bob".to_string(), "random"),
-        ("alice@example.org", "limit challenge alice alice".to_string(), "twice"),
+        (
+            "alice@example.org",
+            format!("limit move 101 alice wrong {}", legal[0]),
+            "do not match",
+        ),
+        (
+            "alice@example.org",
+            format!("limit move 101 nobody pw {}", legal[0]),
+            "do not match",
+        ),
+        (
+            "bob@example.org",
+            format!("limit move 101 bob pw-bob {}", legal[0]),
+            "not your turn",
+        ),
+        (
+            "alice@example.org",
+            "limit move 101 alice pw-alice 1-1,1".to_string(),
+            "not legal",
+        ),
+        (
+            "alice@example.org",
+            "limit move 101 alice pw-alice zz".to_string(),
+            "not legal",
+        ),
+        (
+            "alice@example.org",
+            format!("limit move 101 alice pw-alice {}#7", legal[0]),
+            "move 7",
+        ),
+        (
+            "alice@example.org",
+            format!("limit move 999 alice pw-alice {}", legal[0]),
+            "no Limit board 999",
+        ),
+        (
+            "alice@example.org",
+            "limit frobnicate 101".to_string(),
+            "not a command of",
+        ),
+        (
+            "alice@example.org",
+            "chess show 101".to_string(),
+            "no game called",
+        ),
+        (
+            "alice@example.org",
+            "limit challenge -size=99 alice bob".to_string(),
+            "size",
+        ),
+        (
+            "alice@example.org",
+            "limit challenge -random alice bob".to_string(),
+            "random",
+        ),
+        (
+            "alice@example.org",
+            "limit challenge alice alice".to_string(),
+            "twice",
+        ),
     ];
     for (from, subject, says) in &cases {
         env.deliver(&eml(from, subject, ""));
@@ -161,11 +234,21 @@ fn refused_commands_are_answered_with_an_error_and_change_nothing() {
             "{subject}: the answer does not say '{says}':\n{}",
             m.body
         );
-        assert!(!m.raw.contains("pw-alice") && !m.raw.contains("pw-bob"), "{subject}: password leaked");
+        assert!(
+            !m.raw.contains("pw-alice") && !m.raw.contains("pw-bob"),
+            "{subject}: password leaked"
+        );
     }
-    assert_eq!(show_101(&env).replace("Now:", ""), before.replace("Now:", ""));
+    assert_eq!(
+        show_101(&env).replace("Now:", ""),
+        before.replace("Now:", "")
+    );
     // The board error names the board in its subject.
-    env.deliver(&eml("bob@example.org", &format!("limit move 101 bob pw-bob {}", legal[0]), ""));
+    env.deliver(&eml(
+        "bob@example.org",
+        &format!("limit move 101 bob pw-bob {}", legal[0]),
+        "",
+    ));
     assert_eq!(env.take_mails()[0].subject, "Limit Board 101 Error");
 }
 
@@ -175,7 +258,11 @@ fn a_mail_without_a_command_gets_a_reply_saying_how_to_write_one() {
     env.deliver(&eml("carol@example.org", "Hello there", "Can I play?\n"));
     let mails = env.take_mails();
     assert_eq!(mails.len(), 1);
-    assert!(mails[0].body.contains("holds no command"), "{}", mails[0].body);
+    assert!(
+        mails[0].body.contains("holds no command"),
+        "{}",
+        mails[0].body
+    );
     assert!(mails[0].body.contains("limit move 101"));
 }
 
@@ -183,11 +270,18 @@ fn a_mail_without_a_command_gets_a_reply_saying_how_to_write_one() {
 fn the_same_message_twice_has_one_effect() {
     let env = started();
     let m = legal_moves_after(&[], 2, &[])[0].clone();
-    let msg = eml("alice@example.org", &format!("limit move 101 alice pw-alice {m}"), "");
+    let msg = eml(
+        "alice@example.org",
+        &format!("limit move 101 alice pw-alice {m}"),
+        "",
+    );
     env.deliver(&msg);
     assert_eq!(env.take_mails().len(), 2);
     env.deliver(&msg);
-    assert!(env.take_mails().is_empty(), "a second delivery must be silent");
+    assert!(
+        env.take_mails().is_empty(),
+        "a second delivery must be silent"
+    );
     assert!(show_101(&env).contains("Move 2\n"));
 }
 
@@ -196,8 +290,10 @@ fn mail_that_must_not_be_answered_is_neither_answered_nor_acted_on() {
     let env = started();
     let m = legal_moves_after(&[], 2, &[])[0].clone();
     let cmd = format!("limit move 101 alice pw-alice {m}");
-    let autoreply = eml("alice@example.org", &cmd, "I am on holiday.")
-        .replace("MIME-Version", "Auto-Submitted: auto-replied\r\nMIME-Version");
+    let autoreply = eml("alice@example.org", &cmd, "I am on holiday.").replace(
+        "MIME-Version",
+        "Auto-Submitted: auto-replied\r\nMIME-Version",
+    );
     let bulk = eml("alice@example.org", &cmd, "")
         .replace("MIME-Version", "Precedence: bulk\r\nMIME-Version");
     let looped = eml("alice@example.org", &cmd, "")
@@ -214,7 +310,11 @@ fn mail_that_must_not_be_answered_is_neither_answered_nor_acted_on() {
 fn the_shell_runs_the_same_commands_and_mails_the_players() {
     let env = Env::new();
     let out = env.admin("signup alice pw-alice alice@example.org");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let out = env.admin("signup bob pw-bob bob@example.org");
     assert!(out.status.success());
     env.take_mails();
@@ -240,7 +340,11 @@ fn resign_ends_a_two_player_game() {
     let mails = env.take_mails();
     assert_eq!(mails.len(), 2);
     assert_eq!(mails[0].subject, "Limit Board 101 Over **");
-    assert!(mails[0].body.contains("Red (alice) wins"), "{}", mails[0].body);
+    assert!(
+        mails[0].body.contains("Red (alice) wins"),
+        "{}",
+        mails[0].body
+    );
     let out = env.admin("limit games bob all");
     assert!(String::from_utf8_lossy(&out.stdout).contains("Board 101"));
 }

@@ -103,10 +103,7 @@ impl Env {
 
     /// Runs a mail-language command from the shell, as the admin.
     pub fn admin(&self, line: &str) -> Output {
-        self.cmd()
-            .args(line.split_whitespace())
-            .output()
-            .unwrap()
+        self.cmd().args(line.split_whitespace()).output().unwrap()
     }
 
     /// The mails sent since the last call (they are removed from the outbox folder), sorted by
