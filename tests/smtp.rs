@@ -1,7 +1,7 @@
-//! Delivery through the real transports: SMTP over TCP to an SMTP server on 127.0.0.1 (the `mailin`
-//! crate's protocol engine behind a small TCP loop; plain, STARTTLS and implicit TLS with rustls and a
-//! test CA), `.eml` files in a real folder, and a real
-//! process standing in for sendmail. What arrives is parsed back with mail-parser and checked.
+//! Delivery through the real transports, checked by parsing back what arrived with mail-parser:
+//! SMTP over TCP to an SMTP server on 127.0.0.1 (the `mailin` crate's protocol engine behind a small
+//! TCP loop; plain, STARTTLS and implicit TLS with rustls and a test CA), `.eml` files in a real
+//! folder, and a real process standing in for sendmail.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream};
