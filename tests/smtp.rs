@@ -1,14 +1,17 @@
-//! Delivery through the real transports: SMTP over TCP to an SMTP server on 127.0.0.1 (the `mailin`
-//! crate's protocol engine behind a small TCP loop), `.eml` files in a real folder, and a real
-//! process standing in for sendmail. What arrives is parsed back with mail-parser and checked.
+//! Delivery through the real transports, checked by parsing back what arrived with mail-parser:
+//! SMTP over TCP to an SMTP server on 127.0.0.1 (the `mailin` crate's protocol engine behind a small
+//! TCP loop; plain, STARTTLS and implicit TLS with rustls and a test CA), `.eml` files in a real
+//! folder, and a real process standing in for sendmail.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::Duration;
 
-use mailin::{Action, AuthMechanism, Handler, Response, SessionBuilder};
+use mailin::{Action, AuthMechanism, Handler, Response, Session, SessionBuilder};
 use pbem::config::{Config, SmtpTls, Transport};
 use pbem::mail_out::{AUTO_GENERATED, AUTO_REPLIED, Mailer, OutgoingMail, SendError};
 
@@ -20,6 +23,8 @@ struct Delivery {
     rcpt_to: Vec<String>,
     login: Option<(String, String)>,
     data: Vec<u8>,
+    /// Whether the message came over TLS.
+    over_tls: bool,
 }
 
 /// How the test server answers.
@@ -35,6 +40,8 @@ enum Policy {
 #[derive(Clone)]
 struct Recorder {
     policy: Policy,
+    /// Set by the connection loop once TLS is up.
+    tls_up: Arc<AtomicBool>,
     current: Delivery,
     out: Sender<Delivery>,
 }
@@ -70,7 +77,8 @@ impl Handler for Recorder {
         Ok(())
     }
     fn data_end(&mut self) -> Response {
-        let done = std::mem::take(&mut self.current);
+        let mut done = std::mem::take(&mut self.current);
+        done.over_tls = self.tls_up.load(Ordering::SeqCst);
         // Keep the session state (login) for a possible next message on the connection.
         self.current.login = done.login.clone();
         self.current.helo = done.helo.clone();
@@ -89,15 +97,23 @@ impl Handler for Recorder {
 /// until the test process ends.
 struct SmtpSink {
     addr: SocketAddr,
+    tls: SinkTls,
     received: Receiver<Delivery>,
 }
 
 impl SmtpSink {
     fn start(policy: Policy) -> SmtpSink {
+        SmtpSink::start_tls(policy, SinkTls::None)
+    }
+
+    fn start_tls(policy: Policy, tls: SinkTls) -> SmtpSink {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let addr = listener.local_addr().unwrap();
         let (tx, rx) = channel();
         let mut builder = SessionBuilder::new("sink.test");
+        if tls == SinkTls::Starttls {
+            builder.enable_start_tls();
+        }
         if matches!(policy, Policy::Login(..)) {
             builder.enable_auth(AuthMechanism::Plain);
             builder.enable_auth(AuthMechanism::Login);
@@ -107,16 +123,22 @@ impl SmtpSink {
         std::thread::spawn(move || {
             for stream in listener.incoming() {
                 let Ok(stream) = stream else { continue };
+                let tls_up = Arc::new(AtomicBool::new(false));
                 let handler = Recorder {
                     policy: policy.clone(),
+                    tls_up: tls_up.clone(),
                     current: Delivery::default(),
                     out: tx.clone(),
                 };
                 let builder = builder.clone();
-                std::thread::spawn(move || serve(stream, &builder, handler));
+                std::thread::spawn(move || serve(stream, &builder, handler, tls, &tls_up));
             }
         });
-        SmtpSink { addr, received: rx }
+        SmtpSink {
+            addr,
+            tls,
+            received: rx,
+        }
     }
 
     fn next(&self) -> Delivery {
@@ -131,37 +153,146 @@ impl SmtpSink {
         cfg.mail.transport = Transport::Smtp;
         cfg.mail.smtp.host = "127.0.0.1".to_string();
         cfg.mail.smtp.port = Some(self.addr.port());
-        cfg.mail.smtp.tls = SmtpTls::None;
+        cfg.mail.smtp.tls = match self.tls {
+            SinkTls::None => SmtpTls::None,
+            SinkTls::Starttls => SmtpTls::Starttls,
+            SinkTls::Implicit => SmtpTls::Tls,
+        };
         cfg.mail.smtp.timeout_secs = 10;
         cfg
     }
 }
 
-fn serve(stream: TcpStream, builder: &SessionBuilder, handler: Recorder) {
+/// How the test server secures its connections.
+#[derive(Clone, Copy, PartialEq)]
+enum SinkTls {
+    None,
+    /// Offers STARTTLS.
+    Starttls,
+    /// TLS from the first byte.
+    Implicit,
+}
+
+/// The test CA (EC P-256, valid 2000-2126), made once with openssl for these tests only.
+const TEST_CA_PEM: &str = r"-----BEGIN CERTIFICATE-----
+MIIBYTCCAQegAwIBAgIBATAKBggqhkjOPQQDAjAXMRUwEwYDVQQDDAxwYmVtIHRl
+c3QgQ0EwIBcNMDAwMTAxMDAwMDAwWhgPMjEyNjAxMDEwMDAwMDBaMBcxFTATBgNV
+BAMMDHBiZW0gdGVzdCBDQTBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABHjrkQ6T
+7FNpvj0u9WxHTdUqDBqAkRww+MFl3WAIUiyg5BnmI0NGtWRvcwQYwBv/NZ31bQ68
+L56dkgipgb86snejQjBAMA8GA1UdEwEB/wQFMAMBAf8wDgYDVR0PAQH/BAQDAgEG
+MB0GA1UdDgQWBBS0rMWdQc7N5aj4XqQbhKOMAgEt7TAKBggqhkjOPQQDAgNIADBF
+AiAcsRqqRuLbsebB4hbE3lG7/6V+IBUeIdTi8zxp+ufpyAIhAPevHohPgiKczbNr
+h/ssp0g5xa8CcMhMRGo0bu4zI2bg
+-----END CERTIFICATE-----
+";
+
+/// The server certificate for `localhost` and 127.0.0.1, signed by [`TEST_CA_PEM`].
+const TEST_LEAF_PEM: &str = r"-----BEGIN CERTIFICATE-----
+MIIBrjCCAVWgAwIBAgIBAjAKBggqhkjOPQQDAjAXMRUwEwYDVQQDDAxwYmVtIHRl
+c3QgQ0EwIBcNMDAwMTAxMDAwMDAwWhgPMjEyNjAxMDEwMDAwMDBaMBQxEjAQBgNV
+BAMMCWxvY2FsaG9zdDBZMBMGByqGSM49AgEGCCqGSM49AwEHA0IABOSDiXaLxa5K
+3Pl+V+jtroXo1i3pcFhy0baioDUqmur3bU1AWLJgDcHpNdrJ0tXnl0uJXXIlOHah
+zqzvUHebzyKjgZIwgY8wGgYDVR0RBBMwEYIJbG9jYWxob3N0hwR/AAABMAwGA1Ud
+EwEB/wQCMAAwDgYDVR0PAQH/BAQDAgeAMBMGA1UdJQQMMAoGCCsGAQUFBwMBMB0G
+A1UdDgQWBBSsywH+0o3/KDVyFFuJ5ER9QCDddTAfBgNVHSMEGDAWgBS0rMWdQc7N
+5aj4XqQbhKOMAgEt7TAKBggqhkjOPQQDAgNHADBEAiBucuCCRL5VlM4t9ce2tePS
+vPS9HnQrTwEo1eO/qpFbfAIgGFohulLNb9LND1FCZXnKPH8MG1BhZboT3VXrNgG6
+Z6I=
+-----END CERTIFICATE-----
+";
+
+/// The private key of [`TEST_LEAF_PEM`] (PKCS#8).
+const TEST_LEAF_KEY: &str = r"-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgjAECLAUzes7Aco1B
+0PvmgA0DcT/4fQGq2xQTKreed12hRANCAATkg4l2i8WuStz5flfo7a6F6NYt6XBY
+ctG2oqA1Kprq921NQFiyYA3B6TXaydLV55dLiV1yJTh2oc6s71B3m88i
+-----END PRIVATE KEY-----
+";
+
+fn tls_server_config() -> Arc<rustls::ServerConfig> {
+    use rustls::pki_types::pem::PemObject;
+    use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+    let certs = CertificateDer::pem_slice_iter(TEST_LEAF_PEM.as_bytes())
+        .collect::<Result<Vec<_>, _>>()
+        .unwrap();
+    let key = PrivateKeyDer::from_pem_slice(TEST_LEAF_KEY.as_bytes()).unwrap();
+    let cfg = rustls::ServerConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .unwrap()
+    .with_no_client_auth()
+    .with_single_cert(certs, key)
+    .unwrap();
+    Arc::new(cfg)
+}
+
+enum Outcome<S> {
+    Done,
+    StartTls(S),
+}
+
+fn serve(
+    stream: TcpStream,
+    builder: &SessionBuilder,
+    handler: Recorder,
+    tls: SinkTls,
+    tls_up: &AtomicBool,
+) {
     stream
         .set_read_timeout(Some(Duration::from_secs(30)))
         .unwrap();
     let mut session = builder.build(stream.peer_addr().unwrap().ip(), handler);
-    let mut writer = stream.try_clone().unwrap();
+    if tls == SinkTls::Implicit {
+        let conn = rustls::ServerConnection::new(tls_server_config()).unwrap();
+        let mut tls_stream = rustls::StreamOwned::new(conn, stream);
+        tls_up.store(true, Ordering::SeqCst);
+        session.greeting().write_to(&mut tls_stream).unwrap();
+        run_session(&mut session, tls_stream);
+        return;
+    }
+    let mut plain = stream;
+    session.greeting().write_to(&mut plain).unwrap();
+    if let Outcome::StartTls(plain) = run_session(&mut session, plain) {
+        let conn = rustls::ServerConnection::new(tls_server_config()).unwrap();
+        let tls_stream = rustls::StreamOwned::new(conn, plain);
+        tls_up.store(true, Ordering::SeqCst);
+        session.tls_active();
+        run_session(&mut session, tls_stream);
+    }
+}
+
+/// Feeds the client's lines to the SMTP session and writes its answers, until the client quits or
+/// asks for STARTTLS (then the bare stream is handed back for the handshake).
+fn run_session<S: Read + Write>(session: &mut Session<Recorder>, stream: S) -> Outcome<S> {
     let mut reader = BufReader::new(stream);
-    session.greeting().write_to(&mut writer).unwrap();
     let mut line = Vec::new();
     loop {
         line.clear();
         match reader.read_until(b'\n', &mut line) {
-            Ok(0) | Err(_) => return,
+            Ok(0) | Err(_) => return Outcome::Done,
             Ok(_) => {}
         }
         let res = session.process(&line);
+        let out = reader.get_mut();
         match res.action {
-            Action::Reply => res.write_to(&mut writer).unwrap(),
+            Action::Reply => {
+                res.write_to(out).unwrap();
+                out.flush().unwrap();
+            }
             Action::Close => {
-                let _ = res.write_to(&mut writer);
-                let _ = writer.flush();
-                return;
+                let _ = res.write_to(out);
+                let _ = out.flush();
+                return Outcome::Done;
             }
             Action::NoReply => {}
-            Action::UpgradeTls => panic!("STARTTLS was not offered"),
+            Action::UpgradeTls => {
+                res.write_to(out).unwrap();
+                out.flush().unwrap();
+                // The client waits for this answer before its handshake, so nothing is buffered.
+                assert!(reader.buffer().is_empty());
+                return Outcome::StartTls(reader.into_inner());
+            }
         }
     }
 }
@@ -250,6 +381,7 @@ fn smtp_delivers_envelope_headers_and_body() {
     assert_eq!(got.rcpt_to, ["alice@example.net", "alice.work@example.com"]);
     assert!(!got.helo.is_empty());
     assert_eq!(got.login, None);
+    assert!(!got.over_tls);
     let raw = String::from_utf8(got.data.clone()).unwrap();
     assert!(
         raw.contains("\r\nAuto-Submitted: auto-generated\r\n"),
@@ -357,6 +489,83 @@ fn unbuildable_mail_is_permanent_and_nothing_is_sent() {
         .send(&mail)
         .unwrap_err();
     assert!(matches!(err, SendError::Permanent(_)), "{err:?}");
+    assert!(
+        sink.received
+            .recv_timeout(Duration::from_millis(300))
+            .is_err()
+    );
+}
+
+/// A mailer for `sink` that reaches it as `localhost` (the name in the test certificate) and
+/// trusts the test CA through `mail.smtp.ca_file`.
+fn tls_mailer(sink: &SmtpSink, dir: &Path) -> Mailer {
+    let ca = dir.join("ca.pem");
+    std::fs::write(&ca, TEST_CA_PEM).unwrap();
+    let mut cfg = sink.config();
+    cfg.mail.smtp.host = "localhost".to_string();
+    cfg.mail.smtp.ca_file = Some(ca);
+    Mailer::from_config(&cfg).unwrap()
+}
+
+#[test]
+fn smtp_starttls_with_a_private_ca() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sink = SmtpSink::start_tls(Policy::Accept, SinkTls::Starttls);
+    let mail = board_mail(&["alice@example.net"]);
+    tls_mailer(&sink, tmp.path()).send(&mail).unwrap();
+    let got = sink.next();
+    assert!(got.over_tls);
+    assert_eq!(got.rcpt_to, ["alice@example.net"]);
+    assert_is_message(&got.data, &mail);
+}
+
+#[test]
+fn smtp_implicit_tls_with_a_private_ca() {
+    let tmp = tempfile::tempdir().unwrap();
+    let sink = SmtpSink::start_tls(Policy::Accept, SinkTls::Implicit);
+    let mail = board_mail(&["bob@example.net"]);
+    tls_mailer(&sink, tmp.path()).send(&mail).unwrap();
+    let got = sink.next();
+    assert!(got.over_tls);
+    assert_is_message(&got.data, &mail);
+}
+
+#[test]
+fn smtp_tls_refuses_an_untrusted_certificate() {
+    // Without the private CA the certificate cannot be verified: nothing may be sent, and the
+    // mail stays queued (temporary) until the configuration is fixed.
+    let sink = SmtpSink::start_tls(Policy::Accept, SinkTls::Starttls);
+    let mut cfg = sink.config();
+    cfg.mail.smtp.host = "localhost".to_string();
+    let err = Mailer::from_config(&cfg)
+        .unwrap()
+        .send(&board_mail(&["alice@example.net"]))
+        .unwrap_err();
+    assert!(err.is_temporary(), "{err}");
+    assert!(
+        sink.received
+            .recv_timeout(Duration::from_millis(300))
+            .is_err()
+    );
+}
+
+#[test]
+fn smtp_starttls_required_but_not_offered_is_refused() {
+    // A relay that does not offer STARTTLS (or an attacker who strips it) must not get the mail
+    // in plain text.
+    let tmp = tempfile::tempdir().unwrap();
+    let sink = SmtpSink::start(Policy::Accept);
+    let ca = tmp.path().join("ca.pem");
+    std::fs::write(&ca, TEST_CA_PEM).unwrap();
+    let mut cfg = sink.config();
+    cfg.mail.smtp.tls = SmtpTls::Starttls;
+    cfg.mail.smtp.host = "localhost".to_string();
+    cfg.mail.smtp.ca_file = Some(ca);
+    let err = Mailer::from_config(&cfg)
+        .unwrap()
+        .send(&board_mail(&["alice@example.net"]))
+        .unwrap_err();
+    assert!(err.is_temporary(), "{err}");
     assert!(
         sink.received
             .recv_timeout(Duration::from_millis(300))
