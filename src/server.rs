@@ -251,7 +251,7 @@ impl Server {
             return Ok(IngestOutcome::Duplicate);
         }
         let outcomes = self.core.run_mail_commands(&mut tx, &incoming, &origin)?;
-        let mails = self.core.letters_to_mails(&origin, outcomes);
+        let mails = self.core.letters_to_mails(&tx, &origin, outcomes)?;
         let ids = queue(&tx, &mails, self.core.now)?;
         tx.mark_processed(&incoming.key, self.core.now)?;
         tx.commit()?;
@@ -271,7 +271,7 @@ impl Server {
         let outcome = self.core.execute(&mut tx, line, comment, &origin)?;
         let ok = outcome.ok;
         let text = outcome.text.clone();
-        let mails = self.core.letters_to_mails(&origin, vec![outcome]);
+        let mails = self.core.letters_to_mails(&tx, &origin, vec![outcome])?;
         let ids = queue(&tx, &mails, self.core.now)?;
         tx.commit()?;
         self.core.send_claimed(&self.db, &ids, &mails);
@@ -384,13 +384,27 @@ impl Core {
         }
     }
 
-    fn letters_to_mails(&self, origin: &Origin, outcomes: Vec<Outcome>) -> Vec<OutgoingMail> {
+    /// Gives the letters their headers. Replies to the sender count against the address's hourly
+    /// allowance; past it they are not sent (the change itself stands), which ends any mail loop.
+    fn letters_to_mails(
+        &self,
+        tx: &Tx<'_>,
+        origin: &Origin,
+        outcomes: Vec<Outcome>,
+    ) -> Result<Vec<OutgoingMail>, StorageError> {
         let mut mails = Vec::new();
+        let limit = self.cfg.limits.replies_per_address_per_hour;
         for o in outcomes {
             if o.reply_to_sender
                 && let Some(to) = &origin.reply_to
             {
-                mails.push(self.mail(origin, vec![to.clone()], o.subject, o.text, true));
+                if tx.allow_reply(to, self.now - 3600, self.now, limit)? {
+                    mails.push(self.mail(origin, vec![to.clone()], o.subject, o.text, true));
+                } else {
+                    eprintln!(
+                        "pbem: {limit} replies to {to} in the last hour; no more until it passes"
+                    );
+                }
             }
             for l in o.letters {
                 if l.to.is_empty() {
@@ -399,7 +413,7 @@ impl Core {
                 mails.push(self.mail(origin, l.to, l.subject, l.body, l.reply));
             }
         }
-        mails
+        Ok(mails)
     }
 
     fn mail(

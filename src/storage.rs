@@ -12,10 +12,16 @@ use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior, pa
 
 /// The schema steps, in order. Step `i` (0-based) takes the database from `user_version` `i` to `i + 1`.
 /// Never edit a step once it has landed: add a new file.
-const MIGRATIONS: &[(&str, &str)] = &[(
-    "0001_initial",
-    include_str!("../migrations/0001_initial.sql"),
-)];
+const MIGRATIONS: &[(&str, &str)] = &[
+    (
+        "0001_initial",
+        include_str!("../migrations/0001_initial.sql"),
+    ),
+    (
+        "0002_reply_log",
+        include_str!("../migrations/0002_reply_log.sql"),
+    ),
+];
 
 /// The schema version this binary writes.
 pub const SCHEMA_VERSION: u32 = MIGRATIONS.len() as u32;
@@ -589,6 +595,25 @@ impl Tx<'_> {
         Ok(rows)
     }
 
+    /// Counts a reply to `address` against its hourly allowance: returns false, recording nothing, when
+    /// `limit` replies were already sent to it since `since`.
+    pub fn allow_reply(&self, address: &str, since: i64, now: i64, limit: u32) -> Result<bool> {
+        let address = address.to_lowercase();
+        let sent: i64 = self.0.query_row(
+            "SELECT COUNT(*) FROM reply_log WHERE address = ?1 AND sent_at > ?2",
+            params![address, since],
+            |r| r.get(0),
+        )?;
+        if sent >= i64::from(limit) {
+            return Ok(false);
+        }
+        self.0.execute(
+            "INSERT INTO reply_log (address, sent_at) VALUES (?1, ?2)",
+            params![address, now],
+        )?;
+        Ok(true)
+    }
+
     /// Puts a mail (JSON) in the outbox; `claimed` marks it as taken by the caller, who sends it right
     /// after the commit. Returns its row id.
     pub fn queue_mail(&self, mail_json: &str, now: i64, claimed: bool) -> Result<i64> {
@@ -707,6 +732,21 @@ mod tests {
         assert!(!tx.is_processed("<m1@x>").unwrap());
         drop(tx);
         assert!(db.outbox(false).unwrap().is_empty());
+    }
+
+    #[test]
+    fn replies_per_address_are_bounded_per_hour() {
+        let (_dir, mut db) = temp_db();
+        let tx = db.transaction().unwrap();
+        assert!(tx.allow_reply("A@x", 0, 100, 2).unwrap());
+        assert!(tx.allow_reply("a@x", 0, 200, 2).unwrap());
+        assert!(
+            !tx.allow_reply("a@X", 0, 300, 2).unwrap(),
+            "third within the hour"
+        );
+        assert!(tx.allow_reply("b@x", 0, 300, 2).unwrap(), "another address");
+        // An hour later the first two no longer count.
+        assert!(tx.allow_reply("a@x", 150, 3700, 2).unwrap());
     }
 
     #[test]

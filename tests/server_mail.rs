@@ -348,3 +348,25 @@ fn resign_ends_a_two_player_game() {
     let out = env.admin("limit games bob all");
     assert!(String::from_utf8_lossy(&out.stdout).contains("Board 101"));
 }
+
+#[test]
+fn an_autoresponder_without_the_usual_headers_gets_at_most_the_hourly_allowance() {
+    let env = Env::new();
+    // The default allowance is 30 replies per address per hour.
+    for i in 0..35 {
+        env.deliver(&eml(
+            "robot@example.org",
+            &format!("Re: your mail {i}"),
+            "I got your mail.",
+        ));
+    }
+    assert_eq!(env.take_mails().len(), 30);
+    // An hour later it is answered again.
+    let mut later = Env::new();
+    later.dir = env.dir;
+    later.db = env.db;
+    later.outbox = env.outbox;
+    later.now = env.now + 3601;
+    later.deliver(&eml("robot@example.org", "Re: again", "I got your mail."));
+    assert_eq!(later.take_mails().len(), 1);
+}
