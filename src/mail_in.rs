@@ -425,8 +425,20 @@ fn body_text(msg: &Message<'_>, limits: &MailLimits, notes: &mut Vec<String>) ->
     }
     let within = |id: &u32| (*id as usize) < limits.max_parts;
     for id in msg.text_body.iter().filter(|id| within(id)) {
-        match &msg.parts[*id as usize].body {
-            PartType::Text(t) => return t.to_string(),
+        let part = &msg.parts[*id as usize];
+        match &part.body {
+            PartType::Text(t) => {
+                let ct = part.content_type();
+                let param = |name: &str| {
+                    ct.and_then(|c| c.attributes())
+                        .and_then(|a| a.iter().find(|a| a.name.eq_ignore_ascii_case(name)))
+                        .map(|a| a.value.trim().to_ascii_lowercase())
+                };
+                if param("format").as_deref() == Some("flowed") {
+                    return unflow(t, param("delsp").as_deref() == Some("yes"));
+                }
+                return t.to_string();
+            }
             PartType::Html(h) => return html_to_text(h),
             _ => {}
         }
@@ -437,6 +449,53 @@ fn body_text(msg: &Message<'_>, limits: &MailLimits, notes: &mut Vec<String>) ->
         }
     }
     String::new()
+}
+
+/// Joins the lines a `format=flowed` text (RFC 3676) broke softly: a line ending in a space goes on
+/// with the next line of the same quote depth. Thunderbird wraps at 72 columns this way, which would
+/// otherwise cut a long command in two. Space-stuffing is undone; the signature line `-- ` stays.
+fn unflow(text: &str, delsp: bool) -> String {
+    fn emit(out: &mut String, depth: usize, line: &str) {
+        out.push_str(&">".repeat(depth));
+        if depth > 0 {
+            out.push(' ');
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut pending: Option<(usize, String)> = None;
+    for raw in text.lines() {
+        let raw = raw.strip_suffix('\r').unwrap_or(raw);
+        let depth = raw.bytes().take_while(|b| *b == b'>').count();
+        let content = &raw[depth..];
+        let content = content.strip_prefix(' ').unwrap_or(content);
+        let soft = content.ends_with(' ') && content != "-- ";
+        let line = match pending.take() {
+            Some((d, mut acc)) if d == depth => {
+                acc.push_str(content);
+                acc
+            }
+            Some((d, acc)) => {
+                emit(&mut out, d, &acc);
+                content.to_string()
+            }
+            None => content.to_string(),
+        };
+        if soft {
+            let mut line = line;
+            if delsp {
+                line.pop();
+            }
+            pending = Some((depth, line));
+        } else {
+            emit(&mut out, depth, &line);
+        }
+    }
+    if let Some((d, acc)) = pending {
+        emit(&mut out, d, &acc);
+    }
+    out
 }
 
 /// The body's lines, trailing spaces and invisible characters removed, long lines cut, at most
@@ -915,6 +974,17 @@ mod tests {
         for (h, want) in cases {
             assert_eq!(html_to_text(h), want, "{h:?}");
         }
+    }
+
+    #[test]
+    fn flowed_text_is_joined() {
+        let t =
+            "a long \nline\n> quoted \n> more\nnot joined \n> to a quote\n-- \nsig\n \u{20}stuffed";
+        assert_eq!(
+            unflow(t, false),
+            "a long line\n> quoted more\nnot joined \n> to a quote\n-- \nsig\n stuffed\n"
+        );
+        assert_eq!(unflow("del \nsp", true), "delsp\n");
     }
 
     #[test]

@@ -47,6 +47,18 @@ fn wants() -> Vec<Want> {
             comment: "Your move, Bob. I think the left side is mine now.\n\nCheers,\nAlice",
         },
         Want {
+            file: "flowed_thunderbird.eml",
+            subject: "A game of Limit with the test options?",
+            reply_to: Some("alice@example.org"),
+            silent: None,
+            // format=flowed: the challenge Thunderbird wrapped at 72 columns is whole again.
+            commands: &[
+                "limit challenge -size=6 -must_touch=2 -free_edges=2 -no_equaliser alice bob",
+            ],
+            comment: "Hi Bob, here is the challenge with the test options, as we agreed on the phone \
+                      yesterday:\n\nSee you on the board.",
+        },
+        Want {
             file: "mult.eml",
             subject: "mult",
             reply_to: Some("bob@example.org"),
