@@ -562,7 +562,7 @@ impl Parser<'_> {
         usage: &str,
     ) -> Result<(), CommandError> {
         if args.len() < names.len() {
-            let missing = names[args.len()..].join(", ");
+            let missing = and_list(&names[args.len()..]);
             return Err(self.usage_err(
                 format!("'{}' is missing {missing}", self.q(cmd)),
                 usage.to_string(),
@@ -574,7 +574,7 @@ impl Parser<'_> {
                     "'{}' takes {} words after it ({}), but {} were given",
                     self.q(cmd),
                     names.len(),
-                    names.join(", "),
+                    and_list(names),
                     args.len()
                 ),
                 usage.to_string(),
@@ -592,7 +592,7 @@ impl Parser<'_> {
         usage: &str,
     ) -> Result<(), CommandError> {
         if args.len() < names.len() {
-            let missing = names[args.len()..].join(", ");
+            let missing = and_list(&names[args.len()..]);
             return Err(self.usage_err(
                 format!("'{}' is missing {missing}", self.q(cmd)),
                 usage.to_string(),
@@ -821,11 +821,11 @@ impl Parser<'_> {
                 });
             }
             _ => {
+                let hint = closest(&word, &GAME_COMMAND_WORDS[..9])
+                    .map(|c| format!(" (did you mean '{g} {c}'?)"))
+                    .unwrap_or_default();
                 return Err(CommandError::Unknown {
-                    what: format!(
-                        "'{}' is not a command of '{g}', and '{g}' is not a server command",
-                        self.q(&word)
-                    ),
+                    what: format!("'{g} {}' is not a command{hint}", self.q(&word)),
                 });
             }
         };
@@ -959,6 +959,15 @@ fn join_moves(words: &[&str]) -> Vec<String> {
         glue = w.ends_with(',');
     }
     moves
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
 }
 
 fn parse_positive(s: &str) -> Option<u32> {
@@ -1417,7 +1426,7 @@ mod tests {
             (
                 "limit dance 101",
                 &[
-                    "'dance' is not a command of 'limit'",
+                    "'limit dance' is not a command",
                     "signup <userid>",
                     "<game> show",
                 ],
@@ -1463,7 +1472,7 @@ mod tests {
             ),
             (
                 "limit move",
-                &["missing the board number, your userid, your password, the move"],
+                &["missing the board number, your userid, your password and the move"],
             ),
             (
                 "limit move abc alice secret 3-7,4",

@@ -189,7 +189,7 @@ pub fn parse(raw: &[u8], limits: &MailLimits, own_address: &str, games: &[&str])
                 .map(str::to_string),
         );
     } else if looks_like_command(subject, games) {
-        commands.push(subject.to_string());
+        commands.push(cut_chars(subject, MAX_LINE_CHARS).to_string());
         comment_lines = own;
     } else {
         for l in own {
@@ -208,10 +208,27 @@ pub fn parse(raw: &[u8], limits: &MailLimits, own_address: &str, games: &[&str])
         ));
         commands.truncate(limits.max_commands);
     }
-    let secrets: Vec<&str> = commands.iter().flat_map(|c| line_passwords(c)).collect();
+    // The passwords of the commands, and of command lines that stay in the comment (a Subject command
+    // with more commands in the body), must not reach the other players.
+    let secrets: Vec<&str> = commands
+        .iter()
+        .map(String::as_str)
+        .chain(
+            comment_lines
+                .iter()
+                .copied()
+                .filter(|l| looks_like_command(l, games)),
+        )
+        .flat_map(line_passwords)
+        .collect();
     incoming.comment = mask_secrets(&tidy_comment(&comment_lines), &secrets);
     incoming.commands = commands;
     incoming
+}
+
+/// The first `n` characters of `s`.
+fn cut_chars(s: &str, n: usize) -> &str {
+    s.char_indices().nth(n).map_or(s, |(i, _)| &s[..i])
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -425,8 +442,20 @@ fn body_text(msg: &Message<'_>, limits: &MailLimits, notes: &mut Vec<String>) ->
     }
     let within = |id: &u32| (*id as usize) < limits.max_parts;
     for id in msg.text_body.iter().filter(|id| within(id)) {
-        match &msg.parts[*id as usize].body {
-            PartType::Text(t) => return t.to_string(),
+        let part = &msg.parts[*id as usize];
+        match &part.body {
+            PartType::Text(t) => {
+                let ct = part.content_type();
+                let param = |name: &str| {
+                    ct.and_then(|c| c.attributes())
+                        .and_then(|a| a.iter().find(|a| a.name.eq_ignore_ascii_case(name)))
+                        .map(|a| a.value.trim().to_ascii_lowercase())
+                };
+                if param("format").as_deref() == Some("flowed") {
+                    return unflow(t, param("delsp").as_deref() == Some("yes"));
+                }
+                return t.to_string();
+            }
             PartType::Html(h) => return html_to_text(h),
             _ => {}
         }
@@ -437,6 +466,53 @@ fn body_text(msg: &Message<'_>, limits: &MailLimits, notes: &mut Vec<String>) ->
         }
     }
     String::new()
+}
+
+/// Joins the lines a `format=flowed` text (RFC 3676) broke softly: a line ending in a space goes on
+/// with the next line of the same quote depth. Thunderbird wraps at 72 columns this way, which would
+/// otherwise cut a long command in two. Space-stuffing is undone; the signature line `-- ` stays.
+fn unflow(text: &str, delsp: bool) -> String {
+    fn emit(out: &mut String, depth: usize, line: &str) {
+        out.push_str(&">".repeat(depth));
+        if depth > 0 {
+            out.push(' ');
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut pending: Option<(usize, String)> = None;
+    for raw in text.lines() {
+        let raw = raw.strip_suffix('\r').unwrap_or(raw);
+        let depth = raw.bytes().take_while(|b| *b == b'>').count();
+        let content = &raw[depth..];
+        let content = content.strip_prefix(' ').unwrap_or(content);
+        let soft = content.ends_with(' ') && content != "-- ";
+        let line = match pending.take() {
+            Some((d, mut acc)) if d == depth => {
+                acc.push_str(content);
+                acc
+            }
+            Some((d, acc)) => {
+                emit(&mut out, d, &acc);
+                content.to_string()
+            }
+            None => content.to_string(),
+        };
+        if soft {
+            let mut line = line;
+            if delsp {
+                line.pop();
+            }
+            pending = Some((depth, line));
+        } else {
+            emit(&mut out, depth, &line);
+        }
+    }
+    if let Some((d, acc)) = pending {
+        emit(&mut out, d, &acc);
+    }
+    out
 }
 
 /// The body's lines, trailing spaces and invisible characters removed, long lines cut, at most
@@ -567,8 +643,10 @@ fn is_from_block(lines: &[String], i: usize) -> bool {
         })
 }
 
+/// The next non-blank line at or after `from`, looking a few lines ahead only (so that a body of many
+/// blank lines stays linear to read).
 fn next_nonblank_index(lines: &[String], from: usize) -> Option<usize> {
-    (from..lines.len()).find(|&j| !lines[j].trim().is_empty())
+    (from..lines.len().min(from + 8)).find(|&j| !lines[j].trim().is_empty())
 }
 
 /// The lines the sender wrote: quoted lines dropped, and nothing from the signature or the quoted tail
@@ -630,17 +708,23 @@ fn tidy_comment(lines: &[&str]) -> String {
 pub fn html_to_text(html: &str) -> String {
     let mut w = HtmlText::default();
     let mut rest = html;
+    // Once a tag ran to the end of the text unclosed, no later `<` can open one: reading them all
+    // as text keeps hostile input (`<a<a<a…`) linear.
+    let mut tags_end = false;
     while let Some(c) = rest.chars().next() {
         if let Some(after) = rest.strip_prefix("<!--") {
             rest = after.find("-->").map_or("", |e| &after[e + 3..]);
             continue;
         }
-        if c == '<'
-            && let Some((tag, after)) = read_tag(rest)
-        {
-            w.tag(&tag);
-            rest = after;
-            continue;
+        if c == '<' && !tags_end {
+            match read_tag(rest) {
+                Ok((tag, after)) => {
+                    w.tag(&tag);
+                    rest = after;
+                    continue;
+                }
+                Err(unterminated) => tags_end = unterminated,
+            }
         }
         if w.skip.is_some() {
             rest = &rest[c.len_utf8()..];
@@ -763,28 +847,33 @@ impl HtmlText {
 }
 
 /// Reads a tag at the start of `s` (which starts with `<`): its lowercase name and whether it closes.
-/// `None` when `<` does not open a tag (`a < b`) or the tag never ends.
-fn read_tag(s: &str) -> Option<(Tag, &str)> {
+/// `Err(false)` when `<` does not open a tag (`a < b`), `Err(true)` when the tag never ends.
+fn read_tag(s: &str) -> Result<(Tag, &str), bool> {
     let body = &s[1..];
-    let first = body.chars().next()?;
+    let first = body.chars().next().ok_or(false)?;
     if !(first.is_ascii_alphabetic() || matches!(first, '/' | '!' | '?')) {
-        return None;
+        return Err(false);
     }
     let mut quote: Option<char> = None;
+    let mut after_eq = false;
     let mut end = None;
     for (i, c) in body.char_indices() {
         match quote {
             Some(q) if c == q => quote = None,
             Some(_) => {}
-            None if c == '"' || c == '\'' => quote = Some(c),
+            // Only `="…"` and `='…'` quote; a stray apostrophe (`title=it's`) does not.
+            None if after_eq && (c == '"' || c == '\'') => quote = Some(c),
             None if c == '>' => {
                 end = Some(i);
                 break;
             }
             None => {}
         }
+        if !c.is_whitespace() {
+            after_eq = c == '=';
+        }
     }
-    let end = end?;
+    let end = end.ok_or(true)?;
     let inner = &body[..end];
     let closing = inner.starts_with('/');
     let name: String = inner
@@ -793,7 +882,7 @@ fn read_tag(s: &str) -> Option<(Tag, &str)> {
         .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, ':' | '-'))
         .collect::<String>()
         .to_ascii_lowercase();
-    Some((Tag { name, closing }, &body[end + 1..]))
+    Ok((Tag { name, closing }, &body[end + 1..]))
 }
 
 /// Decodes an entity at the start of `s` (`&amp;`, `&#233;`, `&#xE9;`); `None` if it is not one we know.
@@ -911,10 +1000,23 @@ mod tests {
             ("<a href=\"x>y\">link</a> after", "link after"),
             ("<table><tr><td>1</td><td>2</td></tr></table>", "1 2"),
             ("<unterminated", "<unterminated"),
+            ("<b title=it's>bold</b> <i>x</i>", "bold x"),
+            ("<a href=\"x\n<b>y</b>", "<a href=\"x <b>y</b>"),
         ];
         for (h, want) in cases {
             assert_eq!(html_to_text(h), want, "{h:?}");
         }
+    }
+
+    #[test]
+    fn flowed_text_is_joined() {
+        let t =
+            "a long \nline\n> quoted \n> more\nnot joined \n> to a quote\n-- \nsig\n \u{20}stuffed";
+        assert_eq!(
+            unflow(t, false),
+            "a long line\n> quoted more\nnot joined \n> to a quote\n-- \nsig\n stuffed\n"
+        );
+        assert_eq!(unflow("del \nsp", true), "delsp\n");
     }
 
     #[test]
@@ -1111,6 +1213,27 @@ mod tests {
             "hi\n",
         ));
         assert_ne!(other.key, a.key);
+    }
+
+    #[test]
+    fn hostile_html_stays_fast() {
+        let start = std::time::Instant::now();
+        let text = html_to_text(&"<a".repeat(200_000));
+        assert_eq!(text.len(), 400_000);
+        let text = html_to_text(&"<p title=\"".repeat(100_000));
+        assert!(!text.is_empty());
+        // Quadratic behaviour would take minutes here; linear takes milliseconds.
+        assert!(start.elapsed().as_secs() < 5, "{:?}", start.elapsed());
+    }
+
+    #[test]
+    fn subject_command_keeps_body_commands_passwords_hidden() {
+        let m = read(&mail(
+            &format!("{H}\nSubject: limit show 101"),
+            "Also:\nlimit move 101 alice secret 3-7,4\n",
+        ));
+        assert_eq!(m.commands, vec!["limit show 101"]);
+        assert_eq!(m.comment, "Also:\nlimit move 101 alice **** 3-7,4");
     }
 
     #[test]
