@@ -435,7 +435,7 @@ impl Core {
             to,
             subject,
             body,
-            message_id: mail_out::new_message_id(&self.cfg.server.message_id_host()),
+            message_id: mail_out::new_message_id(self.cfg.server.message_id_host()),
             in_reply_to: if threaded { message_id.clone() } else { None },
             references: if threaded { references } else { Vec::new() },
             auto_submitted: if reply {
@@ -856,7 +856,7 @@ impl Core {
                 options,
                 server_options,
                 userids,
-            } => self.challenge(tx, rules, options, server_options, userids, comment),
+            } => self.challenge(tx, rules, options, server_options, userids),
             GameCommand::Move {
                 board,
                 userid,
@@ -894,7 +894,6 @@ impl Core {
         options: &[games::GameOption],
         server_options: &[(String, Option<String>)],
         userids: &[String],
-        comment: &str,
     ) -> Step<Outcome> {
         let usage = format!(
             "Write it `{} challenge [options] <userid1> <userid2>{}`.",
@@ -960,7 +959,6 @@ impl Core {
             .ok_or_else(|| StorageError::Corrupt(format!("game {game_id} vanished")))?;
         // A challenge carries no password, so its mail body is not shown to the players as
         // anybody's comment.
-        let _ = comment;
         Ok(self.board_mails(rules, &row, state.as_ref(), &[], true, None))
     }
 
