@@ -1,1 +1,74 @@
-fn main() {}
+//! Benchmarks of the Limit engine: legal-move generation and whole random games on the default setup.
+//!
+//! Run with `cargo bench --bench limit`. Throughput is printed by divan as items per second: legal turns
+//! for the generation benchmark, games for the playout benchmark.
+
+use divan::{Bencher, black_box, counter::ItemsCount};
+use pbem::games::limit::{Config, Game, Phase};
+
+fn main() {
+    divan::main();
+}
+
+struct Lcg(u64);
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+/// Positions from default games: the start and a few random turns in, for several seeds.
+fn positions() -> Vec<Game> {
+    let mut out = Vec::new();
+    let mut r = Lcg(7);
+    for seed in 0..16 {
+        let mut g = Game::new(Config::default(), 2, seed).expect("default game");
+        out.push(g.clone());
+        for _ in 0..6 {
+            let acts = g.legal_acts();
+            if acts.is_empty() || g.phase() != Phase::Movement {
+                break;
+            }
+            g.commit_act(acts[r.below(acts.len())]);
+            if g.phase() == Phase::Movement {
+                out.push(g.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Generates every legal turn of a set of default positions; throughput counts legal turns.
+#[divan::bench]
+fn legal_turns(b: Bencher) {
+    let ps = positions();
+    let total: usize = ps.iter().map(|g| g.legal_acts().len()).sum();
+    b.counter(ItemsCount::new(total)).bench(|| {
+        let mut n = 0;
+        for g in &ps {
+            n += black_box(g).legal_acts().len();
+        }
+        n
+    });
+}
+
+/// Plays whole random default two-player games from the start; throughput counts games.
+#[divan::bench]
+fn random_default_games(b: Bencher) {
+    let starts: Vec<Game> = (0..64)
+        .map(|s| Game::new(Config::default(), 2, s).expect("game"))
+        .collect();
+    let mut r = Lcg(11);
+    b.counter(ItemsCount::new(starts.len())).bench_local(|| {
+        let mut turns = 0;
+        for g in &starts {
+            let mut g = g.clone();
+            turns += g.playout(&mut |n| r.below(n));
+        }
+        turns
+    });
+}

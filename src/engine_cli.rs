@@ -42,8 +42,8 @@ pub fn run(args: &[String], input: &mut dyn Read, out: &mut dyn Write, err: &mut
         Some("help" | "--help" | "-h")
     ) {
         return match out.write_all(USAGE.as_bytes()) {
-            Ok(()) => 0,
-            Err(_) => 1,
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => 1,
+            _ => 0,
         };
     }
     let result = parse(args).and_then(|(game, command)| execute(game, &command, input, out));
@@ -57,6 +57,7 @@ pub fn run(args: &[String], input: &mut dyn Read, out: &mut dyn Write, err: &mut
             let _ = writeln!(err, "pbem engine: {why}");
             1
         }
+        Err(Failure::OutputClosed) => 0,
     }
 }
 
@@ -67,11 +68,17 @@ enum Failure {
     Usage(String),
     /// The game or its input refused: exit 1 with the reason.
     Refused(String),
+    /// Whoever reads the output stopped reading (`moves | head -1`): not an error of ours.
+    OutputClosed,
 }
 
 impl From<std::io::Error> for Failure {
     fn from(e: std::io::Error) -> Self {
-        Failure::Refused(format!("cannot write the output: {e}"))
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            Failure::OutputClosed
+        } else {
+            Failure::Refused(format!("cannot write the output: {e}"))
+        }
     }
 }
 
@@ -604,6 +611,39 @@ mod tests {
         assert_eq!(code, 1);
         assert!(out.is_empty());
         assert!(err.contains("standard input is empty") && !err.contains("usage:"));
+    }
+
+    /// A writer whose reader has gone away, as `pbem engine limit moves | head -1` leaves it.
+    struct ClosedPipe;
+
+    impl Write for ClosedPipe {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::ErrorKind::BrokenPipe.into())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_closed_output_is_not_an_error() {
+        let mut err = Vec::new();
+        let code = run(
+            &words("help"),
+            &mut std::io::empty(),
+            &mut ClosedPipe,
+            &mut err,
+        );
+        assert_eq!(code, 0);
+        let game = new_race(&[], 2);
+        let result = execute(
+            &Race,
+            &Command::Moves,
+            &mut game.as_bytes(),
+            &mut ClosedPipe,
+        );
+        assert_eq!(result, Err(Failure::OutputClosed));
+        assert!(err.is_empty());
     }
 
     /// A tiny game to drive the commands without Limit: players in turn add 1 or 2 to a total; whoever

@@ -279,9 +279,9 @@ impl Board {
                 self.captured_near(m.pawns[s], empty, self.nb[to])
             }
         });
-        for s in 0..3 {
-            if caps[s] != 0 {
-                m.pawns[s] &= !caps[s];
+        for (pawns, cap) in m.pawns.iter_mut().zip(caps) {
+            if cap != 0 {
+                *pawns &= !cap;
                 any = true;
             }
         }
@@ -352,9 +352,9 @@ impl Board {
                 self.captured_near(m.pawns[s], empty, seed)
             }
         });
-        for s in 0..3 {
-            if caps[s] != 0 {
-                m.pawns[s] &= !caps[s];
+        for (pawns, cap) in m.pawns.iter_mut().zip(caps) {
+            if cap != 0 {
+                *pawns &= !cap;
                 any = true;
             }
         }

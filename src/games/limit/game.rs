@@ -491,6 +491,18 @@ impl Game {
         }
     }
 
+    /// Runs the automatic steps (passes, eliminations, phase ends) on a hand-built position.
+    #[cfg(test)]
+    pub(crate) fn advance_for_test(&mut self) {
+        self.advance();
+    }
+
+    /// Runs the end-of-turn checks on a hand-built position.
+    #[cfg(test)]
+    pub(crate) fn finish_turn_for_test(&mut self, mover: usize, before: &[usize]) {
+        self.after_turn(mover, before);
+    }
+
     // ---- placement -------------------------------------------------------------------------------
 
     fn need(&self, laid_before: usize) -> u32 {
@@ -845,9 +857,6 @@ remove tile 4)"
             act.remove = tile(r)? as u8;
         }
         let c = &self.cfg;
-        self.board
-            .try_act(me, act, c.free_edges, c.can_isolate, self.restricted())
-            .map_err(|r| self.refusal(r, act))?;
         let example = || {
             self.legal_acts()
                 .first()
@@ -871,6 +880,12 @@ remove tile 4)"
                     example()
                 )));
             }
+            _ => {}
+        }
+        self.board
+            .try_act(me, act, c.free_edges, c.can_isolate, self.restricted())
+            .map_err(|r| self.refusal(r, act))?;
+        match (c.mode, step.is_some(), remove.is_some()) {
             (Mode::Both, true, false) if self.has_pairs() => {
                 return Err(IllegalMove::Form(format!(
                     "you can both move a pawn and remove a tile this turn, so you must: add the tile to remove \
@@ -889,8 +904,12 @@ remove tile 4)"
         Ok(act)
     }
 
-    /// Applies a checked act for the player to move, then what follows it.
-    pub(crate) fn commit_act(&mut self, act: Act) {
+    /// Applies an act taken from [`Game::legal_acts`] for the player to move, then what follows it. This is
+    /// the fast path for robots and playouts; [`Game::play_move`] is the checked one.
+    ///
+    /// # Panics
+    /// If `act` is not legal.
+    pub fn commit_act(&mut self, act: Act) {
         let me = self.to_move;
         let c = self.cfg;
         let (m, _) = self
@@ -987,7 +1006,7 @@ k = red, blue, green, black)"
                     }
                 }
                 if !self.pair_order_ok(a, b) {
-                    if self.board.laid() == 0 {
+                    if self.board.laid() == 0 && a != 1 && b != 1 {
                         return Err(IllegalMove::FirstAtOne);
                     }
                     let need = self.need(self.board.laid()).max(1);
