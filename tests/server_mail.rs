@@ -195,7 +195,7 @@ fn refused_commands_are_answered_with_an_error_and_change_nothing() {
         (
             "alice@example.org",
             "limit frobnicate 101".to_string(),
-            "not a command of",
+            "is not a command",
         ),
         (
             "alice@example.org",
