@@ -1023,7 +1023,7 @@ impl Core {
         }
     }
 
-    /// The seat of a player in a game, after checking the password.
+    /// A player of a game and their seat, after checking the password.
     fn seat_of(
         &self,
         tx: &Tx<'_>,
@@ -1031,9 +1031,9 @@ impl Core {
         row: &GameRow,
         userid: &str,
         password: &str,
-    ) -> Step<User> {
+    ) -> Step<(User, usize)> {
         let user = self.authenticate(tx, userid, password)?;
-        if !row.players.iter().any(|p| p.id == user.id) {
+        let Some(seat) = row.players.iter().position(|p| p.id == user.id) else {
             return Err(Refusal::on(
                 format!(
                     "{} does not play {} board {}: its players are {}.",
@@ -1046,8 +1046,8 @@ impl Core {
                 row.board,
             )
             .into());
-        }
-        Ok(user)
+        };
+        Ok((user, seat))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1063,12 +1063,7 @@ impl Core {
         comment: &str,
     ) -> Step<Outcome> {
         let (row, mut state) = self.load_game(tx, rules, board)?;
-        let user = self.seat_of(tx, rules, &row, userid, password)?;
-        let seat = row
-            .players
-            .iter()
-            .position(|p| p.id == user.id)
-            .expect("seat_of checked it");
+        let (user, seat) = self.seat_of(tx, rules, &row, userid, password)?;
         let refuse = |m: String| Failure::Refused(Refusal::on(m, rules.name(), board));
         let players = userids(&row);
         match state.status() {
@@ -1109,6 +1104,30 @@ impl Core {
                 rules.name()
             ))
         })?;
+        self.record_turn(
+            tx,
+            rules,
+            row,
+            state.as_ref(),
+            (&user, seat),
+            before,
+            comment,
+        )
+    }
+
+    /// Saves a game after a seat acted on it (a move, a resignation) and mails every player the board
+    /// with the comment that came with it.
+    #[allow(clippy::too_many_arguments)]
+    fn record_turn(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        row: GameRow,
+        state: &dyn GameState,
+        (user, seat): (&User, usize),
+        before: u32,
+        comment: &str,
+    ) -> Step<Outcome> {
         let finished = matches!(state.status(), Status::Over(_));
         tx.update_game(row.id, &state.to_json(), finished, self.now)?;
         let row = GameRow {
@@ -1117,7 +1136,7 @@ impl Core {
             ..row
         };
         let comments = self.comment_at(tx, &row, before, user.id, comment)?;
-        Ok(self.board_mails(rules, &row, state.as_ref(), &comments, false, Some(seat)))
+        Ok(self.board_mails(rules, &row, state, &comments, false, Some(seat)))
     }
 
     fn comment_at(
@@ -1156,25 +1175,20 @@ impl Core {
         comment: &str,
     ) -> Step<Outcome> {
         let (row, mut state) = self.load_game(tx, rules, board)?;
-        let user = self.seat_of(tx, rules, &row, userid, password)?;
-        let seat = row
-            .players
-            .iter()
-            .position(|p| p.id == user.id)
-            .expect("seat_of checked it");
+        let (user, seat) = self.seat_of(tx, rules, &row, userid, password)?;
         let before = state.move_number();
         state
             .resign(seat)
             .map_err(|e| Refusal::on(e.to_string(), rules.name(), board))?;
-        let finished = matches!(state.status(), Status::Over(_));
-        tx.update_game(row.id, &state.to_json(), finished, self.now)?;
-        let row = GameRow {
-            updated_at: self.now,
-            finished,
-            ..row
-        };
-        let comments = self.comment_at(tx, &row, before, user.id, comment)?;
-        Ok(self.board_mails(rules, &row, state.as_ref(), &comments, false, Some(seat)))
+        self.record_turn(
+            tx,
+            rules,
+            row,
+            state.as_ref(),
+            (&user, seat),
+            before,
+            comment,
+        )
     }
 
     fn show(
@@ -1347,7 +1361,7 @@ impl Core {
         comment: &str,
     ) -> Step<Outcome> {
         let (row, state) = self.load_game(tx, rules, board)?;
-        let user = self.seat_of(tx, rules, &row, userid, password)?;
+        let (user, seat) = self.seat_of(tx, rules, &row, userid, password)?;
         if comment.trim().is_empty() {
             return Err(Refusal::on(
                 format!(
@@ -1361,9 +1375,8 @@ impl Core {
             )
             .into());
         }
-        let seat = row.players.iter().position(|p| p.id == user.id);
         let comments = self.comment_at(tx, &row, state.move_number(), user.id, comment)?;
-        Ok(self.board_mails(rules, &row, state.as_ref(), &comments, false, seat))
+        Ok(self.board_mails(rules, &row, state.as_ref(), &comments, false, Some(seat)))
     }
 }
 
