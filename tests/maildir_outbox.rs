@@ -72,7 +72,7 @@ fn maildir_processes_new_into_cur_once() {
         "my first move",
         "move1@client.example",
     );
-    let mut names = vec![
+    let mut names = [
         drop_in(
             &dir,
             1,
@@ -197,7 +197,7 @@ fn maildir_leaves_a_temporarily_failed_message_in_new() {
     let out = run_maildir(&env, &dir, &["--config", &cfg]);
     assert_eq!(out.status.code(), Some(75), "{}", stderr(&out));
     assert!(stderr(&out).contains("database"), "{}", stderr(&out));
-    assert_eq!(names_in(&dir.join("new")), [name.clone()]);
+    assert_eq!(names_in(&dir.join("new")), std::slice::from_ref(&name));
     assert!(names_in(&dir.join("cur")).is_empty());
     lock.execute_batch("ROLLBACK").unwrap();
 
