@@ -177,3 +177,75 @@ pub fn legal_moves_after(options: &[&str], players: usize, moves: &[&str]) -> Ve
     }
     g.legal_moves()
 }
+
+/// A plain-text message with a Message-ID of the test's choosing (`id` without angle brackets), so that
+/// the same message can be delivered several times and its replies found by In-Reply-To.
+pub fn eml_with_id(from: &str, subject: &str, body: &str, id: &str) -> String {
+    format!(
+        "From: {from}\r\nTo: pbem@localhost\r\nSubject: {subject}\r\nDate: Wed, 18 Nov 2026 10:00:00 +0000\r\n\
+         Message-ID: <{id}>\r\nMIME-Version: 1.0\r\n\
+         Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n{}",
+        body.replace('\n', "\r\n")
+    )
+}
+
+/// The `pbem` binary that cargo built for these tests.
+pub fn pbem_bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_pbem"))
+}
+
+impl Sent {
+    /// The Message-ID this mail answers (In-Reply-To), without angle brackets.
+    pub fn in_reply_to(&self) -> Option<String> {
+        self.header("In-Reply-To")
+            .map(|v| v.trim_matches(|c| c == '<' || c == '>').to_string())
+    }
+}
+
+impl Env {
+    /// `pbem --db … --outbox …` with the test clock and seed, as a plain std Command: for starting many
+    /// processes side by side and feeding them their stdin later.
+    pub fn std_cmd(&self) -> std::process::Command {
+        let mut c = std::process::Command::new(pbem_bin());
+        c.arg("--db")
+            .arg(&self.db)
+            .arg("--outbox")
+            .arg(&self.outbox)
+            .env("PBEM_NOW", self.now.to_string())
+            .env("PBEM_SEED", SEED.to_string())
+            .env_remove("PBEM_CONFIG");
+        c
+    }
+
+    /// The SQLite file, opened directly (for checks the shell interface does not offer).
+    pub fn sqlite(&self) -> rusqlite::Connection {
+        let c = rusqlite::Connection::open(&self.db).unwrap();
+        c.busy_timeout(std::time::Duration::from_secs(10)).unwrap();
+        c
+    }
+
+    /// The move list of a `limit` board as stored in the database, `(Auto)` entries included.
+    pub fn stored_moves(&self, board: u32) -> Vec<pbem::games::MoveRecord> {
+        self.stored_game(board).moves()
+    }
+
+    /// A `limit` board as stored in the database.
+    pub fn stored_game(&self, board: u32) -> Box<dyn pbem::games::GameState> {
+        let state: String = self
+            .sqlite()
+            .query_row(
+                "SELECT state FROM games WHERE game_type = 'limit' AND board = ?1",
+                [board],
+                |r| r.get(0),
+            )
+            .unwrap();
+        pbem::games::find("limit").unwrap().load(&state).unwrap()
+    }
+
+    /// `PRAGMA integrity_check` on the database file: `ok` when all is well.
+    pub fn integrity_check(&self) -> String {
+        self.sqlite()
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .unwrap()
+    }
+}
