@@ -149,13 +149,29 @@ pub fn run(args: Args) -> i32 {
         },
         Err(_) => None,
     };
+    // The message on stdin is read before the database is opened, so that an MTA writing it never
+    // meets a closed pipe, even when the database is busy and the answer is "try again" (75).
+    let stdin_message = match &args.command {
+        Command::Ingest { files } if files.is_empty() => {
+            let mut raw = Vec::new();
+            if let Err(e) = std::io::stdin().read_to_end(&mut raw) {
+                let _ = writeln!(err, "pbem: reading stdin: {e}");
+                return EX_TEMPFAIL;
+            }
+            Some(raw)
+        }
+        _ => None,
+    };
     let mut server = match Server::open(cfg, now) {
         Ok(s) => s.with_seed(seed),
         Err(e) => return server_failure(&mut err, &e),
     };
     match args.command {
         Command::Engine { .. } => unreachable!("handled above"),
-        Command::Ingest { files } => ingest(&mut server, &files, &mut err),
+        Command::Ingest { files } => match stdin_message {
+            Some(raw) => ingest_one(&mut server, &raw, "stdin", &mut err),
+            None => ingest(&mut server, &files, &mut err),
+        },
         Command::Maildir { dir } => maildir(&mut server, &dir, &mut err),
         Command::Outbox {
             action: OutboxAction::Flush,
@@ -239,14 +255,6 @@ fn worse(a: i32, b: i32) -> i32 {
 }
 
 fn ingest(server: &mut Server, files: &[PathBuf], err: &mut dyn Write) -> i32 {
-    if files.is_empty() {
-        let mut raw = Vec::new();
-        if let Err(e) = std::io::stdin().read_to_end(&mut raw) {
-            let _ = writeln!(err, "pbem: reading stdin: {e}");
-            return EX_TEMPFAIL;
-        }
-        return ingest_one(server, &raw, "stdin", err);
-    }
     let mut status = EX_OK;
     for f in files {
         let code = match std::fs::read(f) {
