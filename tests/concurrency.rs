@@ -586,3 +586,10 @@ fn sixteen_processes_on_sixteen_games() {
     assert_eq!(others, GAMES * MOVES);
     assert_eq!(env.integrity_check(), "ok");
 }
+
+/// The same, longer (about 20 rounds): `cargo test --test concurrency -- --ignored --nocapture`.
+#[test]
+#[ignore = "longer run of the same-game test"]
+fn sixteen_processes_on_one_game_long() {
+    same_game(20, None);
+}
