@@ -6,6 +6,8 @@
 //! transaction that also records its Message-ID and queues its replies, so a mail is acted on exactly once
 //! and its replies are never lost; the replies are sent after the commit.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::time::Duration;
 
 use crate::accounts;
@@ -185,6 +187,17 @@ struct Core {
     mailer: Mailer,
     now: i64,
     seed: Option<u64>,
+    /// Password checks done before the write lock was taken (see [`Core::precheck`]).
+    checked: RefCell<HashMap<(String, String), Checked>>,
+}
+
+/// The result of a password check made before the write lock.
+#[derive(Debug, Clone)]
+enum Checked {
+    /// Verified against this stored hash; true when it matched.
+    Hash(String, bool),
+    /// Unknown, signed-off or locked userid: the equal-time dummy check was spent.
+    Burned,
 }
 
 impl Server {
@@ -203,6 +216,7 @@ impl Server {
                 mailer,
                 now,
                 seed: None,
+                checked: RefCell::new(HashMap::new()),
             },
         })
     }
@@ -246,6 +260,7 @@ impl Server {
             message_id: incoming.message_id.clone(),
             references: incoming.references.clone(),
         };
+        self.core.precheck(&self.db, &incoming.commands)?;
         let mut tx = self.db.transaction()?;
         if tx.is_processed(&incoming.key)? {
             return Ok(IngestOutcome::Duplicate);
@@ -267,6 +282,7 @@ impl Server {
             message_id: None,
             references: Vec::new(),
         };
+        self.core.precheck(&self.db, &[line.to_string()])?;
         let mut tx = self.db.transaction()?;
         let outcome = self.core.execute(&mut tx, line, comment, &origin)?;
         let ok = outcome.ok;
@@ -315,6 +331,37 @@ impl Server {
 }
 
 impl Core {
+    /// Checks the passwords of these command lines before the write lock is taken, so that the argon2
+    /// work (tens of milliseconds each) of one process does not hold up every other process. Inside the
+    /// transaction, [`Core::authenticate`] uses the result only if the stored hash is still the one
+    /// checked here; the lock-out count is still kept inside the transaction.
+    fn precheck(&self, db: &Db, lines: &[String]) -> Result<(), StorageError> {
+        for line in lines {
+            let Ok(cmd) = command::parse(line) else {
+                continue;
+            };
+            let Some((userid, password)) = credentials(&cmd) else {
+                continue;
+            };
+            let key = (userid.to_lowercase(), password.to_string());
+            if self.checked.borrow().contains_key(&key) {
+                continue;
+            }
+            let result = match db.login_state(userid)? {
+                Some((Some(hash), locked)) if locked.is_none_or(|t| t <= self.now) => {
+                    let ok = accounts::verify_password(&hash, password);
+                    Checked::Hash(hash, ok)
+                }
+                _ => {
+                    accounts::burn_verify(&self.cfg.passwords, password);
+                    Checked::Burned
+                }
+            };
+            self.checked.borrow_mut().insert(key, result);
+        }
+        Ok(())
+    }
+
     fn limits(&self) -> MailLimits {
         let l = &self.cfg.limits;
         MailLimits {
@@ -622,20 +669,31 @@ impl Core {
                 limits.login_failures_before_lockout, limits.lockout_minutes
             ))
         };
+        let key = (userid.to_lowercase(), password.to_string());
+        let pre = self.checked.borrow().get(&key).cloned();
+        // The dummy check, unless it was already spent before the lock.
+        let burn = || {
+            if pre.is_none() {
+                accounts::burn_verify(&self.cfg.passwords, password);
+            }
+        };
         let user = tx.user(userid)?;
         let Some(user) = user else {
-            accounts::burn_verify(&self.cfg.passwords, password);
+            burn();
             return Err(refusal().into());
         };
         let Some(hash) = user.password_hash.as_deref() else {
-            accounts::burn_verify(&self.cfg.passwords, password);
+            burn();
             return Err(refusal().into());
         };
         if user.locked_until.is_some_and(|t| t > self.now) {
-            accounts::burn_verify(&self.cfg.passwords, password);
+            burn();
             return Err(refusal().into());
         }
-        let ok = accounts::verify_password(hash, password);
+        let ok = match &pre {
+            Some(Checked::Hash(checked, ok)) if checked == hash => *ok,
+            _ => accounts::verify_password(hash, password),
+        };
         tx.record_login(
             user.id,
             ok,
@@ -1390,6 +1448,31 @@ fn queue(tx: &Tx<'_>, mails: &[OutgoingMail], now: i64) -> Result<Vec<i64>, Stor
             tx.queue_mail(&json, now, true)
         })
         .collect()
+}
+
+/// The userid and password a command logs in with, if any.
+fn credentials(cmd: &RawCommand) -> Option<(&str, &str)> {
+    match cmd {
+        RawCommand::ChangePassword { userid, old, .. } => Some((userid, old)),
+        RawCommand::ChangeAddress {
+            userid, password, ..
+        }
+        | RawCommand::Signoff { userid, password } => Some((userid, password)),
+        RawCommand::Game {
+            command:
+                GameCommand::Move {
+                    userid, password, ..
+                }
+                | GameCommand::Resign {
+                    userid, password, ..
+                }
+                | GameCommand::Chat {
+                    userid, password, ..
+                },
+            ..
+        } => Some((userid, password)),
+        _ => None,
+    }
 }
 
 /// A Message-ID as headers write it: `<left@right>`.

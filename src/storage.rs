@@ -211,6 +211,19 @@ impl Db {
             .pragma_query_value(None, "user_version", |r| r.get(0))?)
     }
 
+    /// A player's password hash and lock-out time, read without taking the write lock (WAL readers do not
+    /// wait for writers): `None` for an unknown userid.
+    pub fn login_state(&self, userid: &str) -> Result<Option<(Option<String>, Option<i64>)>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT password_hash, locked_until FROM users WHERE userid_key = ?1",
+                [userid.to_lowercase()],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?)
+    }
+
     /// Starts a write transaction (`BEGIN IMMEDIATE`): it waits for other writers up to the busy timeout.
     pub fn transaction(&mut self) -> Result<Tx<'_>> {
         Ok(Tx(self.conn.transaction_with_behavior(
