@@ -370,3 +370,41 @@ fn an_autoresponder_without_the_usual_headers_gets_at_most_the_hourly_allowance(
     later.deliver(&eml("robot@example.org", "Re: again", "I got your mail."));
     assert_eq!(later.take_mails().len(), 1);
 }
+
+#[test]
+fn show_at_an_earlier_move_preview_help_and_list() {
+    let env = started();
+    let m1 = legal_moves_after(&[], 2, &[])[0].clone();
+    env.deliver(&eml(
+        "alice@example.org",
+        &format!("limit move 101 alice pw-alice {m1}"),
+        "",
+    ));
+    env.take_mails();
+    let out = env.admin("limit show 101#1");
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("Move 1\n") && text.contains("Red (alice) to move."),
+        "{text}"
+    );
+    // A preview plays nothing.
+    let m2 = legal_moves_after(&[], 2, &[&m1])[0].clone();
+    env.deliver(&eml(
+        "carol@example.org",
+        &format!("limit preview 101 {m2}"),
+        "",
+    ));
+    let mails = env.take_mails();
+    assert_eq!(mails.len(), 1);
+    assert!(
+        mails[0].body.contains("nothing has been played"),
+        "{}",
+        mails[0].body
+    );
+    assert!(mails[0].body.contains("Move 3\n"));
+    assert!(show_101(&env).contains("Move 2\n"));
+    env.deliver(&eml("carol@example.org", "limit help", ""));
+    assert!(env.take_mails()[0].body.contains("Limit"));
+    env.deliver(&eml("carol@example.org", "list", ""));
+    assert!(env.take_mails()[0].body.contains("limit"));
+}
