@@ -4,27 +4,24 @@
 //! for the generation benchmark, games for the playout benchmark.
 
 use divan::{Bencher, black_box, counter::ItemsCount};
+use pbem::games::limit::layout::below;
 use pbem::games::limit::{Config, Game, Phase};
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
 
 fn main() {
     divan::main();
 }
 
-struct Lcg(u64);
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
+/// The seeded random stream of these random games.
+fn rng(seed: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed)
 }
 
 /// Positions from default games: the start and a few random turns in, for several seeds.
 fn positions() -> Vec<Game> {
     let mut out = Vec::new();
-    let mut r = Lcg(7);
+    let mut r = rng(7);
     for seed in 0..16 {
         let mut g = Game::new(Config::default(), 2, seed).expect("default game");
         out.push(g.clone());
@@ -33,7 +30,7 @@ fn positions() -> Vec<Game> {
             if acts.is_empty() || g.phase() != Phase::Movement {
                 break;
             }
-            g.commit_act(acts[r.below(acts.len())]);
+            g.commit_act(acts[below(&mut r, acts.len())]);
             if g.phase() == Phase::Movement {
                 out.push(g.clone());
             }
@@ -62,12 +59,12 @@ fn random_default_games(b: Bencher) {
     let starts: Vec<Game> = (0..64)
         .map(|s| Game::new(Config::default(), 2, s).expect("game"))
         .collect();
-    let mut r = Lcg(11);
+    let mut r = rng(11);
     b.counter(ItemsCount::new(starts.len())).bench_local(|| {
         let mut turns = 0;
         for g in &starts {
             let mut g = g.clone();
-            turns += g.playout(&mut |n| r.below(n));
+            turns += g.playout(&mut |n| below(&mut r, n));
         }
         turns
     });

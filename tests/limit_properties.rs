@@ -3,9 +3,12 @@
 
 use pbem::games::GameOption;
 use pbem::games::limit::board::bits;
+use pbem::games::limit::layout::below;
 use pbem::games::limit::layout::{check_layout, random_layout};
 use pbem::games::limit::{Config, Game, Move, Phase, json};
 use proptest::prelude::*;
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
 
 const OPTION_SETS: &[&[&str]] = &[
     &[],
@@ -29,15 +32,9 @@ fn config(words: &[&str]) -> Config {
     Config::from_options(&opts).unwrap()
 }
 
-struct Lcg(u64);
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
+/// The seeded random stream of these random games.
+fn rng(seed: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed)
 }
 
 /// The board is connected and every group on it has a freedom.
@@ -58,9 +55,9 @@ fn check_board(g: &Game) -> Result<(), TestCaseError> {
 }
 
 /// A legal move with one of its numbers changed.
-fn mutate(m: &Move, r: &mut Lcg) -> String {
-    let d = [1u32, 2, 6, 13][r.below(4)];
-    let up = r.below(2) == 0;
+fn mutate(m: &Move, r: &mut ChaCha8Rng) -> String {
+    let d = [1u32, 2, 6, 13][below(r, 4)];
+    let up = below(r, 2) == 0;
     let bump = move |n: u32| {
         if up {
             n + d
@@ -92,7 +89,7 @@ proptest! {
     fn random_games_keep_every_invariant(set in 0..OPTION_SETS.len(), players in 2usize..=3, seed in any::<u64>(), walk in any::<u64>()) {
         let cfg = config(OPTION_SETS[set]);
         let mut g = Game::new(cfg, players, seed).unwrap();
-        let mut r = Lcg(walk);
+        let mut r = rng(walk);
         let mut steps = 0;
         loop {
             check_board(&g)?;
@@ -113,7 +110,7 @@ proptest! {
             }
             // Anything not listed fails and changes nothing.
             for _ in 0..6 {
-                let m = &legal[r.below(legal.len())];
+                let m = &legal[below(&mut r, legal.len())];
                 let bad = mutate(m, &mut r);
                 let listed = Move::parse(&bad).map(|(x, _)| legal.contains(&x)).unwrap_or(false);
                 if !listed {
@@ -122,7 +119,7 @@ proptest! {
                     prop_assert_eq!(&h, &g);
                 }
             }
-            let m = legal[r.below(legal.len())];
+            let m = legal[below(&mut r, legal.len())];
             g.play_move(&m).unwrap();
             steps += 1;
             if steps % 7 == 0 {
@@ -140,8 +137,8 @@ proptest! {
     #[test]
     fn fast_playouts_end_with_every_invariant(set in 0..OPTION_SETS.len(), players in 2usize..=3, seed in any::<u64>(), walk in any::<u64>()) {
         let mut g = Game::new(config(OPTION_SETS[set]), players, seed).unwrap();
-        let mut r = Lcg(walk);
-        g.playout(&mut |n| r.below(n));
+        let mut r = rng(walk);
+        g.playout(&mut |n| below(&mut r, n));
         prop_assert_eq!(g.phase(), Phase::Over);
         check_board(&g)?;
         // The fast path plays only legal moves: the replay of its move list agrees.

@@ -21,7 +21,9 @@ const COLOURS: [TileColour; 4] = [
 /// A finished layout: the position numbers in laying order and their colours.
 pub type Layout = Vec<(u32, TileColour)>;
 
-fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
+/// A uniform index below `n` from a seeded ChaCha stream (the layout, and the random games of the
+/// tests and benchmarks).
+pub fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
     // The modulo bias over 2^64 is far below anything a board could show.
     (rng.next_u64() % n as u64) as usize
 }

@@ -5,9 +5,12 @@
 
 use super::board::{Board, bit};
 use super::game::{Game, IllegalMove, Phase, SeatState};
+use super::layout::below;
 use super::options::Config;
 use super::view::TileColour;
 use super::*;
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
 
 fn cfg(words: &[&str]) -> Config {
     let opts: Vec<GameOption> = words
@@ -96,15 +99,9 @@ fn flower() -> Vec<(u32, char, char)> {
     ]
 }
 
-struct Lcg(u64);
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
+/// The seeded random stream of these random games.
+fn rng(seed: u64) -> ChaCha8Rng {
+    ChaCha8Rng::seed_from_u64(seed)
 }
 
 // ---- 1, 2: geometry and numbers (more in geom.rs) -------------------------------------------------
@@ -222,10 +219,10 @@ fn s4_2_pawn_without_pawnless_neighbour_stays_in_the_box() {
 fn s4_2_when_no_tile_can_be_laid_the_rest_are_set_aside() {
     // With must_touch=2 and only two colours left that both touch themselves, the phase ends early.
     let mut g = Game::new(cfg(&["-manual", "-size=2"]), 2, 3).unwrap();
-    let mut r = Lcg(9);
+    let mut r = rng(9);
     while g.phase() == Phase::Manual {
         let l = g.legal();
-        g.play_move(&l[r.below(l.len())]).unwrap();
+        g.play_move(&l[below(&mut r, l.len())]).unwrap();
     }
     let laid = g.board.laid() as u32;
     assert_eq!(laid + g.set_aside, 8);
@@ -263,10 +260,10 @@ fn s4_3_classic_pairs_and_balls() {
 fn s4_3_classic_ball_only_phase() {
     // Three players and 4n tiles: the tiles run out first, then balls are placed one by one.
     let mut g = Game::new(cfg(&["-classic", "-size=3"]), 3, 0).unwrap();
-    let mut r = Lcg(1);
+    let mut r = rng(1);
     while g.phase() == Phase::ClassicTiles {
         let l = g.legal();
-        g.play_move(&l[r.below(l.len())]).unwrap();
+        g.play_move(&l[below(&mut r, l.len())]).unwrap();
     }
     assert_eq!(g.board.laid(), 12);
     assert_eq!(g.phase(), Phase::ClassicBalls, "{:?}", g.records());
@@ -279,7 +276,7 @@ fn s4_3_classic_ball_only_phase() {
     assert_eq!(g.in_box(s), before - 1);
     while g.phase() == Phase::ClassicBalls {
         let l = g.legal();
-        g.play_move(&l[r.below(l.len())]).unwrap();
+        g.play_move(&l[below(&mut r, l.len())]).unwrap();
     }
     assert!(matches!(g.phase(), Phase::Movement | Phase::Over));
     // Every ball has an empty neighbour and no two balls of one colour touch.
@@ -493,10 +490,10 @@ fn s5_3_can_isolate_refuses_cutting_off_free_pawns() {
 fn s5_3_board_stays_connected_after_every_turn() {
     for seed in 0..10 {
         let mut g = Game::new(Config::default(), 2, seed).unwrap();
-        let mut r = Lcg(seed);
+        let mut r = rng(seed);
         while g.phase() == Phase::Movement {
             let a = g.legal_acts();
-            g.commit_act(a[r.below(a.len())]);
+            g.commit_act(a[below(&mut r, a.len())]);
             assert!(g.board.connected(g.board.m.tiles));
         }
     }
@@ -723,8 +720,8 @@ fn s7_move_numbers_count_every_entry() {
 #[test]
 fn at_move_replays_the_list() {
     let mut g = Game::new(Config::default(), 2, 9).unwrap();
-    let mut r = Lcg(2);
-    g.playout(&mut |n| r.below(n));
+    let mut r = rng(2);
+    g.playout(&mut |n| below(&mut r, n));
     let n = g.records().len() as u32;
     for k in 1..=n + 1 {
         let h = g.at_move(k).unwrap();
