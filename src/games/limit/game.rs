@@ -178,16 +178,6 @@ impl From<IllegalMove> for RuleError {
     }
 }
 
-fn colour_name(c: TileColour) -> &'static str {
-    match c {
-        TileColour::Red => "red",
-        TileColour::Blue => "blue",
-        TileColour::Green => "green",
-        TileColour::Black => "black",
-        TileColour::Plain => "plain",
-    }
-}
-
 fn colour_index(c: TileColour) -> usize {
     match c {
         TileColour::Red => 0,
@@ -557,7 +547,7 @@ impl Game {
 
     fn manual_check(&self, colour: TileColour, at: u32) -> Result<(), IllegalMove> {
         if colour == TileColour::Plain || self.tiles_left[colour_index(colour)] == 0 {
-            return Err(IllegalMove::NoTilesLeft(colour_name(colour).into()));
+            return Err(IllegalMove::NoTilesLeft(colour.name().into()));
         }
         self.lay_check(at, None)?;
         let same = geom::neighbours(at).iter().any(|&x| {
@@ -567,7 +557,7 @@ impl Game {
         });
         if same {
             return Err(IllegalMove::SameColour {
-                colour: colour_name(colour).into(),
+                colour: colour.name().into(),
                 at,
             });
         }

@@ -9,7 +9,6 @@ use serde::{Deserialize, Serialize};
 use super::board::bits;
 use super::game::{Game, Phase, SeatState};
 use super::options::{Config, Mode};
-use super::view::TileColour;
 use crate::games::{MoveRecord, Outcome, RuleError};
 
 /// Schema version written in every document.
@@ -72,16 +71,6 @@ struct ResultDoc {
     sides: Vec<String>,
 }
 
-fn colour_word(c: TileColour) -> &'static str {
-    match c {
-        TileColour::Red => "red",
-        TileColour::Blue => "blue",
-        TileColour::Green => "green",
-        TileColour::Black => "black",
-        TileColour::Plain => "plain",
-    }
-}
-
 fn doc(g: &Game) -> Doc {
     let b = g.board();
     let cfg = *g.config();
@@ -112,7 +101,7 @@ fn doc(g: &Game) -> Doc {
                 number: b.num[i],
                 q: b.qr[i].0,
                 r: b.qr[i].1,
-                colour: colour_word(b.colour[i]).into(),
+                colour: b.colour[i].name().into(),
                 pawn: b.m.owner(i).map(name),
             })
             .collect(),

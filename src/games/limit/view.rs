@@ -18,6 +18,19 @@ pub enum TileColour {
     Plain,
 }
 
+impl TileColour {
+    /// The lowercase colour name, as the move errors and the JSON document write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            TileColour::Red => "red",
+            TileColour::Blue => "blue",
+            TileColour::Green => "green",
+            TileColour::Black => "black",
+            TileColour::Plain => "plain",
+        }
+    }
+}
+
 /// A player's side: the colour of their pawns (balls).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Side {
