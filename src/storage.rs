@@ -347,23 +347,31 @@ impl Tx<'_> {
 
     /// The player with this userid (ignoring case), signed off or not.
     pub fn user(&self, userid: &str) -> Result<Option<User>> {
+        self.user_where("userid_key = ?1", userid.to_lowercase())
+    }
+
+    fn user_by_id(&self, id: i64) -> Result<User> {
+        self.user_where("id = ?1", id)?
+            .ok_or_else(|| StorageError::Corrupt(format!("user row {id} vanished")))
+    }
+
+    /// One user row chosen by `condition` (with one parameter), with its addresses.
+    fn user_where(&self, condition: &str, key: impl rusqlite::ToSql) -> Result<Option<User>> {
+        let sql = format!(
+            "SELECT id, userid, password_hash, failed_logins, locked_until FROM users WHERE {condition}"
+        );
         let row = self
             .0
-            .query_row(
-                "SELECT id, userid, password_hash, failed_logins, locked_until FROM users
-                 WHERE userid_key = ?1",
-                [userid.to_lowercase()],
-                |r| {
-                    Ok(User {
-                        id: r.get(0)?,
-                        userid: r.get(1)?,
-                        password_hash: r.get(2)?,
-                        addresses: Vec::new(),
-                        failed_logins: r.get(3)?,
-                        locked_until: r.get(4)?,
-                    })
-                },
-            )
+            .query_row(&sql, [key], |r| {
+                Ok(User {
+                    id: r.get(0)?,
+                    userid: r.get(1)?,
+                    password_hash: r.get(2)?,
+                    addresses: Vec::new(),
+                    failed_logins: r.get(3)?,
+                    locked_until: r.get(4)?,
+                })
+            })
             .optional()?;
         match row {
             Some(mut u) => {
@@ -372,14 +380,6 @@ impl Tx<'_> {
             }
             None => Ok(None),
         }
-    }
-
-    fn user_by_id(&self, id: i64) -> Result<User> {
-        let userid: String =
-            self.0
-                .query_row("SELECT userid FROM users WHERE id = ?1", [id], |r| r.get(0))?;
-        self.user(&userid)?
-            .ok_or_else(|| StorageError::Corrupt(format!("user row {id} vanished")))
     }
 
     fn addresses(&self, user_id: i64) -> Result<Vec<String>> {
