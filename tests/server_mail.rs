@@ -408,3 +408,63 @@ fn show_at_an_earlier_move_preview_help_and_list() {
     env.deliver(&eml("carol@example.org", "list", ""));
     assert!(env.take_mails()[0].body.contains("limit"));
 }
+
+#[test]
+fn account_changes_are_told_to_the_registered_addresses() {
+    let env = started();
+    // A password change: told to alice's address, and only the new password works afterwards.
+    env.deliver(&eml(
+        "someone@else.example",
+        "change password alice pw-alice Fresh-9",
+        "",
+    ));
+    let mails = env.take_mails();
+    assert_eq!(mails.len(), 1, "{mails:#?}");
+    assert_eq!(mails[0].to, ["alice@example.org"]);
+    assert!(mails[0].body.contains("password of alice has been changed"));
+    assert!(!mails[0].raw.contains("Fresh-9") && !mails[0].raw.contains("pw-alice"));
+    let m = legal_moves_after(&[], 2, &[])[0].clone();
+    let out = env.admin(&format!("limit move 101 alice pw-alice {m}"));
+    assert_eq!(out.status.code(), Some(1));
+    let out = env.admin(&format!("limit move 101 alice Fresh-9 {m}"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    env.take_mails();
+
+    // An address change is told to the new and the old address.
+    env.deliver(&eml(
+        "bob@example.org",
+        "change address bob pw-bob bob@new.example",
+        "",
+    ));
+    let mails = env.take_mails();
+    let to: Vec<_> = mails.iter().flat_map(|m| m.to.clone()).collect();
+    assert!(to.contains(&"bob@new.example".to_string()), "{to:?}");
+    assert!(to.contains(&"bob@example.org".to_string()), "{to:?}");
+
+    // Signing off is refused while a game is on, and done once it is over.
+    env.deliver(&eml("bob@new.example", "signoff bob pw-bob", ""));
+    let mails = env.take_mails();
+    assert!(
+        mails[0].body.contains("still plays 1 game"),
+        "{}",
+        mails[0].body
+    );
+    env.deliver(&eml("bob@new.example", "limit resign 101 bob pw-bob", ""));
+    env.take_mails();
+    env.deliver(&eml("bob@new.example", "signoff bob pw-bob", ""));
+    let mails = env.take_mails();
+    assert_eq!(mails.len(), 1);
+    assert_eq!(mails[0].to, ["bob@new.example"]);
+    assert!(
+        mails[0].body.contains("bob has signed off"),
+        "{}",
+        mails[0].body
+    );
+    // Signed off: the password no longer logs in.
+    let out = env.admin("limit chat 101 bob pw-bob");
+    assert_eq!(out.status.code(), Some(1));
+}
