@@ -120,6 +120,23 @@ impl Outcome {
         }
     }
 
+    /// A notice mailed to a player's registered addresses only (not to whoever sent the command), so
+    /// that account changes reach the account's owner.
+    fn notice(subject: String, text: String, to: Vec<String>) -> Outcome {
+        Outcome {
+            ok: true,
+            letters: vec![Letter {
+                to,
+                subject: subject.clone(),
+                body: text.clone(),
+                reply: false,
+            }],
+            text,
+            subject,
+            reply_to_sender: false,
+        }
+    }
+
     fn error(subject: String, text: String) -> Outcome {
         Outcome {
             ok: false,
@@ -803,18 +820,11 @@ impl Core {
             .map_err(|e| Refusal::new(e.to_string()))?;
         tx.set_password(user.id, Some(&hash))?;
         let text = format!("The password of {} has been changed.\n", user.userid);
-        let mut o = Outcome::reply(
+        Ok(Outcome::notice(
             format!("{} password changed", self.cfg.server.name),
-            text.clone(),
-        );
-        o.letters.push(Letter {
-            to: user.addresses.clone(),
-            subject: o.subject.clone(),
-            body: text,
-            reply: false,
-        });
-        o.reply_to_sender = false;
-        Ok(o)
+            text,
+            user.addresses,
+        ))
     }
 
     fn change_address(
@@ -865,15 +875,11 @@ impl Core {
             "{} has signed off. The userid stays reserved for the finished games that name it.\n",
             user.userid
         );
-        let mut o = Outcome::reply(format!("{} signoff", self.cfg.server.name), text.clone());
-        o.reply_to_sender = false;
-        o.letters.push(Letter {
-            to: user.addresses,
-            subject: o.subject.clone(),
-            body: text,
-            reply: false,
-        });
-        Ok(o)
+        Ok(Outcome::notice(
+            format!("{} signoff", self.cfg.server.name),
+            text,
+            user.addresses,
+        ))
     }
 
     fn load_game(
