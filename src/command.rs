@@ -561,13 +561,7 @@ impl Parser<'_> {
         names: &[&str],
         usage: &str,
     ) -> Result<(), CommandError> {
-        if args.len() < names.len() {
-            let missing = and_list(&names[args.len()..]);
-            return Err(self.usage_err(
-                format!("'{}' is missing {missing}", self.q(cmd)),
-                usage.to_string(),
-            ));
-        }
+        self.min_args(cmd, args, names, usage)?;
         if args.len() > names.len() {
             return Err(self.usage_err(
                 format!(

@@ -70,15 +70,7 @@ impl Env {
 
     /// `pbem --db … --outbox … ARGS` with the test clock and seed.
     pub fn cmd(&self) -> Command {
-        let mut c = Command::cargo_bin("pbem").unwrap();
-        c.arg("--db")
-            .arg(&self.db)
-            .arg("--outbox")
-            .arg(&self.outbox)
-            .env("PBEM_NOW", self.now.to_string())
-            .env("PBEM_SEED", SEED.to_string())
-            .env_remove("PBEM_CONFIG");
-        c
+        Command::from_std(self.std_cmd())
     }
 
     /// Feeds one message to `pbem ingest` on stdin, as an MTA pipe does.
