@@ -763,6 +763,9 @@ mod tests {
         fn resign(&mut self, _seat: usize) -> Result<(), RuleError> {
             Err(RuleError("no resigning in a race".into()))
         }
+        fn agree_draw(&mut self) -> Result<(), RuleError> {
+            Err(RuleError("no draws in a race".into()))
+        }
         fn at_move(&self, n: u32) -> Result<Box<dyn GameState>, RuleError> {
             let mut s = self.clone();
             s.steps.truncate(n as usize - 1);

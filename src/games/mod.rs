@@ -180,6 +180,13 @@ pub trait GameState: Send {
     fn play(&mut self, mv: &str) -> Result<(), RuleError>;
     /// The seat resigns (whether or not it is their turn); the game may end or go on without them.
     fn resign(&mut self, seat: usize) -> Result<(), RuleError>;
+    /// The seat loses on time (the server's forfeit clock). Like [`GameState::resign`], but a game that
+    /// can should record it so that the move list says why.
+    fn forfeit(&mut self, seat: usize) -> Result<(), RuleError> {
+        self.resign(seat)
+    }
+    /// The players still in agree to end the game as a draw between them (an accepted draw proposal).
+    fn agree_draw(&mut self) -> Result<(), RuleError>;
     /// The game as it stood when move `n` was awaited (`show 101#5`): replays the first `n - 1` entries.
     fn at_move(&self, n: u32) -> Result<Box<dyn GameState>, RuleError>;
     /// The ASCII board a player reads (fits 72 columns at the default size), with legend and whose turn.

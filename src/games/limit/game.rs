@@ -1061,6 +1061,33 @@ ball is possible)"
 
     /// Seat `s` resigns: their pawns leave the board and the game goes on without them if two remain.
     pub fn resign(&mut self, s: usize) -> Result<(), IllegalMove> {
+        self.leave(s, "resign")
+    }
+
+    /// Seat `s` loses on time (the server's forfeit clock): as a resignation, but the move list says
+    /// `forfeit`, so that everyone reading it knows why.
+    pub fn forfeit(&mut self, s: usize) -> Result<(), IllegalMove> {
+        self.leave(s, "forfeit")
+    }
+
+    /// The players still in agree to a draw: the game ends as a draw between them. Recorded as `draw`
+    /// under the seat to move.
+    pub fn agree_draw(&mut self) -> Result<(), IllegalMove> {
+        if self.phase == Phase::Over {
+            return Err(IllegalMove::GameOver);
+        }
+        self.records.push(MoveRecord {
+            seat: self.to_move,
+            text: "draw".into(),
+            auto: false,
+        });
+        let seats = self.in_seats();
+        self.finish(Outcome::Draw(seats));
+        Ok(())
+    }
+
+    /// A seat leaves the game (`resign` or `forfeit`, as the move list records it).
+    fn leave(&mut self, s: usize, how: &str) -> Result<(), IllegalMove> {
         if self.phase == Phase::Over {
             return Err(IllegalMove::GameOver);
         }
@@ -1073,7 +1100,7 @@ ball is possible)"
         }
         self.records.push(MoveRecord {
             seat: s,
-            text: "resign".into(),
+            text: how.into(),
             auto: false,
         });
         self.seat[s] = SeatState::Resigned;
@@ -1132,8 +1159,16 @@ ball is possible)"
                     r.seat
                 )));
             }
-            let res = if r.text == "resign" {
-                g.resign(r.seat)
+            let res = if r.text == "resign" || r.text == "forfeit" {
+                g.leave(r.seat, &r.text)
+            } else if r.text == "draw" {
+                if g.phase == Phase::Over || g.to_move != r.seat {
+                    return Err(RuleError(format!(
+                        "move {} (draw) was not recorded under the seat to move",
+                        k + 1
+                    )));
+                }
+                g.agree_draw()
             } else {
                 if g.phase == Phase::Over || g.to_move != r.seat {
                     return Err(RuleError(format!(

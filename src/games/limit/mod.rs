@@ -151,6 +151,12 @@ impl GameState for Game {
     fn resign(&mut self, seat: usize) -> Result<(), RuleError> {
         Ok(Game::resign(self, seat)?)
     }
+    fn forfeit(&mut self, seat: usize) -> Result<(), RuleError> {
+        Ok(Game::forfeit(self, seat)?)
+    }
+    fn agree_draw(&mut self) -> Result<(), RuleError> {
+        Ok(Game::agree_draw(self)?)
+    }
     fn at_move(&self, n: u32) -> Result<Box<dyn GameState>, RuleError> {
         Ok(Box::new(Game::at_move(self, n)?))
     }

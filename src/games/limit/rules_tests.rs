@@ -681,6 +681,43 @@ fn s6_1_resignation() {
     assert_eq!(g.to_move(), Some(2));
 }
 
+/// Not in the rules document: the server ends games on time (`forfeit`) and by an accepted draw
+/// proposal (`draw`). Both are move-list entries, so the JSON replay must reproduce them.
+#[test]
+fn server_endings_forfeit_and_agreed_draw() {
+    let mut g = Game::new(Config::default(), 2, 4).unwrap();
+    Game::forfeit(&mut g, 0).unwrap();
+    assert_eq!(g.result(), Some(&Outcome::Winner(1)));
+    assert_eq!(g.records().last().unwrap().text, "forfeit");
+    assert_eq!(json::from_json(&json::to_json(&g)).unwrap(), g);
+
+    let mut g = Game::new(Config::default(), 3, 4).unwrap();
+    let a = g.legal_acts()[0];
+    g.commit_act(a);
+    Game::resign(&mut g, 2).unwrap();
+    let mover = g.to_move().unwrap();
+    Game::agree_draw(&mut g).unwrap();
+    assert_eq!(
+        g.result(),
+        Some(&Outcome::Draw(vec![0, 1])),
+        "only the seats still in share it"
+    );
+    let last = g.records().last().unwrap().clone();
+    assert_eq!(
+        (last.seat, last.text.as_str(), last.auto),
+        (mover, "draw", false)
+    );
+    assert_eq!(json::from_json(&json::to_json(&g)).unwrap(), g);
+    assert!(matches!(
+        Game::agree_draw(&mut g),
+        Err(IllegalMove::GameOver)
+    ));
+    assert!(matches!(
+        Game::forfeit(&mut g, 0),
+        Err(IllegalMove::GameOver)
+    ));
+}
+
 // ---- 6.2 classic ----------------------------------------------------------------------------------
 
 #[test]
