@@ -19,6 +19,12 @@ use crate::mail_out::{self, Mailer, OutgoingMail};
 use crate::storage::{Comment, Db, GameFilter, GameRow, StorageError, Tx, User};
 use crate::summary::{self, Summary};
 
+// Correspondence play (issue 4), one concern a file; each adds `impl Core` blocks.
+mod clock; // nags, forfeits, vacations, `pbem cron`
+mod proposals; // undo and draw proposals, queued moves
+mod social; // subscriptions, notifications, challenge limits and accept/reject lists
+mod standings; // Elo ratings, standings, the history of finished games
+
 /// A failure of the server itself (not of a player's command: those are answered by mail).
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {
@@ -578,28 +584,38 @@ impl Core {
         let Ok(state) = rules.load(&row.state) else {
             return Ok(None);
         };
-        Ok(Some(self.summary(rules, &row, state.as_ref(), &[])))
+        Ok(Some(self.summary(tx, rules, &row, state.as_ref(), &[])?))
     }
 
+    /// A board's summary as its mails show it, with what the server adds to the game itself: open
+    /// proposals and vacations under the status, rating changes, subscribers.
     fn summary(
         &self,
+        tx: &Tx<'_>,
         rules: &dyn GameRules,
         row: &GameRow,
         state: &dyn GameState,
         comments: &[Comment],
-    ) -> String {
+    ) -> Result<String, StorageError> {
         let players = userids(row);
-        Summary {
+        let mut status_notes = self.proposal_lines(tx, rules, row, state)?;
+        status_notes.extend(self.away_lines(tx, row)?);
+        let rating_changes = self.rating_lines(tx, row)?;
+        let subscribers = self.subscriber_names(tx, row)?;
+        Ok(Summary {
             title: rules.title(),
             board: row.board,
             state,
             players: &players,
             comments,
+            status_notes: &status_notes,
+            rating_changes: &rating_changes,
+            subscribers: &subscribers,
             started: row.created_at,
             last_move: row.updated_at,
             now: self.now,
         }
-        .render()
+        .render())
     }
 
     fn dispatch(
@@ -1023,7 +1039,7 @@ impl Core {
             .ok_or_else(|| StorageError::Corrupt(format!("game {game_id} vanished")))?;
         // A challenge carries no password, so its mail body is not shown to the players as
         // anybody's comment.
-        Ok(self.board_mails(rules, &row, state.as_ref(), &[], true, None))
+        self.board_mails(tx, rules, &row, state.as_ref(), &[], true, None)
     }
 
     /// A seed for a new game's random layout: different for every challenge, from the clock, the process
@@ -1047,16 +1063,19 @@ impl Core {
         u64::from_le_bytes(d[..8].try_into().expect("8 bytes"))
     }
 
-    /// Every player's own board mail. `actor` is the seat that acted (their mail is the reply).
+    /// Every player's own board mail, and each subscriber's. `actor` is the seat that acted (their mail
+    /// is the reply).
+    #[allow(clippy::too_many_arguments)]
     fn board_mails(
         &self,
+        tx: &Tx<'_>,
         rules: &dyn GameRules,
         row: &GameRow,
         state: &dyn GameState,
         comments: &[Comment],
         new: bool,
         actor: Option<usize>,
-    ) -> Outcome {
+    ) -> Step<Outcome> {
         let players = userids(row);
         let subject = summary::board_subject(
             rules.title(),
@@ -1066,8 +1085,8 @@ impl Core {
             new,
             !comments.is_empty(),
         );
-        let body = self.summary(rules, row, state, comments);
-        let letters = row
+        let body = self.summary(tx, rules, row, state, comments)?;
+        let mut letters: Vec<Letter> = row
             .players
             .iter()
             .enumerate()
@@ -1078,13 +1097,14 @@ impl Core {
                 reply: Some(seat) == actor,
             })
             .collect();
-        Outcome {
+        letters.extend(self.subscriber_letters(tx, row, &subject, &body)?);
+        Ok(Outcome {
             ok: true,
             text: body,
             subject,
             reply_to_sender: false,
             letters,
-        }
+        })
     }
 
     /// A player of a game and their seat, after checking the password.
@@ -1173,14 +1193,16 @@ impl Core {
             rules,
             row,
             state.as_ref(),
-            (&user, seat),
+            Some((&user, seat)),
             before,
             comment,
         )
     }
 
-    /// Saves a game after a seat acted on it (a move, a resignation) and mails every player the board
-    /// with the comment that came with it.
+    /// Saves a game after it changed (a move, a resignation, a forfeit, an accepted proposal) and mails
+    /// every player the board with the comment that came with it. `actor` is the player who acted, if
+    /// a player did (the server's clock acts for nobody). Every game ends through here, so this is
+    /// where a finished game is settled (ratings).
     #[allow(clippy::too_many_arguments)]
     fn record_turn(
         &self,
@@ -1188,19 +1210,34 @@ impl Core {
         rules: &dyn GameRules,
         row: GameRow,
         state: &dyn GameState,
-        (user, seat): (&User, usize),
+        actor: Option<(&User, usize)>,
         before: u32,
         comment: &str,
     ) -> Step<Outcome> {
         let finished = matches!(state.status(), Status::Over(_));
+        let row_was_finished = row.finished;
         tx.update_game(row.id, &state.to_json(), finished, self.now)?;
         let row = GameRow {
             updated_at: self.now,
             finished,
             ..row
         };
-        let comments = self.comment_at(tx, &row, before, user.id, comment)?;
-        Ok(self.board_mails(rules, &row, state, &comments, false, Some(seat)))
+        if finished && !row_was_finished {
+            self.settle_game(tx, rules, &row, state)?;
+        }
+        let comments = match actor {
+            Some((user, _)) => self.comment_at(tx, &row, before, user.id, comment)?,
+            None => Vec::new(),
+        };
+        self.board_mails(
+            tx,
+            rules,
+            &row,
+            state,
+            &comments,
+            false,
+            actor.map(|(_, seat)| seat),
+        )
     }
 
     fn comment_at(
@@ -1249,7 +1286,7 @@ impl Core {
             rules,
             row,
             state.as_ref(),
-            (&user, seat),
+            Some((&user, seat)),
             before,
             comment,
         )
@@ -1287,7 +1324,7 @@ impl Core {
             } else {
                 Vec::new()
             };
-            text.push_str(&self.summary(rules, &row, state.as_ref(), &comments));
+            text.push_str(&self.summary(tx, rules, &row, state.as_ref(), &comments)?);
         }
         Ok(Outcome::reply(
             subject.unwrap_or_else(|| format!("{} show", rules.title())),
@@ -1408,7 +1445,7 @@ impl Core {
             rules.title(),
             moves.join(" ")
         );
-        text.push_str(&self.summary(rules, &row, trial.as_ref(), &[]));
+        text.push_str(&self.summary(tx, rules, &row, trial.as_ref(), &[])?);
         Ok(Outcome::reply(
             format!("{} Board {board} Preview", rules.title()),
             text,
@@ -1440,7 +1477,15 @@ impl Core {
             .into());
         }
         let comments = self.comment_at(tx, &row, state.move_number(), user.id, comment)?;
-        Ok(self.board_mails(rules, &row, state.as_ref(), &comments, false, Some(seat)))
+        self.board_mails(
+            tx,
+            rules,
+            &row,
+            state.as_ref(),
+            &comments,
+            false,
+            Some(seat),
+        )
     }
 }
 

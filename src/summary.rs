@@ -17,6 +17,12 @@ pub struct Summary<'a> {
     pub players: &'a [String],
     /// Comments to print (the ones this mail carries).
     pub comments: &'a [Comment],
+    /// Lines under the status: open proposals, players away on vacation.
+    pub status_notes: &'a [String],
+    /// The rating changes of a finished game, one line a player.
+    pub rating_changes: &'a [String],
+    /// The userids of the game's subscribers (spectators).
+    pub subscribers: &'a [String],
     /// Unix seconds.
     pub started: i64,
     /// Unix seconds of the last move.
@@ -138,8 +144,8 @@ pub fn comments_block(comments: &[Comment]) -> String {
 }
 
 impl Summary<'_> {
-    /// The whole summary, in pbmserv's order: the summary line, status, options, move list, board,
-    /// players, comments, times.
+    /// The whole summary, in pbmserv's order: the summary line, status (with open proposals and
+    /// vacations), rating changes, options, move list, board, players, subscribers, comments, times.
     pub fn render(&self) -> String {
         let st = self.state;
         let mut out = format!("Summary of {} Board {}\n\n", self.title, self.board);
@@ -148,9 +154,15 @@ impl Summary<'_> {
         if matches!(st.status(), Status::ToMove(_)) {
             out.push_str(&format!("Move {}\n", st.move_number()));
         }
-        for note in st.notes() {
+        for note in self.status_notes.iter().cloned().chain(st.notes()) {
             out.push_str(&note);
             out.push('\n');
+        }
+        if !self.rating_changes.is_empty() {
+            out.push_str("Rating changes:\n");
+            for line in self.rating_changes {
+                out.push_str(&format!("  {line}\n"));
+            }
         }
         out.push_str(&format!("Options: {}\n\n", st.options_summary()));
         out.push_str("Moves:\n");
@@ -160,6 +172,9 @@ impl Summary<'_> {
         out.push_str("\n\nPlayers:\n");
         for seat in 0..self.players.len() {
             out.push_str(&format!("  {}\n", seat_label(st, self.players, seat)));
+        }
+        if !self.subscribers.is_empty() {
+            out.push_str(&format!("Subscribers: {}\n", self.subscribers.join(", ")));
         }
         out.push('\n');
         let comments = comments_block(self.comments);
