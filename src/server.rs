@@ -1019,6 +1019,7 @@ impl Core {
             }
             players.push(user);
         }
+        self.check_challenge(tx, rules, &players)?;
         let seed = self.seed(userids);
         let state = rules
             .new_game(options, players.len(), seed)
@@ -1039,7 +1040,10 @@ impl Core {
             .ok_or_else(|| StorageError::Corrupt(format!("game {game_id} vanished")))?;
         // A challenge carries no password, so its mail body is not shown to the players as
         // anybody's comment.
-        self.board_mails(tx, rules, &row, state.as_ref(), &[], true, None)
+        let mut outcome = self.board_mails(tx, rules, &row, state.as_ref(), &[], true, None)?;
+        let letters = self.new_game_letters(tx, rules, &row, &outcome.subject, &outcome.text)?;
+        outcome.letters.extend(letters);
+        Ok(outcome)
     }
 
     /// A seed for a new game's random layout: different for every challenge, from the clock, the process

@@ -12,6 +12,12 @@ use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior, pa
 
 /// The schema steps, in order. Step `i` (0-based) takes the database from `user_version` `i` to `i + 1`.
 /// Never edit a step once it has landed: add a new file.
+// Storage of correspondence play (issue 4), one concern a file; each adds `impl Tx` blocks.
+mod clock;
+mod proposals;
+mod ratings;
+mod social;
+
 const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0001_initial",

@@ -15,4 +15,15 @@ impl Core {
     ) -> Result<Vec<String>, StorageError> {
         Ok(Vec::new())
     }
+
+    /// True when a draw proposal is open on this board. The forfeit clock accepts it instead of
+    /// forfeiting the player who left it unanswered.
+    #[allow(dead_code)] // until the forfeit clock lands in clock.rs
+    pub(super) fn open_draw_proposal(
+        &self,
+        _tx: &Tx<'_>,
+        _row: &GameRow,
+    ) -> Result<bool, StorageError> {
+        Ok(false)
+    }
 }

@@ -1,0 +1,1 @@
+//! Storage for clock (see `crate::server::clock`).

@@ -1,0 +1,1 @@
+//! Storage for proposals (see `crate::server::proposals`).

@@ -1,0 +1,1 @@
+//! Storage for ratings (see `crate::server::standings`).

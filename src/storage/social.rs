@@ -1,0 +1,1 @@
+//! Storage for social (see `crate::server::social`).
