@@ -234,7 +234,7 @@ fn notify_tells_of_each_new_game_until_turned_off() {
         m.body
             .contains("Notices of new Limit games are now on for dave.")
     );
-    assert!(m.body.contains("New-game notices: on"), "{}", m.body);
+    assert!(m.body.contains("New-game notices:  on"), "{}", m.body);
     // A player who asked for notices is not told of their own game.
     ask(&env, "alice@example.org", "limit notify alice pw-alice on");
 
@@ -273,7 +273,7 @@ fn notify_tells_of_each_new_game_until_turned_off() {
         "{}",
         m.body
     );
-    assert!(m.body.contains("Subscribed to:  101"), "{}", m.body);
+    assert!(m.body.contains("Subscribed to:     101"), "{}", m.body);
     play_one(&env, 101, &["alice", "bob"], "");
     let mails = env.take_mails();
     assert_eq!(mails.len(), 3, "{mails:#?}");
@@ -297,7 +297,7 @@ fn notify_tells_of_each_new_game_until_turned_off() {
         m.body
             .contains("Notices of new Limit games are now off for dave.")
     );
-    assert!(m.body.contains("New-game notices: off"), "{}", m.body);
+    assert!(m.body.contains("New-game notices:  off"), "{}", m.body);
     // alice still asks for notices; dave no longer does.
     let mails = challenge(&env, "bob", "bob carol");
     assert_eq!(mails.len(), 3, "{mails:#?}");
@@ -321,7 +321,7 @@ fn a_limit_refuses_challenges_until_a_game_ends_or_it_is_raised() {
     );
     assert!(
         m.body
-            .contains("Limit:          at most 1 active games by challenge; active now: 0")
+            .contains("Limit:             at most 1 active Limit game by challenge; active now: 0")
     );
 
     assert_eq!(challenge(&env, "alice", "alice bob").len(), 2);
@@ -329,7 +329,7 @@ fn a_limit_refuses_challenges_until_a_game_ends_or_it_is_raised() {
         &env,
         "carol@example.org",
         "limit challenge carol bob",
-        "bob takes at most 1 active Limit game(s) by challenge and has 1 now",
+        "bob takes at most 1 active Limit game by challenge and has 1 now",
     );
     assert_eq!(m.subject, "limit error");
     assert_eq!(count(&env, "SELECT COUNT(*) FROM games"), 1);
@@ -346,12 +346,12 @@ fn a_limit_refuses_challenges_until_a_game_ends_or_it_is_raised() {
         &env,
         "alice@example.org",
         "limit challenge alice bob",
-        "bob takes at most 1 active Limit game(s)",
+        "bob takes at most 1 active Limit game by challenge",
     );
     let m = ask(&env, "bob@example.org", "limit limit bob pw-bob 2");
     assert!(
         m.body
-            .contains("at most 2 active games by challenge; active now: 1"),
+            .contains("at most 2 active Limit games by challenge; active now: 1"),
         "{}",
         m.body
     );
@@ -386,7 +386,7 @@ fn a_limit_refuses_challenges_until_a_game_ends_or_it_is_raised() {
             .contains("The limit of Limit games for bob is lifted.")
     );
     assert!(
-        m.body.contains("Limit:          none; active now: 3"),
+        m.body.contains("Limit:             none; active now: 3"),
         "{}",
         m.body
     );
@@ -404,7 +404,7 @@ fn accept_and_reject_lists_decide_whose_challenges_are_taken() {
         m.body
             .contains("bob now refuses Limit challenges from carol.")
     );
-    assert!(m.body.contains("Reject list:    carol\n"), "{}", m.body);
+    assert!(m.body.contains("Reject list:       carol\n"), "{}", m.body);
     refused(
         &env,
         "carol@example.org",
@@ -420,7 +420,7 @@ fn accept_and_reject_lists_decide_whose_challenges_are_taken() {
         m.body
             .contains("bob now takes Limit challenges only from alice.")
     );
-    assert!(m.body.contains("Accept list:    alice\n"), "{}", m.body);
+    assert!(m.body.contains("Accept list:       alice\n"), "{}", m.body);
     let m = refused(
         &env,
         "dave@example.org",
@@ -454,13 +454,13 @@ fn accept_and_reject_lists_decide_whose_challenges_are_taken() {
     assert!(m.body.contains("The accept list of bob is cleared"));
     assert!(
         m.body
-            .contains("Accept list:    none (challenges from anyone)")
+            .contains("Accept list:       none (challenges from anyone)")
     );
-    assert!(m.body.contains("Reject list:    carol\n"));
+    assert!(m.body.contains("Reject list:       carol\n"));
     assert_eq!(challenge(&env, "dave", "dave bob").len(), 2);
     let m = ask(&env, "bob@example.org", "limit reject bob pw-bob");
     assert!(m.body.contains("The reject list of bob is cleared."));
-    assert!(m.body.contains("Reject list:    none\n"));
+    assert!(m.body.contains("Reject list:       none\n"));
     assert_eq!(challenge(&env, "carol", "carol bob").len(), 2);
     assert_eq!(
         count(
@@ -564,11 +564,11 @@ fn bad_input_is_refused_and_changes_nothing() {
     let m = ask(&env, "bob@example.org", "limit limit bob pw-bob");
     assert!(
         m.body
-            .contains("at most 2 active games by challenge; active now: 1"),
+            .contains("at most 2 active Limit games by challenge; active now: 1"),
         "{}",
         m.body
     );
-    assert!(m.body.contains("Reject list:    carol\n"), "{}", m.body);
+    assert!(m.body.contains("Reject list:       carol\n"), "{}", m.body);
 }
 
 #[test]

@@ -66,9 +66,10 @@ impl Core {
                         )
                     } else {
                         format!(
-                            "{} takes at most {max} active {title} game(s) by challenge and has \
-                             {active} now: try again when one of them ends.",
-                            p.userid
+                            "{} takes at most {} by challenge and has {active} now: try again when \
+                             one of them ends.",
+                            p.userid,
+                            active_games(max, title)
                         )
                     });
                 }
@@ -501,10 +502,10 @@ impl Core {
         let limit = match tx.game_limit(name, user.id)? {
             None => "none".to_string(),
             Some(0) => "0 (no new games by challenge)".to_string(),
-            Some(n) => format!("at most {n} active games by challenge"),
+            Some(n) => format!("at most {} by challenge", active_games(n, title)),
         };
         text.push_str(&format!(
-            "  Limit:          {limit}; active now: {active}\n"
+            "  Limit:             {limit}; active now: {active}\n"
         ));
         let names = |list| -> Result<String, StorageError> {
             let users = tx.challenge_list(name, user.id, list)?;
@@ -517,7 +518,7 @@ impl Core {
         let accept = names(ChallengeList::Accept)?;
         let reject = names(ChallengeList::Reject)?;
         text.push_str(&format!(
-            "  Accept list:    {}\n",
+            "  Accept list:       {}\n",
             if accept.is_empty() {
                 "none (challenges from anyone)"
             } else {
@@ -525,7 +526,7 @@ impl Core {
             }
         ));
         text.push_str(&format!(
-            "  Reject list:    {}\n",
+            "  Reject list:       {}\n",
             if reject.is_empty() { "none" } else { &reject }
         ));
         let notices = if tx.wants_new_game_notices(name, user.id)? {
@@ -533,10 +534,10 @@ impl Core {
         } else {
             "off"
         };
-        text.push_str(&format!("  New-game notices: {notices}\n"));
+        text.push_str(&format!("  New-game notices:  {notices}\n"));
         let boards = tx.subscribed_boards(user.id, name)?;
         text.push_str(&format!(
-            "  Subscribed to:  {}\n",
+            "  Subscribed to:     {}\n",
             if boards.is_empty() {
                 "no boards".to_string()
             } else {
@@ -561,6 +562,11 @@ impl Core {
             text,
         ))
     }
+}
+
+/// `1 active Limit game`, `2 active Limit games`.
+fn active_games(n: u32, title: &str) -> String {
+    format!("{n} active {title} game{}", if n == 1 { "" } else { "s" })
 }
 
 /// The subscribers of a game who can still get mail (signed-off accounts have no address).
