@@ -1876,6 +1876,56 @@ mod tests {
     }
 
     #[test]
+    fn social_commands_parse_into_their_settings() {
+        let game = |line: &str| match parse(line).unwrap() {
+            RawCommand::Game { command, .. } => command,
+            other => panic!("{line:?} parsed as {other:?}"),
+        };
+        assert_eq!(
+            game("limit notify carol pw 102 101 102"),
+            GameCommand::Notify {
+                userid: "carol".into(),
+                password: "pw".into(),
+                setting: NotifySetting::Boards(vec![102, 101]),
+            }
+        );
+        assert!(matches!(
+            game("limit notify carol pw Off"),
+            GameCommand::Notify {
+                setting: NotifySetting::Off,
+                ..
+            }
+        ));
+        assert!(matches!(
+            game("limit limit carol pw 0"),
+            GameCommand::Limit {
+                setting: Some(GameLimit::At(0)),
+                ..
+            }
+        ));
+        assert!(matches!(
+            game("limit limit carol pw"),
+            GameCommand::Limit { setting: None, .. }
+        ));
+        assert_eq!(
+            game("limit reject carol pw bob BOB dave"),
+            GameCommand::Reject {
+                userid: "carol".into(),
+                password: "pw".into(),
+                userids: vec!["bob".into(), "dave".into()],
+            }
+        );
+        assert_eq!(
+            game("limit unsubscribe 7 carol pw"),
+            GameCommand::Unsubscribe {
+                board: 7,
+                userid: "carol".into(),
+                password: "pw".into(),
+            }
+        );
+    }
+
+    #[test]
     fn errors_never_quote_passwords() {
         let lines = [
             "signup al!ce hunter2xyz",

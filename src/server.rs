@@ -1626,7 +1626,9 @@ fn general_help(cfg: &Config) -> String {
          \x20                                        (board numbers: subscribe to those games)\n\
          \x20 <game> limit userid password [N|off]   at most N active games by challenge (0: none)\n\
          \x20 <game> accept userid password [userid...]   challenges only from these (none: anyone)\n\
-         \x20 <game> reject userid password [userid...]   no challenges from these (none: clear)\n\n\
+         \x20 <game> reject userid password [userid...]   no challenges from these (none: clear)\n\
+         \x20   (limit, accept and reject concern challenges by others, never your own: the first\n\
+         \x20   userid of a challenge is the challenger)\n\n\
          A move ending in #N is played only if the game is still at move N (every board mail says\n\
          `Move N`), so a move written against an old board is refused rather than misplayed.\n\
          Passwords are case-sensitive and are never shown in any mail.\n\n",
