@@ -18,6 +18,8 @@ mod proposals;
 mod ratings;
 mod social;
 
+pub use social::ChallengeList;
+
 const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0001_initial",
@@ -27,6 +29,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0002_reply_log",
         include_str!("../migrations/0002_reply_log.sql"),
     ),
+    ("0006_social", include_str!("../migrations/0006_social.sql")),
 ];
 
 /// The schema version this binary writes.
