@@ -18,6 +18,8 @@ mod proposals;
 mod ratings;
 mod social;
 
+pub use clock::{GameClock, Vacation};
+
 const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0001_initial",
@@ -27,6 +29,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0002_reply_log",
         include_str!("../migrations/0002_reply_log.sql"),
     ),
+    ("0003_clock", include_str!("../migrations/0003_clock.sql")),
 ];
 
 /// The schema version this binary writes.
