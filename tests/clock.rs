@@ -450,6 +450,8 @@ fn two_crons_at_once_nag_and_forfeit_exactly_once() {
                 String::from_utf8_lossy(&out.stderr)
             );
             let line = String::from_utf8(out.stdout).unwrap();
+            // Shown with --nocapture: how the two processes shared the work.
+            println!("round {round}: {}", line.trim());
             let n = |word: &str| -> usize {
                 let before = line.split(&format!(" {word}")).next().unwrap();
                 before.rsplit(' ').next().unwrap().parse().unwrap()
@@ -497,4 +499,48 @@ fn two_crons_at_once_nag_and_forfeit_exactly_once() {
             assert_eq!(forfeits, 1, "round {round}, board {board}");
         }
     }
+}
+
+#[test]
+fn a_forfeit_whose_mail_fails_is_sent_by_the_next_run_and_not_done_again() {
+    let mut env = started();
+    // The outbox folder cannot be made (a file stands in its way): sending fails for now.
+    std::fs::remove_dir_all(&env.outbox).unwrap();
+    std::fs::write(&env.outbox, "in the way").unwrap();
+    env.now = NOW + 21 * DAY;
+    let out = env.cmd().arg("cron").output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(75),
+        "mail left to send is a temporary failure"
+    );
+    let line = String::from_utf8(out.stdout).unwrap();
+    assert!(line.contains("1 forfeits"), "{line}");
+    assert!(
+        line.contains("0 mails sent, 2 failed (left in the outbox)"),
+        "{line}"
+    );
+    // The forfeit is committed with its two mails, waiting.
+    assert_eq!(count_rows(&env, "SELECT finished FROM games"), 1);
+    assert_eq!(
+        count_rows(&env, "SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL"),
+        2
+    );
+    // Once mail can go out again, the next run sends them, and forfeits nobody twice.
+    std::fs::remove_file(&env.outbox).unwrap();
+    let (line, mails) = cron_at(&mut env, 21.1);
+    assert!(
+        line.contains("0 games looked at, 0 nags, 0 forfeits"),
+        "{line}"
+    );
+    assert!(line.contains("2 mails sent"), "{line}");
+    assert_eq!(mails.len(), 2);
+    assert!(mails.iter().all(|m| m.subject == "Limit Board 101 Over"));
+    assert_eq!(
+        env.stored_moves(101)
+            .iter()
+            .filter(|m| m.text == "forfeit")
+            .count(),
+        1
+    );
 }
