@@ -1615,10 +1615,10 @@ fn general_help(cfg: &Config) -> String {
         cfg.server.name
     );
     text.push_str(&format!(
-        "The player to move is reminded after {} days without a move, and again every {} days; after \
-         {} days they forfeit (an open draw proposal is accepted instead). A challenge may set its own\n\
-         times: <game> challenge --nagtime=DAYS --forfeittime=DAYS userid1 userid2. Days on vacation\n\
-         do not count.\n\n",
+        "The player to move is reminded after {} days without a move, and again every {} days;\n\
+         after {} days they forfeit (an open draw proposal is accepted instead). Days on vacation do\n\
+         not count. A challenge may set its own times, in days:\n\
+         \x20 <game> challenge --nagtime=DAYS --forfeittime=DAYS userid1 userid2\n\n",
         cfg.time.nag_days, cfg.time.nag_days, cfg.time.forfeit_days
     ));
     text.push_str("Games: ");

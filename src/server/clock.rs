@@ -542,12 +542,7 @@ mod tests {
     #[test]
     fn counted_seconds_counts_overlapping_spans_once_in_any_order() {
         let d = DAY;
-        let spans = [
-            (6 * d, 9 * d),
-            (1 * d, 3 * d),
-            (2 * d, 4 * d),
-            (7 * d, 8 * d),
-        ];
+        let spans = [(6 * d, 9 * d), (d, 3 * d), (2 * d, 4 * d), (7 * d, 8 * d)];
         // Away: days 1..4 and 6..9, that is 6 days of 20.
         assert_eq!(counted_seconds(0, 20 * d, &spans), 14 * d);
         // Touching spans join without a gap or a double count.
