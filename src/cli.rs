@@ -61,6 +61,9 @@ pub enum Command {
         /// The Maildir (holding new/ and cur/).
         dir: PathBuf,
     },
+    /// Run the clock (daily or hourly, from cron): nag every player whose move is overdue, forfeit
+    /// those past the forfeit time, then send what the outbox holds. Safe to run twice at once.
+    Cron,
     /// The mail waiting to be sent.
     Outbox {
         /// flush: send what is waiting; list: show it.
@@ -173,6 +176,13 @@ pub fn run(args: Args) -> i32 {
             None => ingest(&mut server, &files, &mut err),
         },
         Command::Maildir { dir } => maildir(&mut server, &dir, &mut err),
+        Command::Cron => match server.cron() {
+            Ok(r) => {
+                let _ = writeln!(out, "{}", r.line());
+                if r.failed > 0 { EX_TEMPFAIL } else { EX_OK }
+            }
+            Err(e) => server_failure(&mut err, &e),
+        },
         Command::Outbox {
             action: OutboxAction::Flush,
         } => match server.flush_outbox() {

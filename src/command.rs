@@ -12,6 +12,7 @@
 //! <game> subscribe|unsubscribe board userid password
 //! <game> notify userid password [on|off|board...]
 //! <game> limit userid password [N|off]   <game> accept|reject userid password [userid...]
+//! vacation userid password FROM TO       vacation userid password off
 //! ```
 //!
 //! This module only reads the text: [`parse`] turns one line into a [`RawCommand`] and refuses lines that
@@ -33,7 +34,9 @@ pub const MASK: &str = "****";
 pub const MAX_USERID_LEN: usize = 20;
 
 /// The server-level keywords; any other first word is taken as the name of a game.
-pub const SERVER_KEYWORDS: &[&str] = &["help", "signup", "add", "change", "signoff", "list"];
+pub const SERVER_KEYWORDS: &[&str] = &[
+    "help", "signup", "add", "change", "signoff", "list", "vacation",
+];
 
 /// The words a game command may start with (after the game's name). Those in [`NOT_YET_WORDS`] are
 /// recognised but refused for now.
@@ -155,6 +158,16 @@ pub enum RawCommand {
     },
     /// `list`: the games this server hosts.
     List,
+    /// `vacation userid password FROM TO` (days, `YYYY-MM-DD`, UTC, both included), or
+    /// `vacation userid password off`.
+    Vacation {
+        /// The userid, as written.
+        userid: String,
+        /// The password.
+        password: String,
+        /// The first and last day away; `None` for `off` (back now, planned vacations dropped).
+        days: Option<(chrono::NaiveDate, chrono::NaiveDate)>,
+    },
     /// `<game> ...`: a command for one game type.
     Game {
         /// The game's name, lowercased (not checked: the server knows which games it hosts).
@@ -339,6 +352,7 @@ impl RawCommand {
             RawCommand::Signup { password, .. }
             | RawCommand::ChangeAddress { password, .. }
             | RawCommand::Signoff { password, .. } => vec![password.as_str()],
+            RawCommand::Vacation { password, .. } => vec![password.as_str()],
             RawCommand::ChangePassword { old, new, .. } => vec![old.as_str(), new.as_str()],
             RawCommand::Game { command, .. } => match command {
                 GameCommand::Move { password, .. }
@@ -394,6 +408,14 @@ impl RawCommand {
             }
             RawCommand::Signoff { userid, .. } => vec!["signoff".into(), userid.clone(), m.into()],
             RawCommand::List => vec!["list".into()],
+            RawCommand::Vacation { userid, days, .. } => {
+                let mut w = vec!["vacation".into(), userid.clone(), m.into()];
+                match days {
+                    Some((from, to)) => w.extend([from.to_string(), to.to_string()]),
+                    None => w.push("off".into()),
+                }
+                w
+            }
             RawCommand::Game { game, command } => {
                 let mut w = vec![game.clone()];
                 match command {
@@ -552,6 +574,7 @@ pub fn command_list() -> String {
         usage_server("change address"),
         usage_server("signoff"),
         usage_server("list"),
+        usage_server("vacation"),
     ] {
         s.push_str("  ");
         s.push_str(u);
@@ -592,6 +615,9 @@ fn usage_server(cmd: &str) -> &'static str {
             "change password <userid> <old password> <new password>\n   or: change address <userid> <password> [<address>...]"
         }
         "signoff" => "signoff <userid> <password>",
+        "vacation" => {
+            "vacation <userid> <password> <first day> <last day>   (days as YYYY-MM-DD, UTC)\n   or: vacation <userid> <password> off"
+        }
         _ => "list",
     }
 }
@@ -673,6 +699,7 @@ impl Parser<'_> {
                     password: args[1].to_string(),
                 })
             }
+            "vacation" => self.vacation(args),
             "list" => {
                 if args.is_empty() {
                     Ok(RawCommand::List)
@@ -831,6 +858,76 @@ impl Parser<'_> {
                 usage_server("change").to_string(),
             )),
         }
+    }
+
+    /// `vacation userid password FROM TO` or `vacation userid password off`. Only the form is checked
+    /// here (real dates, the last not before the first); the server checks them against the clock.
+    fn vacation(&self, args: &[&str]) -> Result<RawCommand, CommandError> {
+        let usage = usage_server("vacation").to_string();
+        self.min_args(
+            "vacation",
+            args,
+            &[
+                "your userid",
+                "your password",
+                "the first and last day (or off)",
+            ],
+            &usage,
+        )?;
+        let userid = self.userid(args[0], &usage)?;
+        let password = args[1].to_string();
+        let days = match &args[2..] {
+            [w] if w.eq_ignore_ascii_case("off") => None,
+            [from, to] => {
+                let day = |w: &str| {
+                    parse_date(w).ok_or_else(|| {
+                        self.usage_err(
+                            format!(
+                                "'{}' is not a day: write days as YYYY-MM-DD, such as 2026-12-24",
+                                self.q(w)
+                            ),
+                            usage.clone(),
+                        )
+                    })
+                };
+                let (from, to) = (day(from)?, day(to)?);
+                if to < from {
+                    return Err(self.usage_err(
+                        format!(
+                            "the last day {to} is before the first day {from}: write the first day, \
+                             then the last"
+                        ),
+                        usage,
+                    ));
+                }
+                Some((from, to))
+            }
+            [one] => {
+                return Err(self.usage_err(
+                    format!(
+                        "'vacation' needs two days, the first and the last away (or 'off'), but \
+                         only '{}' was given",
+                        self.q(one)
+                    ),
+                    usage,
+                ));
+            }
+            more => {
+                return Err(self.usage_err(
+                    format!(
+                        "'vacation' takes the first and the last day (or 'off') after the password, \
+                         but {} words were given",
+                        more.len()
+                    ),
+                    usage,
+                ));
+            }
+        };
+        Ok(RawCommand::Vacation {
+            userid,
+            password,
+            days,
+        })
     }
 
     fn game(&self, game: String, args: &[&str]) -> Result<RawCommand, CommandError> {
@@ -1250,6 +1347,24 @@ fn and_list(items: &[&str]) -> String {
     }
 }
 
+/// A day written `YYYY-MM-DD` (exactly: four, two and two digits) that exists in the calendar.
+pub fn parse_date(s: &str) -> Option<chrono::NaiveDate> {
+    let b = s.as_bytes();
+    let shape = b.len() == 10
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit());
+    if !shape {
+        return None;
+    }
+    let year = s[..4].parse().ok()?;
+    let month = s[5..7].parse().ok()?;
+    let day = s[8..].parse().ok()?;
+    chrono::NaiveDate::from_ymd_opt(year, month, day)
+}
+
 fn parse_positive(s: &str) -> Option<u32> {
     if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
         return None;
@@ -1320,8 +1435,8 @@ fn password_positions(words: &[&str]) -> Vec<usize> {
         return Vec::new();
     };
     let first = first.to_lowercase();
-    let pos: &[usize] = match closest(&first, &["signup", "add", "change", "signoff"]) {
-        Some("signup" | "add" | "signoff") => &[2],
+    let pos: &[usize] = match closest(&first, &["signup", "add", "change", "signoff", "vacation"]) {
+        Some("signup" | "add" | "signoff" | "vacation") => &[2],
         Some("change") => match words.get(1).map(|w| w.to_lowercase()).as_deref() {
             Some(w) if closest(w, &["password"]).is_some() => &[3, 4],
             Some(w) if closest(w, &["address"]).is_some() => &[3],
@@ -1923,6 +2038,113 @@ mod tests {
                 password: "pw".into(),
             }
         );
+    }
+
+    #[test]
+    fn vacation_parses_days_or_off() {
+        let d = |s: &str| parse_date(s).unwrap();
+        assert_eq!(
+            parse("Vacation alice pw 2026-12-01 2026-12-05").unwrap(),
+            RawCommand::Vacation {
+                userid: "alice".into(),
+                password: "pw".into(),
+                days: Some((d("2026-12-01"), d("2026-12-05"))),
+            }
+        );
+        assert_eq!(
+            parse("vacation alice pw OFF").unwrap(),
+            RawCommand::Vacation {
+                userid: "alice".into(),
+                password: "pw".into(),
+                days: None,
+            }
+        );
+        // One day away: the first day is the last.
+        assert!(parse("vacation alice pw 2026-12-01 2026-12-01").is_ok());
+    }
+
+    #[test]
+    fn vacation_errors_say_what_and_how_and_hide_the_password() {
+        let cases: &[(&str, &[&str])] = &[
+            (
+                "vacation alice",
+                &["missing your password", "usage: vacation"],
+            ),
+            (
+                "vacation alice hunter2xyz",
+                &["missing the first and last day (or off)"],
+            ),
+            (
+                "vacation alice hunter2xyz 2026-12-01",
+                &["needs two days", "'2026-12-01'"],
+            ),
+            (
+                "vacation alice hunter2xyz 2026-12-05 2026-12-01",
+                &["last day 2026-12-01 is before the first day 2026-12-05"],
+            ),
+            (
+                "vacation alice hunter2xyz 2026-02-30 2026-03-01",
+                &["'2026-02-30' is not a day", "YYYY-MM-DD"],
+            ),
+            (
+                "vacation alice hunter2xyz 1/12/2026 2026-12-01",
+                &["'1/12/2026' is not a day"],
+            ),
+            ("vacation alice hunter2xyz on", &["needs two days"]),
+            (
+                "vacation alice hunter2xyz 2026-12-01 2026-12-02 x",
+                &["3 words were given"],
+            ),
+            (
+                "vacation al!ce hunter2xyz off",
+                &["'al!ce' is not a userid"],
+            ),
+        ];
+        for (line, needles) in cases {
+            let err = parse(line).expect_err(line).to_string();
+            for n in *needles {
+                assert!(err.contains(n), "error for {line:?} lacks {n:?}:\n{err}");
+            }
+            assert!(!err.contains("hunter2xyz"), "{line:?} -> {err}");
+        }
+    }
+
+    #[test]
+    fn vacation_password_is_redacted() {
+        let c = parse("vacation alice s3cret 2026-12-01 2026-12-05").unwrap();
+        assert_eq!(c.passwords(), vec!["s3cret"]);
+        assert_eq!(c.redacted(), "vacation alice **** 2026-12-01 2026-12-05");
+        let off = parse("vacation alice s3cret off").unwrap();
+        assert_eq!(off.redacted(), "vacation alice **** off");
+        // Also when the line does not parse, and when the keyword is misspelt.
+        assert_eq!(
+            redact_line("vacation alice s3cret 2026-99-01"),
+            "vacation alice **** 2026-99-01"
+        );
+        assert_eq!(line_passwords("vacaton alice s3cret off"), vec!["s3cret"]);
+        assert!(looks_like_command("vacation alice s3cret off", &["limit"]));
+    }
+
+    #[test]
+    fn dates_are_strict_calendar_days() {
+        assert_eq!(
+            parse_date("2028-02-29"),
+            chrono::NaiveDate::from_ymd_opt(2028, 2, 29)
+        );
+        for bad in [
+            "2026-02-29",
+            "2026-13-01",
+            "2026-00-10",
+            "2026-1-05",
+            "26-01-05",
+            "2026/01/05",
+            "2026-01-05x",
+            "",
+            "+026-01-05",
+            "2026-01-+5",
+        ] {
+            assert_eq!(parse_date(bad), None, "{bad}");
+        }
     }
 
     #[test]

@@ -27,6 +27,8 @@ pub struct Config {
     pub passwords: PasswordConfig,
     /// Bounds on what one mail or one sender may cost the server.
     pub limits: LimitsConfig,
+    /// The clock of correspondence play: when `pbem cron` nags and forfeits.
+    pub time: TimeConfig,
 }
 
 /// `[server]`: the server's identity.
@@ -275,6 +277,32 @@ impl Default for LimitsConfig {
     }
 }
 
+/// The longest nag or forfeit time, in days, the server or a challenge may set: a year. Longer would
+/// let a game stall for good, which the clock is there to prevent.
+pub const MAX_CLOCK_DAYS: u32 = 365;
+
+/// `[time]`: the clock of correspondence play. A game's own `--nagtime`/`--forfeittime` (given at
+/// challenge time) take the place of these for that game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TimeConfig {
+    /// Days without a move after which `pbem cron` reminds the player to move, and again every as many
+    /// days after that.
+    pub nag_days: u32,
+    /// Days without a move after which the player to move forfeits the game. More than `nag_days`.
+    pub forfeit_days: u32,
+}
+
+impl Default for TimeConfig {
+    /// pbmserv's clock: a nag after 7 days, a forfeit after 21.
+    fn default() -> Self {
+        TimeConfig {
+            nag_days: 7,
+            forfeit_days: 21,
+        }
+    }
+}
+
 /// Why a configuration file could not be used.
 #[derive(Debug, Error)]
 pub enum ConfigError {
@@ -456,6 +484,30 @@ impl Config {
                 ),
             ));
         }
+        let t = &self.time;
+        for (field, value) in [
+            ("time.nag_days", t.nag_days),
+            ("time.forfeit_days", t.forfeit_days),
+        ] {
+            if value == 0 || value > MAX_CLOCK_DAYS {
+                return Err(bad(
+                    field,
+                    format!(
+                        "{value} is not a number of days from 1 to {MAX_CLOCK_DAYS}; write e.g. nag_days = 7, forfeit_days = 21"
+                    ),
+                ));
+            }
+        }
+        if t.forfeit_days <= t.nag_days {
+            return Err(bad(
+                "time.forfeit_days",
+                format!(
+                    "{} must be more than nag_days ({}), so that a player is reminded before losing \
+                     on time; write e.g. nag_days = 7, forfeit_days = 21",
+                    t.forfeit_days, t.nag_days
+                ),
+            ));
+        }
         let l = &self.limits;
         for (field, value) in [
             ("limits.max_message_bytes", l.max_message_bytes),
@@ -544,6 +596,7 @@ mod tests {
             }
         );
         assert_eq!(c.limits.max_message_bytes, 262144);
+        assert_eq!((c.time.nag_days, c.time.forfeit_days), (7, 21));
     }
 
     #[test]
@@ -651,6 +704,13 @@ mod tests {
             (
                 "[limits]\nmax_message_bytes = 10\n",
                 "limits.max_message_bytes",
+            ),
+            ("[time]\nnag_days = 0\n", "time.nag_days"),
+            ("[time]\nforfeit_days = 400\n", "time.forfeit_days"),
+            ("[time]\nnag_days = 21\n", "time.forfeit_days"),
+            (
+                "[time]\nnag_days = 5\nforfeit_days = 5\n",
+                "time.forfeit_days",
             ),
         ];
         for (text, want) in cases {

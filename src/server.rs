@@ -25,6 +25,8 @@ mod proposals; // undo and draw proposals, queued moves
 mod social; // subscriptions, notifications, challenge limits and accept/reject lists
 mod standings; // Elo ratings, standings, the history of finished games
 
+pub use clock::CronReport;
+
 /// A failure of the server itself (not of a player's command: those are answered by mail).
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {
@@ -438,10 +440,15 @@ impl Core {
     }
 
     /// Sends mails that this process queued and claimed in the transaction it just committed.
-    fn send_claimed(&self, db: &Db, ids: &[i64], mails: &[OutgoingMail]) {
+    /// Returns how many were sent.
+    fn send_claimed(&self, db: &Db, ids: &[i64], mails: &[OutgoingMail]) -> usize {
+        let mut sent = 0;
         for (id, mail) in ids.iter().zip(mails) {
             let result = match self.mailer.send(mail) {
-                Ok(()) => db.mark_sent(*id, self.now),
+                Ok(()) => {
+                    sent += 1;
+                    db.mark_sent(*id, self.now)
+                }
                 Err(e) => {
                     eprintln!("pbem: mail {id} not sent yet ({e}); `pbem outbox flush` retries it");
                     db.mark_failed(*id, &e.to_string())
@@ -452,6 +459,7 @@ impl Core {
                 eprintln!("pbem: could not record the sending of mail {id}: {e}");
             }
         }
+        sent
     }
 
     /// Gives the letters their headers. Replies to the sender count against the address's hourly
@@ -642,6 +650,11 @@ impl Core {
                 addresses,
             } => self.change_address(tx, userid, password, addresses, origin),
             RawCommand::Signoff { userid, password } => self.signoff(tx, userid, password),
+            RawCommand::Vacation {
+                userid,
+                password,
+                days,
+            } => self.vacation(tx, userid, password, *days, origin),
             RawCommand::Game { game, command } => {
                 let rules = games::find(game).ok_or_else(|| {
                     Refusal::new(format!(
@@ -990,12 +1003,7 @@ impl Core {
                 ""
             }
         );
-        if let Some((name, _)) = server_options.first() {
-            return Err(Refusal::new(format!(
-                "The server option --{name} is not supported by this server. {usage}"
-            ))
-            .into());
-        }
+        let (nag_days, forfeit_days) = self.clock_options(server_options, &usage)?;
         if !rules.players().contains(&userids.len()) {
             return Err(Refusal::new(format!(
                 "{} is played by {} to {} players; you named {}. {usage}",
@@ -1041,6 +1049,9 @@ impl Core {
             &ids,
             self.now,
         )?;
+        if nag_days.is_some() || forfeit_days.is_some() {
+            tx.set_clock_days(game_id, nag_days, forfeit_days)?;
+        }
         let row = tx
             .game(rules.name(), board)?
             .ok_or_else(|| StorageError::Corrupt(format!("game {game_id} vanished")))?;
@@ -1519,6 +1530,9 @@ fn credentials(cmd: &RawCommand) -> Option<(&str, &str)> {
             userid, password, ..
         }
         | RawCommand::Signoff { userid, password } => Some((userid, password)),
+        RawCommand::Vacation {
+            userid, password, ..
+        } => Some((userid, password)),
         RawCommand::Game {
             command:
                 GameCommand::Move {
@@ -1609,7 +1623,10 @@ fn general_help(cfg: &Config) -> String {
          \x20 change password userid old new\n\
          \x20 change address userid password [address...]\n\
          \x20 signoff userid password\n\
-         \x20 list                                   the games this server hosts\n\n\
+         \x20 list                                   the games this server hosts\n\
+         \x20 vacation userid password FROM TO       away from day FROM to day TO (YYYY-MM-DD, UTC,\n\
+         \x20                                        at most 60 days): no reminders or forfeits\n\
+         \x20 vacation userid password off           back early (also drops a planned vacation)\n\n\
          Game commands (for each game, here <game>):\n\
          \x20 <game> help\n\
          \x20 <game> challenge [options] userid1 userid2 [userid3]\n\
@@ -1634,6 +1651,13 @@ fn general_help(cfg: &Config) -> String {
          Passwords are case-sensitive and are never shown in any mail.\n\n",
         cfg.server.name
     );
+    text.push_str(&format!(
+        "The player to move is reminded after {} days without a move, and again every {} days;\n\
+         after {} days they forfeit (an open draw proposal is accepted instead). Days on vacation do\n\
+         not count. A challenge may set its own times, in days:\n\
+         \x20 <game> challenge --nagtime=DAYS --forfeittime=DAYS userid1 userid2\n\n",
+        cfg.time.nag_days, cfg.time.nag_days, cfg.time.forfeit_days
+    ));
     text.push_str("Games: ");
     text.push_str(&game_names());
     text.push('\n');

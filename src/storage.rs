@@ -18,6 +18,7 @@ mod proposals;
 mod ratings;
 mod social;
 
+pub use clock::{GameClock, Vacation};
 pub use social::ChallengeList;
 
 const MIGRATIONS: &[(&str, &str)] = &[
@@ -29,6 +30,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0002_reply_log",
         include_str!("../migrations/0002_reply_log.sql"),
     ),
+    ("0003_clock", include_str!("../migrations/0003_clock.sql")),
     ("0006_social", include_str!("../migrations/0006_social.sql")),
 ];
 

@@ -1,15 +1,581 @@
 //! Time in correspondence play: nag mails, forfeits on time, vacations, and the `pbem cron` run.
+//!
+//! A game's clock counts the time since its last change (`games.updated_at`: a move, or the
+//! challenge) that the player to move was not on vacation. Past the nag time the player is reminded,
+//! and again every nag time after that; past the forfeit time they forfeit (or, with a draw proposal
+//! open, the game is drawn). `pbem cron` handles each game in its own write transaction that also
+//! queues the game's mails, so a nag or forfeit is committed with its mails or not at all, and a
+//! second run (at the same time or later) sees it done.
 
-use super::Core;
-use crate::storage::{GameRow, StorageError, Tx};
+use chrono::{DateTime, NaiveDate};
+
+use super::{Core, Failure, Letter, Origin, Outcome, Refusal, Server, ServerError, Step, queue};
+use crate::config::MAX_CLOCK_DAYS;
+use crate::games::{self, GameRules, GameState, Status};
+use crate::storage::{GameClock, GameRow, StorageError, Tx, User, Vacation};
+use crate::summary;
+
+/// Seconds in a day.
+const DAY: i64 = 86_400;
+
+/// The longest vacation one `vacation` command may ask for, in days. Two months covers a long trip;
+/// longer absences are better handled by resigning, since every opponent waits the whole time.
+pub const MAX_VACATION_DAYS: i64 = 60;
+
+/// How far ahead a vacation may be planned, in days.
+pub const MAX_VACATION_AHEAD_DAYS: i64 = 365;
+
+/// What one `pbem cron` run did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CronReport {
+    /// Unfinished games looked at.
+    pub games: usize,
+    /// Nag mails sent (one per player reminded).
+    pub nags: usize,
+    /// Players who forfeited on time.
+    pub forfeits: usize,
+    /// Games drawn at forfeit time because a draw proposal was open.
+    pub draws: usize,
+    /// Games that could not be read (each told on stderr); the others were still handled.
+    pub skipped: usize,
+    /// Mails sent by this run (its own and what the outbox still held).
+    pub mails: usize,
+    /// Mails that failed to send (left in the outbox for the next run).
+    pub failed: usize,
+}
+
+impl CronReport {
+    /// The one-line report `pbem cron` prints.
+    pub fn line(&self) -> String {
+        let mut s = format!(
+            "cron: {} games looked at, {} nags, {} forfeits, {} drawn at forfeit time, {} mails sent",
+            self.games, self.nags, self.forfeits, self.draws, self.mails
+        );
+        if self.failed > 0 {
+            s.push_str(&format!(", {} failed (left in the outbox)", self.failed));
+        }
+        if self.skipped > 0 {
+            s.push_str(&format!(", {} games unreadable", self.skipped));
+        }
+        s
+    }
+}
+
+/// What the clock did to one game.
+enum Tick {
+    Nothing,
+    Nag(Outcome),
+    Forfeit(Outcome),
+    Draw(Outcome),
+    Unreadable(String),
+}
+
+impl Server {
+    /// Runs the clock once over every unfinished game (nags, forfeits), then flushes the outbox.
+    /// Each game is its own transaction, with its mails queued in it: safe to run twice at once or
+    /// to interrupt.
+    pub fn cron(&mut self) -> Result<CronReport, ServerError> {
+        let mut report = CronReport::default();
+        let origin = Origin {
+            reply_to: None,
+            message_id: None,
+            references: Vec::new(),
+        };
+        for (game_type, board) in self.db.active_boards()? {
+            report.games += 1;
+            let tx = self.db.transaction()?;
+            let outcome = match self.core.clock_tick(&tx, &game_type, board)? {
+                Tick::Nothing => continue,
+                Tick::Unreadable(why) => {
+                    eprintln!("pbem: cron: {game_type} board {board} skipped: {why}");
+                    report.skipped += 1;
+                    continue;
+                }
+                Tick::Nag(o) => {
+                    report.nags += 1;
+                    o
+                }
+                Tick::Forfeit(o) => {
+                    report.forfeits += 1;
+                    o
+                }
+                Tick::Draw(o) => {
+                    report.draws += 1;
+                    o
+                }
+            };
+            let mails = self.core.letters_to_mails(&tx, &origin, vec![outcome])?;
+            let ids = queue(&tx, &mails, self.core.now)?;
+            tx.commit()?;
+            let sent = self.core.send_claimed(&self.db, &ids, &mails);
+            report.mails += sent;
+            report.failed += mails.len() - sent;
+        }
+        let flush = self.flush_outbox()?;
+        report.mails += flush.sent;
+        // A mail that failed above and again in the flush counts once.
+        report.failed = report.failed.max(flush.failed);
+        Ok(report)
+    }
+}
 
 impl Core {
-    /// Lines under a board's status about its players' vacations (empty when nobody is away).
+    /// The nag and forfeit times of a game, in days: its own, else the server's.
+    fn clock_days(&self, clock: &GameClock) -> (u32, u32) {
+        (
+            clock.nag_days.unwrap_or(self.cfg.time.nag_days),
+            clock.forfeit_days.unwrap_or(self.cfg.time.forfeit_days),
+        )
+    }
+
+    /// Looks at one game and nags or forfeits its player to move if their time is up. Writes only
+    /// into `tx`; the caller queues the mails in it and commits.
+    fn clock_tick(&self, tx: &Tx<'_>, game_type: &str, board: u32) -> Result<Tick, StorageError> {
+        let Some(rules) = games::find(game_type) else {
+            return Ok(Tick::Unreadable(format!(
+                "this pbem hosts no game called '{game_type}'"
+            )));
+        };
+        let Some(row) = tx.game(game_type, board)? else {
+            return Ok(Tick::Nothing);
+        };
+        if row.finished {
+            // Another run ended it between our list and our transaction.
+            return Ok(Tick::Nothing);
+        }
+        let mut state = match rules.load(&row.state) {
+            Ok(s) => s,
+            Err(e) => return Ok(Tick::Unreadable(e.to_string())),
+        };
+        let Status::ToMove(seat) = state.status() else {
+            return Ok(Tick::Nothing);
+        };
+        let Some(player) = row.players.get(seat).cloned() else {
+            return Ok(Tick::Unreadable(format!("no player in seat {seat}")));
+        };
+        let away = tx.vacations(player.id)?;
+        if away
+            .iter()
+            .any(|v| v.starts_at <= self.now && self.now < v.ends_at)
+        {
+            return Ok(Tick::Nothing);
+        }
+        let clock = tx.game_clock(row.id)?;
+        let (nag_days, forfeit_days) = self.clock_days(&clock);
+        let spans: Vec<(i64, i64)> = away.iter().map(|v| (v.starts_at, v.ends_at)).collect();
+        let counted = counted_seconds(row.updated_at, self.now, &spans);
+        if counted >= i64::from(forfeit_days) * DAY {
+            let before = state.move_number();
+            let draw = self.open_draw_proposal(tx, &row)?;
+            let (result, verdict) = if draw {
+                (
+                    state.agree_draw(),
+                    format!(
+                        "{} left the draw proposal unanswered for {forfeit_days} days: it was \
+                         accepted at forfeit time, and the game is drawn.",
+                        player.userid
+                    ),
+                )
+            } else {
+                (
+                    state.forfeit(seat),
+                    format!(
+                        "{} forfeited: no move in {forfeit_days} days.",
+                        player.userid
+                    ),
+                )
+            };
+            if let Err(e) = result {
+                return Ok(Tick::Unreadable(format!(
+                    "the rules refused the forfeit: {e}"
+                )));
+            }
+            tx.add_verdict(row.id, &verdict)?;
+            return match self.record_turn(tx, rules, row, state.as_ref(), None, before, "") {
+                Ok(o) if draw => Ok(Tick::Draw(o)),
+                Ok(o) => Ok(Tick::Forfeit(o)),
+                Err(Failure::Storage(e)) => Err(e),
+                Err(Failure::Refused(r)) => Ok(Tick::Unreadable(r.message)),
+            };
+        }
+        let nag_secs = i64::from(nag_days) * DAY;
+        if counted < nag_secs {
+            return Ok(Tick::Nothing);
+        }
+        let due = u32::try_from(counted / nag_secs).unwrap_or(u32::MAX);
+        let sent = if clock.nag_wait == Some(row.updated_at) {
+            clock.nags_sent
+        } else {
+            0
+        };
+        if due <= sent {
+            return Ok(Tick::Nothing);
+        }
+        let outcome = self.nag(
+            tx,
+            rules,
+            &row,
+            state.as_ref(),
+            &player,
+            counted,
+            (nag_days, forfeit_days),
+        )?;
+        tx.record_nag(row.id, row.updated_at, due, self.now)?;
+        Ok(Tick::Nag(outcome))
+    }
+
+    /// The nag mail to the player to move.
+    #[allow(clippy::too_many_arguments)]
+    fn nag(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        row: &GameRow,
+        state: &dyn GameState,
+        player: &User,
+        counted: i64,
+        (nag_days, forfeit_days): (u32, u32),
+    ) -> Result<Outcome, StorageError> {
+        let title = rules.title();
+        let board = row.board;
+        let who = &player.userid;
+        let subject = format!("Nag: {title} Board {board} {who}");
+        let not_counted = if counted < self.now - row.updated_at {
+            " (not counting your vacation)"
+        } else {
+            ""
+        };
+        let deadline = self.now + i64::from(forfeit_days) * DAY - counted;
+        let mut body = format!(
+            "{who}, it is your move on {title} Board {board}, and it has been for {} days{not_counted},\n\
+             since {}.\n\n\
+             After {forfeit_days} days without a move you forfeit the game: that is on {}, unless you\n\
+             move before then. You are reminded every {nag_days} days until you move.\n\n\
+             To move:      {} move {board} {who} <password> <move>\n\
+             Going away?   vacation {who} <password> <first day> <last day>   (YYYY-MM-DD)\n\
+             \x20             stops the clock of all your games while you are away.\n\n",
+            counted / DAY,
+            summary::format_time(row.updated_at),
+            summary::format_time(deadline),
+            rules.name(),
+        );
+        body.push_str(&self.summary(tx, rules, row, state, &[])?);
+        Ok(Outcome {
+            ok: true,
+            text: body.clone(),
+            subject: subject.clone(),
+            reply_to_sender: false,
+            letters: vec![Letter {
+                to: player.addresses.clone(),
+                subject,
+                body,
+                reply: false,
+            }],
+        })
+    }
+
+    /// Lines under a board's status from the clock: what the clock did to the game (a forfeit), the
+    /// game's own nag and forfeit times, and its players away on vacation now or soon (empty when
+    /// there is nothing to say).
     pub(super) fn away_lines(
         &self,
-        _tx: &Tx<'_>,
-        _row: &GameRow,
+        tx: &Tx<'_>,
+        row: &GameRow,
     ) -> Result<Vec<String>, StorageError> {
-        Ok(Vec::new())
+        let clock = tx.game_clock(row.id)?;
+        let mut lines: Vec<String> = clock
+            .verdict
+            .as_deref()
+            .map(|v| v.lines().map(str::to_string).collect())
+            .unwrap_or_default();
+        if row.finished {
+            return Ok(lines);
+        }
+        if clock.nag_days.is_some() || clock.forfeit_days.is_some() {
+            let (nag, forfeit) = self.clock_days(&clock);
+            lines.push(format!(
+                "Time: a reminder after {nag} days without a move, a forfeit after {forfeit} \
+                 (this game's own times)."
+            ));
+        }
+        for p in &row.players {
+            let vacations = tx.vacations(p.id)?;
+            if let Some(v) = vacations
+                .iter()
+                .find(|v| v.starts_at <= self.now && self.now < v.ends_at)
+            {
+                lines.push(format!("{} is on vacation until {}.", p.userid, v.last_day));
+            } else if let Some(v) = vacations
+                .iter()
+                .find(|v| v.starts_at > self.now && v.starts_at - self.now <= 30 * DAY)
+            {
+                lines.push(format!(
+                    "{} will be on vacation from {} until {}.",
+                    p.userid,
+                    day_of(v.starts_at),
+                    v.last_day
+                ));
+            }
+        }
+        Ok(lines)
+    }
+
+    /// Reads a challenge's server options: `--nagtime=DAYS` and `--forfeittime=DAYS`, the game's own
+    /// nag and forfeit times (`None`: the server's). Anything else, or times that do not fit, is
+    /// refused, before anything is written.
+    pub(super) fn clock_options(
+        &self,
+        server_options: &[(String, Option<String>)],
+        usage: &str,
+    ) -> Step<(Option<u32>, Option<u32>)> {
+        let mut nag = None;
+        let mut forfeit = None;
+        for (name, value) in server_options {
+            let slot = match name.to_lowercase().as_str() {
+                "nagtime" => &mut nag,
+                "forfeittime" => &mut forfeit,
+                _ => {
+                    return Err(Refusal::new(format!(
+                        "There is no server option --{name}. The server options are \
+                         --nagtime=DAYS (days without a move before a reminder) and \
+                         --forfeittime=DAYS (days without a move before a forfeit). {usage}"
+                    ))
+                    .into());
+                }
+            };
+            if slot.is_some() {
+                return Err(Refusal::new(format!(
+                    "--{name} is given twice: give it once. {usage}"
+                ))
+                .into());
+            }
+            let days = value
+                .as_deref()
+                .and_then(|v| v.parse::<u32>().ok())
+                .filter(|d| (1..=MAX_CLOCK_DAYS).contains(d))
+                .ok_or_else(|| {
+                    let shown = match value {
+                        Some(v) => format!("--{name}={v}"),
+                        None => format!("--{name}"),
+                    };
+                    Refusal::new(format!(
+                        "{shown}: --{name} takes a whole number of days from 1 to {MAX_CLOCK_DAYS}, \
+                         written --{name}=DAYS, such as --{name}=14. {usage}"
+                    ))
+                })?;
+            *slot = Some(days);
+        }
+        let (nag_days, forfeit_days) = self.clock_days(&GameClock {
+            nag_days: nag,
+            forfeit_days: forfeit,
+            ..GameClock::default()
+        });
+        if forfeit_days <= nag_days {
+            let whose = |given: Option<u32>| {
+                if given.is_some() {
+                    ""
+                } else {
+                    ", the server's"
+                }
+            };
+            return Err(Refusal::new(format!(
+                "The forfeit time ({forfeit_days} days{}) must be longer than the nag time \
+                 ({nag_days} days{}), so that a player is reminded before losing on time. Give \
+                 both, such as --nagtime=3 --forfeittime=10. {usage}",
+                whose(forfeit),
+                whose(nag)
+            ))
+            .into());
+        }
+        Ok((nag, forfeit))
+    }
+
+    /// `vacation userid password FROM TO`, or `... off`.
+    pub(super) fn vacation(
+        &self,
+        tx: &Tx<'_>,
+        userid: &str,
+        password: &str,
+        days: Option<(NaiveDate, NaiveDate)>,
+        origin: &Origin,
+    ) -> Step<Outcome> {
+        let user = self.authenticate(tx, userid, password)?;
+        let who = &user.userid;
+        let subject = format!("{} vacation {who}", self.cfg.server.name);
+        let Some((from, to)) = days else {
+            let changed = tx.end_vacations(user.id, self.now)?;
+            let text = if changed == 0 {
+                format!("{who} had no vacation, current or planned: nothing was changed.\n")
+            } else {
+                format!(
+                    "{who} is back: the vacation ended now, and any planned one is dropped. The \
+                     clocks of {who}'s games run again from now.\n"
+                )
+            };
+            return Ok(self.confirmation(subject, text, user.addresses.clone(), origin));
+        };
+        let today = day_of(self.now);
+        let usage = "Write it `vacation <userid> <password> <first day> <last day>` with days as \
+                     YYYY-MM-DD (UTC, both days included), or `vacation <userid> <password> off`.";
+        if to < today {
+            return Err(Refusal::new(format!(
+                "The last day {to} is already past (today is {today}, UTC). {usage}"
+            ))
+            .into());
+        }
+        if from < today {
+            return Err(Refusal::new(format!(
+                "The first day {from} is before today ({today}, UTC): a vacation cannot start in \
+                 the past. To be away from now on, write today's date, {today}. {usage}"
+            ))
+            .into());
+        }
+        let length = (to - from).num_days() + 1;
+        if length > MAX_VACATION_DAYS {
+            return Err(Refusal::new(format!(
+                "{from} to {to} is {length} days; a vacation is at most {MAX_VACATION_DAYS} days, \
+                 since your opponents wait all that time. {usage}"
+            ))
+            .into());
+        }
+        if (from - today).num_days() > MAX_VACATION_AHEAD_DAYS {
+            return Err(Refusal::new(format!(
+                "{from} is more than {MAX_VACATION_AHEAD_DAYS} days ahead: plan a vacation at most a \
+                 year ahead. {usage}"
+            ))
+            .into());
+        }
+        // Away from the first day's midnight, or from now when that is today: time before the
+        // command was sent cannot be taken back.
+        let vacation = Vacation {
+            starts_at: midnight(from).max(self.now),
+            ends_at: midnight(to) + DAY,
+            last_day: to.to_string(),
+        };
+        let replaced = tx.end_vacations(user.id, self.now)? > 0;
+        tx.add_vacation(user.id, &vacation, self.now)?;
+        let text = format!(
+            "{who} is on vacation from {from} to {to} (UTC, both days included){}.\n\n\
+             While away, {who} gets no reminders and forfeits no game, and the time does not count \
+             towards them. The opponents see it under the status of every board of {who}'s.\n\
+             Back early? Send `vacation {who} <password> off`.\n",
+            if replaced {
+                "; this replaces the vacation set before"
+            } else {
+                ""
+            }
+        );
+        Ok(self.confirmation(subject, text, user.addresses.clone(), origin))
+    }
+}
+
+/// The seconds of a wait from `start` to `now` that count towards nag and forfeit: those outside all
+/// the `away` spans (`[from, to)`, in any order, possibly overlapping or reaching outside the wait).
+pub(crate) fn counted_seconds(start: i64, now: i64, away: &[(i64, i64)]) -> i64 {
+    if now <= start {
+        return 0;
+    }
+    let mut spans: Vec<(i64, i64)> = away
+        .iter()
+        .map(|&(a, b)| (a.max(start), b.min(now)))
+        .filter(|(a, b)| a < b)
+        .collect();
+    spans.sort_unstable();
+    let mut covered = 0;
+    let mut reach = start;
+    for (a, b) in spans {
+        let a = a.max(reach);
+        if b > a {
+            covered += b - a;
+            reach = b;
+        }
+    }
+    now - start - covered
+}
+
+/// The UTC day of a unix time.
+fn day_of(unix: i64) -> NaiveDate {
+    DateTime::from_timestamp(unix, 0)
+        .map(|t| t.date_naive())
+        .unwrap_or_default()
+}
+
+/// Unix seconds of a day's 00:00 UTC.
+fn midnight(day: NaiveDate) -> i64 {
+    day.and_hms_opt(0, 0, 0)
+        .map(|t| t.and_utc().timestamp())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counted_seconds_without_vacation_is_the_wait() {
+        assert_eq!(counted_seconds(100, 1000, &[]), 900);
+        assert_eq!(
+            counted_seconds(1000, 100, &[]),
+            0,
+            "a clock never runs backwards"
+        );
+        assert_eq!(counted_seconds(100, 100, &[]), 0);
+    }
+
+    #[test]
+    fn counted_seconds_leaves_out_the_vacation_inside_the_wait() {
+        // A wait of 10 days with days 2..5 away: 7 days count.
+        let d = DAY;
+        assert_eq!(counted_seconds(0, 10 * d, &[(2 * d, 5 * d)]), 7 * d);
+        // Spans reaching outside the wait count only inside it.
+        assert_eq!(counted_seconds(3 * d, 10 * d, &[(0, 5 * d)]), 5 * d);
+        assert_eq!(counted_seconds(0, 10 * d, &[(8 * d, 20 * d)]), 8 * d);
+        // Spans wholly outside change nothing.
+        assert_eq!(
+            counted_seconds(5 * d, 10 * d, &[(0, 5 * d), (10 * d, 12 * d)]),
+            5 * d
+        );
+        // The whole wait away: nothing counts.
+        assert_eq!(counted_seconds(d, 2 * d, &[(0, 3 * d)]), 0);
+    }
+
+    #[test]
+    fn counted_seconds_counts_overlapping_spans_once_in_any_order() {
+        let d = DAY;
+        let spans = [(6 * d, 9 * d), (d, 3 * d), (2 * d, 4 * d), (7 * d, 8 * d)];
+        // Away: days 1..4 and 6..9, that is 6 days of 20.
+        assert_eq!(counted_seconds(0, 20 * d, &spans), 14 * d);
+        // Touching spans join without a gap or a double count.
+        assert_eq!(
+            counted_seconds(0, 10 * d, &[(d, 2 * d), (2 * d, 3 * d)]),
+            8 * d
+        );
+    }
+
+    #[test]
+    fn days_and_midnights_are_utc() {
+        let day = NaiveDate::from_ymd_opt(2026, 11, 18).unwrap();
+        // 1_795_000_000 is 2026-11-18 11:06:40 UTC.
+        assert_eq!(day_of(1_795_000_000), day);
+        assert_eq!(midnight(day), 1_795_000_000 - (11 * 3600 + 6 * 60 + 40));
+        assert_eq!(day_of(midnight(day)), day);
+        assert_eq!(day_of(midnight(day) - 1), day.pred_opt().unwrap());
+    }
+
+    #[test]
+    fn report_line_names_every_count() {
+        let r = CronReport {
+            games: 3,
+            nags: 1,
+            forfeits: 1,
+            draws: 0,
+            skipped: 0,
+            mails: 3,
+            failed: 0,
+        };
+        assert_eq!(
+            r.line(),
+            "cron: 3 games looked at, 1 nags, 1 forfeits, 0 drawn at forfeit time, 3 mails sent"
+        );
     }
 }

@@ -1,1 +1,226 @@
-//! Storage for clock (see `crate::server::clock`).
+//! Storage for clock (see `crate::server::clock`): each game's own nag and forfeit times, the nags
+//! sent, the clock's verdicts, and the players' vacations (migration `0003_clock.sql`).
+
+use rusqlite::{OptionalExtension, params};
+
+use super::{Db, Result, Tx};
+
+/// A game's own clock settings and what the clock has done to it. The default (no row) is a game that
+/// follows the server's times and was never nagged.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GameClock {
+    /// The game's nag time in days (`--nagtime`); `None`: the server's.
+    pub nag_days: Option<u32>,
+    /// The game's forfeit time in days (`--forfeittime`); `None`: the server's.
+    pub forfeit_days: Option<u32>,
+    /// The wait (the game's `updated_at`) that `nags_sent` counts for; a later move starts a new wait.
+    pub nag_wait: Option<i64>,
+    /// Nags sent during that wait.
+    pub nags_sent: u32,
+    /// Unix seconds of the last nag.
+    pub last_nag_at: Option<i64>,
+    /// What the clock did to the game (a forfeit, a draw at forfeit time), one line each.
+    pub verdict: Option<String>,
+}
+
+/// A player's vacation: `[starts_at, ends_at)` in unix seconds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Vacation {
+    /// First second away.
+    pub starts_at: i64,
+    /// First second back.
+    pub ends_at: i64,
+    /// The last day away as the player wrote it (`YYYY-MM-DD`).
+    pub last_day: String,
+}
+
+impl Db {
+    /// Every unfinished game, as (game type, board), read without taking the write lock: `pbem cron`
+    /// then handles each in its own transaction, which reads it again.
+    pub fn active_boards(&self) -> Result<Vec<(String, u32)>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT game_type, board FROM games WHERE finished = 0 ORDER BY game_type, board",
+        )?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    }
+}
+
+impl Tx<'_> {
+    /// A game's clock row, or the default when it has none.
+    pub fn game_clock(&self, game_id: i64) -> Result<GameClock> {
+        Ok(self
+            .0
+            .query_row(
+                "SELECT nag_days, forfeit_days, nag_wait, nags_sent, last_nag_at, verdict
+                 FROM game_clocks WHERE game_id = ?1",
+                [game_id],
+                |r| {
+                    Ok(GameClock {
+                        nag_days: r.get(0)?,
+                        forfeit_days: r.get(1)?,
+                        nag_wait: r.get(2)?,
+                        nags_sent: r.get(3)?,
+                        last_nag_at: r.get(4)?,
+                        verdict: r.get(5)?,
+                    })
+                },
+            )
+            .optional()?
+            .unwrap_or_default())
+    }
+
+    fn ensure_clock(&self, game_id: i64) -> Result<()> {
+        self.0.execute(
+            "INSERT OR IGNORE INTO game_clocks (game_id) VALUES (?1)",
+            [game_id],
+        )?;
+        Ok(())
+    }
+
+    /// Sets a game's own nag and forfeit times (`None`: the server's).
+    pub fn set_clock_days(
+        &self,
+        game_id: i64,
+        nag_days: Option<u32>,
+        forfeit_days: Option<u32>,
+    ) -> Result<()> {
+        self.ensure_clock(game_id)?;
+        self.0.execute(
+            "UPDATE game_clocks SET nag_days = ?1, forfeit_days = ?2 WHERE game_id = ?3",
+            params![nag_days, forfeit_days, game_id],
+        )?;
+        Ok(())
+    }
+
+    /// Records that `nags_sent` nags have now been sent during the wait that began at `wait`.
+    pub fn record_nag(&self, game_id: i64, wait: i64, nags_sent: u32, now: i64) -> Result<()> {
+        self.ensure_clock(game_id)?;
+        self.0.execute(
+            "UPDATE game_clocks SET nag_wait = ?1, nags_sent = ?2, last_nag_at = ?3 WHERE game_id = ?4",
+            params![wait, nags_sent, now, game_id],
+        )?;
+        Ok(())
+    }
+
+    /// Adds a line to what the clock did to a game.
+    pub fn add_verdict(&self, game_id: i64, line: &str) -> Result<()> {
+        self.ensure_clock(game_id)?;
+        self.0.execute(
+            "UPDATE game_clocks SET verdict = CASE WHEN verdict IS NULL THEN ?1
+                                                   ELSE verdict || char(10) || ?1 END
+             WHERE game_id = ?2",
+            params![line, game_id],
+        )?;
+        Ok(())
+    }
+
+    /// A player's vacations, past, present and planned, by start.
+    pub fn vacations(&self, user_id: i64) -> Result<Vec<Vacation>> {
+        let mut stmt = self.0.prepare(
+            "SELECT starts_at, ends_at, last_day FROM vacations WHERE user_id = ?1
+             ORDER BY starts_at, id",
+        )?;
+        let rows = stmt
+            .query_map([user_id], |r| {
+                Ok(Vacation {
+                    starts_at: r.get(0)?,
+                    ends_at: r.get(1)?,
+                    last_day: r.get(2)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    }
+
+    /// Records a vacation.
+    pub fn add_vacation(&self, user_id: i64, v: &Vacation, now: i64) -> Result<()> {
+        self.0.execute(
+            "INSERT INTO vacations (user_id, starts_at, ends_at, last_day, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![user_id, v.starts_at, v.ends_at, v.last_day, now],
+        )?;
+        Ok(())
+    }
+
+    /// Ends a player's vacations at `now`: a planned one is dropped, a current one ends now; past ones
+    /// stay (the clock of a wait that spans them still needs them). Returns how many were changed.
+    pub fn end_vacations(&self, user_id: i64, now: i64) -> Result<usize> {
+        let dropped = self.0.execute(
+            "DELETE FROM vacations WHERE user_id = ?1 AND starts_at >= ?2",
+            params![user_id, now],
+        )?;
+        let cut = self.0.execute(
+            "UPDATE vacations SET ends_at = ?2 WHERE user_id = ?1 AND starts_at < ?2 AND ends_at > ?2",
+            params![user_id, now],
+        )?;
+        Ok(dropped + cut)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    #[test]
+    fn clock_rows_default_then_record() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut db = Db::open(&dir.path().join("t.sqlite"), Duration::from_secs(5)).unwrap();
+        let tx = db.transaction().unwrap();
+        let a = tx.insert_user("a", "h", &[], 1).unwrap();
+        let b = tx.insert_user("b", "h", &[], 1).unwrap();
+        let g = tx
+            .insert_game("limit", 101, "{}", false, &[a, b], 1)
+            .unwrap();
+        assert_eq!(tx.game_clock(g).unwrap(), GameClock::default());
+        tx.set_clock_days(g, Some(2), Some(5)).unwrap();
+        tx.record_nag(g, 1, 1, 50).unwrap();
+        tx.add_verdict(g, "one").unwrap();
+        tx.add_verdict(g, "two").unwrap();
+        let c = tx.game_clock(g).unwrap();
+        assert_eq!(
+            (
+                c.nag_days,
+                c.forfeit_days,
+                c.nag_wait,
+                c.nags_sent,
+                c.last_nag_at
+            ),
+            (Some(2), Some(5), Some(1), 1, Some(50))
+        );
+        assert_eq!(c.verdict.as_deref(), Some("one\ntwo"));
+        tx.commit().unwrap();
+        assert_eq!(
+            db.active_boards().unwrap(),
+            vec![("limit".to_string(), 101)]
+        );
+    }
+
+    #[test]
+    fn ending_vacations_keeps_the_past_cuts_the_present_drops_the_planned() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut db = Db::open(&dir.path().join("t.sqlite"), Duration::from_secs(5)).unwrap();
+        let tx = db.transaction().unwrap();
+        let a = tx.insert_user("a", "h", &[], 1).unwrap();
+        let v = |s, e| Vacation {
+            starts_at: s,
+            ends_at: e,
+            last_day: "2026-01-01".into(),
+        };
+        tx.add_vacation(a, &v(10, 20), 1).unwrap();
+        tx.add_vacation(a, &v(30, 60), 1).unwrap();
+        tx.add_vacation(a, &v(70, 80), 1).unwrap();
+        assert_eq!(tx.end_vacations(a, 40).unwrap(), 2);
+        let left: Vec<(i64, i64)> = tx
+            .vacations(a)
+            .unwrap()
+            .iter()
+            .map(|v| (v.starts_at, v.ends_at))
+            .collect();
+        assert_eq!(left, vec![(10, 20), (30, 40)]);
+    }
+}
