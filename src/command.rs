@@ -7,6 +7,7 @@
 //! <game> help                            <game> challenge [-option[=value]...] userid1 userid2 [userid3]
 //! <game> move board userid password move[#N]     <game> resign board userid password
 //! <game> show board[#N]...               <game> history [board]
+//! <game> ratings                         <game> standings
 //! <game> games userid [active|all|finished]      <game> preview board move...
 //! <game> chat board userid password      (the mail body is the message)
 //! ```
@@ -57,8 +58,6 @@ pub const GAME_COMMAND_WORDS: &[&str] = &[
 
 /// Game command words that belong to a later issue: they parse to [`CommandError::NotYet`].
 pub const NOT_YET_WORDS: &[&str] = &[
-    "standings",
-    "ratings",
     "subscribe",
     "unsubscribe",
     "notify",
@@ -263,6 +262,10 @@ pub enum GameCommand {
         /// The password.
         password: String,
     },
+    /// `<game> ratings`: the rating list.
+    Ratings,
+    /// `<game> standings`: games played, won, lost, drawn and active per player.
+    Standings,
 }
 
 impl RawCommand {
@@ -382,6 +385,8 @@ impl RawCommand {
                     GameCommand::Chat { board, userid, .. } => {
                         w.extend(["chat".into(), board.to_string(), userid.clone(), m.into()]);
                     }
+                    GameCommand::Ratings => w.push("ratings".into()),
+                    GameCommand::Standings => w.push("standings".into()),
                 }
                 w
             }
@@ -451,6 +456,8 @@ pub fn command_list() -> String {
         "games",
         "preview",
         "chat",
+        "ratings",
+        "standings",
     ] {
         s.push_str("  ");
         s.push_str(&usage_game("<game>", w));
@@ -485,7 +492,9 @@ fn usage_game(game: &str, word: &str) -> String {
         "games" => "games <userid> [active|all|finished]",
         "preview" => "preview <board> <move>...",
         "chat" => "chat <board> <userid> <password>   (the mail body is the message)",
-        _ => "help|challenge|move|resign|show|history|games|preview|chat ...",
+        "ratings" => "ratings",
+        "standings" => "standings",
+        _ => "help|challenge|move|resign|show|history|games|preview|chat|ratings|standings ...",
     };
     format!("{game} {rest}")
 }
@@ -808,6 +817,16 @@ impl Parser<'_> {
                     moves: join_moves(&args[1..]),
                 }
             }
+            "ratings" | "standings" => {
+                if !args.is_empty() {
+                    return Err(self.usage_err(format!("'{cmd}' takes no words after it"), usage));
+                }
+                if word == "ratings" {
+                    GameCommand::Ratings
+                } else {
+                    GameCommand::Standings
+                }
+            }
             w if NOT_YET_WORDS.contains(&w) => {
                 return Err(CommandError::NotYet {
                     game: g,
@@ -815,7 +834,12 @@ impl Parser<'_> {
                 });
             }
             _ => {
-                let hint = closest(&word, &GAME_COMMAND_WORDS[..9])
+                let available: Vec<&str> = GAME_COMMAND_WORDS
+                    .iter()
+                    .copied()
+                    .filter(|w| !NOT_YET_WORDS.contains(w))
+                    .collect();
+                let hint = closest(&word, &available)
                     .map(|c| format!(" (did you mean '{g} {c}'?)"))
                     .unwrap_or_default();
                 return Err(CommandError::Unknown {
@@ -1351,6 +1375,8 @@ mod tests {
                 }),
             ),
             ("limit history", game(GameCommand::History { board: None })),
+            ("limit ratings", game(GameCommand::Ratings)),
+            ("LIMIT Standings", game(GameCommand::Standings)),
             (
                 "limit history 101",
                 game(GameCommand::History { board: Some(101) }),
@@ -1540,8 +1566,22 @@ mod tests {
                 &["missing your password", "(the mail body is the message)"],
             ),
             (
-                "limit standings",
-                &["'limit standings' is not available yet", "limit help"],
+                "limit subscribe 101 alice pw",
+                &["'limit subscribe' is not available yet", "limit help"],
+            ),
+            (
+                "limit ratings 101",
+                &[
+                    "'limit ratings' takes no words after it",
+                    "usage: limit ratings",
+                ],
+            ),
+            (
+                "limit standings alice",
+                &[
+                    "'limit standings' takes no words after it",
+                    "usage: limit standings",
+                ],
             ),
             (
                 "Limit ACCEPT 101 alice pw",
@@ -1624,6 +1664,8 @@ mod tests {
                 "limit challenge -size=6 --nagtime=7 alice bob",
             ),
             ("limit games alice", &[], "limit games alice active"),
+            ("Limit RATINGS", &[], "limit ratings"),
+            ("limit standings", &[], "limit standings"),
             ("help me", &[], "help me"),
             ("list", &[], "list"),
             // A password that occurs in another field is masked there too.
