@@ -600,7 +600,12 @@ impl Core {
         let players = userids(row);
         let mut status_notes = self.proposal_lines(tx, rules, row, state)?;
         status_notes.extend(self.away_lines(tx, row)?);
-        let rating_changes = self.rating_lines(tx, row)?;
+        // `show 101#5` of a finished game shows a position before its end: no rating changes there.
+        let rating_changes = if matches!(state.status(), Status::Over(_)) {
+            self.rating_lines(tx, row)?
+        } else {
+            Vec::new()
+        };
         let subscribers = self.subscriber_names(tx, row)?;
         Ok(Summary {
             title: rules.title(),

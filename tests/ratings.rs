@@ -134,8 +134,11 @@ fn a_series_of_games_is_rated_as_worked_out_by_hand() {
         );
         assert!(m.body.contains(&block), "{}", m.body);
     }
-    // `show` of the finished game shows the same changes; a game still going on shows none.
+    // `show` of the finished game shows the same changes, but not of the game before its end.
     assert!(admin_ok(&env, "limit show 101").contains(&block));
+    let earlier = admin_ok(&env, "limit show 101#1");
+    assert!(earlier.contains("Red (alice) to move."), "{earlier}");
+    assert!(!earlier.contains("Rating changes"), "{earlier}");
 
     // Board 102: bob (Red) against alice; alice resigns with `resign`.
     // Before: bob 1568 (1 game), alice 1632 (1 game), both still K = 64.
