@@ -307,16 +307,17 @@ fn a_series_of_games_is_rated_as_worked_out_by_hand() {
     let h = admin_ok(&env, "limit history");
     for needle in [
         "Board 101: alice vs bob",
-        "  Game over: Red (alice) wins.\n  alice 1600 -> 1632 (+32)\n  bob 1600 -> 1568 (-32)\n",
+        "  Won by alice.\n  alice 1600 -> 1632 (+32)\n  bob 1600 -> 1568 (-32)\n",
         "Board 102: bob vs alice",
         "  bob 1568 -> 1606 (+38)\n  alice 1632 -> 1594 (-38)\n",
         "Board 103: alice vs bob vs carol",
-        "  Game over: Green (carol) wins.\n  alice 1594 -> 1579 (-15)\n  bob 1606 -> 1589 (-17)\n  \
+        "  Won by carol.\n  alice 1594 -> 1579 (-15)\n  bob 1606 -> 1589 (-17)\n  \
          carol 1600 -> 1632 (+32)\n",
         "Board 104: dave vs erin vs alice",
-        "  Game over: a draw between Red (dave) and Blue (erin).\n",
+        "  A draw between dave and erin.\n",
         "  alice 1579 -> 1549 (-30)\n",
         "Board 105: bob vs carol",
+        "  A draw between bob and carol.\n",
         "  bob 1589 -> 1593 (+4)\n  carol 1632 -> 1628 (-4)\n",
     ] {
         assert!(h.contains(needle), "history lacks {needle:?}:\n{h}");
@@ -332,4 +333,21 @@ fn a_series_of_games_is_rated_as_worked_out_by_hand() {
     assert!(!out.status.success());
     env.take_mails();
     assert_eq!(admin_ok(&env, "limit ratings"), r.as_str());
+
+    // A game that ended before the server kept ratings (no stored results) is listed as not rated,
+    // its result read from the game itself.
+    env.sqlite()
+        .execute(
+            "DELETE FROM game_results WHERE game_id = (SELECT id FROM games WHERE board = 101)",
+            [],
+        )
+        .unwrap();
+    let h = admin_ok(&env, "limit history");
+    assert!(
+        h.contains(
+            "Board 101: alice vs bob (ended 2026-11-18 11:06 UTC)\n  Game over: Red (alice) wins.\n  \
+             Not rated (it ended before this server kept ratings).\n"
+        ),
+        "{h}"
+    );
 }

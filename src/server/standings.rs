@@ -8,7 +8,7 @@
 
 use super::{Core, Outcome, Step, userids};
 use crate::games::{GameRules, GameState, Status};
-use crate::ratings::{self, PROVISIONAL_GAMES, Rating};
+use crate::ratings::{self, PROVISIONAL_GAMES, Rating, SeatResult};
 use crate::storage::{GameResult, GameRow, StorageError, Tx};
 use crate::summary;
 
@@ -21,6 +21,23 @@ fn change_line(r: &GameResult) -> String {
         r.after,
         r.after - r.before.rating
     )
+}
+
+/// `Won by alice.`, `A draw between dave and erin.`: a settled game's result from its stored results.
+fn result_line(results: &[GameResult]) -> String {
+    let who = |want: SeatResult| -> Vec<&str> {
+        results
+            .iter()
+            .filter(|r| r.result == want)
+            .map(|r| r.userid.as_str())
+            .collect()
+    };
+    let won = who(SeatResult::Won);
+    if won.is_empty() {
+        format!("A draw between {}.", who(SeatResult::Drew).join(" and "))
+    } else {
+        format!("Won by {}.", won.join(" and "))
+    }
 }
 
 impl Core {
@@ -147,9 +164,16 @@ impl Core {
         }
         for row in &games {
             let players = userids(row);
-            let status = match rules.load(&row.state) {
-                Ok(s) => summary::status_line(s.as_ref(), &players),
-                Err(e) => format!("unreadable: {e}"),
+            let results = tx.game_results(row.id)?;
+            // The stored results say who won; only a game that ended before ratings were kept needs
+            // its state loaded (which replays it), so a long history stays quick.
+            let status = if results.is_empty() {
+                match rules.load(&row.state) {
+                    Ok(s) => summary::status_line(s.as_ref(), &players),
+                    Err(e) => format!("unreadable: {e}"),
+                }
+            } else {
+                result_line(&results)
             };
             text.push_str(&format!(
                 "\nBoard {}: {} (ended {})\n  {status}\n",
@@ -157,7 +181,6 @@ impl Core {
                 players.join(" vs "),
                 summary::format_time(row.updated_at)
             ));
-            let results = tx.game_results(row.id)?;
             if results.is_empty() {
                 text.push_str("  Not rated (it ended before this server kept ratings).\n");
             }
