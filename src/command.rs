@@ -1576,6 +1576,7 @@ mod tests {
                     "usage: limit ratings",
                 ],
             ),
+            ("limit ratngs", &["did you mean 'limit ratings'?"]),
             (
                 "limit standings alice",
                 &[
