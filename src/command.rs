@@ -10,6 +10,9 @@
 //! <game> ratings                         <game> standings
 //! <game> games userid [active|all|finished]      <game> preview board move...
 //! <game> chat board userid password      (the mail body is the message)
+//! <game> subscribe|unsubscribe board userid password
+//! <game> notify userid password [on|off|board...]
+//! <game> limit userid password [N|off]   <game> accept|reject userid password [userid...]
 //! ```
 //!
 //! This module only reads the text: [`parse`] turns one line into a [`RawCommand`] and refuses lines that
@@ -57,15 +60,7 @@ pub const GAME_COMMAND_WORDS: &[&str] = &[
 ];
 
 /// Game command words that belong to a later issue: they parse to [`CommandError::NotYet`].
-pub const NOT_YET_WORDS: &[&str] = &[
-    "subscribe",
-    "unsubscribe",
-    "notify",
-    "queue",
-    "limit",
-    "accept",
-    "reject",
-];
+pub const NOT_YET_WORDS: &[&str] = &["queue"];
 
 /// One word of a command line, as [`tokenize`] reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -266,6 +261,80 @@ pub enum GameCommand {
     Ratings,
     /// `<game> standings`: games played, won, lost, drawn and active per player.
     Standings,
+    /// `<game> subscribe board userid password`: mail me every board mail of this game.
+    Subscribe {
+        /// The board number.
+        board: u32,
+        /// The userid, as written.
+        userid: String,
+        /// The password.
+        password: String,
+    },
+    /// `<game> unsubscribe board userid password`
+    Unsubscribe {
+        /// The board number.
+        board: u32,
+        /// The userid, as written.
+        userid: String,
+        /// The password.
+        password: String,
+    },
+    /// `<game> notify userid password [on|off|board...]`
+    Notify {
+        /// The userid, as written.
+        userid: String,
+        /// The password.
+        password: String,
+        /// What to turn on or off.
+        setting: NotifySetting,
+    },
+    /// `<game> limit userid password [N|off]`: at most N unfinished games of this type by challenge.
+    Limit {
+        /// The userid, as written.
+        userid: String,
+        /// The password.
+        password: String,
+        /// The new limit; `None` only asks for the current one.
+        setting: Option<GameLimit>,
+    },
+    /// `<game> accept userid password [userid...]`: take challenges only from these (none: from anyone).
+    Accept {
+        /// The userid, as written.
+        userid: String,
+        /// The password.
+        password: String,
+        /// The players whose challenges are taken, as written.
+        userids: Vec<String>,
+    },
+    /// `<game> reject userid password [userid...]`: refuse challenges from these (none: clear the list).
+    Reject {
+        /// The userid, as written.
+        userid: String,
+        /// The password.
+        password: String,
+        /// The players whose challenges are refused, as written.
+        userids: Vec<String>,
+    },
+}
+
+/// What `notify` asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NotifySetting {
+    /// Tell me of every new game of this type (`notify userid password`, or `... on`).
+    On,
+    /// No more notices of new games (`... off`).
+    Off,
+    /// Subscribe to these boards, as `subscribe` does for one.
+    Boards(Vec<u32>),
+}
+
+/// A new value for `limit`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameLimit {
+    /// At most this many unfinished games (0: no new games by challenge).
+    At(u32),
+    /// No limit (`off` or `none`).
+    Off,
 }
 
 impl RawCommand {
@@ -280,6 +349,12 @@ impl RawCommand {
                 GameCommand::Move { password, .. }
                 | GameCommand::Resign { password, .. }
                 | GameCommand::Chat { password, .. } => vec![password.as_str()],
+                GameCommand::Subscribe { password, .. }
+                | GameCommand::Unsubscribe { password, .. }
+                | GameCommand::Notify { password, .. }
+                | GameCommand::Limit { password, .. }
+                | GameCommand::Accept { password, .. }
+                | GameCommand::Reject { password, .. } => vec![password.as_str()],
                 _ => Vec::new(),
             },
             RawCommand::Help { .. } | RawCommand::List => Vec::new(),
@@ -387,6 +462,49 @@ impl RawCommand {
                     }
                     GameCommand::Ratings => w.push("ratings".into()),
                     GameCommand::Standings => w.push("standings".into()),
+                    GameCommand::Subscribe { board, userid, .. }
+                    | GameCommand::Unsubscribe { board, userid, .. } => {
+                        let word = if matches!(command, GameCommand::Subscribe { .. }) {
+                            "subscribe"
+                        } else {
+                            "unsubscribe"
+                        };
+                        w.extend([word.into(), board.to_string(), userid.clone(), m.into()]);
+                    }
+                    GameCommand::Notify {
+                        userid, setting, ..
+                    } => {
+                        w.extend(["notify".into(), userid.clone(), m.into()]);
+                        match setting {
+                            NotifySetting::On => {}
+                            NotifySetting::Off => w.push("off".into()),
+                            NotifySetting::Boards(b) => w.extend(b.iter().map(u32::to_string)),
+                        }
+                    }
+                    GameCommand::Limit {
+                        userid, setting, ..
+                    } => {
+                        w.extend(["limit".into(), userid.clone(), m.into()]);
+                        match setting {
+                            None => {}
+                            Some(GameLimit::At(n)) => w.push(n.to_string()),
+                            Some(GameLimit::Off) => w.push("off".into()),
+                        }
+                    }
+                    GameCommand::Accept {
+                        userid, userids, ..
+                    }
+                    | GameCommand::Reject {
+                        userid, userids, ..
+                    } => {
+                        let word = if matches!(command, GameCommand::Accept { .. }) {
+                            "accept"
+                        } else {
+                            "reject"
+                        };
+                        w.extend([word.into(), userid.clone(), m.into()]);
+                        w.extend(userids.iter().cloned());
+                    }
                 }
                 w
             }
@@ -458,6 +576,12 @@ pub fn command_list() -> String {
         "chat",
         "ratings",
         "standings",
+        "subscribe",
+        "unsubscribe",
+        "notify",
+        "limit",
+        "accept",
+        "reject",
     ] {
         s.push_str("  ");
         s.push_str(&usage_game("<game>", w));
@@ -494,7 +618,19 @@ fn usage_game(game: &str, word: &str) -> String {
         "chat" => "chat <board> <userid> <password>   (the mail body is the message)",
         "ratings" => "ratings",
         "standings" => "standings",
-        _ => "help|challenge|move|resign|show|history|games|preview|chat|ratings|standings ...",
+        "subscribe" => "subscribe <board> <userid> <password>   (get every board mail of a game)",
+        "unsubscribe" => "unsubscribe <board> <userid> <password>",
+        "notify" => "notify <userid> <password> [on|off|<board>...]   (mail me about new games)",
+        "limit" => "limit <userid> <password> [<N>|off]   (at most N active games by challenge)",
+        "accept" => {
+            "accept <userid> <password> [<userid>...]   (challenges only from these; none: from anyone)"
+        }
+        "reject" => {
+            "reject <userid> <password> [<userid>...]   (no challenges from these; none: clear)"
+        }
+        _ => {
+            "help|challenge|move|resign|show|history|games|preview|chat|ratings|standings|subscribe|notify|limit|accept|reject ..."
+        }
     };
     format!("{game} {rest}")
 }
@@ -827,6 +963,10 @@ impl Parser<'_> {
                     GameCommand::Standings
                 }
             }
+            "subscribe" | "unsubscribe" => self.subscription(&cmd, &word, args, &usage)?,
+            "notify" => self.notify(&cmd, args, &usage)?,
+            "limit" => self.limit(&cmd, args, &usage)?,
+            "accept" | "reject" => self.challenge_list(&cmd, &word, args, &usage)?,
             w if NOT_YET_WORDS.contains(&w) => {
                 return Err(CommandError::NotYet {
                     game: g,
@@ -834,12 +974,7 @@ impl Parser<'_> {
                 });
             }
             _ => {
-                let available: Vec<&str> = GAME_COMMAND_WORDS
-                    .iter()
-                    .copied()
-                    .filter(|w| !NOT_YET_WORDS.contains(w))
-                    .collect();
-                let hint = closest(&word, &available)
+                let hint = closest(&word, &available_words())
                     .map(|c| format!(" (did you mean '{g} {c}'?)"))
                     .unwrap_or_default();
                 return Err(CommandError::Unknown {
@@ -848,6 +983,145 @@ impl Parser<'_> {
             }
         };
         Ok(RawCommand::Game { game, command })
+    }
+
+    fn subscription(
+        &self,
+        cmd: &str,
+        word: &str,
+        args: &[&str],
+        usage: &str,
+    ) -> Result<GameCommand, CommandError> {
+        self.exact_args(
+            cmd,
+            args,
+            &["the board number", "your userid", "your password"],
+            usage,
+        )?;
+        let board = self.board(args[0], usage)?;
+        let userid = self.userid(args[1], usage)?;
+        let password = args[2].to_string();
+        Ok(if word == "subscribe" {
+            GameCommand::Subscribe {
+                board,
+                userid,
+                password,
+            }
+        } else {
+            GameCommand::Unsubscribe {
+                board,
+                userid,
+                password,
+            }
+        })
+    }
+
+    fn notify(&self, cmd: &str, args: &[&str], usage: &str) -> Result<GameCommand, CommandError> {
+        self.min_args(cmd, args, &["your userid", "your password"], usage)?;
+        let userid = self.userid(args[0], usage)?;
+        let password = args[1].to_string();
+        let rest = &args[2..];
+        let setting = match rest {
+            [] => NotifySetting::On,
+            [w] if w.eq_ignore_ascii_case("on") => NotifySetting::On,
+            [w] if w.eq_ignore_ascii_case("off") => NotifySetting::Off,
+            _ => {
+                let mut boards = Vec::new();
+                for w in rest {
+                    let b = parse_positive(w).ok_or_else(|| {
+                        self.usage_err(
+                            format!(
+                                "'{}' is neither on, off nor a board number: write `on` (or nothing) \
+                                 to hear of new games, `off` to stop, or board numbers such as 101 \
+                                 to follow those games",
+                                self.q(w)
+                            ),
+                            usage.to_string(),
+                        )
+                    })?;
+                    if !boards.contains(&b) {
+                        boards.push(b);
+                    }
+                }
+                NotifySetting::Boards(boards)
+            }
+        };
+        Ok(GameCommand::Notify {
+            userid,
+            password,
+            setting,
+        })
+    }
+
+    fn limit(&self, cmd: &str, args: &[&str], usage: &str) -> Result<GameCommand, CommandError> {
+        self.min_args(cmd, args, &["your userid", "your password"], usage)?;
+        if args.len() > 3 {
+            return Err(self.usage_err(
+                format!(
+                    "'{cmd}' takes your userid, your password and at most one number (or off), \
+                     but {} words were given",
+                    args.len()
+                ),
+                usage.to_string(),
+            ));
+        }
+        let userid = self.userid(args[0], usage)?;
+        let setting = match args.get(2) {
+            None => None,
+            Some(w) if w.eq_ignore_ascii_case("off") || w.eq_ignore_ascii_case("none") => {
+                Some(GameLimit::Off)
+            }
+            Some(w) => match w.parse::<u32>() {
+                Ok(n) if w.bytes().all(|b| b.is_ascii_digit()) => Some(GameLimit::At(n)),
+                _ => {
+                    return Err(self.usage_err(
+                        format!(
+                            "'{}' is not a number of games: write a number such as 3 (0 takes no \
+                             new games), or off to lift the limit",
+                            self.q(w)
+                        ),
+                        usage.to_string(),
+                    ));
+                }
+            },
+        };
+        Ok(GameCommand::Limit {
+            userid,
+            password: args[1].to_string(),
+            setting,
+        })
+    }
+
+    fn challenge_list(
+        &self,
+        cmd: &str,
+        word: &str,
+        args: &[&str],
+        usage: &str,
+    ) -> Result<GameCommand, CommandError> {
+        self.min_args(cmd, args, &["your userid", "your password"], usage)?;
+        let userid = self.userid(args[0], usage)?;
+        let password = args[1].to_string();
+        let mut userids: Vec<String> = Vec::new();
+        for w in &args[2..] {
+            let u = self.userid(w, usage)?;
+            if !userids.iter().any(|x| x.eq_ignore_ascii_case(&u)) {
+                userids.push(u);
+            }
+        }
+        Ok(if word == "accept" {
+            GameCommand::Accept {
+                userid,
+                password,
+                userids,
+            }
+        } else {
+            GameCommand::Reject {
+                userid,
+                password,
+                userids,
+            }
+        })
     }
 
     fn challenge(
@@ -979,6 +1253,15 @@ fn join_moves(words: &[&str]) -> Vec<String> {
     moves
 }
 
+/// The game command words that work now (for "did you mean" hints).
+fn available_words() -> Vec<&'static str> {
+    GAME_COMMAND_WORDS
+        .iter()
+        .copied()
+        .filter(|w| !NOT_YET_WORDS.contains(w))
+        .collect()
+}
+
 /// `a`, `a and b`, `a, b and c`.
 fn and_list(items: &[&str]) -> String {
     match items {
@@ -1086,10 +1369,13 @@ fn password_positions(words: &[&str]) -> Vec<usize> {
                     "preview",
                     "standings",
                     "ratings",
+                    "limit",
+                    "accept",
+                    "reject",
                 ],
             ) {
                 Some("move" | "resign" | "chat" | "queue" | "subscribe" | "unsubscribe") => &[4],
-                Some("notify") => &[3],
+                Some("notify" | "limit" | "accept" | "reject") => &[3],
                 Some(_) => &[],
                 // Unknown: if it has the shape `<game> <word> <board> <userid> <password>`, hide word 4.
                 None if words.len() > 4 && parse_positive(words[2]).is_some() => &[4],
@@ -1566,8 +1852,8 @@ mod tests {
                 &["missing your password", "(the mail body is the message)"],
             ),
             (
-                "limit subscribe 101 alice pw",
-                &["'limit subscribe' is not available yet", "limit help"],
+                "limit queue 101 alice pw 3-7",
+                &["'limit queue' is not available yet", "limit help"],
             ),
             (
                 "limit ratings 101",
@@ -1585,9 +1871,36 @@ mod tests {
                 ],
             ),
             (
-                "Limit ACCEPT 101 alice pw",
-                &["'limit accept' is not available yet"],
+                "limit subscribe 101 alice",
+                &[
+                    "missing your password",
+                    "usage: limit subscribe <board> <userid> <password>",
+                ],
             ),
+            (
+                "limit unsubscribe x alice pw",
+                &["'x' is not a board number"],
+            ),
+            ("limit subscribe 101 alice pw extra", &["takes 3 words"]),
+            (
+                "limit notify alice",
+                &["missing your password", "usage: limit notify"],
+            ),
+            (
+                "limit notify alice pw 101 soon",
+                &["'soon' is neither on, off nor a board number"],
+            ),
+            (
+                "limit limit alice pw lots",
+                &["'lots' is not a number of games", "off to lift"],
+            ),
+            ("limit limit alice pw -1", &["'-1' is not a number"]),
+            ("limit limit alice pw 3 4", &["at most one number"]),
+            (
+                "limit accept alice",
+                &["missing your password", "usage: limit accept"],
+            ),
+            ("limit reject alice pw b?b", &["'b?b' is not a userid"]),
         ];
         for (line, needles) in cases {
             let err = match parse(line) {
@@ -1598,6 +1911,56 @@ mod tests {
                 assert!(err.contains(n), "error for {line:?} lacks {n:?}:\n{err}");
             }
         }
+    }
+
+    #[test]
+    fn social_commands_parse_into_their_settings() {
+        let game = |line: &str| match parse(line).unwrap() {
+            RawCommand::Game { command, .. } => command,
+            other => panic!("{line:?} parsed as {other:?}"),
+        };
+        assert_eq!(
+            game("limit notify carol pw 102 101 102"),
+            GameCommand::Notify {
+                userid: "carol".into(),
+                password: "pw".into(),
+                setting: NotifySetting::Boards(vec![102, 101]),
+            }
+        );
+        assert!(matches!(
+            game("limit notify carol pw Off"),
+            GameCommand::Notify {
+                setting: NotifySetting::Off,
+                ..
+            }
+        ));
+        assert!(matches!(
+            game("limit limit carol pw 0"),
+            GameCommand::Limit {
+                setting: Some(GameLimit::At(0)),
+                ..
+            }
+        ));
+        assert!(matches!(
+            game("limit limit carol pw"),
+            GameCommand::Limit { setting: None, .. }
+        ));
+        assert_eq!(
+            game("limit reject carol pw bob BOB dave"),
+            GameCommand::Reject {
+                userid: "carol".into(),
+                password: "pw".into(),
+                userids: vec!["bob".into(), "dave".into()],
+            }
+        );
+        assert_eq!(
+            game("limit unsubscribe 7 carol pw"),
+            GameCommand::Unsubscribe {
+                board: 7,
+                userid: "carol".into(),
+                password: "pw".into(),
+            }
+        );
     }
 
     #[test]
@@ -1616,6 +1979,11 @@ mod tests {
             // The password typed where the userid belongs is still quoted masked, as it is also in a
             // password position.
             "limit move 101 hunter2xyz! hunter2xyz! 3-7",
+            "limit subscribe x alice hunter2xyz",
+            "limit notify alice hunter2xyz 101 hunter2xyz",
+            "limit limit alice hunter2xyz hunter2xyz",
+            "limit accept al!ce hunter2xyz bob",
+            "limit reject alice hunter2xyz hunter2xyz!",
         ];
         for line in lines {
             let err = parse(line).expect_err(line).to_string();
@@ -1659,6 +2027,61 @@ mod tests {
                 "limit chat 101 alice ****",
             ),
             ("limit show 101#3 102", &[], "limit show 101#3 102"),
+            (
+                "limit subscribe 101 carol secret",
+                &["secret"],
+                "limit subscribe 101 carol ****",
+            ),
+            (
+                "limit UNSUBSCRIBE 101 carol secret",
+                &["secret"],
+                "limit unsubscribe 101 carol ****",
+            ),
+            (
+                "limit notify carol secret",
+                &["secret"],
+                "limit notify carol ****",
+            ),
+            (
+                "limit notify carol secret ON",
+                &["secret"],
+                "limit notify carol ****",
+            ),
+            (
+                "limit notify carol secret off",
+                &["secret"],
+                "limit notify carol **** off",
+            ),
+            (
+                "limit notify carol secret 101 102 101",
+                &["secret"],
+                "limit notify carol **** 101 102",
+            ),
+            (
+                "limit limit carol secret",
+                &["secret"],
+                "limit limit carol ****",
+            ),
+            (
+                "limit limit carol secret 0",
+                &["secret"],
+                "limit limit carol **** 0",
+            ),
+            (
+                "limit limit carol secret None",
+                &["secret"],
+                "limit limit carol **** off",
+            ),
+            (
+                "limit accept carol secret alice BOB alice",
+                &["secret"],
+                "limit accept carol **** alice BOB",
+            ),
+            (
+                "limit reject carol secret",
+                &["secret"],
+                "limit reject carol ****",
+            ),
             (
                 "limit challenge -size=6 --nagtime=7 alice bob",
                 &[],
@@ -1727,6 +2150,17 @@ mod tests {
             (
                 "limit notify alice secret 101",
                 "limit notify alice **** 101",
+            ),
+            ("limit limit alice secret 3", "limit limit alice **** 3"),
+            ("limit limt alice secret 3", "limit limt alice **** 3"),
+            (
+                "limit accept alice secret bob",
+                "limit accept alice **** bob",
+            ),
+            ("limit rejcet alice secret", "limit rejcet alice ****"),
+            (
+                "limit subscribe 101 alice secret",
+                "limit subscribe 101 alice ****",
             ),
             ("limit xyzzy 101 alice secret", "limit xyzzy 101 alice ****"),
             ("limit show 101 102 103 104", "limit show 101 102 103 104"),

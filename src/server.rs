@@ -971,6 +971,12 @@ impl Core {
             } => self.chat(tx, rules, *board, userid, password, comment),
             GameCommand::Ratings => self.ratings(tx, rules),
             GameCommand::Standings => self.standings(tx, rules),
+            GameCommand::Subscribe { .. }
+            | GameCommand::Unsubscribe { .. }
+            | GameCommand::Notify { .. }
+            | GameCommand::Limit { .. }
+            | GameCommand::Accept { .. }
+            | GameCommand::Reject { .. } => self.social_command(tx, rules, cmd),
         }
     }
 
@@ -1528,6 +1534,28 @@ fn credentials(cmd: &RawCommand) -> Option<(&str, &str)> {
                 },
             ..
         } => Some((userid, password)),
+        RawCommand::Game {
+            command:
+                GameCommand::Subscribe {
+                    userid, password, ..
+                }
+                | GameCommand::Unsubscribe {
+                    userid, password, ..
+                }
+                | GameCommand::Notify {
+                    userid, password, ..
+                }
+                | GameCommand::Limit {
+                    userid, password, ..
+                }
+                | GameCommand::Accept {
+                    userid, password, ..
+                }
+                | GameCommand::Reject {
+                    userid, password, ..
+                },
+            ..
+        } => Some((userid, password)),
         _ => None,
     }
 }
@@ -1595,7 +1623,16 @@ fn general_help(cfg: &Config) -> String {
          \x20 <game> standings                      games played, won, lost, drawn, active\n\
          \x20 <game> games userid [active|all|finished]\n\
          \x20 <game> preview board move...\n\
-         \x20 <game> chat board userid password     (the body is the message)\n\n\
+         \x20 <game> chat board userid password     (the body is the message)\n\
+         \x20 <game> subscribe board userid password     every board mail of a game, as a spectator\n\
+         \x20 <game> unsubscribe board userid password\n\
+         \x20 <game> notify userid password [on|off|board...]   mail me about each new game\n\
+         \x20                                        (board numbers: subscribe to those games)\n\
+         \x20 <game> limit userid password [N|off]   at most N active games by challenge (0: none)\n\
+         \x20 <game> accept userid password [userid...]   challenges only from these (none: anyone)\n\
+         \x20 <game> reject userid password [userid...]   no challenges from these (none: clear)\n\
+         \x20   (limit, accept and reject concern challenges by others, never your own: the first\n\
+         \x20   userid of a challenge is the challenger)\n\n\
          A move ending in #N is played only if the game is still at move N (every board mail says\n\
          `Move N`), so a move written against an old board is refused rather than misplayed.\n\
          Passwords are case-sensitive and are never shown in any mail.\n\n",

@@ -19,6 +19,7 @@ mod ratings;
 mod social;
 
 pub use ratings::{GameResult, Standing};
+pub use social::ChallengeList;
 
 const MIGRATIONS: &[(&str, &str)] = &[
     (
@@ -33,6 +34,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0004_ratings",
         include_str!("../migrations/0004_ratings.sql"),
     ),
+    ("0006_social", include_str!("../migrations/0006_social.sql")),
 ];
 
 /// The schema version this binary writes.

@@ -1,50 +1,599 @@
 //! Spectators and challenge control: `subscribe`, `unsubscribe`, `notify`, `limit`, `accept`, `reject`.
+//!
+//! Everything here is per game type, as the commands are written after a game's name. A player's limit
+//! and lists guard them against challenges by others: the challenger's own settings never stop their
+//! own challenge, since they chose to play. In a three-player game each challenged player's lists are
+//! checked against the challenger only (the one who sent the challenge).
 
-use super::{Core, Letter, Step};
+use super::{Core, Letter, Outcome, Refusal, Step, userids};
+use crate::command::{GameCommand, GameLimit, NotifySetting};
 use crate::games::GameRules;
-use crate::storage::{GameRow, StorageError, Tx, User};
+use crate::storage::{ChallengeList, GameRow, StorageError, Tx, User};
 
 impl Core {
     /// The userids subscribed to a board, for its summary.
     pub(super) fn subscriber_names(
         &self,
-        _tx: &Tx<'_>,
-        _row: &GameRow,
+        tx: &Tx<'_>,
+        row: &GameRow,
     ) -> Result<Vec<String>, StorageError> {
-        Ok(Vec::new())
+        Ok(active_subscribers(tx, row)?
+            .into_iter()
+            .map(|u| u.userid)
+            .collect())
     }
 
     /// Each subscriber's copy of a board mail.
     pub(super) fn subscriber_letters(
         &self,
-        _tx: &Tx<'_>,
-        _row: &GameRow,
-        _subject: &str,
-        _body: &str,
+        tx: &Tx<'_>,
+        row: &GameRow,
+        subject: &str,
+        body: &str,
     ) -> Result<Vec<Letter>, StorageError> {
-        Ok(Vec::new())
+        Ok(active_subscribers(tx, row)?
+            .into_iter()
+            .map(|u| Letter {
+                to: u.addresses,
+                subject: subject.to_string(),
+                body: body.to_string(),
+                reply: false,
+            })
+            .collect())
     }
 
     /// Refuses a challenge that a challenged player's limit or accept/reject lists do not allow; the
     /// refusal says why. `players` are in seat order; the first is taken as the challenger.
     pub(super) fn check_challenge(
         &self,
-        _tx: &Tx<'_>,
-        _rules: &dyn GameRules,
-        _players: &[User],
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        players: &[User],
     ) -> Step<()> {
-        Ok(())
+        let Some((challenger, challenged)) = players.split_first() else {
+            return Ok(());
+        };
+        let (name, title) = (rules.name(), rules.title());
+        let mut reasons = Vec::new();
+        for p in challenged {
+            if let Some(max) = tx.game_limit(name, p.id)? {
+                let active = tx.active_games_of_type(p.id, name)?;
+                if active >= max {
+                    reasons.push(if max == 0 {
+                        format!(
+                            "{} takes no new {title} games by challenge for now (their limit is 0).",
+                            p.userid
+                        )
+                    } else {
+                        format!(
+                            "{} takes at most {} by challenge and has {active} now: try again when \
+                             one of them ends.",
+                            p.userid,
+                            active_games(max, title)
+                        )
+                    });
+                }
+            }
+            let reject = tx.challenge_list(name, p.id, ChallengeList::Reject)?;
+            if reject.iter().any(|u| u.id == challenger.id) {
+                reasons.push(format!(
+                    "{} does not take {title} challenges from {} (their reject list).",
+                    p.userid, challenger.userid
+                ));
+            }
+            let accept = tx.challenge_list(name, p.id, ChallengeList::Accept)?;
+            if !accept.is_empty() && !accept.iter().any(|u| u.id == challenger.id) {
+                reasons.push(format!(
+                    "{} takes {title} challenges only from the players on their accept list, and {} \
+                     is not on it.",
+                    p.userid, challenger.userid
+                ));
+            }
+        }
+        if reasons.is_empty() {
+            return Ok(());
+        }
+        Err(Refusal::new(format!(
+            "The challenge was not made: {}\n(The first userid of a challenge is taken as the \
+             challenger.)",
+            reasons.join("\n")
+        ))
+        .into())
     }
 
     /// The mails telling players who asked (`notify`) about a new game of this type.
     pub(super) fn new_game_letters(
         &self,
-        _tx: &Tx<'_>,
-        _rules: &dyn GameRules,
-        _row: &GameRow,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        row: &GameRow,
         _subject: &str,
-        _body: &str,
+        body: &str,
     ) -> Result<Vec<Letter>, StorageError> {
-        Ok(Vec::new())
+        let players = userids(row);
+        let subject = format!(
+            "New {} Board {} {}",
+            rules.title(),
+            row.board,
+            players.join(" vs ")
+        );
+        let text = format!(
+            "A new {title} game has started on Board {board}: {who}.\n\n\
+             To get every board mail of it:  {name} subscribe {board} <userid> <password>\n\
+             To stop these notices:          {name} notify <userid> <password> off\n\n{body}",
+            title = rules.title(),
+            name = rules.name(),
+            board = row.board,
+            who = players.join(" vs "),
+        );
+        Ok(tx
+            .new_game_watchers(rules.name())?
+            .into_iter()
+            .filter(|u| u.password_hash.is_some() && !row.players.iter().any(|p| p.id == u.id))
+            .map(|u| Letter {
+                to: u.addresses,
+                subject: subject.clone(),
+                body: text.clone(),
+                reply: false,
+            })
+            .collect())
+    }
+
+    /// Carries out `subscribe`, `unsubscribe`, `notify`, `limit`, `accept` and `reject`.
+    pub(super) fn social_command(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        cmd: &GameCommand,
+    ) -> Step<Outcome> {
+        match cmd {
+            GameCommand::Subscribe {
+                board,
+                userid,
+                password,
+            } => self.subscribe(tx, rules, *board, userid, password),
+            GameCommand::Unsubscribe {
+                board,
+                userid,
+                password,
+            } => self.unsubscribe(tx, rules, *board, userid, password),
+            GameCommand::Notify {
+                userid,
+                password,
+                setting,
+            } => self.notify(tx, rules, userid, password, setting),
+            GameCommand::Limit {
+                userid,
+                password,
+                setting,
+            } => self.set_limit(tx, rules, userid, password, *setting),
+            GameCommand::Accept {
+                userid,
+                password,
+                userids,
+            } => self.set_list(tx, rules, userid, password, ChallengeList::Accept, userids),
+            GameCommand::Reject {
+                userid,
+                password,
+                userids,
+            } => self.set_list(tx, rules, userid, password, ChallengeList::Reject, userids),
+            _ => Err(Refusal::new(format!(
+                "'{}' is not a command about subscriptions or challenges.",
+                rules.name()
+            ))
+            .into()),
+        }
+    }
+
+    /// Checks that `user` may subscribe to `row`: not a player of it, and the game still going on.
+    fn may_subscribe(&self, rules: &dyn GameRules, row: &GameRow, user: &User) -> Step<()> {
+        if row.players.iter().any(|p| p.id == user.id) {
+            return Err(Refusal::on(
+                format!(
+                    "{} plays {} Board {}, so every board mail of it comes to them already; \
+                     subscribe is for watching the games of others.",
+                    user.userid,
+                    rules.title(),
+                    row.board
+                ),
+                rules.name(),
+                row.board,
+            )
+            .into());
+        }
+        if row.finished {
+            return Err(Refusal::on(
+                format!(
+                    "{} Board {} is over, so no more board mails will come. Read it with \
+                     `{} show {}` or `{} history {}`.",
+                    rules.title(),
+                    row.board,
+                    rules.name(),
+                    row.board,
+                    rules.name(),
+                    row.board
+                ),
+                rules.name(),
+                row.board,
+            )
+            .into());
+        }
+        Ok(())
+    }
+
+    fn subscribe(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        board: u32,
+        userid: &str,
+        password: &str,
+    ) -> Step<Outcome> {
+        let (row, state) = self.load_game(tx, rules, board)?;
+        let user = self.authenticate(tx, userid, password)?;
+        self.may_subscribe(rules, &row, &user)?;
+        if !tx.subscribe(row.id, user.id, self.now)? {
+            return Err(Refusal::on(
+                format!(
+                    "{} is subscribed to {} Board {board} already; nothing changed. To stop, write \
+                     `{} unsubscribe {board} {} <password>`.",
+                    user.userid,
+                    rules.title(),
+                    rules.name(),
+                    user.userid
+                ),
+                rules.name(),
+                board,
+            )
+            .into());
+        }
+        let mut text = format!(
+            "{} is now subscribed to {} Board {board}: every board mail of it goes to {} until the \
+             game ends or you write `{} unsubscribe {board} {} <password>`.\n\n",
+            user.userid,
+            rules.title(),
+            user.addresses.join(", "),
+            rules.name(),
+            user.userid
+        );
+        text.push_str(&self.summary(tx, rules, &row, state.as_ref(), &[])?);
+        Ok(Outcome::reply(
+            format!("{} Board {board} Subscribed {}", rules.title(), user.userid),
+            text,
+        ))
+    }
+
+    fn unsubscribe(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        board: u32,
+        userid: &str,
+        password: &str,
+    ) -> Step<Outcome> {
+        let (row, state) = self.load_game(tx, rules, board)?;
+        let user = self.authenticate(tx, userid, password)?;
+        if !tx.unsubscribe(row.id, user.id)? {
+            let boards = tx.subscribed_boards(user.id, rules.name())?;
+            return Err(Refusal::on(
+                format!(
+                    "{} is not subscribed to {} Board {board}, so there is nothing to stop. {}",
+                    user.userid,
+                    rules.title(),
+                    following(rules, &boards)
+                ),
+                rules.name(),
+                board,
+            )
+            .into());
+        }
+        let mut text = format!(
+            "{} is no longer subscribed to {} Board {board}: its board mails stop. {}\n\n",
+            user.userid,
+            rules.title(),
+            following(rules, &tx.subscribed_boards(user.id, rules.name())?)
+        );
+        text.push_str(&self.summary(tx, rules, &row, state.as_ref(), &[])?);
+        Ok(Outcome::reply(
+            format!(
+                "{} Board {board} Unsubscribed {}",
+                rules.title(),
+                user.userid
+            ),
+            text,
+        ))
+    }
+
+    fn notify(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        userid: &str,
+        password: &str,
+        setting: &NotifySetting,
+    ) -> Step<Outcome> {
+        let (name, title) = (rules.name(), rules.title());
+        // The boards are read before the password is checked, so that a wrong board number is
+        // answered without counting as a login.
+        let rows = match setting {
+            NotifySetting::Boards(boards) => {
+                let mut rows = Vec::new();
+                for &b in boards {
+                    rows.push(self.load_game(tx, rules, b)?.0);
+                }
+                rows
+            }
+            _ => Vec::new(),
+        };
+        let user = self.authenticate(tx, userid, password)?;
+        let done = match setting {
+            NotifySetting::On => {
+                if tx.set_new_game_notices(name, user.id, true, self.now)? {
+                    format!(
+                        "Notices of new {title} games are now on for {}.",
+                        user.userid
+                    )
+                } else {
+                    format!(
+                        "Notices of new {title} games were on already for {}.",
+                        user.userid
+                    )
+                }
+            }
+            NotifySetting::Off => {
+                if tx.set_new_game_notices(name, user.id, false, self.now)? {
+                    format!(
+                        "Notices of new {title} games are now off for {}.",
+                        user.userid
+                    )
+                } else {
+                    format!(
+                        "Notices of new {title} games were off already for {}.",
+                        user.userid
+                    )
+                }
+            }
+            NotifySetting::Boards(_) => {
+                // Every board is checked before any subscription is written, so that a refusal
+                // changes nothing.
+                for row in &rows {
+                    self.may_subscribe(rules, row, &user)?;
+                }
+                let mut new = Vec::new();
+                let mut already = Vec::new();
+                for row in &rows {
+                    if tx.subscribe(row.id, user.id, self.now)? {
+                        new.push(row.board.to_string());
+                    } else {
+                        already.push(row.board.to_string());
+                    }
+                }
+                let mut s = String::new();
+                if !new.is_empty() {
+                    s.push_str(&format!(
+                        "{} is now subscribed to {title} Board(s) {}: every board mail of them \
+                         comes to you.",
+                        user.userid,
+                        new.join(", ")
+                    ));
+                }
+                if !already.is_empty() {
+                    if !s.is_empty() {
+                        s.push(' ');
+                    }
+                    s.push_str(&format!(
+                        "{} was subscribed to {title} Board(s) {} already.",
+                        user.userid,
+                        already.join(", ")
+                    ));
+                }
+                s
+            }
+        };
+        self.settings_reply(tx, rules, &user, "notify", &done)
+    }
+
+    fn set_limit(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        userid: &str,
+        password: &str,
+        setting: Option<GameLimit>,
+    ) -> Step<Outcome> {
+        let user = self.authenticate(tx, userid, password)?;
+        let title = rules.title();
+        let done = match setting {
+            None => String::new(),
+            Some(GameLimit::Off) => {
+                tx.set_game_limit(rules.name(), user.id, None)?;
+                format!("The limit of {title} games for {} is lifted.", user.userid)
+            }
+            Some(GameLimit::At(n)) => {
+                tx.set_game_limit(rules.name(), user.id, Some(n))?;
+                format!("The limit of {title} games for {} is now {n}.", user.userid)
+            }
+        };
+        self.settings_reply(tx, rules, &user, "limit", &done)
+    }
+
+    fn set_list(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        userid: &str,
+        password: &str,
+        list: ChallengeList,
+        others: &[String],
+    ) -> Step<Outcome> {
+        let word = list.as_str();
+        let usage = format!(
+            "Write it `{} {word} <your userid> <password> [<userid>...]`.",
+            rules.name()
+        );
+        // Every userid is checked before the password and before anything is written.
+        let mut ids = Vec::new();
+        for o in others {
+            let other = tx.user(o)?.filter(|u| u.password_hash.is_some());
+            let Some(other) = other else {
+                return Err(Refusal::new(format!(
+                    "'{o}' is not a registered player, so the {word} list was not changed. {usage}"
+                ))
+                .into());
+            };
+            if other.userid.eq_ignore_ascii_case(userid) {
+                return Err(Refusal::new(format!(
+                    "You named yourself ({o}) in your own {word} list; name the players whose \
+                     challenges you {}. The list was not changed. {usage}",
+                    if list == ChallengeList::Accept {
+                        "take"
+                    } else {
+                        "refuse"
+                    }
+                ))
+                .into());
+            }
+            ids.push(other.id);
+        }
+        let user = self.authenticate(tx, userid, password)?;
+        tx.set_challenge_list(rules.name(), user.id, list, &ids)?;
+        let title = rules.title();
+        let done = match (list, others.is_empty()) {
+            (ChallengeList::Accept, true) => format!(
+                "The accept list of {} is cleared: {title} challenges are taken from anyone \
+                 not on the reject list.",
+                user.userid
+            ),
+            (ChallengeList::Accept, false) => format!(
+                "{} now takes {title} challenges only from {}.",
+                user.userid,
+                others.join(", ")
+            ),
+            (ChallengeList::Reject, true) => {
+                format!("The reject list of {} is cleared.", user.userid)
+            }
+            (ChallengeList::Reject, false) => format!(
+                "{} now refuses {title} challenges from {}.",
+                user.userid,
+                others.join(", ")
+            ),
+        };
+        self.settings_reply(tx, rules, &user, word, &done)
+    }
+
+    /// The answer to a settings command: what it did, then every setting of the player for this game
+    /// type as it now stands.
+    fn settings_reply(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        user: &User,
+        word: &str,
+        done: &str,
+    ) -> Step<Outcome> {
+        let (name, title) = (rules.name(), rules.title());
+        let mut text = String::new();
+        if !done.is_empty() {
+            text.push_str(done);
+            text.push_str("\n\n");
+        }
+        text.push_str(&format!("{title} settings of {}:\n", user.userid));
+        let active = tx.active_games_of_type(user.id, name)?;
+        let limit = match tx.game_limit(name, user.id)? {
+            None => "none".to_string(),
+            Some(0) => "0 (no new games by challenge)".to_string(),
+            Some(n) => format!("at most {} by challenge", active_games(n, title)),
+        };
+        text.push_str(&format!(
+            "  Limit:             {limit}; active now: {active}\n"
+        ));
+        let names = |list| -> Result<String, StorageError> {
+            let users = tx.challenge_list(name, user.id, list)?;
+            Ok(users
+                .into_iter()
+                .map(|u| u.userid)
+                .collect::<Vec<_>>()
+                .join(", "))
+        };
+        let accept = names(ChallengeList::Accept)?;
+        let reject = names(ChallengeList::Reject)?;
+        text.push_str(&format!(
+            "  Accept list:       {}\n",
+            if accept.is_empty() {
+                "none (challenges from anyone)"
+            } else {
+                &accept
+            }
+        ));
+        text.push_str(&format!(
+            "  Reject list:       {}\n",
+            if reject.is_empty() { "none" } else { &reject }
+        ));
+        let notices = if tx.wants_new_game_notices(name, user.id)? {
+            "on"
+        } else {
+            "off"
+        };
+        text.push_str(&format!("  New-game notices:  {notices}\n"));
+        let boards = tx.subscribed_boards(user.id, name)?;
+        text.push_str(&format!(
+            "  Subscribed to:     {}\n",
+            if boards.is_empty() {
+                "no boards".to_string()
+            } else {
+                boards
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        ));
+        text.push_str(&format!(
+            "\nThe limit and the lists apply to challenges by others; your own challenges are not \
+             held back by them.\n\
+             Change them with:\n\
+             \x20 {name} limit <userid> <password> <N>|off\n\
+             \x20 {name} accept <userid> <password> [<userid>...]   (none: from anyone)\n\
+             \x20 {name} reject <userid> <password> [<userid>...]   (none: clear)\n\
+             \x20 {name} notify <userid> <password> [on|off|<board>...]\n"
+        ));
+        Ok(Outcome::reply(
+            format!("{title} {word} {}", user.userid),
+            text,
+        ))
+    }
+}
+
+/// `1 active Limit game`, `2 active Limit games`.
+fn active_games(n: u32, title: &str) -> String {
+    format!("{n} active {title} game{}", if n == 1 { "" } else { "s" })
+}
+
+/// The subscribers of a game who can still get mail (signed-off accounts have no address).
+fn active_subscribers(tx: &Tx<'_>, row: &GameRow) -> Result<Vec<User>, StorageError> {
+    Ok(tx
+        .subscribers(row.id)?
+        .into_iter()
+        .filter(|u| u.password_hash.is_some() && !u.addresses.is_empty())
+        .collect())
+}
+
+/// `You follow Limit boards 101, 103.` or that you follow none.
+fn following(rules: &dyn GameRules, boards: &[u32]) -> String {
+    if boards.is_empty() {
+        format!(
+            "You are subscribed to no {} boards that are still going on.",
+            rules.title()
+        )
+    } else {
+        format!(
+            "You are subscribed to {} Board(s) {}.",
+            rules.title(),
+            boards
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
     }
 }
