@@ -7,6 +7,7 @@
 //! <game> help                            <game> challenge [-option[=value]...] userid1 userid2 [userid3]
 //! <game> move board userid password move[#N]     <game> resign board userid password
 //! <game> show board[#N]...               <game> history [board]
+//! <game> ratings                         <game> standings
 //! <game> games userid [active|all|finished]      <game> preview board move...
 //! <game> chat board userid password      (the mail body is the message)
 //! <game> subscribe|unsubscribe board userid password
@@ -62,7 +63,7 @@ pub const GAME_COMMAND_WORDS: &[&str] = &[
 ];
 
 /// Game command words that belong to a later issue: they parse to [`CommandError::NotYet`].
-pub const NOT_YET_WORDS: &[&str] = &["standings", "ratings", "queue"];
+pub const NOT_YET_WORDS: &[&str] = &["queue"];
 
 /// One word of a command line, as [`tokenize`] reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -269,6 +270,10 @@ pub enum GameCommand {
         /// The password.
         password: String,
     },
+    /// `<game> ratings`: the rating list.
+    Ratings,
+    /// `<game> standings`: games played, won, lost, drawn and active per player.
+    Standings,
     /// `<game> subscribe board userid password`: mail me every board mail of this game.
     Subscribe {
         /// The board number.
@@ -477,6 +482,8 @@ impl RawCommand {
                     GameCommand::Chat { board, userid, .. } => {
                         w.extend(["chat".into(), board.to_string(), userid.clone(), m.into()]);
                     }
+                    GameCommand::Ratings => w.push("ratings".into()),
+                    GameCommand::Standings => w.push("standings".into()),
                     GameCommand::Subscribe { board, userid, .. }
                     | GameCommand::Unsubscribe { board, userid, .. } => {
                         let word = if matches!(command, GameCommand::Subscribe { .. }) {
@@ -590,6 +597,8 @@ pub fn command_list() -> String {
         "games",
         "preview",
         "chat",
+        "ratings",
+        "standings",
         "subscribe",
         "unsubscribe",
         "notify",
@@ -633,6 +642,8 @@ fn usage_game(game: &str, word: &str) -> String {
         "games" => "games <userid> [active|all|finished]",
         "preview" => "preview <board> <move>...",
         "chat" => "chat <board> <userid> <password>   (the mail body is the message)",
+        "ratings" => "ratings",
+        "standings" => "standings",
         "subscribe" => "subscribe <board> <userid> <password>   (get every board mail of a game)",
         "unsubscribe" => "unsubscribe <board> <userid> <password>",
         "notify" => "notify <userid> <password> [on|off|<board>...]   (mail me about new games)",
@@ -644,7 +655,7 @@ fn usage_game(game: &str, word: &str) -> String {
             "reject <userid> <password> [<userid>...]   (no challenges from these; none: clear)"
         }
         _ => {
-            "help|challenge|move|resign|show|history|games|preview|chat|subscribe|notify|limit|accept|reject ..."
+            "help|challenge|move|resign|show|history|games|preview|chat|ratings|standings|subscribe|notify|limit|accept|reject ..."
         }
     };
     format!("{game} {rest}")
@@ -1037,6 +1048,16 @@ impl Parser<'_> {
                 GameCommand::Preview {
                     board,
                     moves: join_moves(&args[1..]),
+                }
+            }
+            "ratings" | "standings" => {
+                if !args.is_empty() {
+                    return Err(self.usage_err(format!("'{cmd}' takes no words after it"), usage));
+                }
+                if word == "ratings" {
+                    GameCommand::Ratings
+                } else {
+                    GameCommand::Standings
                 }
             }
             "subscribe" | "unsubscribe" => self.subscription(&cmd, &word, args, &usage)?,
@@ -1755,6 +1776,8 @@ mod tests {
                 }),
             ),
             ("limit history", game(GameCommand::History { board: None })),
+            ("limit ratings", game(GameCommand::Ratings)),
+            ("LIMIT Standings", game(GameCommand::Standings)),
             (
                 "limit history 101",
                 game(GameCommand::History { board: Some(101) }),
@@ -1944,8 +1967,23 @@ mod tests {
                 &["missing your password", "(the mail body is the message)"],
             ),
             (
-                "limit standings",
-                &["'limit standings' is not available yet", "limit help"],
+                "limit queue 101 alice pw 3-7",
+                &["'limit queue' is not available yet", "limit help"],
+            ),
+            (
+                "limit ratings 101",
+                &[
+                    "'limit ratings' takes no words after it",
+                    "usage: limit ratings",
+                ],
+            ),
+            ("limit ratngs", &["did you mean 'limit ratings'?"]),
+            (
+                "limit standings alice",
+                &[
+                    "'limit standings' takes no words after it",
+                    "usage: limit standings",
+                ],
             ),
             (
                 "limit subscribe 101 alice",
@@ -2272,6 +2310,8 @@ mod tests {
                 "limit challenge -size=6 --nagtime=7 alice bob",
             ),
             ("limit games alice", &[], "limit games alice active"),
+            ("Limit RATINGS", &[], "limit ratings"),
+            ("limit standings", &[], "limit standings"),
             ("help me", &[], "help me"),
             ("list", &[], "list"),
             // A password that occurs in another field is masked there too.

@@ -2,7 +2,8 @@
 //!
 //! Mail comes in ([`mail_in`]), its text becomes commands ([`command`]), the server checks them against
 //! the accounts ([`accounts`]), the stored games ([`storage`]) and the rules ([`games`]), and the boards go
-//! out by mail ([`summary`] writes them, [`mail_out`] sends them). [`server`] ties these together.
+//! out by mail ([`summary`] writes them, [`mail_out`] sends them); finished games are rated with [`ratings`].
+//! [`server`] ties these together.
 
 pub mod accounts;
 pub mod cli;
@@ -12,6 +13,7 @@ pub mod engine_cli;
 pub mod games;
 pub mod mail_in;
 pub mod mail_out;
+pub mod ratings;
 pub mod server;
 pub mod storage;
 pub mod summary;

@@ -608,7 +608,12 @@ impl Core {
         let players = userids(row);
         let mut status_notes = self.proposal_lines(tx, rules, row, state)?;
         status_notes.extend(self.away_lines(tx, row)?);
-        let rating_changes = self.rating_lines(tx, row)?;
+        // `show 101#5` of a finished game shows a position before its end: no rating changes there.
+        let rating_changes = if matches!(state.status(), Status::Over(_)) {
+            self.rating_lines(tx, row)?
+        } else {
+            Vec::new()
+        };
         let subscribers = self.subscriber_names(tx, row)?;
         Ok(Summary {
             title: rules.title(),
@@ -977,6 +982,8 @@ impl Core {
                 userid,
                 password,
             } => self.chat(tx, rules, *board, userid, password, comment),
+            GameCommand::Ratings => self.ratings(tx, rules),
+            GameCommand::Standings => self.standings(tx, rules),
             GameCommand::Subscribe { .. }
             | GameCommand::Unsubscribe { .. }
             | GameCommand::Notify { .. }
@@ -1355,12 +1362,7 @@ impl Core {
 
     fn history(&self, tx: &Tx<'_>, rules: &dyn GameRules, board: Option<u32>) -> Step<Outcome> {
         let Some(board) = board else {
-            return Err(Refusal::new(format!(
-                "Write it `{} history <board>`: the history of all finished games comes with ratings, \
-                 which this server does not keep yet.",
-                rules.name()
-            ))
-            .into());
+            return self.history_all(tx, rules);
         };
         let (row, state) = self.load_game(tx, rules, board)?;
         let players = userids(&row);
@@ -1633,7 +1635,9 @@ fn general_help(cfg: &Config) -> String {
          \x20 <game> move board userid password move[#N]   (move may be `resign`)\n\
          \x20 <game> resign board userid password\n\
          \x20 <game> show board[#N]...\n\
-         \x20 <game> history board\n\
+         \x20 <game> history [board]                finished games with rating changes, or one game\n\
+         \x20 <game> ratings                        the rating list (Elo, from 1600)\n\
+         \x20 <game> standings                      games played, won, lost, drawn, active\n\
          \x20 <game> games userid [active|all|finished]\n\
          \x20 <game> preview board move...\n\
          \x20 <game> chat board userid password     (the body is the message)\n\

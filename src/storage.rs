@@ -19,6 +19,7 @@ mod ratings;
 mod social;
 
 pub use clock::{GameClock, Vacation};
+pub use ratings::{GameResult, Standing};
 pub use social::ChallengeList;
 
 const MIGRATIONS: &[(&str, &str)] = &[
@@ -31,6 +32,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         include_str!("../migrations/0002_reply_log.sql"),
     ),
     ("0003_clock", include_str!("../migrations/0003_clock.sql")),
+    (
+        "0004_ratings",
+        include_str!("../migrations/0004_ratings.sql"),
+    ),
     ("0006_social", include_str!("../migrations/0006_social.sql")),
 ];
 
