@@ -18,6 +18,8 @@ mod proposals;
 mod ratings;
 mod social;
 
+pub use proposals::{Proposal, QueuedMove};
+
 const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0001_initial",
@@ -26,6 +28,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0002_reply_log",
         include_str!("../migrations/0002_reply_log.sql"),
+    ),
+    (
+        "0005_proposals",
+        include_str!("../migrations/0005_proposals.sql"),
     ),
 ];
 
