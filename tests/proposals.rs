@@ -5,6 +5,7 @@ mod common;
 
 use common::{Env, Sent, eml, legal_moves_after};
 use pbem::games::{Outcome, Status};
+use sha2::Digest;
 
 /// These players signed up and game 101 started between them (in this seat order); mails dropped.
 fn started(players: &[&str]) -> Env {
@@ -64,7 +65,13 @@ fn snapshot(env: &Env) -> String {
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )
         .unwrap();
-    out.push_str(&format!("{game:?}\n"));
+    // The state by its digest, so that a failure prints a line rather than the whole document.
+    let digest = sha2::Sha256::digest(game.0.as_bytes());
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    out.push_str(&format!(
+        "state {hex}, finished {}, updated {}\n",
+        game.1, game.2
+    ));
     for sql in [
         "SELECT game_id || ' ' || kind || ' ' || proposer_id || ' ' || move_number FROM proposals",
         "SELECT game_id || ' ' || user_id FROM proposal_accepts",
