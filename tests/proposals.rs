@@ -721,3 +721,24 @@ fn a_queued_move_with_a_stale_guard_is_dropped() {
         mails[0].body
     );
 }
+
+#[test]
+fn the_general_help_explains_proposals_and_queued_moves() {
+    let env = Env::new();
+    let mails = send(&env, "someone", "help", "");
+    assert_eq!(mails.len(), 1);
+    let body = &mails[0].body;
+    for want in [
+        "Proposals and queued moves:\n",
+        "<game> move board userid password propose undo|draw\n",
+        "<game> move board userid password accept|reject\n",
+        "<game> queue board userid password move[#N]",
+        "it lapses when the game changes",
+        "On your own turn, play the move",
+    ] {
+        assert!(body.contains(want), "{want:?} missing from:\n{body}");
+    }
+    // The section fits a mail line, so that it is not sent quoted-printable with soft breaks.
+    let section = &body[body.find("Proposals and queued moves:").unwrap()..];
+    assert!(section.lines().all(|l| l.len() <= 76), "{section}");
+}

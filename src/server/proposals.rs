@@ -30,18 +30,27 @@ use crate::summary;
 /// The commands of this module and the rules chosen, for the general help.
 pub(super) const HELP: &str = "\
 Proposals and queued moves:\n\
-\x20 <game> move board userid password propose undo   take back your last move (and all after it)\n\
-\x20 <game> move board userid password propose draw   end the game as a draw\n\
-\x20 <game> move board userid password accept|reject  answer the open proposal\n\
-\x20 <game> queue board userid password move[#N]      a move played when your turn comes\n\
-Any player still in may propose, on their turn or not; a board has one open proposal at a time, shown\n\
-under the status of every board mail. It is carried out when all the other players still in accept it,\n\
-dropped when one of them rejects it, and it lapses when the game changes first (a move, a resignation,\n\
-a forfeit). An unanswered draw proposal is accepted when the forfeit clock runs out. An undo takes back\n\
-the proposer's own last move and everything after it, so that it is their turn again; it cannot take\n\
-back a resignation or a forfeit, and it drops the board's queued moves. A queued move is kept (one per\n\
-player and board, a new one replaces the old) until your turn comes; then it is played if it is still\n\
-legal, or dropped and you are told why. On your own turn, play the move instead of queueing it.\n";
+\x20 <game> move board userid password propose undo|draw\n\
+\x20 <game> move board userid password accept|reject\n\
+\x20 <game> queue board userid password move[#N]   (kept for your turn)\n\
+Any player still in may propose, on their turn or not: `propose undo`\n\
+takes back the proposer's own last move and everything after it, so that\n\
+it is their turn again; `propose draw` ends the game as a draw. A board\n\
+has one open proposal at a time, shown under the status of every board\n\
+mail. It is carried out when all the other players still in accept it,\n\
+dropped when one of them rejects it, and it lapses when the game changes\n\
+first (a move, a resignation, a forfeit): to offer a draw with your\n\
+move, send the move first, then the proposal. An unanswered draw\n\
+proposal is accepted when the forfeit clock runs out. An undo cannot\n\
+take back a resignation or a forfeit, and it drops the board's queued\n\
+moves.\n\
+\n\
+A queued move is kept (one per player and board; a new one replaces the\n\
+old) until your turn comes. Then it is played if it is still legal (and\n\
+its #N, if any, is the move awaited), or dropped and you are told why.\n\
+The other players do not see it. On your own turn, play the move\n\
+instead.\n\
+";
 
 impl Core {
     /// Lines under a board's status about its open proposals (empty when none is open).
