@@ -26,5 +26,8 @@ CREATE TABLE queued_moves (
     guard      INTEGER,                        -- #N: play it only at move N
     comment    TEXT    NOT NULL DEFAULT '',    -- the queue mail's body, passwords masked
     created_at INTEGER NOT NULL,
+    -- Set, for the length of one command, when the move has just been played at this move number: the
+    -- board mails of that move say it was queued, then the row goes.
+    played_at  INTEGER,
     PRIMARY KEY (game_id, user_id)
 );

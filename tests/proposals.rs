@@ -188,7 +188,19 @@ fn an_undo_on_the_proposers_own_turn_goes_back_over_the_others_move_too() {
         "limit move 101 alice pw-alice propose undo#3",
         "",
     );
+    // Bob queued a reply for move 4; the undo drops it with the position it was written for.
+    send(&env, "bob", "limit queue 101 bob pw-bob 1-2,3", "");
     let mails = send(&env, "bob", "limit move 101 bob pw-bob accept#3", "");
+    assert!(
+        mails[0]
+            .body
+            .contains("Queued moves on this board are dropped.")
+    );
+    let queued: i64 = env
+        .sqlite()
+        .query_row("SELECT count(*) FROM queued_moves", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(queued, 0);
     assert!(
         mails[0]
             .body
@@ -741,4 +753,53 @@ fn the_general_help_explains_proposals_and_queued_moves() {
     // The section fits a mail line, so that it is not sent quoted-printable with soft breaks.
     let section = &body[body.find("Proposals and queued moves:").unwrap()..];
     assert!(section.lines().all(|l| l.len() <= 76), "{section}");
+}
+
+#[test]
+fn queued_moves_of_several_players_are_played_one_after_another() {
+    let env = started(&["alice", "bob", "carol"]);
+    let moves = first_moves(3, 3);
+    send(
+        &env,
+        "bob",
+        &format!("limit queue 101 bob pw-bob {}", moves[1]),
+        "",
+    );
+    send(
+        &env,
+        "carol",
+        &format!("limit queue 101 carol pw-carol {}#3", moves[2]),
+        "",
+    );
+    let mails = send(
+        &env,
+        "alice",
+        &format!("limit move 101 alice pw-alice {}", moves[0]),
+        "",
+    );
+    // Three board mails for each of the three moves.
+    assert_eq!(mails.len(), 9, "{mails:#?}");
+    assert_eq!(
+        env.stored_moves(101)
+            .iter()
+            .map(|m| m.text.clone())
+            .collect::<Vec<_>>(),
+        moves
+    );
+    assert_eq!(env.stored_game(101).status(), Status::ToMove(0));
+    let carol = to(&mails, "carol");
+    assert_eq!(
+        carol
+            .iter()
+            .filter(|m| m.body.starts_with("Move 2 is bob's queued move"))
+            .count(),
+        1
+    );
+    assert_eq!(
+        carol
+            .iter()
+            .filter(|m| m.body.starts_with("Move 3 is carol's queued move"))
+            .count(),
+        1
+    );
 }

@@ -421,13 +421,30 @@ impl Core {
         } else {
             with_notice(outcome, &notes.join("\n"))
         };
+        // This change may itself be a queued move: its own mails (and only those, not the ones of
+        // moves it brings due in turn) say so.
+        if let Some((user_id, at, queued)) = tx.take_played_queued_move(row.id)? {
+            outcome = with_notice(
+                outcome,
+                &format!(
+                    "Move {at} is {}'s queued move {} (queued {}).",
+                    name_of(row, user_id),
+                    queued.mv,
+                    summary::format_time(queued.created_at)
+                ),
+            );
+            // Nobody's mail caused it, so no copy is a reply to the mail being handled.
+            for l in &mut outcome.letters {
+                l.reply = false;
+            }
+        }
         let Status::ToMove(seat) = state.status() else {
             return Ok(outcome);
         };
         let Some(player) = row.players.get(seat) else {
             return Ok(outcome);
         };
-        let Some(queued) = tx.take_queued_move(row.id, player.id)? else {
+        let Some(queued) = tx.queued_move(row.id, player.id)? else {
             return Ok(outcome);
         };
         let mut next = state.clone_box();
@@ -442,6 +459,7 @@ impl Core {
         };
         match tried {
             Ok(()) => {
+                tx.mark_queued_move_played(row.id, player.id, at)?;
                 let played = self.record_turn(
                     tx,
                     rules,
@@ -451,22 +469,10 @@ impl Core {
                     at,
                     &queued.comment,
                 )?;
-                let mut played = with_notice(
-                    played,
-                    &format!(
-                        "Move {at} is {}'s queued move {} (queued {}).",
-                        player.userid,
-                        queued.mv,
-                        summary::format_time(queued.created_at)
-                    ),
-                );
-                // Nobody's mail caused it, so no copy is a reply to the mail being handled.
-                for l in &mut played.letters {
-                    l.reply = false;
-                }
                 outcome.letters.extend(played.letters);
             }
             Err(why) => {
+                tx.take_queued_move(row.id, player.id)?;
                 outcome
                     .letters
                     .push(self.dropped_letter(tx, rules, row, state, player, &queued, &why)?);

@@ -114,7 +114,7 @@ impl Tx<'_> {
             .0
             .query_row(
                 "SELECT move, guard, comment, created_at FROM queued_moves
-                 WHERE game_id = ?1 AND user_id = ?2",
+                 WHERE game_id = ?1 AND user_id = ?2 AND played_at IS NULL",
                 params![game_id, user_id],
                 |r| {
                     Ok(QueuedMove {
@@ -163,11 +163,54 @@ impl Tx<'_> {
         Ok(q)
     }
 
-    /// Removes every queued move of a game; returns how many there were.
+    /// Removes every queued move of a game still waiting; returns how many there were.
     pub fn clear_queued_moves(&self, game_id: i64) -> Result<usize> {
-        Ok(self
+        Ok(self.0.execute(
+            "DELETE FROM queued_moves WHERE game_id = ?1 AND played_at IS NULL",
+            [game_id],
+        )?)
+    }
+
+    /// Marks a player's queued move as played at move `at`, so that the board mails of that move can
+    /// say so ([`Tx::take_played_queued_move`] then removes it).
+    pub fn mark_queued_move_played(&self, game_id: i64, user_id: i64, at: u32) -> Result<()> {
+        self.0.execute(
+            "UPDATE queued_moves SET played_at = ?3 WHERE game_id = ?1 AND user_id = ?2",
+            params![game_id, user_id, at],
+        )?;
+        Ok(())
+    }
+
+    /// Removes and returns the queued move just played on a game, if any: the user row id, the move
+    /// number it was played at, and the move.
+    pub fn take_played_queued_move(&self, game_id: i64) -> Result<Option<(i64, u32, QueuedMove)>> {
+        let found = self
             .0
-            .execute("DELETE FROM queued_moves WHERE game_id = ?1", [game_id])?)
+            .query_row(
+                "SELECT user_id, played_at, move, guard, comment, created_at FROM queued_moves
+                 WHERE game_id = ?1 AND played_at IS NOT NULL",
+                [game_id],
+                |r| {
+                    Ok((
+                        r.get(0)?,
+                        r.get(1)?,
+                        QueuedMove {
+                            mv: r.get(2)?,
+                            guard: r.get(3)?,
+                            comment: r.get(4)?,
+                            created_at: r.get(5)?,
+                        },
+                    ))
+                },
+            )
+            .optional()?;
+        if let Some((user_id, _, _)) = &found {
+            self.0.execute(
+                "DELETE FROM queued_moves WHERE game_id = ?1 AND user_id = ?2",
+                params![game_id, user_id],
+            )?;
+        }
+        Ok(found)
     }
 }
 
@@ -236,6 +279,16 @@ mod tests {
         tx.set_queued_move(g, b, &q("7-8,9")).unwrap();
         assert_eq!(tx.take_queued_move(g, a).unwrap(), Some(q("4-5,6")));
         assert_eq!(tx.take_queued_move(g, a).unwrap(), None);
+        // A move marked as played is no longer waiting, and is taken once.
+        tx.mark_queued_move_played(g, b, 2).unwrap();
+        assert_eq!(tx.queued_move(g, b).unwrap(), None);
+        assert_eq!(tx.clear_queued_moves(g).unwrap(), 0);
+        assert_eq!(
+            tx.take_played_queued_move(g).unwrap(),
+            Some((b, 2, q("7-8,9")))
+        );
+        assert_eq!(tx.take_played_queued_move(g).unwrap(), None);
+        tx.set_queued_move(g, b, &q("7-8,9")).unwrap();
         assert_eq!(tx.clear_queued_moves(g).unwrap(), 1);
         assert_eq!(tx.queued_move(g, b).unwrap(), None);
     }
