@@ -9,6 +9,8 @@
 //! <game> show board[#N]...               <game> history [board]
 //! <game> ratings                         <game> standings
 //! <game> games userid [active|all|finished]      <game> preview board move...
+//! <game> move board userid password propose undo|draw    <game> move board userid password accept|reject
+//! <game> queue board userid password move[#N]
 //! <game> chat board userid password      (the mail body is the message)
 //! <game> subscribe|unsubscribe board userid password
 //! <game> notify userid password [on|off|board...]
@@ -39,8 +41,7 @@ pub const SERVER_KEYWORDS: &[&str] = &[
     "help", "signup", "add", "change", "signoff", "list", "vacation",
 ];
 
-/// The words a game command may start with (after the game's name). Those in [`NOT_YET_WORDS`] are
-/// recognised but refused for now.
+/// The words a game command may start with (after the game's name).
 pub const GAME_COMMAND_WORDS: &[&str] = &[
     "help",
     "challenge",
@@ -51,19 +52,16 @@ pub const GAME_COMMAND_WORDS: &[&str] = &[
     "games",
     "preview",
     "chat",
+    "queue",
     "standings",
     "ratings",
     "subscribe",
     "unsubscribe",
     "notify",
-    "queue",
     "limit",
     "accept",
     "reject",
 ];
-
-/// Game command words that belong to a later issue: they parse to [`CommandError::NotYet`].
-pub const NOT_YET_WORDS: &[&str] = &["queue"];
 
 /// One word of a command line, as [`tokenize`] reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -328,6 +326,73 @@ pub enum GameCommand {
         /// The players whose challenges are refused, as written.
         userids: Vec<String>,
     },
+    /// `<game> move board userid password propose undo|draw[#N]`: a proposal the other players answer.
+    Propose {
+        /// The board number.
+        board: u32,
+        /// The userid, as written.
+        userid: String,
+        /// The password.
+        password: String,
+        /// What is proposed.
+        kind: ProposalKind,
+        /// The `#N` guard: refused unless move N is the one awaited.
+        guard: Option<u32>,
+    },
+    /// `<game> move board userid password accept|reject[#N]`: the answer to the open proposal.
+    Answer {
+        /// The board number.
+        board: u32,
+        /// The userid, as written.
+        userid: String,
+        /// The password.
+        password: String,
+        /// True for `accept`, false for `reject`.
+        accept: bool,
+        /// The `#N` guard: refused unless move N is the one awaited.
+        guard: Option<u32>,
+    },
+    /// `<game> queue board userid password move[#N]`: a move kept until the player's turn comes.
+    Queue {
+        /// The board number.
+        board: u32,
+        /// The userid, as written.
+        userid: String,
+        /// The password.
+        password: String,
+        /// The move as written, without the guard.
+        mv: String,
+        /// The `#N` guard: the queued move is played only if its turn comes at move N.
+        guard: Option<u32>,
+    },
+}
+
+/// What a proposal asks the other players to agree to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProposalKind {
+    /// Take back the proposer's last own move and everything after it.
+    Undo,
+    /// End the game as a draw between the players still in.
+    Draw,
+}
+
+impl ProposalKind {
+    /// The word as written after `propose`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProposalKind::Undo => "undo",
+            ProposalKind::Draw => "draw",
+        }
+    }
+
+    /// Reads the stored or written word back.
+    pub fn from_word(word: &str) -> Option<ProposalKind> {
+        match word.to_ascii_lowercase().as_str() {
+            "undo" => Some(ProposalKind::Undo),
+            "draw" => Some(ProposalKind::Draw),
+            _ => None,
+        }
+    }
 }
 
 /// What `notify` asks for.
@@ -369,6 +434,9 @@ impl RawCommand {
                 | GameCommand::Limit { password, .. }
                 | GameCommand::Accept { password, .. }
                 | GameCommand::Reject { password, .. } => vec![password.as_str()],
+                GameCommand::Propose { password, .. }
+                | GameCommand::Answer { password, .. }
+                | GameCommand::Queue { password, .. } => vec![password.as_str()],
                 _ => Vec::new(),
             },
             RawCommand::Help { .. } | RawCommand::List => Vec::new(),
@@ -527,11 +595,51 @@ impl RawCommand {
                         w.extend([word.into(), userid.clone(), m.into()]);
                         w.extend(userids.iter().cloned());
                     }
+                    GameCommand::Propose {
+                        board,
+                        userid,
+                        kind,
+                        guard,
+                        ..
+                    } => {
+                        w.extend(["move".into(), board.to_string(), userid.clone(), m.into()]);
+                        w.push("propose".into());
+                        w.push(with_guard(kind.as_str(), *guard));
+                    }
+                    GameCommand::Answer {
+                        board,
+                        userid,
+                        accept,
+                        guard,
+                        ..
+                    } => {
+                        w.extend(["move".into(), board.to_string(), userid.clone(), m.into()]);
+                        let word = if *accept { "accept" } else { "reject" };
+                        w.push(with_guard(word, *guard));
+                    }
+                    GameCommand::Queue {
+                        board,
+                        userid,
+                        mv,
+                        guard,
+                        ..
+                    } => {
+                        w.extend(["queue".into(), board.to_string(), userid.clone(), m.into()]);
+                        w.push(with_guard(mv, *guard));
+                    }
                 }
                 w
             }
         };
         mask_secrets(&words.join(" "), &pws)
+    }
+}
+
+/// `text#N`, or `text` without a guard.
+fn with_guard(text: &str, guard: Option<u32>) -> String {
+    match guard {
+        Some(n) => format!("{text}#{n}"),
+        None => text.to_string(),
     }
 }
 
@@ -558,16 +666,6 @@ pub enum CommandError {
         problem: String,
         /// How the command is written.
         usage: String,
-    },
-    /// A command of a later version of the server.
-    #[error(
-        "'{game} {word}' is not available yet on this server: write '{game} help' to see what is"
-    )]
-    NotYet {
-        /// The game's name (lowercased).
-        game: String,
-        /// The command word (lowercased).
-        word: String,
     },
 }
 
@@ -596,6 +694,7 @@ pub fn command_list() -> String {
         "history",
         "games",
         "preview",
+        "queue",
         "chat",
         "ratings",
         "standings",
@@ -635,7 +734,10 @@ fn usage_game(game: &str, word: &str) -> String {
     let rest = match word {
         "help" => "help",
         "challenge" => "challenge [-option[=value]...] <userid1> <userid2> [<userid3>]",
-        "move" => "move <board> <userid> <password> <move>[#N]",
+        "move" => {
+            "move <board> <userid> <password> <move>[#N]\n   or: move <board> <userid> <password> propose undo|draw\n   or: move <board> <userid> <password> accept|reject"
+        }
+        "queue" => "queue <board> <userid> <password> <move>[#N]   (played when your turn comes)",
         "resign" => "resign <board> <userid> <password>",
         "show" => "show <board>[#N]...",
         "history" => "history [<board>]",
@@ -655,7 +757,7 @@ fn usage_game(game: &str, word: &str) -> String {
             "reject <userid> <password> [<userid>...]   (no challenges from these; none: clear)"
         }
         _ => {
-            "help|challenge|move|resign|show|history|games|preview|chat|ratings|standings|subscribe|notify|limit|accept|reject ..."
+            "help|challenge|move|resign|show|history|games|preview|chat|queue|ratings|standings|subscribe|notify|limit|accept|reject ..."
         }
     };
     format!("{game} {rest}")
@@ -971,7 +1073,34 @@ impl Parser<'_> {
                 let board = self.board(args[0], &usage)?;
                 let userid = self.userid(args[1], &usage)?;
                 let (mv, guard) = self.move_text(&args[3..], &usage)?;
-                GameCommand::Move {
+                self.move_or_proposal(board, userid, args[2].to_string(), mv, guard, &usage)?
+            }
+            "queue" => {
+                self.min_args(
+                    &cmd,
+                    args,
+                    &[
+                        "the board number",
+                        "your userid",
+                        "your password",
+                        "the move",
+                    ],
+                    &usage,
+                )?;
+                let board = self.board(args[0], &usage)?;
+                let userid = self.userid(args[1], &usage)?;
+                let (mv, guard) = self.move_text(&args[3..], &usage)?;
+                let first = mv.split_whitespace().next().unwrap_or("").to_lowercase();
+                if matches!(first.as_str(), "propose" | "accept" | "reject" | "resign") {
+                    return Err(self.usage_err(
+                        format!(
+                            "'{first}' cannot be queued: only a move of the game waits for your turn; \
+                             send `{g} move <board> <userid> <password> {first}...` instead"
+                        ),
+                        usage,
+                    ));
+                }
+                GameCommand::Queue {
                     board,
                     userid,
                     password: args[2].to_string(),
@@ -1064,14 +1193,8 @@ impl Parser<'_> {
             "notify" => self.notify(&cmd, args, &usage)?,
             "limit" => self.limit(&cmd, args, &usage)?,
             "accept" | "reject" => self.challenge_list(&cmd, &word, args, &usage)?,
-            w if NOT_YET_WORDS.contains(&w) => {
-                return Err(CommandError::NotYet {
-                    game: g,
-                    word: word.clone(),
-                });
-            }
             _ => {
-                let hint = closest(&word, &available_words())
+                let hint = closest(&word, GAME_COMMAND_WORDS)
                     .map(|c| format!(" (did you mean '{g} {c}'?)"))
                     .unwrap_or_default();
                 return Err(CommandError::Unknown {
@@ -1221,6 +1344,74 @@ impl Parser<'_> {
         })
     }
 
+    /// A `move` command's move: a proposal (`propose undo|draw`), an answer (`accept`, `reject`) or a
+    /// move of the game.
+    fn move_or_proposal(
+        &self,
+        board: u32,
+        userid: String,
+        password: String,
+        mv: String,
+        guard: Option<u32>,
+        usage: &str,
+    ) -> Result<GameCommand, CommandError> {
+        let lower = mv.to_lowercase();
+        let words: Vec<&str> = lower.split_whitespace().collect();
+        let kind = match words.as_slice() {
+            ["propose", what] => match ProposalKind::from_word(what) {
+                Some(kind) => Some(kind),
+                None => {
+                    return Err(self.usage_err(
+                        format!(
+                            "'propose {}' is not a proposal: write 'propose undo' or 'propose draw'",
+                            self.q(what)
+                        ),
+                        usage.to_string(),
+                    ));
+                }
+            },
+            ["propose", ..] => {
+                return Err(self.usage_err(
+                    "'propose' takes one word after it: write 'propose undo' or 'propose draw'"
+                        .to_string(),
+                    usage.to_string(),
+                ));
+            }
+            [word @ ("accept" | "reject"), rest @ ..] => {
+                if !rest.is_empty() {
+                    return Err(self.usage_err(
+                        format!("'{word}' takes nothing after it (it answers the open proposal)"),
+                        usage.to_string(),
+                    ));
+                }
+                return Ok(GameCommand::Answer {
+                    board,
+                    userid,
+                    password,
+                    accept: *word == "accept",
+                    guard,
+                });
+            }
+            _ => None,
+        };
+        Ok(match kind {
+            Some(kind) => GameCommand::Propose {
+                board,
+                userid,
+                password,
+                kind,
+                guard,
+            },
+            None => GameCommand::Move {
+                board,
+                userid,
+                password,
+                mv,
+                guard,
+            },
+        })
+    }
+
     fn challenge(
         &self,
         cmd: &str,
@@ -1348,15 +1539,6 @@ fn join_moves(words: &[&str]) -> Vec<String> {
         glue = w.ends_with(',');
     }
     moves
-}
-
-/// The game command words that work now (for "did you mean" hints).
-fn available_words() -> Vec<&'static str> {
-    GAME_COMMAND_WORDS
-        .iter()
-        .copied()
-        .filter(|w| !NOT_YET_WORDS.contains(w))
-        .collect()
 }
 
 /// `a`, `a and b`, `a, b and c`.
@@ -1967,10 +2149,6 @@ mod tests {
                 &["missing your password", "(the mail body is the message)"],
             ),
             (
-                "limit queue 101 alice pw 3-7",
-                &["'limit queue' is not available yet", "limit help"],
-            ),
-            (
                 "limit ratings 101",
                 &[
                     "'limit ratings' takes no words after it",
@@ -2329,6 +2507,122 @@ mod tests {
             assert_eq!(&c.passwords(), pws, "{line}");
             assert_eq!(&c.redacted(), red, "{line}");
         }
+    }
+
+    #[test]
+    fn proposals_answers_and_queued_moves() {
+        let m =
+            |board, userid: &str, password: &str| (board, userid.to_string(), password.to_string());
+        let cases: Vec<(&str, GameCommand, &str)> = vec![
+            (
+                "limit move 101 alice pw propose undo",
+                {
+                    let (board, userid, password) = m(101, "alice", "pw");
+                    GameCommand::Propose {
+                        board,
+                        userid,
+                        password,
+                        kind: ProposalKind::Undo,
+                        guard: None,
+                    }
+                },
+                "limit move 101 alice **** propose undo",
+            ),
+            (
+                "limit MOVE 7 bob pw Propose DRAW #12",
+                {
+                    let (board, userid, password) = m(7, "bob", "pw");
+                    GameCommand::Propose {
+                        board,
+                        userid,
+                        password,
+                        kind: ProposalKind::Draw,
+                        guard: Some(12),
+                    }
+                },
+                "limit move 7 bob **** propose draw#12",
+            ),
+            (
+                "limit move 101 bob pw accept",
+                {
+                    let (board, userid, password) = m(101, "bob", "pw");
+                    GameCommand::Answer {
+                        board,
+                        userid,
+                        password,
+                        accept: true,
+                        guard: None,
+                    }
+                },
+                "limit move 101 bob **** accept",
+            ),
+            (
+                "limit move 101 bob pw Reject#4",
+                {
+                    let (board, userid, password) = m(101, "bob", "pw");
+                    GameCommand::Answer {
+                        board,
+                        userid,
+                        password,
+                        accept: false,
+                        guard: Some(4),
+                    }
+                },
+                "limit move 101 bob **** reject#4",
+            ),
+            (
+                "limit queue 101 bob pw 3-7, 4#6",
+                {
+                    let (board, userid, password) = m(101, "bob", "pw");
+                    GameCommand::Queue {
+                        board,
+                        userid,
+                        password,
+                        mv: "3-7, 4".into(),
+                        guard: Some(6),
+                    }
+                },
+                "limit queue 101 bob **** 3-7, 4#6",
+            ),
+        ];
+        for (line, want, red) in cases {
+            let got = parse(line).unwrap();
+            assert_eq!(got, game(want), "{line}");
+            assert_eq!(got.passwords(), vec!["pw"], "{line}");
+            assert_eq!(got.redacted(), red, "{line}");
+        }
+        let bad: &[(&str, &str)] = &[
+            ("limit move 101 alice hunter2xyz propose", "propose undo"),
+            (
+                "limit move 101 alice hunter2xyz propose peace",
+                "'propose peace' is not a proposal",
+            ),
+            (
+                "limit move 101 alice hunter2xyz propose undo now",
+                "one word after it",
+            ),
+            (
+                "limit move 101 alice hunter2xyz accept it",
+                "'accept' takes nothing",
+            ),
+            ("limit queue 101 alice hunter2xyz", "missing the move"),
+            (
+                "limit queue 101 alice hunter2xyz propose draw",
+                "cannot be queued",
+            ),
+            ("limit queue x alice hunter2xyz 3-7,4", "not a board number"),
+        ];
+        for (line, want) in bad {
+            let err = parse(line).expect_err(line).to_string();
+            assert!(err.contains(want), "{line} -> {err}");
+            assert!(!err.contains("hunter2xyz"), "{line} -> {err}");
+        }
+        // A misspelt queue is recognised for the hint, and its password hidden.
+        let err = parse("limit queu 101 alice hunter2xyz 3-7,4")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("did you mean 'limit queue'"), "{err}");
+        assert!(!err.contains("hunter2xyz"), "{err}");
     }
 
     #[test]

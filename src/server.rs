@@ -990,6 +990,29 @@ impl Core {
             | GameCommand::Limit { .. }
             | GameCommand::Accept { .. }
             | GameCommand::Reject { .. } => self.social_command(tx, rules, cmd),
+            GameCommand::Propose {
+                board,
+                userid,
+                password,
+                kind,
+                guard,
+            } => self.propose(tx, rules, *board, userid, password, *kind, *guard, comment),
+            GameCommand::Answer {
+                board,
+                userid,
+                password,
+                accept,
+                guard,
+            } => self.answer(
+                tx, rules, *board, userid, password, *accept, *guard, comment,
+            ),
+            GameCommand::Queue {
+                board,
+                userid,
+                password,
+                mv,
+                guard,
+            } => self.queue_move(tx, rules, *board, userid, password, mv, *guard, comment),
         }
     }
 
@@ -1250,6 +1273,7 @@ impl Core {
             finished,
             ..row
         };
+        let notes = self.game_changed(tx, &row, state)?;
         if finished && !row_was_finished {
             self.settle_game(tx, rules, &row, state)?;
         }
@@ -1257,7 +1281,7 @@ impl Core {
             Some((user, _)) => self.comment_at(tx, &row, before, user.id, comment)?,
             None => Vec::new(),
         };
-        self.board_mails(
+        let outcome = self.board_mails(
             tx,
             rules,
             &row,
@@ -1265,7 +1289,9 @@ impl Core {
             &comments,
             false,
             actor.map(|(_, seat)| seat),
-        )
+        )?;
+        // A queued move comes due only once this change is saved and its mails are written.
+        self.after_turn(tx, rules, &row, state, outcome, &notes)
     }
 
     fn comment_at(
@@ -1545,6 +1571,15 @@ fn credentials(cmd: &RawCommand) -> Option<(&str, &str)> {
                 }
                 | GameCommand::Chat {
                     userid, password, ..
+                }
+                | GameCommand::Propose {
+                    userid, password, ..
+                }
+                | GameCommand::Answer {
+                    userid, password, ..
+                }
+                | GameCommand::Queue {
+                    userid, password, ..
                 },
             ..
         } => Some((userid, password)),
@@ -1662,6 +1697,8 @@ fn general_help(cfg: &Config) -> String {
          \x20 <game> challenge --nagtime=DAYS --forfeittime=DAYS userid1 userid2\n\n",
         cfg.time.nag_days, cfg.time.nag_days, cfg.time.forfeit_days
     ));
+    text.push_str(proposals::HELP);
+    text.push('\n');
     text.push_str("Games: ");
     text.push_str(&game_names());
     text.push('\n');

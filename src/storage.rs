@@ -19,6 +19,7 @@ mod ratings;
 mod social;
 
 pub use clock::{GameClock, Vacation};
+pub use proposals::{Proposal, QueuedMove};
 pub use ratings::{GameResult, Standing};
 pub use social::ChallengeList;
 
@@ -35,6 +36,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0004_ratings",
         include_str!("../migrations/0004_ratings.sql"),
+    ),
+    (
+        "0005_proposals",
+        include_str!("../migrations/0005_proposals.sql"),
     ),
     ("0006_social", include_str!("../migrations/0006_social.sql")),
 ];

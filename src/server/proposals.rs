@@ -1,29 +1,789 @@
 //! Proposals (`propose undo|draw`, `accept`, `reject`) and queued moves.
+//!
+//! The rules chosen where pbmserv left them open (they are in the general help, [`HELP`]):
+//!
+//! * Any player still in the game may propose, on their turn or not; a board has at most one open
+//!   proposal. Nothing can be proposed once the game is over.
+//! * `propose undo` takes back the proposer's last own move and every move after it, so that it is the
+//!   proposer's turn again. It is refused when the proposer has made no move yet, and when a
+//!   resignation or forfeit came after that move (leaving the game is not taken back).
+//! * `propose draw` ends the game as a draw between the players still in.
+//! * The proposal is settled when every other player still in has accepted it (then it is carried out),
+//!   when any of them rejects it (nothing changes), or when the game changes before that (a move, a
+//!   resignation, a forfeit): it lapses and the board mails say so. So to offer a draw together with a
+//!   move, play the move first and propose after it (Subject `multiple`, one command a line).
+//! * Nobody answers their own proposal; answering when none is open, or answering twice, is refused.
+//! * An accepted undo also drops every queued move on the board: they were written for a position
+//!   that is gone.
+//! * `queue` is refused on the player's own turn (play the move now). One queued move per player per
+//!   board; a new one replaces the old. When a change of the game makes it that player's turn, the
+//!   queued move is played at once if it is legal (and its `#N`, if any, matches the move awaited), with
+//!   its comment, and every board mail says it was queued; otherwise it is dropped and the player is
+//!   mailed why, with the board. Queued moves are never shown to the other players.
 
-use super::Core;
-use crate::games::{GameRules, GameState};
-use crate::storage::{GameRow, StorageError, Tx};
+use super::{Core, Letter, Outcome, Refusal, Step};
+use crate::command::ProposalKind;
+use crate::games::{GameRules, GameState, Status};
+use crate::storage::{GameRow, Proposal, QueuedMove, StorageError, Tx, User};
+use crate::summary;
+
+/// The commands of this module and the rules chosen, for the general help.
+pub(super) const HELP: &str = "\
+Proposals and queued moves:\n\
+\x20 <game> move board userid password propose undo|draw\n\
+\x20 <game> move board userid password accept|reject\n\
+\x20 <game> queue board userid password move[#N]   (kept for your turn)\n\
+Any player still in may propose, on their turn or not: `propose undo`\n\
+takes back the proposer's own last move and everything after it, so that\n\
+it is their turn again; `propose draw` ends the game as a draw. A board\n\
+has one open proposal at a time, shown under the status of every board\n\
+mail. It is carried out when all the other players still in accept it,\n\
+dropped when one of them rejects it, and it lapses when the game changes\n\
+first (a move, a resignation, a forfeit): to offer a draw with your\n\
+move, send the move first, then the proposal. An unanswered draw\n\
+proposal is accepted when the forfeit clock runs out. An undo cannot\n\
+take back a resignation or a forfeit, and it drops the board's queued\n\
+moves.\n\
+\n\
+A queued move is kept (one per player and board; a new one replaces the\n\
+old) until your turn comes. Then it is played if it is still legal (and\n\
+its #N, if any, is the move awaited), or dropped and you are told why.\n\
+The other players do not see it. On your own turn, play the move\n\
+instead.\n\
+";
 
 impl Core {
     /// Lines under a board's status about its open proposals (empty when none is open).
     pub(super) fn proposal_lines(
         &self,
-        _tx: &Tx<'_>,
+        tx: &Tx<'_>,
         _rules: &dyn GameRules,
-        _row: &GameRow,
-        _state: &dyn GameState,
+        row: &GameRow,
+        state: &dyn GameState,
     ) -> Result<Vec<String>, StorageError> {
-        Ok(Vec::new())
+        Ok(match tx.open_proposal(row.id)? {
+            Some(p) => vec![proposal_line(&p, row, state)],
+            None => Vec::new(),
+        })
     }
 
     /// True when a draw proposal is open on this board. The forfeit clock accepts it instead of
     /// forfeiting the player who left it unanswered.
-    #[allow(dead_code)] // until the forfeit clock lands in clock.rs
     pub(super) fn open_draw_proposal(
         &self,
-        _tx: &Tx<'_>,
-        _row: &GameRow,
+        tx: &Tx<'_>,
+        row: &GameRow,
     ) -> Result<bool, StorageError> {
-        Ok(false)
+        Ok(tx
+            .open_proposal(row.id)?
+            .is_some_and(|p| p.kind == ProposalKind::Draw))
+    }
+
+    /// `move ... propose undo|draw`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn propose(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        board: u32,
+        userid: &str,
+        password: &str,
+        kind: ProposalKind,
+        guard: Option<u32>,
+        comment: &str,
+    ) -> Step<Outcome> {
+        let (row, state) = self.load_game(tx, rules, board)?;
+        let (user, seat) = self.seat_of(tx, rules, &row, userid, password)?;
+        let refuse = |m: String| Refusal::on(m, rules.name(), board);
+        check_guard(state.as_ref(), board, guard).map_err(refuse)?;
+        let players = super::userids(&row);
+        if matches!(state.status(), Status::Over(_)) {
+            return Err(refuse(format!(
+                "{} board {board} is over ({}): there is nothing left to propose.",
+                rules.title(),
+                summary::status_line(state.as_ref(), &players)
+            ))
+            .into());
+        }
+        if !seats_in(state.as_ref()).contains(&seat) {
+            return Err(refuse(format!(
+                "{} is no longer in the game on board {board}, so cannot propose.",
+                user.userid
+            ))
+            .into());
+        }
+        if let Some(open) = tx.open_proposal(row.id)? {
+            return Err(refuse(format!(
+                "Board {board} already has an open proposal: {}\nA board has one open proposal at \
+                 a time; propose again once it is settled.",
+                describe(&open, &row, state.as_ref())
+            ))
+            .into());
+        }
+        if kind == ProposalKind::Undo {
+            undo_target(state.as_ref(), seat).map_err(refuse)?;
+        }
+        let at = state.move_number();
+        tx.insert_proposal(row.id, kind, user.id, at, self.now)?;
+        let comments = self.comment_at(tx, &row, at, user.id, comment)?;
+        self.board_mails(
+            tx,
+            rules,
+            &row,
+            state.as_ref(),
+            &comments,
+            false,
+            Some(seat),
+        )
+    }
+
+    /// `move ... accept` and `move ... reject`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn answer(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        board: u32,
+        userid: &str,
+        password: &str,
+        accept: bool,
+        guard: Option<u32>,
+        comment: &str,
+    ) -> Step<Outcome> {
+        let (row, state) = self.load_game(tx, rules, board)?;
+        let (user, seat) = self.seat_of(tx, rules, &row, userid, password)?;
+        let refuse = |m: String| Refusal::on(m, rules.name(), board);
+        let word = if accept { "accept" } else { "reject" };
+        check_guard(state.as_ref(), board, guard).map_err(refuse)?;
+        let Some(open) = tx.open_proposal(row.id)? else {
+            return Err(refuse(format!(
+                "There is no open proposal on board {board}, so there is nothing to {word}. To make \
+                 one, write `{} move {board} {} <password> propose undo` (or `propose draw`).",
+                rules.name(),
+                user.userid
+            ))
+            .into());
+        };
+        let what = describe(&open, &row, state.as_ref());
+        if open.proposer_id == user.id {
+            return Err(refuse(format!(
+                "The open proposal is your own ({what}); the other players answer it. It lapses by \
+                 itself when the game changes."
+            ))
+            .into());
+        }
+        if !seats_in(state.as_ref()).contains(&seat) {
+            return Err(refuse(format!(
+                "{} is no longer in the game on board {board}; only the players still in answer \
+                 proposals.",
+                user.userid
+            ))
+            .into());
+        }
+        if accept && open.accepted_by.contains(&user.id) {
+            return Err(refuse(format!(
+                "You have already accepted the open proposal ({what})."
+            ))
+            .into());
+        }
+        let proposer = name_of(&row, open.proposer_id);
+        let at = state.move_number();
+        if !accept {
+            tx.clear_proposal(row.id)?;
+            let comments = self.comment_at(tx, &row, at, user.id, comment)?;
+            let outcome = self.board_mails(
+                tx,
+                rules,
+                &row,
+                state.as_ref(),
+                &comments,
+                false,
+                Some(seat),
+            )?;
+            return Ok(with_notice(
+                outcome,
+                &format!(
+                    "{} rejects {proposer}'s proposal of {}: nothing changes.",
+                    user.userid,
+                    noun(open.kind)
+                ),
+            ));
+        }
+        let mut accepted = open.accepted_by.clone();
+        accepted.push(user.id);
+        let waiting = waiting_for(&open.clone_with(accepted), &row, state.as_ref());
+        if !waiting.is_empty() {
+            tx.accept_proposal(row.id, user.id)?;
+            let comments = self.comment_at(tx, &row, at, user.id, comment)?;
+            return self.board_mails(
+                tx,
+                rules,
+                &row,
+                state.as_ref(),
+                &comments,
+                false,
+                Some(seat),
+            );
+        }
+        // Everyone has agreed: carry it out.
+        let proposer_seat = row
+            .players
+            .iter()
+            .position(|p| p.id == open.proposer_id)
+            .ok_or_else(|| {
+                StorageError::Corrupt(format!("board {board}: the proposer has no seat"))
+            })?;
+        let (next, notice) = match open.kind {
+            ProposalKind::Draw => {
+                let mut next = state.clone_box();
+                next.agree_draw().map_err(|e| refuse(e.to_string()))?;
+                (
+                    next,
+                    format!("All players accept {proposer}'s draw proposal: the game is drawn."),
+                )
+            }
+            ProposalKind::Undo => {
+                let target = undo_target(state.as_ref(), proposer_seat).map_err(refuse)?;
+                let next = state
+                    .at_move(target)
+                    .map_err(|e| refuse(format!("The undo cannot be carried out: {e}")))?;
+                (
+                    next,
+                    format!(
+                        "All players accept {proposer}'s undo: moves {target} to {} are taken \
+                         back and it is {proposer}'s turn again at move {target}. Queued moves on \
+                         this board are dropped.",
+                        at - 1
+                    ),
+                )
+            }
+        };
+        // Written only now that nothing can be refused any more. The proposal goes before the
+        // change, so that the change does not report it as lapsed.
+        tx.clear_proposal(row.id)?;
+        if open.kind == ProposalKind::Undo {
+            tx.clear_queued_moves(row.id)?;
+        }
+        let before = next.move_number();
+        let outcome = self.record_turn(
+            tx,
+            rules,
+            row,
+            next.as_ref(),
+            Some((&user, seat)),
+            before,
+            comment,
+        )?;
+        Ok(with_notice(outcome, &notice))
+    }
+
+    /// `queue board userid password move[#N]`: keeps a move for when the player's turn comes.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn queue_move(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        board: u32,
+        userid: &str,
+        password: &str,
+        mv: &str,
+        guard: Option<u32>,
+        comment: &str,
+    ) -> Step<Outcome> {
+        let (row, state) = self.load_game(tx, rules, board)?;
+        let (user, seat) = self.seat_of(tx, rules, &row, userid, password)?;
+        let refuse = |m: String| Refusal::on(m, rules.name(), board);
+        let players = super::userids(&row);
+        match state.status() {
+            Status::Over(_) => {
+                return Err(refuse(format!(
+                    "{} board {board} is over ({}): there is no turn left to queue a move for.",
+                    rules.title(),
+                    summary::status_line(state.as_ref(), &players)
+                ))
+                .into());
+            }
+            Status::ToMove(s) if s == seat => {
+                return Err(refuse(format!(
+                    "It is your turn on board {board}: play the move now with `{} move {board} {} \
+                     <password> {}`. A queued move waits for a turn that has not come yet.",
+                    rules.name(),
+                    user.userid,
+                    mv.trim()
+                ))
+                .into());
+            }
+            Status::ToMove(_) => {}
+        }
+        if !seats_in(state.as_ref()).contains(&seat) {
+            return Err(refuse(format!(
+                "{} is no longer in the game on board {board}: no turn will come.",
+                user.userid
+            ))
+            .into());
+        }
+        let now_at = state.move_number();
+        if let Some(n) = guard
+            && n <= now_at
+        {
+            return Err(refuse(format!(
+                "A queued move's #{n} names the move it is meant for, but board {board} is already \
+                 at move {now_at}: write a later move number, or none."
+            ))
+            .into());
+        }
+        let queued = QueuedMove {
+            mv: mv.trim().to_string(),
+            guard,
+            comment: comment.trim().to_string(),
+            created_at: self.now,
+        };
+        let old = tx.set_queued_move(row.id, user.id, &queued)?;
+        let shown = match guard {
+            Some(n) => format!("{}#{n}", queued.mv),
+            None => queued.mv.clone(),
+        };
+        let mut text = format!(
+            "Your move {shown} is queued on {} board {board}. It will be played as soon as it is \
+             your turn, if it is legal then{}; if not, it is dropped and you will be told why. The \
+             other players do not see it.\n",
+            rules.title(),
+            if guard.is_some() {
+                " and the game is at that move"
+            } else {
+                ""
+            }
+        );
+        if let Some(old) = old {
+            text.push_str(&format!(
+                "It replaces your earlier queued move {} (one queued move per player and board).\n",
+                old.mv
+            ));
+        }
+        text.push('\n');
+        text.push_str(&self.summary(tx, rules, &row, state.as_ref(), &[])?);
+        Ok(Outcome::reply(
+            format!(
+                "{} Board {board} Queued move {}",
+                rules.title(),
+                user.userid
+            ),
+            text,
+        ))
+    }
+
+    /// Called by `record_turn` right after a game changed: an open proposal lapses (it was made for
+    /// the game as it stood), and a finished game keeps no queued moves. Returns the lines the board
+    /// mails open with.
+    pub(super) fn game_changed(
+        &self,
+        tx: &Tx<'_>,
+        row: &GameRow,
+        state: &dyn GameState,
+    ) -> Result<Vec<String>, StorageError> {
+        let mut notes = Vec::new();
+        if let Some(open) = tx.open_proposal(row.id)? {
+            tx.clear_proposal(row.id)?;
+            let proposer = name_of(row, open.proposer_id);
+            notes.push(if matches!(state.status(), Status::Over(_)) {
+                format!(
+                    "{proposer}'s proposal of {} is closed: the game is over.",
+                    noun(open.kind)
+                )
+            } else {
+                format!(
+                    "{proposer}'s proposal of {} lapsed: the game changed before everyone accepted.",
+                    noun(open.kind)
+                )
+            });
+        }
+        if matches!(state.status(), Status::Over(_)) {
+            tx.clear_queued_moves(row.id)?;
+        }
+        Ok(notes)
+    }
+
+    /// Called by `record_turn` with the board mails of a change: adds `notes` at their top, then, if the
+    /// change made it the turn of a player with a queued move, plays it (more board mails) or drops it
+    /// (a mail to that player).
+    pub(super) fn after_turn(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        row: &GameRow,
+        state: &dyn GameState,
+        outcome: Outcome,
+        notes: &[String],
+    ) -> Step<Outcome> {
+        let mut outcome = if notes.is_empty() {
+            outcome
+        } else {
+            with_notice(outcome, &notes.join("\n"))
+        };
+        // This change may itself be a queued move: its own mails (and only those, not the ones of
+        // moves it brings due in turn) say so.
+        if let Some((user_id, at, queued)) = tx.take_played_queued_move(row.id)? {
+            outcome = with_notice(
+                outcome,
+                &format!(
+                    "Move {at} is {}'s queued move {} (queued {}).",
+                    name_of(row, user_id),
+                    queued.mv,
+                    summary::format_time(queued.created_at)
+                ),
+            );
+            // Nobody's mail caused it, so no copy is a reply to the mail being handled.
+            for l in &mut outcome.letters {
+                l.reply = false;
+            }
+        }
+        let Status::ToMove(seat) = state.status() else {
+            return Ok(outcome);
+        };
+        let Some(player) = row.players.get(seat) else {
+            return Ok(outcome);
+        };
+        let Some(queued) = tx.queued_move(row.id, player.id)? else {
+            return Ok(outcome);
+        };
+        let mut next = state.clone_box();
+        let at = next.move_number();
+        let tried = match queued.guard {
+            Some(n) if n != at => Err(format!(
+                "it was meant for move {n}, but your turn came at move {at}"
+            )),
+            _ => next
+                .play(&queued.mv)
+                .map_err(|e| format!("it is not legal now: {e}")),
+        };
+        match tried {
+            Ok(()) => {
+                tx.mark_queued_move_played(row.id, player.id, at)?;
+                let played = self.record_turn(
+                    tx,
+                    rules,
+                    row.clone(),
+                    next.as_ref(),
+                    Some((player, seat)),
+                    at,
+                    &queued.comment,
+                )?;
+                outcome.letters.extend(played.letters);
+            }
+            Err(why) => {
+                tx.take_queued_move(row.id, player.id)?;
+                outcome
+                    .letters
+                    .push(self.dropped_letter(tx, rules, row, state, player, &queued, &why)?);
+            }
+        }
+        Ok(outcome)
+    }
+
+    /// The mail telling a player that their queued move was dropped, with the board.
+    #[allow(clippy::too_many_arguments)]
+    fn dropped_letter(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        row: &GameRow,
+        state: &dyn GameState,
+        player: &User,
+        queued: &QueuedMove,
+        why: &str,
+    ) -> Result<Letter, StorageError> {
+        let board = row.board;
+        let mut body = format!(
+            "Your queued move {} on {} board {board} was not played: {why}.\nIt has been dropped. \
+             It is your turn: send your move with `{} move {board} {} <password> <move>`.\n\n",
+            queued.mv,
+            rules.title(),
+            rules.name(),
+            player.userid
+        );
+        body.push_str(&self.summary(tx, rules, row, state, &[])?);
+        Ok(Letter {
+            to: player.addresses.clone(),
+            subject: format!(
+                "{} Board {board} Queued move dropped {}",
+                rules.title(),
+                player.userid
+            ),
+            body,
+            reply: false,
+        })
+    }
+}
+
+impl Proposal {
+    /// The same proposal with another list of acceptances.
+    fn clone_with(&self, accepted_by: Vec<i64>) -> Proposal {
+        Proposal {
+            accepted_by,
+            ..self.clone()
+        }
+    }
+}
+
+/// Puts `notice` (and a blank line) above the text of an outcome and of each of its letters.
+fn with_notice(mut outcome: Outcome, notice: &str) -> Outcome {
+    let add = |body: &str| format!("{}\n\n{body}", notice.trim_end());
+    outcome.text = add(&outcome.text);
+    for l in &mut outcome.letters {
+        l.body = add(&l.body);
+    }
+    outcome
+}
+
+/// Refuses a command whose `#N` names another move than the one awaited.
+fn check_guard(state: &dyn GameState, board: u32, guard: Option<u32>) -> Result<(), String> {
+    match guard {
+        Some(n) if n != state.move_number() => Err(format!(
+            "Your command was meant for move {n}, but board {board} is at move {}: the board changed \
+             since you looked. Look at the board below and send it again.",
+            state.move_number()
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The seats still in the game (none once it is over). The trait has no direct question for this;
+/// a seat is in exactly when the rules would still let it resign, which is asked of a copy.
+pub(super) fn seats_in(state: &dyn GameState) -> Vec<usize> {
+    if matches!(state.status(), Status::Over(_)) {
+        return Vec::new();
+    }
+    (0..state.seat_names().len())
+        .filter(|&s| state.clone_box().resign(s).is_ok())
+        .collect()
+}
+
+/// The move number an undo proposed by `seat` goes back to: that of the seat's last own move (so that
+/// it is the seat's turn again). The error says why there is nothing to take back.
+pub(super) fn undo_target(state: &dyn GameState, seat: usize) -> Result<u32, String> {
+    const LEAVING: [&str; 2] = ["resign", "forfeit"];
+    let moves = state.moves();
+    let Some(last) = moves.iter().rposition(|m| {
+        m.seat == seat && !m.auto && !LEAVING.contains(&m.text.as_str()) && m.text != "draw"
+    }) else {
+        return Err("There is nothing to undo: you have not made a move in this game yet.".into());
+    };
+    if let Some(k) = moves[last..]
+        .iter()
+        .position(|m| !m.auto && LEAVING.contains(&m.text.as_str()))
+    {
+        return Err(format!(
+            "Your last move (move {}) cannot be taken back: move {} is a {}, and leaving the game \
+             is not undone.",
+            last + 1,
+            last + k + 1,
+            moves[last + k].text
+        ));
+    }
+    let target = last as u32 + 1;
+    let back = state
+        .at_move(target)
+        .map_err(|e| format!("The game cannot be taken back to move {target}: {e}"))?;
+    if back.status() != Status::ToMove(seat) {
+        return Err(format!(
+            "Taking back to move {target} would not make it your turn, so there is nothing of yours \
+             to undo."
+        ));
+    }
+    Ok(target)
+}
+
+/// The userids of the players still in who have not yet answered `p` (the proposer excepted).
+pub(super) fn waiting_for(p: &Proposal, row: &GameRow, state: &dyn GameState) -> Vec<String> {
+    seats_in(state)
+        .into_iter()
+        .filter_map(|s| row.players.get(s))
+        .filter(|u| u.id != p.proposer_id && !p.accepted_by.contains(&u.id))
+        .map(|u| u.userid.clone())
+        .collect()
+}
+
+fn name_of(row: &GameRow, user_id: i64) -> String {
+    row.players
+        .iter()
+        .find(|p| p.id == user_id)
+        .map_or_else(|| "?".to_string(), |p| p.userid.clone())
+}
+
+fn noun(kind: ProposalKind) -> &'static str {
+    match kind {
+        ProposalKind::Undo => "an undo",
+        ProposalKind::Draw => "a draw",
+    }
+}
+
+/// `alice proposes a draw (move 12)`.
+fn describe(p: &Proposal, row: &GameRow, state: &dyn GameState) -> String {
+    let proposer = name_of(row, p.proposer_id);
+    let what = match p.kind {
+        ProposalKind::Draw => "a draw".to_string(),
+        ProposalKind::Undo => {
+            let seat = row.players.iter().position(|u| u.id == p.proposer_id);
+            match seat.and_then(|s| undo_target(state, s).ok()) {
+                Some(t) => format!("to undo back to move {t}"),
+                None => "an undo".to_string(),
+            }
+        }
+    };
+    format!("{proposer} proposes {what} (move {})", p.move_number)
+}
+
+/// The status line of an open proposal:
+/// `Open proposal: alice proposes a draw (move 12); accepted by carol; waiting for bob.`
+pub(super) fn proposal_line(p: &Proposal, row: &GameRow, state: &dyn GameState) -> String {
+    let mut line = format!("Open proposal: {}", describe(p, row, state));
+    let accepted: Vec<String> = p.accepted_by.iter().map(|&id| name_of(row, id)).collect();
+    if !accepted.is_empty() {
+        line.push_str(&format!("; accepted by {}", accepted.join(", ")));
+    }
+    let waiting = waiting_for(p, row, state);
+    if !waiting.is_empty() {
+        line.push_str(&format!("; waiting for {}", waiting.join(", ")));
+    }
+    line.push('.');
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games;
+
+    fn new_game(players: usize) -> Box<dyn GameState> {
+        games::find("limit")
+            .unwrap()
+            .new_game(&[], players, 7)
+            .unwrap()
+    }
+
+    /// Plays the first legal move `n` times.
+    fn play(g: &mut Box<dyn GameState>, n: usize) {
+        for _ in 0..n {
+            let m = g.legal_moves()[0].clone();
+            g.play(&m).unwrap();
+        }
+    }
+
+    fn user(id: i64, name: &str) -> User {
+        User {
+            id,
+            userid: name.into(),
+            password_hash: Some("h".into()),
+            addresses: vec![format!("{name}@example.org")],
+            failed_logins: 0,
+            locked_until: None,
+        }
+    }
+
+    fn row(names: &[&str]) -> GameRow {
+        GameRow {
+            id: 1,
+            game_type: "limit".into(),
+            board: 101,
+            state: String::new(),
+            finished: false,
+            created_at: 0,
+            updated_at: 0,
+            players: names
+                .iter()
+                .enumerate()
+                .map(|(i, n)| user(i as i64 + 10, n))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn seats_in_follows_resignations_and_the_end() {
+        let mut g = new_game(3);
+        assert_eq!(seats_in(g.as_ref()), vec![0, 1, 2]);
+        g.resign(1).unwrap();
+        assert_eq!(seats_in(g.as_ref()), vec![0, 2]);
+        g.resign(0).unwrap();
+        assert!(matches!(g.status(), Status::Over(_)));
+        assert!(seats_in(g.as_ref()).is_empty());
+    }
+
+    #[test]
+    fn undo_goes_back_to_the_proposers_last_own_move() {
+        let mut g = new_game(2);
+        assert!(
+            undo_target(g.as_ref(), 0)
+                .unwrap_err()
+                .contains("nothing to undo")
+        );
+        play(&mut g, 3); // Red 1, Blue 2, Red 3; Blue to move at 4.
+        assert_eq!(undo_target(g.as_ref(), 0), Ok(3));
+        assert_eq!(undo_target(g.as_ref(), 1), Ok(2));
+        let back = g.at_move(2).unwrap();
+        assert_eq!(back.status(), Status::ToMove(1));
+        assert_eq!(back.move_number(), 2);
+    }
+
+    #[test]
+    fn undo_does_not_take_back_a_resignation() {
+        let mut g = new_game(3);
+        play(&mut g, 2); // Red 1, Blue 2; Green to move.
+        g.resign(2).unwrap();
+        let err = undo_target(g.as_ref(), 0).unwrap_err();
+        assert!(err.contains("move 3 is a resign"), "{err}");
+        // The resigned seat has no move of its own to take back.
+        assert!(undo_target(g.as_ref(), 2).is_err());
+    }
+
+    #[test]
+    fn the_status_line_names_who_accepted_and_who_is_awaited() {
+        let mut g = new_game(3);
+        play(&mut g, 4);
+        let r = row(&["alice", "bob", "carol"]);
+        let mut p = Proposal {
+            kind: ProposalKind::Draw,
+            proposer_id: 10,
+            move_number: 5,
+            created_at: 0,
+            accepted_by: Vec::new(),
+        };
+        assert_eq!(
+            proposal_line(&p, &r, g.as_ref()),
+            "Open proposal: alice proposes a draw (move 5); waiting for bob, carol."
+        );
+        p.accepted_by.push(12);
+        assert_eq!(
+            proposal_line(&p, &r, g.as_ref()),
+            "Open proposal: alice proposes a draw (move 5); accepted by carol; waiting for bob."
+        );
+        // alice (Red) made moves 1 and 4: her undo goes back to move 4.
+        p.kind = ProposalKind::Undo;
+        p.accepted_by.clear();
+        assert_eq!(
+            proposal_line(&p, &r, g.as_ref()),
+            "Open proposal: alice proposes to undo back to move 4 (move 5); waiting for bob, carol."
+        );
+        // A player who resigned is no longer awaited.
+        g.resign(1).unwrap();
+        assert_eq!(waiting_for(&p, &r, g.as_ref()), vec!["carol".to_string()]);
+    }
+
+    #[test]
+    fn a_notice_heads_the_text_and_every_letter() {
+        let o = Outcome {
+            ok: true,
+            text: "Summary".into(),
+            subject: "s".into(),
+            reply_to_sender: false,
+            letters: vec![Letter {
+                to: vec!["a@x".into()],
+                subject: "s".into(),
+                body: "Summary".into(),
+                reply: false,
+            }],
+        };
+        let o = with_notice(o, "bob rejects.");
+        assert_eq!(o.text, "bob rejects.\n\nSummary");
+        assert_eq!(o.letters[0].body, "bob rejects.\n\nSummary");
     }
 }
