@@ -544,3 +544,51 @@ fn a_forfeit_whose_mail_fails_is_sent_by_the_next_run_and_not_done_again() {
         1
     );
 }
+
+#[test]
+fn an_unanswered_draw_proposal_is_accepted_at_forfeit_time() {
+    let mut env = started();
+    // Bob proposes a draw while alice is to move; alice never answers (nor moves).
+    env.now = NOW + DAY;
+    env.deliver(&eml(
+        "bob@example.org",
+        "limit move 101 bob pw-bob propose draw",
+        "",
+    ));
+    env.take_mails();
+    let (line, mails) = cron_at(&mut env, 20.9);
+    assert!(line.contains("0 forfeits"), "{line}");
+    assert!(mails.iter().all(|m| m.subject.starts_with("Nag:")));
+
+    let (line, mails) = cron_at(&mut env, 21.0);
+    assert!(line.contains("1 drawn at forfeit time"), "{line}");
+    assert_eq!(mails.len(), 2, "{mails:#?}");
+    for m in &mails {
+        assert_eq!(m.subject, "Limit Board 101 Over");
+        assert!(
+            m.body
+                .contains("Game over: a draw between Red (alice) and Blue (bob)."),
+            "{}",
+            m.body
+        );
+        assert!(m.body.contains("accepted at forfeit time"), "{}", m.body);
+        assert!(
+            m.body.contains("bob's proposal of a draw is carried out"),
+            "{}",
+            m.body
+        );
+        assert!(
+            !m.body.contains("forfeit\n"),
+            "nobody forfeited: {}",
+            m.body
+        );
+    }
+    // The game is over as a draw and rated as one; the proposal is gone.
+    assert_eq!(count_rows(&env, "SELECT finished FROM games"), 1);
+    assert_eq!(count_rows(&env, "SELECT count(*) FROM proposals"), 0);
+    let shown = show_101_as_bob(&env);
+    assert!(!shown.contains("Open proposal"), "{shown}");
+    assert!(shown.contains("draw"), "{shown}");
+    // A later cron leaves the finished game alone.
+    assert!(cron_at(&mut env, 30.0).1.is_empty());
+}

@@ -171,8 +171,8 @@ impl Core {
                 (
                     state.agree_draw(),
                     format!(
-                        "{} left the draw proposal unanswered for {forfeit_days} days: it was \
-                         accepted at forfeit time, and the game is drawn.",
+                        "{} did not move for {forfeit_days} days while a draw proposal was open: \
+                         it was accepted at forfeit time, and the game is drawn.",
                         player.userid
                     ),
                 )

@@ -385,7 +385,11 @@ impl Core {
         if let Some(open) = tx.open_proposal(row.id)? {
             tx.clear_proposal(row.id)?;
             let proposer = name_of(row, open.proposer_id);
-            notes.push(if matches!(state.status(), Status::Over(_)) {
+            notes.push(if matches!(state.status(), Status::Over(crate::games::Outcome::Draw(_)))
+                && open.kind == ProposalKind::Draw {
+                // The forfeit clock accepts an open draw proposal for the player who left it.
+                format!("{proposer}'s proposal of a draw is carried out: the game is drawn.")
+            } else if matches!(state.status(), Status::Over(_)) {
                 format!(
                     "{proposer}'s proposal of {} is closed: the game is over.",
                     noun(open.kind)
