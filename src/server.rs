@@ -1158,6 +1158,21 @@ impl Core {
         })
     }
 
+    /// A board, and the player named by a command that acts on it with their seat, after checking
+    /// the password: the start of every command a player makes on their own game.
+    fn seated(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        board: u32,
+        userid: &str,
+        password: &str,
+    ) -> Step<(GameRow, Box<dyn GameState>, User, usize)> {
+        let (row, state) = self.load_game(tx, rules, board)?;
+        let (user, seat) = self.seat_of(tx, rules, &row, userid, password)?;
+        Ok((row, state, user, seat))
+    }
+
     /// A player of a game and their seat, after checking the password.
     fn seat_of(
         &self,
@@ -1197,8 +1212,7 @@ impl Core {
         guard: Option<u32>,
         comment: &str,
     ) -> Step<Outcome> {
-        let (row, mut state) = self.load_game(tx, rules, board)?;
-        let (user, seat) = self.seat_of(tx, rules, &row, userid, password)?;
+        let (row, mut state, user, seat) = self.seated(tx, rules, board, userid, password)?;
         let refuse = |m: String| Failure::Refused(Refusal::on(m, rules.name(), board));
         let players = userids(&row);
         match state.status() {
@@ -1329,8 +1343,7 @@ impl Core {
         password: &str,
         comment: &str,
     ) -> Step<Outcome> {
-        let (row, mut state) = self.load_game(tx, rules, board)?;
-        let (user, seat) = self.seat_of(tx, rules, &row, userid, password)?;
+        let (row, mut state, user, seat) = self.seated(tx, rules, board, userid, password)?;
         let before = state.move_number();
         state
             .resign(seat)
@@ -1510,8 +1523,7 @@ impl Core {
         password: &str,
         comment: &str,
     ) -> Step<Outcome> {
-        let (row, state) = self.load_game(tx, rules, board)?;
-        let (user, seat) = self.seat_of(tx, rules, &row, userid, password)?;
+        let (row, state, user, seat) = self.seated(tx, rules, board, userid, password)?;
         if comment.trim().is_empty() {
             return Err(Refusal::on(
                 format!(

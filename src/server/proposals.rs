@@ -92,8 +92,7 @@ impl Core {
         guard: Option<u32>,
         comment: &str,
     ) -> Step<Outcome> {
-        let (row, state) = self.load_game(tx, rules, board)?;
-        let (user, seat) = self.seat_of(tx, rules, &row, userid, password)?;
+        let (row, state, user, seat) = self.seated(tx, rules, board, userid, password)?;
         let refuse = |m: String| Refusal::on(m, rules.name(), board);
         check_guard(state.as_ref(), board, guard).map_err(refuse)?;
         let players = super::userids(&row);
@@ -150,8 +149,7 @@ impl Core {
         guard: Option<u32>,
         comment: &str,
     ) -> Step<Outcome> {
-        let (row, state) = self.load_game(tx, rules, board)?;
-        let (user, seat) = self.seat_of(tx, rules, &row, userid, password)?;
+        let (row, state, user, seat) = self.seated(tx, rules, board, userid, password)?;
         let refuse = |m: String| Refusal::on(m, rules.name(), board);
         let word = if accept { "accept" } else { "reject" };
         check_guard(state.as_ref(), board, guard).map_err(refuse)?;
@@ -290,8 +288,7 @@ impl Core {
         guard: Option<u32>,
         comment: &str,
     ) -> Step<Outcome> {
-        let (row, state) = self.load_game(tx, rules, board)?;
-        let (user, seat) = self.seat_of(tx, rules, &row, userid, password)?;
+        let (row, state, user, seat) = self.seated(tx, rules, board, userid, password)?;
         let refuse = |m: String| Refusal::on(m, rules.name(), board);
         let players = super::userids(&row);
         match state.status() {
