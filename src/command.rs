@@ -1059,37 +1059,11 @@ impl Parser<'_> {
             "help" => GameCommand::Help,
             "challenge" => self.challenge(&cmd, args, &usage)?,
             "move" => {
-                self.min_args(
-                    &cmd,
-                    args,
-                    &[
-                        "the board number",
-                        "your userid",
-                        "your password",
-                        "the move",
-                    ],
-                    &usage,
-                )?;
-                let board = self.board(args[0], &usage)?;
-                let userid = self.userid(args[1], &usage)?;
-                let (mv, guard) = self.move_text(&args[3..], &usage)?;
+                let (board, userid, mv, guard) = self.board_user_move(&cmd, args, &usage)?;
                 self.move_or_proposal(board, userid, args[2].to_string(), mv, guard, &usage)?
             }
             "queue" => {
-                self.min_args(
-                    &cmd,
-                    args,
-                    &[
-                        "the board number",
-                        "your userid",
-                        "your password",
-                        "the move",
-                    ],
-                    &usage,
-                )?;
-                let board = self.board(args[0], &usage)?;
-                let userid = self.userid(args[1], &usage)?;
-                let (mv, guard) = self.move_text(&args[3..], &usage)?;
+                let (board, userid, mv, guard) = self.board_user_move(&cmd, args, &usage)?;
                 let first = mv.split_whitespace().next().unwrap_or("").to_lowercase();
                 if matches!(first.as_str(), "propose" | "accept" | "reject" | "resign") {
                     return Err(self.usage_err(
@@ -1342,6 +1316,31 @@ impl Parser<'_> {
                 userids,
             }
         })
+    }
+
+    /// The words of `move` and `queue`: board, userid, password (left in `args[2]`), then the move with
+    /// its `#N` guard.
+    fn board_user_move(
+        &self,
+        cmd: &str,
+        args: &[&str],
+        usage: &str,
+    ) -> Result<(u32, String, String, Option<u32>), CommandError> {
+        self.min_args(
+            cmd,
+            args,
+            &[
+                "the board number",
+                "your userid",
+                "your password",
+                "the move",
+            ],
+            usage,
+        )?;
+        let board = self.board(args[0], usage)?;
+        let userid = self.userid(args[1], usage)?;
+        let (mv, guard) = self.move_text(&args[3..], usage)?;
+        Ok((board, userid, mv, guard))
     }
 
     /// A `move` command's move: a proposal (`propose undo|draw`), an answer (`accept`, `reject`) or a
