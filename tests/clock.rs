@@ -592,3 +592,92 @@ fn an_unanswered_draw_proposal_is_accepted_at_forfeit_time() {
     // A later cron leaves the finished game alone.
     assert!(cron_at(&mut env, 30.0).1.is_empty());
 }
+
+/// `pbem cron` killed (SIGKILL) at growing moments of its run, again and again until a run finishes by
+/// itself, then run once more: every forfeit is made exactly once and every player hears of it. A mail
+/// can be sent twice only when the kill falls between its sending and the record of it (counted).
+#[test]
+fn a_cron_killed_at_any_moment_forfeits_each_game_once() {
+    let mut env = Env::new();
+    env.players(&["alice", "bob", "carol"]);
+    let pairs = [
+        ("alice", "bob"),
+        ("bob", "carol"),
+        ("carol", "alice"),
+        ("bob", "alice"),
+        ("carol", "bob"),
+        ("alice", "carol"),
+    ];
+    for (a, b) in pairs {
+        env.deliver(&eml(
+            &format!("{a}@example.org"),
+            &format!("limit challenge {a} {b}"),
+            "",
+        ));
+    }
+    env.take_mails();
+    env.now = NOW + 21 * DAY;
+    let mut mails = Vec::new();
+    let mut kills = 0;
+    let mut delay_ms = 2;
+    loop {
+        let mut child = env
+            .std_cmd()
+            .arg("cron")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let finished = child.try_wait().unwrap().is_some();
+        if !finished {
+            child.kill().unwrap();
+            kills += 1;
+        }
+        child.wait().unwrap();
+        mails.extend(env.take_mails());
+        assert_eq!(env.integrity_check(), "ok");
+        if finished {
+            break;
+        }
+        delay_ms += 3;
+        assert!(delay_ms < 20_000, "cron never finished by itself");
+    }
+    // The next run, an hour on: a mail claimed by a killed run is taken up again once its claim is
+    // stale (10 minutes), and no game is forfeited again.
+    let (line, more) = cron_at(&mut env, 21.05);
+    mails.extend(more);
+    assert!(line.contains("0 forfeits"), "{line}");
+    assert_eq!(
+        count_rows(&env, "SELECT count(*) FROM games WHERE finished = 0"),
+        0
+    );
+    for board in 101..=106 {
+        let forfeits = env
+            .stored_moves(board)
+            .iter()
+            .filter(|m| m.text == "forfeit")
+            .count();
+        assert_eq!(forfeits, 1, "board {board}");
+    }
+    // Every player of every game got the forfeit mail; copies beyond one are counted.
+    let mut twice = 0;
+    for board in 101..=106u32 {
+        let subject = format!("Limit Board {board} Over");
+        for who in ["alice", "bob", "carol"] {
+            let n = mails
+                .iter()
+                .filter(|m| m.subject == subject && m.to == [format!("{who}@example.org")])
+                .count();
+            let plays = pairs[(board - 101) as usize];
+            let expected = usize::from(plays.0 == who || plays.1 == who);
+            assert!(n >= expected, "board {board} {who}: {n} mails");
+            twice += n.saturating_sub(expected);
+        }
+    }
+    eprintln!("cron killed {kills} times; forfeit mails sent twice: {twice}");
+    assert_eq!(
+        count_rows(&env, "SELECT count(*) FROM outbox WHERE sent_at IS NULL"),
+        0
+    );
+}
