@@ -244,11 +244,34 @@ impl Server {
         })
     }
 
+    /// A server on a private in-memory database (fuzzing and tests): like [`Server::open`] but nothing
+    /// outlives the value; mail goes to the configured transport.
+    pub fn open_in_memory(cfg: Config, now: i64) -> Result<Server, ServerError> {
+        let db = Db::open_in_memory()?;
+        let mailer = Mailer::from_config(&cfg).map_err(|e| ServerError::Mail(e.to_string()))?;
+        Ok(Server {
+            db,
+            core: Core {
+                cfg,
+                mailer,
+                now,
+                seed: None,
+                checked: RefCell::new(HashMap::new()),
+            },
+        })
+    }
+
     /// Fixes the seed of every new game's random layout (the demo and tests use it, through
     /// `PBEM_SEED`; players cannot choose it).
     pub fn with_seed(mut self, seed: Option<u64>) -> Server {
         self.core.seed = seed;
         self
+    }
+
+    /// Moves this server's clock (a long-lived server in a fuzzer or test; the binary sets it once).
+    pub fn set_now(&mut self, now: i64) {
+        self.core.now = now;
+        self.core.checked.borrow_mut().clear();
     }
 
     /// The open database (for inspection by tools and tests).
