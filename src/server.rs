@@ -716,13 +716,21 @@ impl Core {
     /// answer after the same work, so that the answer tells a guesser nothing.
     fn authenticate(&self, tx: &Tx<'_>, userid: &str, password: &str) -> Step<User> {
         let limits = &self.cfg.limits;
+        // A locked account's lock ends at most `lockout_minutes` from now (it began at or before
+        // this attempt), so that bound can be told to everyone: the answer stays the same for an
+        // unknown userid, a wrong password and a locked account.
+        let unlocked_by = summary::format_time(self.now + 60 * i64::from(limits.lockout_minutes));
         let refusal = || {
             Refusal::new(format!(
                 "The userid '{userid}' and that password do not match a registered player. Passwords \
                  are case-sensitive. After {} wrong passwords in a row an account refuses every \
-                 password for {} minutes: if that happened, wait and try again. To register, send \
-                 `signup <userid> <password>`.",
-                limits.login_failures_before_lockout, limits.lockout_minutes
+                 password, even the right one, for {} minutes. If that has happened to your \
+                 account, it takes passwords again by {unlocked_by} at the latest: wait until then \
+                 and send your command again with the right password (a wrong one locks it for \
+                 another {} minutes). To register, send `signup <userid> <password>`.",
+                limits.login_failures_before_lockout,
+                limits.lockout_minutes,
+                limits.lockout_minutes
             ))
         };
         let key = (userid.to_lowercase(), password.to_string());

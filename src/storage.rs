@@ -250,7 +250,9 @@ impl Db {
         let mut h = Sha256::new();
         for t in tables {
             h.update(t.as_bytes());
-            let mut stmt = self.conn.prepare(&format!("SELECT * FROM {t} ORDER BY rowid"))?;
+            let mut stmt = self
+                .conn
+                .prepare(&format!("SELECT * FROM {t} ORDER BY rowid"))?;
             let n = stmt.column_count();
             let mut rows = stmt.query([])?;
             while let Some(row) = rows.next()? {

@@ -134,7 +134,11 @@ fn series(moves: usize, seed: u64) {
         match run_and_kill(ingest(), msg.as_bytes(), delay) {
             Ended::Killed => {
                 counts.kills_ingest += 1;
-                assert_eq!(env.integrity_check(), "ok", "after killing ingest of move {k}");
+                assert_eq!(
+                    env.integrity_check(),
+                    "ok",
+                    "after killing ingest of move {k}"
+                );
                 if env.stored_game(101).move_number() > number {
                     counts.moved_although_killed += 1;
                 }
@@ -170,12 +174,23 @@ fn series(moves: usize, seed: u64) {
     last.env("PBEM_NOW", (env.now + 3600).to_string())
         .args(["outbox", "flush"]);
     let out = last.output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let conn = env.sqlite();
     let unsent: i64 = conn
-        .query_row("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL", [], |r| r.get(0))
+        .query_row(
+            "SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL",
+            [],
+            |r| r.get(0),
+        )
         .unwrap();
-    let mut stmt = conn.prepare("SELECT mail FROM outbox WHERE id > ?1").unwrap();
+    let mut stmt = conn
+        .prepare("SELECT mail FROM outbox WHERE id > ?1")
+        .unwrap();
     let queued: Vec<String> = stmt
         .query_map([setup_rows], |r| r.get::<_, String>(0))
         .unwrap()
