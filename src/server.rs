@@ -517,9 +517,18 @@ impl Core {
         body: String,
         reply: bool,
     ) -> OutgoingMail {
-        let message_id = origin.message_id.as_deref().map(angle);
+        // Only ids that fit in a header we write: a reply to a mail whose Message-ID has, say, a
+        // non-ASCII byte goes out unthreaded rather than failing to build for ever (found by fuzzing).
+        let message_id = origin
+            .message_id
+            .as_deref()
+            .and_then(|id| mail_out::clean_msg_id(&angle(id)));
         let threaded = reply && message_id.is_some();
-        let mut references: Vec<String> = origin.references.iter().map(|r| angle(r)).collect();
+        let mut references: Vec<String> = origin
+            .references
+            .iter()
+            .filter_map(|r| mail_out::clean_msg_id(&angle(r)))
+            .collect();
         if threaded && let Some(id) = &message_id {
             references.push(id.clone());
         }

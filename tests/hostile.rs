@@ -158,6 +158,8 @@ const FIXTURES: &[(&str, Want)] = &[
         "command_after_signature",
         Want::Error(&["Your mail holds no command"]),
     ),
+    // Found by fuzzing: the reply could not be built and stayed in the outbox for ever.
+    ("non_ascii_message_id", Want::Error(WRONG_PASSWORD)),
     ("missing_from", Want::Silent),
     ("bounce", Want::Silent),
     ("vacation", Want::Silent),

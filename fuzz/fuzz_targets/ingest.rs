@@ -4,6 +4,7 @@
 //! * no panic, and each ingest ends within `MAX_INGEST` (libFuzzer's `-timeout` backs this up);
 //! * no CR, LF or other control character in a header of any mail the server writes (decoded);
 //! * no password used as a credential in the mail appears in any mail the server writes;
+//! * every mail the server queues is sent at once (none is left failing in the outbox);
 //! * the same mail ingested a second time writes nothing to the database and sends nothing;
 //! * with the first input byte odd, the input becomes the body of a reply in which every line is
 //!   `>` quoted (or follows a `-- ` signature): then no game, seat, user, address or comment changes.
@@ -219,6 +220,12 @@ fuzz_target!(|data: &[u8]| {
 
         let secrets = credentials_used(data, &w.cfg);
         let first = timed(&mut w.server, data);
+        let unsent = w.server.db().outbox(true).unwrap();
+        assert!(
+            unsent.is_empty(),
+            "mail left unsent: {:?}",
+            unsent.iter().map(|r| &r.last_error).collect::<Vec<_>>()
+        );
         let mails = drain(&w.outbox);
         check_mails(&mails, &secrets, data);
 
