@@ -19,7 +19,7 @@ use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{Env, SEED, eml_with_id};
-use pbem::games::{GameState, Status};
+use pbem::games::Status;
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 

@@ -212,7 +212,10 @@ fuzz_target!(|data: &[u8]| {
             let mail = quoted_mail(&text, data[0] & 2 == 2, u64::from(w.used));
             timed(&mut w.server, &mail);
             let after = w.server.db().content_digest(&STATE_TABLES).unwrap();
-            assert_eq!(before, after, "a quoted command changed the state: {text:?}");
+            assert_eq!(
+                before, after,
+                "a quoted command changed the state: {text:?}"
+            );
             let mails = drain(&w.outbox);
             check_mails(&mails, &[], data);
             return;
