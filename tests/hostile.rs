@@ -235,9 +235,11 @@ fn hostile_fixtures_get_a_clear_error_or_silence_and_change_nothing() {
 
 /// A mail of the given body with the standard headers, wrong password in the Subject.
 fn big(body: &[u8], content_type: &str) -> Vec<u8> {
+    static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
     let mut raw = format!(
         "From: alice@example.org\r\nTo: pbem@localhost\r\nSubject: limit move 101 alice pw-wrong 4-1,3\r\n\
-         Message-ID: <big-{}@client.example>\r\nMIME-Version: 1.0\r\nContent-Type: {content_type}\r\n\r\n",
+         Message-ID: <big-{n}-{}@client.example>\r\nMIME-Version: 1.0\r\nContent-Type: {content_type}\r\n\r\n",
         body.len()
     )
     .into_bytes();
@@ -248,25 +250,16 @@ fn big(body: &[u8], content_type: &str) -> Vec<u8> {
 #[test]
 fn huge_mails_are_answered_quickly_and_change_nothing() {
     let env = started();
-    let mut cases: Vec<(&str, Vec<u8>)> = Vec::new();
-    // 1 MiB+ body of prose.
+    let mut cases: Vec<(&str, Vec<u8>, &str)> = Vec::new();
     cases.push((
         "1 MiB+ body",
-        big(
-            &b"The quick brown fox jumps over the lazy dog.\r\n".repeat(24_000),
-            "text/plain",
-        ),
+        b"The quick brown fox jumps over the lazy dog.\r\n".repeat(24_000),
+        "text/plain",
     ));
-    // A million short lines.
-    cases.push((
-        "a million lines",
-        big(&b"x\r\n".repeat(1_000_000), "text/plain"),
-    ));
-    // One line of 1 MB.
+    cases.push(("a million lines", b"x\r\n".repeat(1_000_000), "text/plain"));
     let mut line = vec![b'a'; 1_000_000];
     line.extend_from_slice(b"\r\n");
-    cases.push(("a 1 MB line", big(&line, "text/plain")));
-    // 1000 MIME parts.
+    cases.push(("a 1 MB line", line, "text/plain"));
     let mut parts = Vec::new();
     for k in 0..1000 {
         parts.extend_from_slice(
@@ -274,25 +267,30 @@ fn huge_mails_are_answered_quickly_and_change_nothing() {
         );
     }
     parts.extend_from_slice(b"--b--\r\n");
-    cases.push((
-        "1000 MIME parts",
-        big(&parts, "multipart/mixed; boundary=b"),
-    ));
-    for (what, raw) in &cases {
-        let (mails, changed, took) = run(&env, raw);
+    cases.push(("1000 MIME parts", parts, "multipart/mixed; boundary=b"));
+    for (what, body, content_type) in &cases {
+        // Three deliveries, each its own message (`big` numbers them): the median time is reported.
+        let mut times = Vec::new();
+        let mut size = 0;
+        for _ in 0..3 {
+            let raw = big(body, content_type);
+            size = raw.len();
+            let (mails, changed, took) = run(&env, &raw);
+            assert!(!changed, "{what}: the state changed");
+            assert_eq!(mails.len(), 1, "{what}");
+            assert!(
+                mails[0].body.contains("do not match"),
+                "{what}: {}",
+                mails[0].body
+            );
+            // Bounded work: a debug build on a busy machine still answers in seconds.
+            assert!(took < Duration::from_secs(20), "{what}: {took:?}");
+            times.push(took);
+        }
+        times.sort();
         eprintln!(
-            "{what}: {} bytes, answered in {:.2} s",
-            raw.len(),
-            took.as_secs_f64()
+            "{what}: {size} bytes, answered in {:.2} s (median of 3, debug build)",
+            times[1].as_secs_f64()
         );
-        assert!(!changed, "{what}: the state changed");
-        assert_eq!(mails.len(), 1, "{what}");
-        assert!(
-            mails[0].body.contains("do not match"),
-            "{what}: {}",
-            mails[0].body
-        );
-        // Bounded work: a debug build on a busy machine still answers in seconds.
-        assert!(took < Duration::from_secs(20), "{what}: {took:?}");
     }
 }
