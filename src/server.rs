@@ -212,6 +212,10 @@ struct Core {
     seed: Option<u64>,
     /// Password checks done before the write lock was taken (see [`Core::precheck`]).
     checked: RefCell<HashMap<(String, String), Checked>>,
+    /// Every password written in the mail being handled: what one command's answer quotes back must
+    /// hide the others' passwords too (found by fuzzing: a move's text holding the next line's
+    /// password).
+    mail_passwords: RefCell<Vec<String>>,
 }
 
 /// The result of a password check made before the write lock.
@@ -240,6 +244,7 @@ impl Server {
                 now,
                 seed: None,
                 checked: RefCell::new(HashMap::new()),
+                mail_passwords: RefCell::new(Vec::new()),
             },
         })
     }
@@ -257,6 +262,7 @@ impl Server {
                 now,
                 seed: None,
                 checked: RefCell::new(HashMap::new()),
+                mail_passwords: RefCell::new(Vec::new()),
             },
         })
     }
@@ -453,11 +459,33 @@ impl Core {
                 text,
             )]);
         }
-        let mut outcomes = Vec::new();
+        let mut all: Vec<String> = Vec::new();
         for line in &incoming.commands {
-            outcomes.push(self.execute(tx, line, &incoming.comment, origin)?);
+            all.extend(
+                command::line_passwords(line)
+                    .into_iter()
+                    .map(str::to_string),
+            );
+            if let Ok(cmd) = command::parse(line) {
+                all.extend(cmd.passwords().into_iter().map(str::to_string));
+            }
         }
-        Ok(outcomes)
+        all.sort();
+        all.dedup();
+        *self.mail_passwords.borrow_mut() = all;
+        let mut outcomes = Vec::new();
+        let mut result = Ok(());
+        for line in &incoming.commands {
+            match self.execute(tx, line, &incoming.comment, origin) {
+                Ok(o) => outcomes.push(o),
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        self.mail_passwords.borrow_mut().clear();
+        result.map(|()| outcomes)
     }
 
     /// Sends mails that this process queued and claimed in the transaction it just committed.
@@ -564,15 +592,21 @@ impl Core {
             Ok(cmd) => cmd,
             Err(e) => {
                 let word = game_word.filter(|w| games::find(w).is_some());
+                let others = self.mail_passwords.borrow();
                 return Ok(Outcome::error(
                     summary::error_subject(None, word.as_deref()),
-                    summary::error_body(&e.to_string(), None, &command::redact_line(line)),
+                    summary::error_body(
+                        &mask(&e.to_string(), &others),
+                        None,
+                        &mask(&command::redact_line(line), &others),
+                    ),
                 ));
             }
         };
-        let passwords: Vec<String> = cmd.passwords().iter().map(|p| p.to_string()).collect();
+        let mut passwords: Vec<String> = cmd.passwords().iter().map(|p| p.to_string()).collect();
+        passwords.extend(self.mail_passwords.borrow().iter().cloned());
         let comment = mask(comment, &passwords);
-        let quoted = format!("{}\n{}", cmd.redacted(), comment);
+        let quoted = format!("{}\n{}", mask(&cmd.redacted(), &passwords), comment);
         match self.dispatch(tx, &cmd, &comment, origin) {
             Ok(o) => Ok(o),
             Err(Failure::Storage(e)) => Err(e),
