@@ -107,16 +107,39 @@ fn series(moves: usize, seed: u64) {
         c.arg("ingest");
         c
     };
-    // How long an un-killed process takes here; kills fall anywhere in 0..1.2 times that.
-    let probe = eml_with_id("carol@example.net", "limit show 101", "", "probe@x");
+    // How long an un-killed process takes here (a move costs a password check, as this wrong
+    // password does); kills fall anywhere in 0..1.5 times that, so some land after the commit.
+    let probe = eml_with_id(
+        "carol@example.net",
+        "limit move 101 carol no-such-password 1-2,3",
+        "",
+        "probe@x",
+    );
     let typical_ingest = timed(ingest(), probe.as_bytes());
     let typical_flush = timed(flush(), b"");
     let mut counts = Counts::default();
     let mut acknowledged = 0usize;
 
+    let mut board = 101;
+    let mut games_played = 1;
     for k in 0..moves {
+        if !matches!(game.status(), Status::ToMove(_)) {
+            // A Limit game lasts about 20 moves: the series goes on with a new one.
+            board += 1;
+            games_played += 1;
+            env.deliver(&eml_with_id(
+                "alice@example.org",
+                "limit challenge alice bob",
+                "",
+                &format!("challenge-{board}@client.example"),
+            ));
+            game = pbem::games::find("limit")
+                .unwrap()
+                .new_game(&[], 2, SEED)
+                .unwrap();
+        }
         let Status::ToMove(seat) = game.status() else {
-            break;
+            unreachable!("a new game awaits a move");
         };
         let legal = game.legal_moves();
         let mv = legal[(k * 5 + 1) % legal.len()].clone();
@@ -124,12 +147,12 @@ fn series(moves: usize, seed: u64) {
         let who = players[seat];
         let msg = eml_with_id(
             &format!("{who}@example.org"),
-            &format!("limit move 101 {who} pw-{who} {mv}#{number}"),
+            &format!("limit move {board} {who} pw-{who} {mv}#{number}"),
             "killed or not",
             &format!("move-{k}@client.example"),
         );
         // The first delivery is killed at a random moment; the MTA then delivers until exit 0.
-        let max = typical_ingest.as_micros() as u64 * 6 / 5;
+        let max = typical_ingest.as_micros() as u64 * 3 / 2;
         let delay = Duration::from_micros(rng.next_u64() % max.max(1));
         match run_and_kill(ingest(), msg.as_bytes(), delay) {
             Ended::Killed => {
@@ -139,7 +162,7 @@ fn series(moves: usize, seed: u64) {
                     "ok",
                     "after killing ingest of move {k}"
                 );
-                if env.stored_game(101).move_number() > number {
+                if env.stored_game(board).move_number() > number {
                     counts.moved_although_killed += 1;
                 }
                 loop {
@@ -157,10 +180,10 @@ fn series(moves: usize, seed: u64) {
         acknowledged += 1;
         game.play(&mv).unwrap();
         // Every acknowledged move is stored, once.
-        let stored = env.stored_game(101);
+        let stored = env.stored_game(board);
         assert_eq!(stored.moves(), game.moves(), "after move {k}");
 
-        let max = typical_flush.as_micros() as u64 * 6 / 5;
+        let max = typical_flush.as_micros() as u64 * 3 / 2;
         let delay = Duration::from_micros(rng.next_u64() % max.max(1));
         match run_and_kill(flush(), b"", delay) {
             Ended::Killed => counts.kills_flush += 1,
@@ -209,7 +232,7 @@ fn series(moves: usize, seed: u64) {
     let twice: u32 = seen.values().map(|n| n - 1).sum();
     let distinct_queued: HashSet<&String> = queued.iter().collect();
     eprintln!(
-        "kill -9 series (seed {seed}): {} moves acknowledged; ingest killed {} times (move stored \
+        "kill -9 series (seed {seed}): {} moves acknowledged in {games_played} games; ingest killed {} times (move stored \
          anyway {}), {} redeliveries, {} ran to the end; flush killed {} times, {} ran to the end; \
          {} mails queued, {} files written, {} sent twice, {} never sent; integrity ok after \
          every kill",
@@ -228,7 +251,7 @@ fn series(moves: usize, seed: u64) {
     assert_eq!(distinct_queued.len(), queued.len());
     assert_eq!(unsent, 0, "mails left unsent after the last flush");
     assert!(missing.is_empty(), "queued but never sent: {missing:?}");
-    assert_eq!(env.stored_game(101).moves(), game.moves());
+    assert_eq!(env.stored_game(board).moves(), game.moves());
     assert_eq!(env.integrity_check(), "ok");
     // Each move mails both players (the mover's answer and the other's board), and every mail
     // that went out twice was one whose sender died between sending and recording it.
