@@ -8,6 +8,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+mod common;
+
 use mail_parser::MessageParser;
 use pbem::config::Config;
 use pbem::server::{IngestOutcome, Server};
@@ -285,6 +287,11 @@ fn a_password_guesser_is_locked_out_and_the_player_told_how_to_get_back_in() {
     assert!(checked >= i64::from(limits.login_failures_before_lockout));
     assert!(checked <= bound, "{checked} guesses checked");
 
+    // None of the guesses is written anywhere: not in the database, not in a reply.
+    let guessed = hits(w._dir.path(), &["guess0", "guess1"]);
+    assert!(guessed.is_empty(), "{guessed:#?}");
+    assert!(!last.contains("guess"), "{last}");
+
     // Locked now: even the right password is refused, and the answer is the one an unknown userid
     // gets, telling when passwords are taken again.
     let m = pbem::games::find("limit")
@@ -461,5 +468,90 @@ fn no_password_is_written_anywhere() {
         on_disk.len()
     );
     assert!(leaked.is_empty(), "{leaked:#?}");
+    assert!(on_disk.is_empty(), "{on_disk:#?}");
+}
+
+/// The same kind of session through the real binary: every process's stderr, the database files and
+/// every mail are searched for the passwords.
+#[test]
+fn no_password_in_the_binary_s_stderr_database_or_mail() {
+    let env = common::Env::new();
+    let secrets = ["pw-alice", "pw-bob", "Bob-new-333", "Mallory-guess-1"];
+    let m = common::legal_moves_after(&[], 2, &[])[0].clone();
+    let script: Vec<(&str, String, String)> = vec![
+        (
+            "alice@example.org",
+            "signup alice pw-alice".into(),
+            "".into(),
+        ),
+        ("bob@example.org", "signup bob pw-bob".into(), "".into()),
+        (
+            "alice@example.org",
+            "limit challenge alice bob".into(),
+            "".into(),
+        ),
+        (
+            "alice@example.org",
+            format!("limit move 101 alice pw-alice {m}"),
+            "pw-alice is my password".into(),
+        ),
+        (
+            "bob@example.org",
+            "change password bob pw-bob Bob-new-333".into(),
+            "".into(),
+        ),
+        (
+            "mallory@example.net",
+            format!("limit move 101 bob Mallory-guess-1 {m}"),
+            "".into(),
+        ),
+        (
+            "bob@example.org",
+            "mult".into(),
+            format!("limit show 101\nlimit move 101 bob Bob-new-333 {m}\n"),
+        ),
+    ];
+    let mut stderr = Vec::new();
+    for (from, subject, body) in &script {
+        let out = env.ingest(&common::eml(from, subject, body));
+        assert_eq!(out.status.code(), Some(0));
+        stderr.extend_from_slice(&out.stderr);
+    }
+    for args in [&["outbox", "list", "--all"][..], &["outbox", "flush"][..]] {
+        let out = env.cmd().args(args).output().unwrap();
+        stderr.extend_from_slice(&out.stderr);
+        stderr.extend_from_slice(&out.stdout);
+    }
+    let mails = env.take_mails();
+    assert!(mails.len() >= script.len());
+    let stderr = String::from_utf8_lossy(&stderr);
+    let in_mail: Vec<String> = mails
+        .iter()
+        .flat_map(|m| {
+            secrets
+                .iter()
+                .filter(|s| m.raw.contains(**s) || m.body.contains(**s))
+                .map(|s| format!("{s} in {:?}", m.subject))
+        })
+        .collect();
+    let in_stderr: Vec<&str> = secrets
+        .iter()
+        .copied()
+        .filter(|s| stderr.contains(s))
+        .collect();
+    let on_disk = hits(env.dir.path(), &secrets);
+    eprintln!(
+        "no leaks (binary): {} processes' stderr ({} bytes), {} mails and the database files \
+         searched for {} passwords: {} + {} + {} hits",
+        script.len() + 2,
+        stderr.len(),
+        mails.len(),
+        secrets.len(),
+        in_mail.len(),
+        in_stderr.len(),
+        on_disk.len()
+    );
+    assert!(in_mail.is_empty(), "{in_mail:#?}");
+    assert!(in_stderr.is_empty(), "{in_stderr:?}");
     assert!(on_disk.is_empty(), "{on_disk:#?}");
 }
