@@ -611,8 +611,17 @@ impl Core {
             Ok(o) => Ok(o),
             Err(Failure::Storage(e)) => Err(e),
             Err(Failure::Refused(r)) => {
+                // The game word goes into the Subject: only a plain word (the parser takes any
+                // word here; the fuzzer sent one with NULs, and the answer could not be built).
                 let game_word = match &cmd {
-                    RawCommand::Game { game, .. } => Some(game.as_str()),
+                    RawCommand::Game { game, .. }
+                        if game.len() <= 20
+                            && game
+                                .chars()
+                                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') =>
+                    {
+                        Some(game.as_str())
+                    }
                     _ => None,
                 };
                 let (subject, board) = match &r.board {
