@@ -1687,14 +1687,24 @@ fn closest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
     if let Some(c) = candidates.iter().find(|c| **c == word) {
         return Some(c);
     }
+    let len = word.chars().count();
+    if len < 3 {
+        return None;
+    }
+    // The distance is at least the difference in length: most words are ruled out without it.
     candidates
         .iter()
         .copied()
-        .filter(|c| {
+        .filter_map(|c| {
             let limit = if c.len() >= 6 { 2 } else { 1 };
-            word.chars().count() >= 3 && edit_distance(word, c) <= limit
+            if len.abs_diff(c.chars().count()) > limit {
+                return None;
+            }
+            let d = edit_distance(word, c);
+            (d <= limit).then_some((d, c))
         })
-        .min_by_key(|c| edit_distance(word, c))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
 }
 
 /// Damerau-Levenshtein distance (optimal string alignment), on chars; short words only.

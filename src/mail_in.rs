@@ -887,7 +887,12 @@ fn read_tag(s: &str) -> Result<(Tag, &str), bool> {
 
 /// Decodes an entity at the start of `s` (`&amp;`, `&#233;`, `&#xE9;`); `None` if it is not one we know.
 fn read_entity(s: &str) -> Option<(char, &str)> {
-    let semi = s[..s.len().min(12)].find(';')?;
+    // The window must end on a char boundary: text after a `&` may be any UTF-8 (found by fuzzing).
+    let window = (0..=s.len().min(12))
+        .rev()
+        .find(|&i| s.is_char_boundary(i))
+        .unwrap_or(0);
+    let semi = s[..window].find(';')?;
     let name = &s[1..semi];
     let c = if let Some(num) = name.strip_prefix('#') {
         let n = match num.strip_prefix(['x', 'X']) {
@@ -953,6 +958,20 @@ mod tests {
 
     const H: &str =
         "From: Alice <alice@example.org>\nTo: pbem@example.org\nMessage-ID: <m1@example.org>";
+
+    #[test]
+    fn an_entity_window_ending_inside_a_character_does_not_panic() {
+        // Found by the ingest fuzz target: `&nbsp` followed by multi-byte characters, no `;` near.
+        let text = html_to_text(
+            "<p>limit&nbsp;move \u{fffd}\u{fffd}\u{fffd}\u{fffd} &nbsp\u{fffd}\u{fffd}\u{fffd}</p>",
+        );
+        assert!(text.contains("limit"), "{text}");
+        for cut in 0..12 {
+            let s = format!("&{}{}", "a".repeat(cut), "\u{fffd}".repeat(5));
+            assert_eq!(read_entity(&s), None, "{s}");
+        }
+        assert_eq!(read_entity("&amp;\u{fffd}"), Some(('&', "\u{fffd}")));
+    }
 
     #[test]
     fn subject_prefixes() {

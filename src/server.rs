@@ -214,6 +214,10 @@ struct Core {
     seed: Option<u64>,
     /// Password checks done before the write lock was taken (see [`Core::precheck`]).
     checked: RefCell<HashMap<(String, String), Checked>>,
+    /// Every password written in the mail being handled: what one command's answer quotes back must
+    /// hide the others' passwords too (found by fuzzing: a move's text holding the next line's
+    /// password).
+    mail_passwords: RefCell<Vec<String>>,
 }
 
 /// The result of a password check made before the write lock.
@@ -242,6 +246,25 @@ impl Server {
                 now,
                 seed: None,
                 checked: RefCell::new(HashMap::new()),
+                mail_passwords: RefCell::new(Vec::new()),
+            },
+        })
+    }
+
+    /// A server on a private in-memory database (fuzzing and tests): like [`Server::open`] but nothing
+    /// outlives the value; mail goes to the configured transport.
+    pub fn open_in_memory(cfg: Config, now: i64) -> Result<Server, ServerError> {
+        let db = Db::open_in_memory()?;
+        let mailer = Mailer::from_config(&cfg).map_err(|e| ServerError::Mail(e.to_string()))?;
+        Ok(Server {
+            db,
+            core: Core {
+                cfg,
+                mailer,
+                now,
+                seed: None,
+                checked: RefCell::new(HashMap::new()),
+                mail_passwords: RefCell::new(Vec::new()),
             },
         })
     }
@@ -251,6 +274,12 @@ impl Server {
     pub fn with_seed(mut self, seed: Option<u64>) -> Server {
         self.core.seed = seed;
         self
+    }
+
+    /// Moves this server's clock (a long-lived server in a fuzzer or test; the binary sets it once).
+    pub fn set_now(&mut self, now: i64) {
+        self.core.now = now;
+        self.core.checked.borrow_mut().clear();
     }
 
     /// The open database (for inspection by tools and tests).
@@ -432,11 +461,33 @@ impl Core {
                 text,
             )]);
         }
-        let mut outcomes = Vec::new();
+        let mut all: Vec<String> = Vec::new();
         for line in &incoming.commands {
-            outcomes.push(self.execute(tx, line, &incoming.comment, origin)?);
+            all.extend(
+                command::line_passwords(line)
+                    .into_iter()
+                    .map(str::to_string),
+            );
+            if let Ok(cmd) = command::parse(line) {
+                all.extend(cmd.passwords().into_iter().map(str::to_string));
+            }
         }
-        Ok(outcomes)
+        all.sort();
+        all.dedup();
+        *self.mail_passwords.borrow_mut() = all;
+        let mut outcomes = Vec::new();
+        let mut result = Ok(());
+        for line in &incoming.commands {
+            match self.execute(tx, line, &incoming.comment, origin) {
+                Ok(o) => outcomes.push(o),
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        self.mail_passwords.borrow_mut().clear();
+        result.map(|()| outcomes)
     }
 
     /// Sends mails that this process queued and claimed in the transaction it just committed.
@@ -502,9 +553,18 @@ impl Core {
         body: String,
         reply: bool,
     ) -> OutgoingMail {
-        let message_id = origin.message_id.as_deref().map(angle);
+        // Only ids that fit in a header we write: a reply to a mail whose Message-ID has, say, a
+        // non-ASCII byte goes out unthreaded rather than failing to build for ever (found by fuzzing).
+        let message_id = origin
+            .message_id
+            .as_deref()
+            .and_then(|id| mail_out::clean_msg_id(&angle(id)));
         let threaded = reply && message_id.is_some();
-        let mut references: Vec<String> = origin.references.iter().map(|r| angle(r)).collect();
+        let mut references: Vec<String> = origin
+            .references
+            .iter()
+            .filter_map(|r| mail_out::clean_msg_id(&angle(r)))
+            .collect();
         if threaded && let Some(id) = &message_id {
             references.push(id.clone());
         }
@@ -540,21 +600,36 @@ impl Core {
             Ok(cmd) => cmd,
             Err(e) => {
                 let word = game_word.filter(|w| games::find(w).is_some());
+                let others = self.mail_passwords.borrow();
                 return Ok(Outcome::error(
                     summary::error_subject(None, word.as_deref()),
-                    summary::error_body(&e.to_string(), None, &command::redact_line(line)),
+                    summary::error_body(
+                        &mask(&e.to_string(), &others),
+                        None,
+                        &mask(&command::redact_line(line), &others),
+                    ),
                 ));
             }
         };
-        let passwords: Vec<String> = cmd.passwords().iter().map(|p| p.to_string()).collect();
+        let mut passwords: Vec<String> = cmd.passwords().iter().map(|p| p.to_string()).collect();
+        passwords.extend(self.mail_passwords.borrow().iter().cloned());
         let comment = mask(comment, &passwords);
-        let quoted = format!("{}\n{}", cmd.redacted(), comment);
+        let quoted = format!("{}\n{}", mask(&cmd.redacted(), &passwords), comment);
         match self.dispatch(tx, &cmd, &comment, origin) {
             Ok(o) => Ok(o),
             Err(Failure::Storage(e)) => Err(e),
             Err(Failure::Refused(r)) => {
+                // The game word goes into the Subject: only a plain word (the parser takes any
+                // word here; the fuzzer sent one with NULs, and the answer could not be built).
                 let game_word = match &cmd {
-                    RawCommand::Game { game, .. } => Some(game.as_str()),
+                    RawCommand::Game { game, .. }
+                        if game.len() <= 20
+                            && game
+                                .chars()
+                                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') =>
+                    {
+                        Some(game.as_str())
+                    }
                     _ => None,
                 };
                 let (subject, board) = match &r.board {
@@ -711,13 +786,21 @@ impl Core {
     /// answer after the same work, so that the answer tells a guesser nothing.
     fn authenticate(&self, tx: &Tx<'_>, userid: &str, password: &str) -> Step<User> {
         let limits = &self.cfg.limits;
+        // A locked account's lock ends at most `lockout_minutes` from now (it began at or before
+        // this attempt), so that bound can be told to everyone: the answer stays the same for an
+        // unknown userid, a wrong password and a locked account.
+        let unlocked_by = summary::format_time(self.now + 60 * i64::from(limits.lockout_minutes));
         let refusal = || {
             Refusal::new(format!(
                 "The userid '{userid}' and that password do not match a registered player. Passwords \
                  are case-sensitive. After {} wrong passwords in a row an account refuses every \
-                 password for {} minutes: if that happened, wait and try again. To register, send \
-                 `signup <userid> <password>`.",
-                limits.login_failures_before_lockout, limits.lockout_minutes
+                 password, even the right one, for {} minutes. If that has happened to your \
+                 account, it takes passwords again by {unlocked_by} at the latest: wait until then \
+                 and send your command again with the right password (a wrong one locks it for \
+                 another {} minutes). To register, send `signup <userid> <password>`.",
+                limits.login_failures_before_lockout,
+                limits.lockout_minutes,
+                limits.lockout_minutes
             ))
         };
         let key = (userid.to_lowercase(), password.to_string());

@@ -252,6 +252,35 @@ impl Db {
         )?))
     }
 
+    /// Rows changed since this connection was opened, rolled-back ones included: a cheap way for
+    /// fuzzing and tests to see that an operation wrote nothing at all.
+    pub fn total_changes(&self) -> u64 {
+        self.conn.total_changes()
+    }
+
+    /// A SHA-256 over every row of these tables in rowid order: equal digests mean equal contents, so a
+    /// test can show that bad input changed nothing. The table names are the caller's, never a user's.
+    pub fn content_digest(&self, tables: &[&str]) -> Result<String> {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        for t in tables {
+            h.update(t.as_bytes());
+            let mut stmt = self
+                .conn
+                .prepare(&format!("SELECT * FROM {t} ORDER BY rowid"))?;
+            let n = stmt.column_count();
+            let mut rows = stmt.query([])?;
+            while let Some(row) = rows.next()? {
+                for i in 0..n {
+                    let v: rusqlite::types::Value = row.get(i)?;
+                    h.update(format!("{v:?}\u{1f}").as_bytes());
+                }
+                h.update(b"\x1e");
+            }
+        }
+        Ok(format!("{:x}", h.finalize()))
+    }
+
     /// Runs `PRAGMA integrity_check`; returns its answer (`ok` when all is well).
     pub fn integrity_check(&self) -> Result<String> {
         Ok(self

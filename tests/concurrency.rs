@@ -213,7 +213,19 @@ enum Kind {
     /// A chat with this text.
     Chat(String),
     Show,
+    /// Another read-only or refused command (`help`, `list`, `games`, a wrong password): answered
+    /// once, with an error exactly when the second field says so.
+    Other(&'static str, bool),
 }
+
+/// The commands that fill the spectators' slots in turn, besides `show`: every kind that can run
+/// beside moves without changing the game (the answer must say which, by its subject).
+const OTHERS: [(&str, bool); 4] = [
+    ("help", false),
+    ("list", false),
+    ("limit games alice", false),
+    ("limit move 101 mallory wrong-password 1-2,3", true),
+];
 
 /// Both players of board 101 and spectators, in rounds of 16 processes at once: the move now due
 /// (4 copies of the same message), the move after it (2 copies, racing the first: refused as "not your
@@ -284,13 +296,25 @@ fn same_game(moves: usize, config: Option<std::path::PathBuf>) -> Tally {
         while left > 0 {
             spectator += 1;
             let copies = left.min(2);
-            add(
-                &format!("spectator{spectator}@example.net"),
-                "limit show 101".into(),
-                "",
-                Kind::Show,
-                copies,
-            );
+            // Every other spectator sends one of the other kinds of command, in turn.
+            if spectator % 2 == 0 {
+                let (line, error) = OTHERS[(rounds + spectator) % OTHERS.len()];
+                add(
+                    &format!("spectator{spectator}@example.net"),
+                    line.into(),
+                    "",
+                    Kind::Other(line, error),
+                    copies,
+                );
+            } else {
+                add(
+                    &format!("spectator{spectator}@example.net"),
+                    "limit show 101".into(),
+                    "",
+                    Kind::Show,
+                    copies,
+                );
+            }
             left -= copies;
         }
         let copies: Vec<(usize, &str)> = batch
@@ -312,6 +336,7 @@ fn same_game(moves: usize, config: Option<std::path::PathBuf>) -> Tally {
 
     let mut applied = vec![0u32; planned.len()];
     let (mut unanswered, mut answered_twice, mut refused_races, mut chats) = (0, 0, 0, 0);
+    let mut others_answered = 0;
     let conn = env.sqlite();
     for (id, kind) in kinds.values() {
         let replies = by_id.get(id).map_or(&[][..], Vec::as_slice);
@@ -354,6 +379,12 @@ fn same_game(moves: usize, config: Option<std::path::PathBuf>) -> Tally {
                 assert_eq!(stored, 1, "the chat '{text}' is stored {stored} times");
                 chats += 1;
             }
+            Kind::Other(line, error) => {
+                // A refusal not tied to a board is titled "limit error" (lowercase).
+                let refused = reply.subject.to_lowercase().ends_with(" error");
+                assert_eq!(refused, *error, "{line}: {}", reply.subject);
+                others_answered += 1;
+            }
             Kind::Show => {
                 assert!(
                     reply.subject.starts_with("Limit Board 101 "),
@@ -379,7 +410,7 @@ fn same_game(moves: usize, config: Option<std::path::PathBuf>) -> Tally {
     eprintln!(
         "same game: {} moves in {rounds} rounds of {PROCESSES} processes, {:.1} s; {} messages, {} \
          processes; moves succeeded {succeeded}, lost {lost}, duplicated {duplicated}; refused race \
-         losers {refused_races} (sent again); chats {chats}; exit 75 {} (all retried to 0); \
+         losers {refused_races} (sent again); chats {chats}; other commands {others_answered}; exit 75 {} (all retried to 0); \
          failed {}; silent duplicate deliveries {}; unanswered {unanswered}, answered twice \
          {answered_twice}; slowest process {:.2} s",
         planned.len(),
@@ -436,8 +467,12 @@ fn exit_75_without_busy_timeout_succeeds_when_retried() {
 /// (a move is sent once the previous one went through, as players do).
 #[test]
 fn sixteen_processes_on_sixteen_games() {
+    sixteen_games(4);
+}
+
+fn sixteen_games(moves: usize) {
     const GAMES: usize = 16;
-    const MOVES: usize = 4;
+    let moves_per_game = moves;
     let env = Env::new();
     let cmd = cmd_for(&env, None);
     let user = |g: usize, seat: usize| format!("p{g:02}{}", ["a", "b"][seat]);
@@ -496,7 +531,7 @@ fn sixteen_processes_on_sixteen_games() {
     assert_eq!(boards, (101..101 + GAMES as u32).collect::<Vec<_>>());
     let setup_time = started.elapsed();
 
-    let (planned, expected) = plan(MOVES);
+    let (planned, expected) = plan(moves_per_game);
     let barrier = Barrier::new(GAMES);
     let started = Instant::now();
     let mut tally = Tally::default();
@@ -567,7 +602,7 @@ fn sixteen_processes_on_sixteen_games() {
     }
     eprintln!(
         "16 games: setup (32 signups, 16 challenges, 16 processes at once) {:.1} s, {} exit 75; \
-         {GAMES} games x {MOVES} moves, {GAMES} processes at a time, {:.1} s; moves succeeded \
+         {GAMES} games x {moves_per_game} moves, {GAMES} processes at a time, {:.1} s; moves succeeded \
          {succeeded}, lost {lost}, duplicated {duplicated}, refused {}; exit 75 {} (all retried to \
          0); failed {}; slowest process {:.2} s",
         setup_time.as_secs_f64(),
@@ -581,15 +616,46 @@ fn sixteen_processes_on_sixteen_games() {
     assert!(tally.failures.is_empty(), "{:#?}", tally.failures);
     assert!(refused.is_empty(), "{refused:#?}");
     assert_eq!((lost, duplicated), (0, 0));
-    assert_eq!(succeeded, GAMES * MOVES);
+    assert_eq!(succeeded, GAMES * moves_per_game);
     // Each move also mailed the other player of its game, once.
-    assert_eq!(others, GAMES * MOVES);
+    assert_eq!(others, GAMES * moves_per_game);
     assert_eq!(env.integrity_check(), "ok");
 }
 
-/// The same, longer (about 20 rounds): `cargo test --test concurrency -- --ignored --nocapture`.
+/// The same, longer: `cargo test --release --test concurrency -- --ignored --nocapture`
+/// (`scripts/concurrency.sh`). A Limit game on the default board ends after about 21 moves, so the
+/// 100 moves are played as `CONC_MOVES / 20` games of 20 moves, one after another, each on its own
+/// database, 16 processes at a time.
 #[test]
 #[ignore = "longer run of the same-game test"]
 fn sixteen_processes_on_one_game_long() {
-    same_game(20, None);
+    let total = env_usize("CONC_MOVES", 100);
+    let mut moves = 0;
+    let (mut tempfails, mut processes, mut messages) = (0, 0, 0);
+    while moves < total {
+        let n = (total - moves).min(20);
+        let t = same_game(n, None);
+        tempfails += t.tempfails;
+        processes += t.processes;
+        messages += t.messages;
+        moves += n;
+    }
+    eprintln!(
+        "one game, long: {moves} moves in all, {messages} messages, {processes} processes, {tempfails} \
+         exit 75 (all retried to 0); every game checked: 0 lost, 0 duplicated, 0 failed"
+    );
+}
+
+/// 16 games at once, 20 moves each (320 moves), 16 processes at a time.
+#[test]
+#[ignore = "longer run of the sixteen-games test"]
+fn sixteen_processes_on_sixteen_games_long() {
+    sixteen_games(env_usize("CONC_GAME_MOVES", 20));
+}
+
+fn env_usize(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
 }
