@@ -486,7 +486,15 @@ impl Core {
                 }
             }
         }
-        self.mail_passwords.borrow_mut().clear();
+        let all = std::mem::take(&mut *self.mail_passwords.borrow_mut());
+        // What goes back to the sender hides every password of the mail, wherever a command's
+        // answer repeats it (the fuzzer wrote one inside another command's userid).
+        for o in &mut outcomes {
+            if o.reply_to_sender {
+                o.text = mask(&o.text, &all);
+                o.subject = mask(&o.subject, &all);
+            }
+        }
         result.map(|()| outcomes)
     }
 
