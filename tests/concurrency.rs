@@ -659,3 +659,73 @@ fn env_usize(name: &str, default: usize) -> usize {
         .and_then(|s| s.parse().ok())
         .unwrap_or(default)
 }
+
+/// A queued move racing the move that brings its turn, each in 2 copies at once, 8 times over on new
+/// boards: whichever commits first, the queued move is played exactly once (the queue won) or refused
+/// with "play it now" and never played (the move won); never lost after being accepted, never twice.
+#[test]
+fn a_queued_move_racing_the_move_before_it_is_played_once_or_refused() {
+    let mut queue_won = 0;
+    let mut move_won = 0;
+    for round in 0..8 {
+        let env = Env::new();
+        env.players(&["alice", "bob"]);
+        env.deliver(&common::eml(
+            "alice@example.org",
+            "limit challenge alice bob",
+            "",
+        ));
+        env.take_mails();
+        let m1 = &common::legal_moves_after(&[], 2, &[])[round];
+        let m2 = &common::legal_moves_after(&[], 2, &[m1.as_str()])[0];
+        let mv = eml_with_id(
+            "alice@example.org",
+            &format!("limit move 101 alice pw-alice {m1}"),
+            "",
+            &format!("<mv{round}@client.example>"),
+        );
+        let queue = eml_with_id(
+            "bob@example.org",
+            &format!("limit queue 101 bob pw-bob {m2}"),
+            "",
+            &format!("<q{round}@client.example>"),
+        );
+        let messages = [
+            (0, mv.as_str()),
+            (0, mv.as_str()),
+            (1, queue.as_str()),
+            (1, queue.as_str()),
+        ];
+        let delivered = deliver_at_once(&cmd_for(&env, None), &messages);
+        for d in delivered.values() {
+            assert!(d.failures.is_empty(), "{:?}", d.failures);
+        }
+        let stored: Vec<String> = env.stored_moves(101).into_iter().map(|m| m.text).collect();
+        let mails = env.take_mails();
+        let bob_refused = mails
+            .iter()
+            .filter(|m| m.to == ["bob@example.org"] && m.subject.ends_with(" Error"))
+            .count();
+        if stored == [m1.clone(), m2.clone()] {
+            queue_won += 1;
+            assert_eq!(bob_refused, 0, "{mails:#?}");
+        } else {
+            assert_eq!(stored, [m1.clone()], "round {round}");
+            assert_eq!(
+                bob_refused, 1,
+                "the late queue is answered once: {mails:#?}"
+            );
+            move_won += 1;
+        }
+        assert_eq!(env.integrity_check(), "ok");
+        assert_eq!(
+            env.sqlite()
+                .query_row("SELECT count(*) FROM queued_moves", [], |r| r
+                    .get::<_, i64>(0))
+                .unwrap(),
+            0,
+            "no queued move is left behind"
+        );
+    }
+    eprintln!("queue committed first: {queue_won}, move committed first: {move_won}");
+}
