@@ -710,7 +710,7 @@ fn a_queued_move_racing_the_move_before_it_is_played_once_or_refused() {
             queue_won += 1;
             assert_eq!(bob_refused, 0, "{mails:#?}");
         } else {
-            assert_eq!(stored, [m1.clone()], "round {round}");
+            assert_eq!(stored, std::slice::from_ref(m1), "round {round}");
             assert_eq!(
                 bob_refused, 1,
                 "the late queue is answered once: {mails:#?}"
