@@ -462,7 +462,9 @@ impl Core {
             )]);
         }
         let mut all: Vec<String> = Vec::new();
-        for line in &incoming.commands {
+        // The Subject too: when the commands are in the body, a Subject that looked like a command
+        // may still hold a password that a body line repeats (the fuzzer found one).
+        for line in incoming.commands.iter().chain([&incoming.subject]) {
             all.extend(
                 command::line_passwords(line)
                     .into_iter()
