@@ -237,24 +237,16 @@ impl Server {
             &cfg.database.path,
             Duration::from_millis(cfg.database.busy_timeout_ms),
         )?;
-        let mailer = Mailer::from_config(&cfg).map_err(|e| ServerError::Mail(e.to_string()))?;
-        Ok(Server {
-            db,
-            core: Core {
-                cfg,
-                mailer,
-                now,
-                seed: None,
-                checked: RefCell::new(HashMap::new()),
-                mail_passwords: RefCell::new(Vec::new()),
-            },
-        })
+        Server::on(db, cfg, now)
     }
 
     /// A server on a private in-memory database (fuzzing and tests): like [`Server::open`] but nothing
     /// outlives the value; mail goes to the configured transport.
     pub fn open_in_memory(cfg: Config, now: i64) -> Result<Server, ServerError> {
-        let db = Db::open_in_memory()?;
+        Server::on(Db::open_in_memory()?, cfg, now)
+    }
+
+    fn on(db: Db, cfg: Config, now: i64) -> Result<Server, ServerError> {
         let mailer = Mailer::from_config(&cfg).map_err(|e| ServerError::Mail(e.to_string()))?;
         Ok(Server {
             db,
