@@ -166,13 +166,15 @@ impl Core {
         let counted = counted_seconds(row.updated_at, self.now, &spans);
         if counted >= i64::from(forfeit_days) * DAY {
             let before = state.move_number();
-            let draw = self.open_draw_proposal(tx, &row)?;
-            let (result, verdict) = if draw {
+            let proposer = self.take_open_draw_proposal(tx, &row)?;
+            let draw = proposer.is_some();
+            let (result, verdict) = if let Some(proposer) = proposer {
                 (
                     state.agree_draw(),
                     format!(
-                        "{} did not move for {forfeit_days} days while a draw proposal was open: \
-                         it was accepted at forfeit time, and the game is drawn.",
+                        "{proposer}'s proposal of a draw is carried out: {} did not move for \
+                         {forfeit_days} days while it was open, so it was accepted at forfeit time, \
+                         and the game is drawn.",
                         player.userid
                     ),
                 )

@@ -67,16 +67,21 @@ impl Core {
         })
     }
 
-    /// True when a draw proposal is open on this board. The forfeit clock accepts it instead of
-    /// forfeiting the player who left it unanswered.
-    pub(super) fn open_draw_proposal(
+    /// Takes the draw proposal open on this board, if any, for the forfeit clock, which accepts it
+    /// instead of forfeiting the player who left it unanswered. Returns its proposer's userid. The
+    /// proposal is settled here, so the board mails do not also report it as closed.
+    pub(super) fn take_open_draw_proposal(
         &self,
         tx: &Tx<'_>,
         row: &GameRow,
-    ) -> Result<bool, StorageError> {
-        Ok(tx
-            .open_proposal(row.id)?
-            .is_some_and(|p| p.kind == ProposalKind::Draw))
+    ) -> Result<Option<String>, StorageError> {
+        match tx.open_proposal(row.id)? {
+            Some(open) if open.kind == ProposalKind::Draw => {
+                tx.clear_proposal(row.id)?;
+                Ok(Some(name_of(row, open.proposer_id)))
+            }
+            _ => Ok(None),
+        }
     }
 
     /// `move ... propose undo|draw`.
@@ -382,11 +387,7 @@ impl Core {
         if let Some(open) = tx.open_proposal(row.id)? {
             tx.clear_proposal(row.id)?;
             let proposer = name_of(row, open.proposer_id);
-            notes.push(if matches!(state.status(), Status::Over(crate::games::Outcome::Draw(_)))
-                && open.kind == ProposalKind::Draw {
-                // The forfeit clock accepts an open draw proposal for the player who left it.
-                format!("{proposer}'s proposal of a draw is carried out: the game is drawn.")
-            } else if matches!(state.status(), Status::Over(_)) {
+            notes.push(if matches!(state.status(), Status::Over(_)) {
                 format!(
                     "{proposer}'s proposal of {} is closed: the game is over.",
                     noun(open.kind)
