@@ -1254,35 +1254,21 @@ impl Core {
         password: &str,
     ) -> Step<(GameRow, Box<dyn GameState>, User, usize)> {
         let (row, state) = self.load_game(tx, rules, board)?;
-        let (user, seat) = self.seat_of(tx, rules, &row, userid, password)?;
-        Ok((row, state, user, seat))
-    }
-
-    /// A player of a game and their seat, after checking the password.
-    fn seat_of(
-        &self,
-        tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: &GameRow,
-        userid: &str,
-        password: &str,
-    ) -> Step<(User, usize)> {
         let user = self.authenticate(tx, userid, password)?;
         let Some(seat) = row.players.iter().position(|p| p.id == user.id) else {
             return Err(Refusal::on(
                 format!(
-                    "{} does not play {} board {}: its players are {}.",
+                    "{} does not play {} board {board}: its players are {}.",
                     user.userid,
                     rules.title(),
-                    row.board,
-                    userids(row).join(", ")
+                    userids(&row).join(", ")
                 ),
                 rules.name(),
-                row.board,
+                board,
             )
             .into());
         };
-        Ok((user, seat))
+        Ok((row, state, user, seat))
     }
 
     #[allow(clippy::too_many_arguments)]
