@@ -214,10 +214,6 @@ struct Core {
     seed: Option<u64>,
     /// Password checks done before the write lock was taken (see [`Core::precheck`]).
     checked: RefCell<HashMap<(String, String), Checked>>,
-    /// Every password written in the mail being handled: what one command's answer quotes back must
-    /// hide the others' passwords too (found by fuzzing: a move's text holding the next line's
-    /// password).
-    mail_passwords: RefCell<Vec<String>>,
 }
 
 /// The result of a password check made before the write lock.
@@ -256,7 +252,6 @@ impl Server {
                 now,
                 seed: None,
                 checked: RefCell::new(HashMap::new()),
-                mail_passwords: RefCell::new(Vec::new()),
             },
         })
     }
@@ -330,7 +325,7 @@ impl Server {
         };
         self.core.precheck(&self.db, &[line.to_string()])?;
         let mut tx = self.db.transaction()?;
-        let outcome = self.core.execute(&mut tx, line, comment, &origin)?;
+        let outcome = self.core.execute(&mut tx, line, comment, &origin, &[])?;
         let ok = outcome.ok;
         let text = outcome.text.clone();
         let mails = self.core.letters_to_mails(&tx, &origin, vec![outcome])?;
@@ -434,7 +429,13 @@ impl Core {
             // "chess show 101": a game command word after an unknown game's name.
             let unknown_game = command::looks_like_command(&incoming.subject, &[first]);
             if game_named || unknown_game {
-                return Ok(vec![self.execute(tx, &incoming.subject, "", origin)?]);
+                return Ok(vec![self.execute(
+                    tx,
+                    &incoming.subject,
+                    "",
+                    origin,
+                    &[],
+                )?]);
             }
             let text = summary::error_body(
                 &format!(
@@ -468,11 +469,10 @@ impl Core {
         }
         all.sort();
         all.dedup();
-        *self.mail_passwords.borrow_mut() = all;
         let mut outcomes = Vec::new();
         let mut result = Ok(());
         for line in &incoming.commands {
-            match self.execute(tx, line, &incoming.comment, origin) {
+            match self.execute(tx, line, &incoming.comment, origin, &all) {
                 Ok(o) => outcomes.push(o),
                 Err(e) => {
                     result = Err(e);
@@ -480,7 +480,6 @@ impl Core {
                 }
             }
         }
-        let all = std::mem::take(&mut *self.mail_passwords.borrow_mut());
         // What goes back to the sender hides every password of the mail, wherever a command's
         // answer repeats it (the fuzzer wrote one inside another command's userid).
         for o in &mut outcomes {
@@ -588,13 +587,16 @@ impl Core {
         }
     }
 
-    /// Parses, validates and carries out one command line.
+    /// Parses, validates and carries out one command line. `mail_passwords` are every password written
+    /// in the mail the line came from: what the answer quotes back hides them too, not only the line's
+    /// own (found by fuzzing: a move's text holding the next line's password).
     fn execute(
         &self,
         tx: &mut Tx<'_>,
         line: &str,
         comment: &str,
         origin: &Origin,
+        mail_passwords: &[String],
     ) -> Result<Outcome, StorageError> {
         let parsed = command::parse(line);
         let game_word = line.split_whitespace().next().map(str::to_lowercase);
@@ -602,19 +604,18 @@ impl Core {
             Ok(cmd) => cmd,
             Err(e) => {
                 let word = game_word.filter(|w| games::find(w).is_some());
-                let others = self.mail_passwords.borrow();
                 return Ok(Outcome::error(
                     summary::error_subject(None, word.as_deref()),
                     summary::error_body(
-                        &mask(&e.to_string(), &others),
+                        &mask(&e.to_string(), mail_passwords),
                         None,
-                        &mask(&command::redact_line(line), &others),
+                        &mask(&command::redact_line(line), mail_passwords),
                     ),
                 ));
             }
         };
         let mut passwords: Vec<String> = cmd.passwords().iter().map(|p| p.to_string()).collect();
-        passwords.extend(self.mail_passwords.borrow().iter().cloned());
+        passwords.extend(mail_passwords.iter().cloned());
         let comment = mask(comment, &passwords);
         let quoted = format!("{}\n{}", mask(&cmd.redacted(), &passwords), comment);
         match self.dispatch(tx, &cmd, &comment, origin) {
