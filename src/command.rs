@@ -1707,30 +1707,37 @@ fn closest<'a>(word: &str, candidates: &[&'a str]) -> Option<&'a str> {
         .map(|(_, c)| c)
 }
 
-/// Damerau-Levenshtein distance (optimal string alignment), on chars; short words only.
+/// Damerau-Levenshtein distance (optimal string alignment), on chars; short words only (the first 64
+/// chars of each count).
 fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().take(64).collect();
-    let b: Vec<char> = b.chars().take(64).collect();
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
+    const MAX: usize = 64;
+    // Every mail line's first words go through here, so it works in three rows on the stack.
+    let mut bc = ['\0'; MAX];
+    let mut bn = 0;
+    for (slot, c) in bc.iter_mut().zip(b.chars()) {
+        *slot = c;
+        bn += 1;
     }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
+    let b = &bc[..bn];
+    let mut two_up = [0usize; MAX + 1];
+    let mut up: [usize; MAX + 1] = std::array::from_fn(|j| j);
+    let mut row = [0usize; MAX + 1];
+    let mut before = '\0';
+    for (i, ca) in a.chars().take(MAX).enumerate() {
+        row[0] = i + 1;
         for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[i - 1][j] + 1)
-                .min(d[i][j - 1] + 1)
-                .min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(d[i - 2][j - 2] + 1);
+            let cost = usize::from(ca != b[j - 1]);
+            let mut v = (up[j] + 1).min(row[j - 1] + 1).min(up[j - 1] + cost);
+            if i > 0 && j > 1 && ca == b[j - 2] && before == b[j - 1] {
+                v = v.min(two_up[j - 2] + 1);
             }
-            d[i][j] = v;
+            row[j] = v;
         }
+        two_up = up;
+        up = row;
+        before = ca;
     }
-    d[a.len()][b.len()]
+    up[b.len()]
 }
 
 /// The password words of a line, found by position as [`redact_line`] finds them, whether or not the
@@ -2732,8 +2739,43 @@ mod tests {
         }
     }
 
+    /// The textbook full-matrix form of [`edit_distance`], to check the three-row one against.
+    fn edit_distance_by_matrix(a: &str, b: &str) -> usize {
+        let a: Vec<char> = a.chars().take(64).collect();
+        let b: Vec<char> = b.chars().take(64).collect();
+        let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+        for (i, row) in d.iter_mut().enumerate() {
+            row[0] = i;
+        }
+        for (j, cell) in d[0].iter_mut().enumerate() {
+            *cell = j;
+        }
+        for i in 1..=a.len() {
+            for j in 1..=b.len() {
+                let cost = usize::from(a[i - 1] != b[j - 1]);
+                let mut v = (d[i - 1][j] + 1)
+                    .min(d[i][j - 1] + 1)
+                    .min(d[i - 1][j - 1] + cost);
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    v = v.min(d[i - 2][j - 2] + 1);
+                }
+                d[i][j] = v;
+            }
+        }
+        d[a.len()][b.len()]
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn edit_distance_agrees_with_the_full_matrix(a in "[a-dé]{0,70}", b in "[a-dé]{0,70}") {
+            proptest::prop_assert_eq!(edit_distance(&a, &b), edit_distance_by_matrix(&a, &b));
+        }
+    }
+
     #[test]
     fn edit_distance_and_closest() {
+        assert_eq!(edit_distance("", "move"), 4);
+        assert_eq!(edit_distance("abcd", "badc"), 2);
         assert_eq!(edit_distance("mvoe", "move"), 1);
         assert_eq!(edit_distance("kitten", "sitting"), 3);
         assert_eq!(closest("resing", &["resign", "move"]), Some("resign"));

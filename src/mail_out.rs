@@ -249,13 +249,18 @@ fn text_body(text: &str) -> Body {
             }
         })
         .collect();
-    let body = Body::new(clean.clone());
-    if body.encoding() == ContentTransferEncoding::SevenBit {
-        body
-    } else {
-        // Quoted-printable keeps accented text and long lines readable in the raw mail, where
-        // base64 (lettre's other choice) would not.
-        Body::new_with_encoding(clean, ContentTransferEncoding::QuotedPrintable).unwrap_or(body)
+    // Quoted-printable keeps accented text and long lines readable in the raw mail, where base64
+    // (lettre's other choice) would not. Asking for 7bit first only checks the text, where
+    // `Body::new` would also encode it in base64 just to be thrown away.
+    match Body::new_with_encoding(clean, ContentTransferEncoding::SevenBit) {
+        Ok(body) => body,
+        Err(bytes) => {
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            match Body::new_with_encoding(text, ContentTransferEncoding::QuotedPrintable) {
+                Ok(body) => body,
+                Err(bytes) => Body::new(bytes),
+            }
+        }
     }
 }
 

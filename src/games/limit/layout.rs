@@ -123,8 +123,39 @@ impl Search<'_> {
     }
 }
 
+/// How many recent layouts [`random_layout`] remembers.
+const REMEMBERED: usize = 16;
+
+/// The key of a remembered layout and the layout.
+type Remembered = ((u64, u32, usize, u32), Layout);
+
+/// Layouts recently laid, newest last.
+static RECENT: std::sync::Mutex<Vec<Remembered>> = std::sync::Mutex::new(Vec::new());
+
 /// Lays `4 * size` tiles at random for `players` players, meeting the three constraints of 4.1.
+///
+/// Loading a game replays it from its seed, and one mail can load the same game several times, so the
+/// last few layouts are remembered: the search is by far the dearest part of a load. The result
+/// depends only on the arguments, remembered or not.
 pub fn random_layout(seed: u64, size: u32, players: usize, must_touch: u32) -> Layout {
+    let key = (seed, size, players, must_touch);
+    // A poisoned lock only means another thread panicked while holding it; the list is still whole.
+    let mut recent = RECENT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, layout)) = recent.iter().find(|(k, _)| *k == key) {
+        return layout.clone();
+    }
+    drop(recent);
+    let layout = lay(seed, size, players, must_touch);
+    recent = RECENT.lock().unwrap_or_else(|e| e.into_inner());
+    if recent.len() == REMEMBERED {
+        recent.remove(0);
+    }
+    recent.push((key, layout.clone()));
+    layout
+}
+
+/// The search behind [`random_layout`], without the memory.
+fn lay(seed: u64, size: u32, players: usize, must_touch: u32) -> Layout {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let count = 4 * size as usize;
     loop {
@@ -215,6 +246,23 @@ pub fn check_layout(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_remembered_layout_is_the_one_the_search_lays() {
+        // More keys than are remembered, each asked twice, so that both hits and evictions happen.
+        for round in 0..2 {
+            for seed in 0..(REMEMBERED as u64 + 4) {
+                let size = 4 + (seed % 5) as u32;
+                let players = 2 + (seed % 2) as usize;
+                assert_eq!(
+                    random_layout(seed, size, players, 2),
+                    lay(seed, size, players, 2),
+                    "seed {seed}, round {round}"
+                );
+            }
+        }
+        assert!(RECENT.lock().unwrap().len() <= REMEMBERED);
+    }
 
     #[test]
     fn s4_1_layouts_meet_the_three_constraints_for_every_size() {
