@@ -692,6 +692,50 @@ fn a_queued_move_no_longer_legal_is_dropped_and_the_player_told() {
 }
 
 #[test]
+fn a_queued_move_that_is_not_notation_is_refused_at_once_and_its_text_never_stored() {
+    // Found by the ingest fuzz target: a queue line whose "move" ran on into more command text, the
+    // passwords with it, was stored as written and, when the turn came, quoted in full in the
+    // "queued move dropped" mail.
+    let env = started(&["alice", "bob"]);
+    let before = snapshot(&env);
+    let mails = send(
+        &env,
+        "bob",
+        "limit queue 101 bob pw-bob 2-3 queue 101 bob pw-bob 2-3 alice pw-alice",
+        "",
+    );
+    assert_eq!(mails.len(), 1, "{mails:#?}");
+    let reply = &mails[0];
+    assert_eq!(reply.to, ["bob@example.org"]);
+    assert!(
+        reply
+            .body
+            .contains("Nothing was queued on board 101: cannot read the move"),
+        "{}",
+        reply.body
+    );
+    // The reply masks the password the mail used (pw-alice is only text of bob's here).
+    assert!(!reply.raw.contains("pw-bob"), "{}", reply.raw);
+    assert_eq!(snapshot(&env), before, "nothing stored");
+    // alice's move brings bob's turn: no queued move to play or drop, and no password anywhere.
+    let firsts = legal_moves_after(&[], 2, &[]);
+    let mails = send(
+        &env,
+        "alice",
+        &format!("limit move 101 alice pw-alice {}", firsts[0]),
+        "",
+    );
+    assert_eq!(mails.len(), 2, "the board mails only: {mails:#?}");
+    for m in &mails {
+        assert!(
+            !m.raw.contains("pw-bob") && !m.raw.contains("pw-alice"),
+            "{}",
+            m.raw
+        );
+    }
+}
+
+#[test]
 fn a_queued_move_with_a_stale_guard_is_dropped() {
     let env = started(&["alice", "bob"]);
     let moves = first_moves(2, 2);

@@ -152,6 +152,10 @@ pub trait GameRules: Sync {
     ) -> Result<Box<dyn GameState>, RuleError>;
     /// Reads a game back from its JSON document (as written by [`GameState::to_json`]).
     fn load(&self, json: &str) -> Result<Box<dyn GameState>, RuleError>;
+    /// Checks that `mv` is written in the game's move notation (with or without a `#N` guard), not
+    /// that it is legal anywhere: a queued move is read when it is queued, so that only a move is
+    /// stored and mailed back later, and played when its turn comes.
+    fn read_move(&self, mv: &str) -> Result<(), RuleError>;
 }
 
 /// One game in progress (or finished). Moves are always played by the seat whose turn it is; the server

@@ -295,6 +295,9 @@ impl Core {
     ) -> Step<Outcome> {
         let (row, state, user, seat) = self.seated(tx, rules, board, userid, password)?;
         let refuse = |m: String| Refusal::on(m, rules.name(), board);
+        if let Err(e) = rules.read_move(mv) {
+            return Err(refuse(format!("Nothing was queued on board {board}: {e}")).into());
+        }
         let players = super::userids(&row);
         match state.status() {
             Status::Over(_) => {

@@ -53,6 +53,10 @@ impl GameRules for Limit {
     fn load(&self, json: &str) -> Result<Box<dyn GameState>, RuleError> {
         Ok(Box::new(json::from_json(json)?))
     }
+    fn read_move(&self, mv: &str) -> Result<(), RuleError> {
+        notation::Move::parse(mv).map_err(game::IllegalMove::from)?;
+        Ok(())
+    }
 }
 
 impl Game {
