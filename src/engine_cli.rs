@@ -707,6 +707,12 @@ mod tests {
                 .map(|s| Box::new(s) as Box<dyn GameState>)
                 .map_err(|e| RuleError(e.to_string()))
         }
+        fn read_move(&self, mv: &str) -> Result<(), RuleError> {
+            match mv.trim() {
+                "1" | "2" => Ok(()),
+                _ => Err(RuleError(format!("a Race move is 1 or 2, not {mv:?}"))),
+            }
+        }
     }
 
     impl GameState for RaceState {
