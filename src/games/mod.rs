@@ -152,9 +152,9 @@ pub trait GameRules: Sync {
     ) -> Result<Box<dyn GameState>, RuleError>;
     /// Reads a game back from its JSON document (as written by [`GameState::to_json`]).
     fn load(&self, json: &str) -> Result<Box<dyn GameState>, RuleError>;
-    /// Checks that `mv` is written in the game's move notation (with or without a `#N` guard), not
-    /// that it is legal anywhere: a queued move is read when it is queued, so that only a move is
-    /// stored and mailed back later, and played when its turn comes.
+    /// Checks that `mv` (as written, its `#N` guard already taken off by the command language) is in
+    /// the game's move notation, not that it is legal anywhere: a queued move is read when it is
+    /// queued, so that only a move is stored and mailed back later, and played when its turn comes.
     fn read_move(&self, mv: &str) -> Result<(), RuleError>;
 }
 
