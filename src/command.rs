@@ -774,7 +774,24 @@ pub fn parse(line: &str) -> Result<RawCommand, CommandError> {
         words: &words,
         secrets: &secrets,
     };
-    p.parse()
+    let cmd = p.parse()?;
+    // Our own mails show commands with `<password>` in place of the password. A line that still holds
+    // the placeholder was copied back unchanged (often by an autoresponder quoting our answer): it is
+    // refused here, before any password check, so that an echo costs no argon2 work.
+    if cmd.passwords().iter().any(|pw| is_placeholder(pw)) {
+        return Err(CommandError::Usage {
+            problem: "the command still holds the placeholder `<password>`: write your own \
+                      password in its place"
+                .into(),
+            usage: mask_secrets(&words.join(" "), &secrets),
+        });
+    }
+    Ok(cmd)
+}
+
+/// True for a word written as a placeholder, like `<password>` or `<yourpassword>`, never a real one.
+pub fn is_placeholder(word: &str) -> bool {
+    word.len() > 2 && word.starts_with('<') && word.ends_with('>')
 }
 
 struct Parser<'a> {

@@ -56,7 +56,7 @@ impl Default for MailLimits {
 pub enum SilentReason {
     /// `Auto-Submitted` with a value other than `no` (the value).
     AutoSubmitted(String),
-    /// `Precedence: bulk`, `junk` or `list` (the value).
+    /// `Precedence: bulk`, `junk`, `list` or `auto_reply` (the value).
     Precedence(String),
     /// `Return-Path: <>`: a bounce or other mail that must not be answered.
     EmptyReturnPath,
@@ -70,7 +70,8 @@ pub enum SilentReason {
     FromSelf,
     /// An autoresponder's header (its name).
     AutoReply(String),
-    /// Mailing-list traffic (`List-Id`, the value).
+    /// Mailing-list traffic (`List-Id`, `List-Unsubscribe`, `Mailing-List` or `X-Mailing-List`: the
+    /// header and its value).
     MailingList(String),
 }
 
@@ -85,7 +86,7 @@ impl fmt::Display for SilentReason {
             SilentReason::OwnLoop => f.write_str("our own mail came back (X-Loop)"),
             SilentReason::FromSelf => f.write_str("from the server's own address"),
             SilentReason::AutoReply(h) => write!(f, "an autoreply ({h} header)"),
-            SilentReason::MailingList(v) => write!(f, "mailing-list mail (List-Id: {v})"),
+            SilentReason::MailingList(v) => write!(f, "mailing-list mail ({v})"),
         }
     }
 }
@@ -93,8 +94,10 @@ impl fmt::Display for SilentReason {
 /// One incoming message, read.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Incoming {
-    /// What makes this message processed only once: its Message-ID (without `<>`), or
-    /// `sha256:<hex>` of the raw bytes when it has none (or an unusable one).
+    /// What makes this message processed only once: its Message-ID (without `<>`) with the sender's
+    /// address (`id from address`), or `sha256:<hex>` of the raw bytes when it has no usable id.
+    /// The sender is part of it so that a stranger who sends a mail under a player's future
+    /// Message-ID does not make the player's own mail look like a duplicate.
     pub key: String,
     /// The Message-ID, without `<>`, if it has a usable one.
     pub message_id: Option<String>,
@@ -157,9 +160,6 @@ pub fn parse(raw: &[u8], limits: &MailLimits, own_address: &str, games: &[&str])
     };
 
     incoming.message_id = msg.message_id().and_then(normalize_id);
-    if let Some(id) = &incoming.message_id {
-        incoming.key = id.clone();
-    }
     incoming.from = msg
         .from()
         .and_then(|a| a.first())
@@ -171,6 +171,15 @@ pub fn parse(raw: &[u8], limits: &MailLimits, own_address: &str, games: &[&str])
         .and_then(|a| a.address())
         .and_then(clean_address);
     incoming.reply_to = reply_to.or_else(|| incoming.from.clone());
+    if let Some(id) = &incoming.message_id {
+        let sender = incoming
+            .from
+            .as_deref()
+            .or(incoming.reply_to.as_deref())
+            .unwrap_or("")
+            .to_lowercase();
+        incoming.key = format!("{id} from {sender}");
+    }
     incoming.references = references(&msg);
     incoming.subject = strip_subject_prefixes(&clean_header_text(msg.subject().unwrap_or("")));
     incoming.silent = silent_reason(&msg, data, limits, own_address, &incoming);
@@ -377,17 +386,34 @@ fn silent_reason(
     }
     for v in header("Precedence") {
         let p = v.trim().to_ascii_lowercase();
-        if matches!(p.as_str(), "bulk" | "junk" | "list") {
+        if matches!(
+            p.as_str(),
+            "bulk" | "junk" | "list" | "auto_reply" | "auto-reply"
+        ) {
             return Some(SilentReason::Precedence(p));
         }
     }
-    for name in ["X-Autoreply", "X-Autorespond", "X-Autoresponder"] {
+    // `X-Auto-Response-Suppress` is what Exchange puts on its own automatic mail: whoever sets it
+    // asks not to be answered automatically, and we are an automatic answerer.
+    for name in [
+        "X-Autoreply",
+        "X-Autorespond",
+        "X-Autoresponder",
+        "X-Auto-Response-Suppress",
+    ] {
         if !header(name).is_empty() {
             return Some(SilentReason::AutoReply(name.to_string()));
         }
     }
-    if let Some(v) = header("List-Id").into_iter().next() {
-        return Some(SilentReason::MailingList(v));
+    for name in [
+        "List-Id",
+        "List-Unsubscribe",
+        "Mailing-List",
+        "X-Mailing-List",
+    ] {
+        if let Some(v) = header(name).into_iter().next() {
+            return Some(SilentReason::MailingList(format!("{name}: {v}")));
+        }
     }
     if header("Return-Path")
         .first()
@@ -421,7 +447,10 @@ fn silent_reason(
         .trim()
         .to_ascii_lowercase();
     let from_raw = addr.to_string();
-    if matches!(local.as_str(), "mailer-daemon" | "postmaster") {
+    if matches!(
+        local.as_str(),
+        "mailer-daemon" | "mailer" | "postmaster" | "mail-daemon"
+    ) {
         return Some(SilentReason::MailerDaemon(from_raw));
     }
     if !own.is_empty()
@@ -1089,7 +1118,7 @@ mod tests {
             &format!("{H}\nSubject: Re: limit move 101 alice secret 3-7,4"),
             "Nice try, Bob!\n\nMy secret plan works.\n",
         ));
-        assert_eq!(m.key, "m1@example.org");
+        assert_eq!(m.key, "m1@example.org from alice@example.org");
         assert_eq!(m.message_id.as_deref(), Some("m1@example.org"));
         assert_eq!(m.reply_to.as_deref(), Some("alice@example.org"));
         assert_eq!(m.silent, None);
@@ -1141,7 +1170,29 @@ mod tests {
             ),
             (
                 "List-Id: <games.lists.example.org>",
-                SilentReason::MailingList("<games.lists.example.org>".into()),
+                SilentReason::MailingList("List-Id: <games.lists.example.org>".into()),
+            ),
+            (
+                "Precedence: auto_reply",
+                SilentReason::Precedence("auto_reply".into()),
+            ),
+            (
+                "X-Auto-Response-Suppress: All",
+                SilentReason::AutoReply("X-Auto-Response-Suppress".into()),
+            ),
+            (
+                "List-Unsubscribe: <mailto:leave@lists.example.org>",
+                SilentReason::MailingList(
+                    "List-Unsubscribe: <mailto:leave@lists.example.org>".into(),
+                ),
+            ),
+            (
+                "Mailing-List: contact games-help@example.org",
+                SilentReason::MailingList("Mailing-List: contact games-help@example.org".into()),
+            ),
+            (
+                "X-Mailing-List: games@example.org",
+                SilentReason::MailingList("X-Mailing-List: games@example.org".into()),
             ),
             ("Return-Path: < >", SilentReason::EmptyReturnPath),
             ("X-Loop: PBEM@Example.org", SilentReason::OwnLoop),
@@ -1173,6 +1224,14 @@ mod tests {
             m.silent,
             Some(SilentReason::MailerDaemon("MAILER-DAEMON".into()))
         );
+        for from in ["mailer@example.org", "Postmaster@example.org"] {
+            let m = read(&mail(&format!("From: {from}\nSubject: limit show 101"), ""));
+            assert_eq!(
+                m.silent,
+                Some(SilentReason::MailerDaemon(from.into())),
+                "{from}"
+            );
+        }
     }
 
     #[test]

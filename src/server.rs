@@ -437,13 +437,14 @@ impl Core {
                     &[],
                 )?]);
             }
+            let example = self.example_move(tx, origin)?;
             let text = summary::error_body(
                 &format!(
                     "Your mail holds no command. Write the command in the Subject, for example\n\
-                     \n    limit move 101 alice yourpassword 3-7,4\n\n\
-                     and anything in the body is shown to the other players as your comment. Or \
-                     reply to a board mail with the command on a line of its own. Send `help` in the \
-                     Subject for every command.{}",
+                     \n    {example}\n\n\
+                     with your own password in place of <password>, and anything in the body is \
+                     shown to the other players as your comment. Or reply to a board mail with the \
+                     command on a line of its own. Send `help` in the Subject for every command.{}",
                     notes_text(&incoming.notes)
                 ),
                 None,
@@ -489,6 +490,26 @@ impl Core {
             }
         }
         result.map(|()| outcomes)
+    }
+
+    /// A move command to show as an example: the sender's own userid and one of their boards when the
+    /// sender is a registered player, with `<password>` where the password goes. The placeholder is
+    /// refused before any password check, so an autoresponder that echoes the example costs nothing.
+    fn example_move(&self, tx: &Tx<'_>, origin: &Origin) -> Result<String, StorageError> {
+        let game = games::registry().first().map_or("limit", |g| g.name());
+        let userid = match &origin.reply_to {
+            Some(a) => tx.userid_at_address(a)?,
+            None => None,
+        };
+        let board = match &userid {
+            Some(u) => tx.an_active_board(u, game)?,
+            None => None,
+        };
+        let userid = userid.unwrap_or_else(|| "<userid>".to_string());
+        Ok(format!(
+            "{game} move {} {userid} <password> 3-7,4",
+            board.unwrap_or(101)
+        ))
     }
 
     /// Sends mails that this process queued and claimed in the transaction it just committed.

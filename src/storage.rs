@@ -17,6 +17,7 @@ mod clock;
 mod proposals;
 mod ratings;
 mod social;
+mod trust;
 
 pub use clock::{GameClock, Vacation};
 pub use proposals::{Proposal, QueuedMove};

@@ -305,7 +305,10 @@ fn no_password_in_any_comment_or_note() {
 #[test]
 fn threading_and_keys() {
     let m = read("reply_thunderbird.eml");
-    assert_eq!(m.key, "a7f1c2d3-reply-tb@example.org");
+    assert_eq!(
+        m.key,
+        "a7f1c2d3-reply-tb@example.org from alice@example.org"
+    );
     assert_eq!(
         m.message_id.as_deref(),
         Some("a7f1c2d3-reply-tb@example.org")
@@ -317,7 +320,13 @@ fn threading_and_keys() {
     assert_eq!(m.from.as_deref(), Some("alice@example.org"));
 
     let m = read("reply_outlook_original.eml");
-    assert_eq!(m.key, "000001dc5b1a$2f3e4d50$8dbae7f0$@example.org");
+    assert_eq!(
+        m.key,
+        format!(
+            "000001dc5b1a$2f3e4d50$8dbae7f0$@example.org from {}",
+            m.from.clone().unwrap()
+        )
+    );
 
     // No Message-ID: the key is the SHA-256 of the bytes, the same every time, and another message
     // gets another key.
@@ -436,5 +445,11 @@ fn oversized_mail_is_cut_and_said_so() {
         got.notes
     );
     // The key still comes from the Message-ID, which lies in the part that was read.
-    assert_eq!(got.key, "5b3c7e2a-1f4d-4a8e-9c61-0d2f7a1b9e01@example.org");
+    assert_eq!(
+        got.key,
+        format!(
+            "5b3c7e2a-1f4d-4a8e-9c61-0d2f7a1b9e01@example.org from {}",
+            got.from.clone().unwrap()
+        )
+    );
 }
