@@ -43,6 +43,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         include_str!("../migrations/0005_proposals.sql"),
     ),
     ("0006_social", include_str!("../migrations/0006_social.sql")),
+    (
+        "0009_consent",
+        include_str!("../migrations/0009_consent.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.

@@ -122,12 +122,13 @@ fn nag_at_day_seven_not_at_day_six_and_once_per_nag_time() {
 #[test]
 fn forfeit_at_day_21_ends_the_game_mails_everyone_and_says_why() {
     let mut env = started();
-    let (_, mails) = cron_at(&mut env, 20.9);
+    let (_, mails) = cron_at(&mut env, 14.0);
     assert_eq!(
         mails.len(),
         1,
         "one nag (the 14-day one) before the forfeit"
     );
+    assert!(cron_at(&mut env, 20.9).1.is_empty());
     assert!(
         env.stored_game(101).legal_moves().len() > 1,
         "still going on"
@@ -419,7 +420,9 @@ fn two_crons_at_once_nag_and_forfeit_exactly_once() {
                 "",
             ));
         }
+        // The first three are nagged at day 14, so that day 21 may forfeit them.
         env.now = NOW + 14 * DAY;
+        assert!(env.cmd().arg("cron").output().unwrap().status.success());
         for (a, b) in pairs {
             env.deliver(&eml(
                 &format!("{b}@example.org"),
@@ -504,6 +507,7 @@ fn two_crons_at_once_nag_and_forfeit_exactly_once() {
 #[test]
 fn a_forfeit_whose_mail_fails_is_sent_by_the_next_run_and_not_done_again() {
     let mut env = started();
+    assert_eq!(cron_at(&mut env, 14.0).1.len(), 1, "the nag");
     // The outbox folder cannot be made (a file stands in its way): sending fails for now.
     std::fs::remove_dir_all(&env.outbox).unwrap();
     std::fs::write(&env.outbox, "in the way").unwrap();
@@ -556,7 +560,7 @@ fn an_unanswered_draw_proposal_is_accepted_at_forfeit_time() {
         "",
     ));
     env.take_mails();
-    let (line, mails) = cron_at(&mut env, 20.9);
+    let (line, mails) = cron_at(&mut env, 14.0);
     assert!(line.contains("0 forfeits"), "{line}");
     assert!(mails.iter().all(|m| m.subject.starts_with("Nag:")));
 
@@ -616,6 +620,7 @@ fn a_cron_killed_at_any_moment_forfeits_each_game_once() {
         ));
     }
     env.take_mails();
+    assert_eq!(cron_at(&mut env, 14.0).1.len(), 6, "the nags");
     env.now = NOW + 21 * DAY;
     let mut mails = Vec::new();
     let mut kills = 0;
@@ -680,4 +685,27 @@ fn a_cron_killed_at_any_moment_forfeits_each_game_once() {
         count_rows(&env, "SELECT count(*) FROM outbox WHERE sent_at IS NULL"),
         0
     );
+}
+
+#[test]
+fn a_late_cron_nags_first_and_forfeits_only_two_days_after_the_nag() {
+    let mut env = started();
+    // Cron did not run for 30 days: alice is past the 21-day forfeit time, but was never warned.
+    let (line, mails) = cron_at(&mut env, 30.0);
+    assert!(line.contains("1 nags, 0 forfeits"), "{line}");
+    assert_eq!(subjects(&mails).len(), 1);
+    assert_eq!(mails[0].subject, "Nag: Limit Board 101 alice");
+    // The nag names the forfeit day: two days after it (2026-12-18 + 2 days).
+    assert!(
+        mails[0].body.contains("that is on 2026-12-20 11:06 UTC"),
+        "{}",
+        mails[0].body
+    );
+    let (line, mails) = cron_at(&mut env, 31.9);
+    assert!(line.contains("0 nags, 0 forfeits"), "{line}");
+    assert!(mails.is_empty(), "{mails:#?}");
+    let (line, mails) = cron_at(&mut env, 32.0);
+    assert!(line.contains("1 forfeits"), "{line}");
+    assert_eq!(mails.len(), 2);
+    assert!(mails.iter().all(|m| m.subject == "Limit Board 101 Over"));
 }

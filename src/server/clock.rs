@@ -17,6 +17,8 @@ use crate::summary;
 
 /// Seconds in a day.
 const DAY: i64 = 86_400;
+/// How long before a forfeit by the clock its player must have been sent a nag (see `clock_tick`).
+const FORFEIT_WARNING: i64 = 2 * DAY;
 
 /// The longest vacation one `vacation` command may ask for, in days. Two months covers a long trip;
 /// longer absences are better handled by resigning, since every opponent waits the whole time.
@@ -164,7 +166,18 @@ impl Core {
         let (nag_days, forfeit_days) = self.clock_days(&clock);
         let spans: Vec<(i64, i64)> = away.iter().map(|v| (v.starts_at, v.ends_at)).collect();
         let counted = counted_seconds(row.updated_at, self.now, &spans);
-        if counted >= i64::from(forfeit_days) * DAY {
+        let sent = if clock.nag_wait == Some(row.updated_at) {
+            clock.nags_sent
+        } else {
+            0
+        };
+        // Nobody loses a game by the clock without having been warned: a forfeit needs a nag of this
+        // wait sent at least `FORFEIT_WARNING` before. A cron that did not run for longer than the
+        // forfeit time therefore nags first and forfeits on a later run.
+        let first_nag = if sent > 0 { clock.first_nag_at } else { None };
+        let warned = first_nag.is_some_and(|t| t <= self.now - FORFEIT_WARNING);
+        let overdue = counted >= i64::from(forfeit_days) * DAY;
+        if overdue && warned {
             let before = state.move_number();
             let proposer = self.take_open_draw_proposal(tx, &row)?;
             let draw = proposer.is_some();
@@ -204,12 +217,11 @@ impl Core {
         if counted < nag_secs {
             return Ok(Tick::Nothing);
         }
-        let due = u32::try_from(counted / nag_secs).unwrap_or(u32::MAX);
-        let sent = if clock.nag_wait == Some(row.updated_at) {
-            clock.nags_sent
-        } else {
-            0
-        };
+        let mut due = u32::try_from(counted / nag_secs).unwrap_or(u32::MAX);
+        if overdue && sent == 0 {
+            // The forfeit time passed with no nag sent (cron did not run): the last warning now.
+            due = due.max(1);
+        }
         if due <= sent {
             return Ok(Tick::Nothing);
         }
@@ -221,6 +233,7 @@ impl Core {
             &player,
             counted,
             (nag_days, forfeit_days),
+            first_nag.unwrap_or(self.now),
         )?;
         tx.record_nag(row.id, row.updated_at, due, self.now)?;
         Ok(Tick::Nag(outcome))
@@ -237,6 +250,7 @@ impl Core {
         player: &User,
         counted: i64,
         (nag_days, forfeit_days): (u32, u32),
+        first_nag: i64,
     ) -> Result<Outcome, StorageError> {
         let title = rules.title();
         let board = row.board;
@@ -247,7 +261,9 @@ impl Core {
         } else {
             ""
         };
-        let deadline = self.now + i64::from(forfeit_days) * DAY - counted;
+        // The clock's own deadline, but never sooner than the warning a forfeit needs.
+        let deadline =
+            (self.now + i64::from(forfeit_days) * DAY - counted).max(first_nag + FORFEIT_WARNING);
         let mut body = format!(
             "{who}, it is your move on {title} Board {board}, and it has been for {} days{not_counted},\n\
              since {}.\n\n\

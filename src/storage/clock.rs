@@ -19,6 +19,8 @@ pub struct GameClock {
     pub nags_sent: u32,
     /// Unix seconds of the last nag.
     pub last_nag_at: Option<i64>,
+    /// Unix seconds of the first nag of the wait in `nag_wait`.
+    pub first_nag_at: Option<i64>,
     /// What the clock did to the game (a forfeit, a draw at forfeit time), one line each.
     pub verdict: Option<String>,
 }
@@ -54,7 +56,8 @@ impl Tx<'_> {
         Ok(self
             .0
             .query_row(
-                "SELECT nag_days, forfeit_days, nag_wait, nags_sent, last_nag_at, verdict
+                "SELECT nag_days, forfeit_days, nag_wait, nags_sent, last_nag_at, verdict,
+                        first_nag_at
                  FROM game_clocks WHERE game_id = ?1",
                 [game_id],
                 |r| {
@@ -65,6 +68,7 @@ impl Tx<'_> {
                         nags_sent: r.get(3)?,
                         last_nag_at: r.get(4)?,
                         verdict: r.get(5)?,
+                        first_nag_at: r.get(6)?,
                     })
                 },
             )
@@ -99,7 +103,10 @@ impl Tx<'_> {
     pub fn record_nag(&self, game_id: i64, wait: i64, nags_sent: u32, now: i64) -> Result<()> {
         self.ensure_clock(game_id)?;
         self.0.execute(
-            "UPDATE game_clocks SET nag_wait = ?1, nags_sent = ?2, last_nag_at = ?3 WHERE game_id = ?4",
+            "UPDATE game_clocks SET nag_wait = ?1, nags_sent = ?2, last_nag_at = ?3,
+             first_nag_at = CASE WHEN nag_wait IS ?1 AND first_nag_at IS NOT NULL
+                            THEN first_nag_at ELSE ?3 END
+             WHERE game_id = ?4",
             params![wait, nags_sent, now, game_id],
         )?;
         Ok(())
