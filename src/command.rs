@@ -208,10 +208,14 @@ pub enum GameCommand {
     Challenge {
         /// The game options (`-size=8`), in the order written.
         options: Vec<GameOption>,
-        /// The server options (`--nagtime=7`), name without dashes, in the order written.
+        /// The server options (`--nagtime=7`), name without dashes, in the order written; never
+        /// `--password`, which is taken out into `password`.
         server_options: Vec<(String, Option<String>)>,
         /// The players, in seat order, as written.
         userids: Vec<String>,
+        /// `--password=PW`: the first player's password. A challenge that carries it counts as that
+        /// player's agreement to the game; without it, anyone could have sent it.
+        password: Option<String>,
     },
     /// `<game> move board userid password move[#N]`
     Move {
@@ -437,6 +441,10 @@ impl RawCommand {
                 GameCommand::Propose { password, .. }
                 | GameCommand::Answer { password, .. }
                 | GameCommand::Queue { password, .. } => vec![password.as_str()],
+                GameCommand::Challenge {
+                    password: Some(password),
+                    ..
+                } => vec![password.as_str()],
                 _ => Vec::new(),
             },
             RawCommand::Help { .. } | RawCommand::List => Vec::new(),
@@ -497,6 +505,7 @@ impl RawCommand {
                         options,
                         server_options,
                         userids,
+                        password,
                     } => {
                         w.push("challenge".into());
                         w.extend(options.iter().map(|o| o.to_string()));
@@ -505,6 +514,9 @@ impl RawCommand {
                                 Token::ServerOption(n.clone(), v.clone()).to_string()
                             }),
                         );
+                        if password.is_some() {
+                            w.push(format!("--password={MASK}"));
+                        }
                         w.extend(userids.iter().cloned());
                     }
                     GameCommand::Move {
@@ -768,7 +780,7 @@ pub fn parse(line: &str) -> Result<RawCommand, CommandError> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let secrets: Vec<&str> = password_positions(&words)
         .into_iter()
-        .map(|i| words[i])
+        .map(|i| secret_of(words[i]))
         .collect();
     let p = Parser {
         words: &words,
@@ -1437,9 +1449,26 @@ impl Parser<'_> {
         let mut options = Vec::new();
         let mut server_options = Vec::new();
         let mut userids = Vec::new();
+        let mut password = None;
         for w in args {
             match token(w) {
                 Token::GameOption(o) => options.push(o),
+                Token::ServerOption(n, v) if n.eq_ignore_ascii_case("password") => {
+                    if password.is_some() {
+                        return Err(self.usage_err(
+                            "--password is given twice: give it once".into(),
+                            usage.to_string(),
+                        ));
+                    }
+                    password = Some(v.filter(|v| !v.is_empty()).ok_or_else(|| {
+                        self.usage_err(
+                            "--password needs the challenger's password: write \
+                             --password=yourpassword"
+                                .into(),
+                            usage.to_string(),
+                        )
+                    })?);
+                }
                 Token::ServerOption(n, v) => server_options.push((n, v)),
                 Token::Word(w) => {
                     if w.starts_with('-') {
@@ -1465,6 +1494,7 @@ impl Parser<'_> {
             options,
             server_options,
             userids,
+            password,
         })
     }
 
@@ -1696,7 +1726,28 @@ fn password_positions(words: &[&str]) -> Vec<usize> {
             }
         }
     };
-    pos.iter().copied().filter(|&i| i < words.len()).collect()
+    let mut pos: Vec<usize> = pos.iter().copied().filter(|&i| i < words.len()).collect();
+    // `--password=PW` of a challenge, wherever it stands.
+    for (i, w) in words.iter().enumerate() {
+        if option_password(w).is_some() && !pos.contains(&i) {
+            pos.push(i);
+        }
+    }
+    pos
+}
+
+/// The password of a `--password=PW` word (any case), if the word is one.
+fn option_password(word: &str) -> Option<&str> {
+    const PREFIX: &str = "--password=";
+    let head = word.get(..PREFIX.len())?;
+    head.eq_ignore_ascii_case(PREFIX)
+        .then(|| &word[PREFIX.len()..])
+        .filter(|pw| !pw.is_empty())
+}
+
+/// The secret a password word holds: the word, or the value of `--password=PW`.
+fn secret_of(word: &str) -> &str {
+    option_password(word).unwrap_or(word)
 }
 
 /// The candidate `word` is (ignoring case), or is at most one edit (two for long words) away from.
@@ -1763,7 +1814,7 @@ pub fn line_passwords(line: &str) -> Vec<&str> {
     let words: Vec<&str> = line.split_whitespace().collect();
     password_positions(&words)
         .into_iter()
-        .map(|i| words[i])
+        .map(|i| secret_of(words[i]))
         .collect()
 }
 
@@ -1774,7 +1825,7 @@ pub fn line_passwords(line: &str) -> Vec<&str> {
 pub fn redact_line(line: &str) -> String {
     let words: Vec<&str> = line.split_whitespace().collect();
     let pos = password_positions(&words);
-    let secrets: Vec<&str> = pos.iter().map(|&i| words[i]).collect();
+    let secrets: Vec<&str> = pos.iter().map(|&i| secret_of(words[i])).collect();
     let mask = mask_for(&secrets);
     let masked: Vec<&str> = words
         .iter()
@@ -1906,6 +1957,7 @@ mod tests {
                     ],
                     server_options: vec![("nagtime".into(), Some("7".into()))],
                     userids: s(&["alice", "bob"]),
+                    password: None,
                 }),
             ),
             (
@@ -1914,6 +1966,7 @@ mod tests {
                     options: vec![],
                     server_options: vec![],
                     userids: s(&["alice", "bob", "Carol"]),
+                    password: None,
                 }),
             ),
             (

@@ -125,6 +125,9 @@ pub struct MailConfig {
     pub sendmail_command: PathBuf,
     /// For `smtp`: the relay.
     pub smtp: SmtpConfig,
+    /// Days a sent mail stays in the outbox table (for `outbox list --all`) before `cron` and
+    /// `outbox flush` delete it: mail quotes commands, so it is not kept for ever.
+    pub outbox_keep_days: u32,
 }
 
 impl Default for MailConfig {
@@ -134,6 +137,7 @@ impl Default for MailConfig {
             outbox_dir: PathBuf::from("outbox"),
             sendmail_command: PathBuf::from("/usr/sbin/sendmail"),
             smtp: SmtpConfig::default(),
+            outbox_keep_days: 7,
         }
     }
 }
@@ -257,6 +261,12 @@ pub struct LimitsConfig {
     pub max_commands_per_mail: usize,
     /// Replies sent to one address in an hour; past it the server stays silent (a loop breaker).
     pub replies_per_address_per_hour: u32,
+    /// New games a player may be put into per day by challenges they did not agree to (sent by
+    /// someone else, or without their `--password`); past it such challenges are dropped silently.
+    pub unsolicited_challenges_per_day: u32,
+    /// Confirmation mails to addresses not yet confirmed, server-wide per hour; past it none are
+    /// sent until the hour passes (the address can still be confirmed from itself).
+    pub unconfirmed_mails_per_hour: u32,
     /// Wrong passwords in a row after which a userid is locked.
     pub login_failures_before_lockout: u32,
     /// How long a lockout lasts, in minutes.
@@ -271,6 +281,8 @@ impl Default for LimitsConfig {
             max_mime_parts: 32,
             max_commands_per_mail: 20,
             replies_per_address_per_hour: 30,
+            unsolicited_challenges_per_day: 5,
+            unconfirmed_mails_per_hour: 20,
             login_failures_before_lockout: 10,
             lockout_minutes: 15,
         }

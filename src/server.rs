@@ -21,6 +21,7 @@ use crate::summary::{self, Summary};
 
 // Correspondence play (issue 4), one concern a file; each adds `impl Core` blocks.
 mod clock; // nags, forfeits, vacations, `pbem cron`
+mod consent; // who agreed to a game, so that only agreed games are rated
 mod proposals; // undo and draw proposals, queued moves
 mod social; // subscriptions, notifications, challenge limits and accept/reject lists
 mod standings; // Elo ratings, standings, the history of finished games
@@ -145,6 +146,17 @@ impl Outcome {
         }
     }
 
+    /// Nothing done and nothing said (a dropped unsolicited challenge).
+    fn silent() -> Outcome {
+        Outcome {
+            ok: false,
+            text: String::new(),
+            subject: String::new(),
+            reply_to_sender: false,
+            letters: Vec::new(),
+        }
+    }
+
     fn error(subject: String, text: String) -> Outcome {
         Outcome {
             ok: false,
@@ -214,6 +226,10 @@ struct Core {
     seed: Option<u64>,
     /// Password checks done before the write lock was taken (see [`Core::precheck`]).
     checked: RefCell<HashMap<(String, String), Checked>>,
+    /// Seats `(game id, seat)` whose player agreed to their game by the command being carried out
+    /// (their first act on it with the password): taken back if the command is refused, since a
+    /// refused command changes nothing.
+    agreeing: RefCell<Vec<(i64, usize)>>,
 }
 
 /// The result of a password check made before the write lock.
@@ -252,6 +268,7 @@ impl Server {
                 now,
                 seed: None,
                 checked: RefCell::new(HashMap::new()),
+                agreeing: RefCell::new(Vec::new()),
             },
         })
     }
@@ -639,10 +656,22 @@ impl Core {
         passwords.extend(mail_passwords.iter().cloned());
         let comment = mask(comment, &passwords);
         let quoted = format!("{}\n{}", mask(&cmd.redacted(), &passwords), comment);
-        match self.dispatch(tx, &cmd, &comment, origin) {
-            Ok(o) => Ok(o),
+        self.agreeing.borrow_mut().clear();
+        let done = self.dispatch(tx, &cmd, &comment, origin);
+        let agreeing = std::mem::take(&mut *self.agreeing.borrow_mut());
+        match done {
+            Ok(o) if o.ok => Ok(o),
+            Ok(o) => {
+                for (game_id, seat) in agreeing {
+                    tx.unagree(game_id, seat)?;
+                }
+                Ok(o)
+            }
             Err(Failure::Storage(e)) => Err(e),
             Err(Failure::Refused(r)) => {
+                for (game_id, seat) in agreeing {
+                    tx.unagree(game_id, seat)?;
+                }
                 // The game word goes into the Subject: only a plain word (the parser takes any
                 // word here; the fuzzer sent one with NULs, and the answer could not be built).
                 let game_word = match &cmd {
@@ -706,6 +735,7 @@ impl Core {
     ) -> Result<String, StorageError> {
         let players = userids(row);
         let mut status_notes = self.proposal_lines(tx, rules, row, state)?;
+        status_notes.extend(self.agreement_lines(tx, rules, row, state)?);
         status_notes.extend(self.away_lines(tx, row)?);
         // `show 101#5` of a finished game shows a position before its end: no rating changes there.
         let rating_changes = if matches!(state.status(), Status::Over(_)) {
@@ -767,7 +797,7 @@ impl Core {
                         game_names()
                     ))
                 })?;
-                self.game_command(tx, rules, command, comment)
+                self.game_command(tx, rules, command, comment, origin)
             }
         }
     }
@@ -1051,6 +1081,7 @@ impl Core {
         rules: &dyn GameRules,
         cmd: &GameCommand,
         comment: &str,
+        origin: &Origin,
     ) -> Step<Outcome> {
         match cmd {
             GameCommand::Help => Ok(Outcome::reply(
@@ -1061,7 +1092,16 @@ impl Core {
                 options,
                 server_options,
                 userids,
-            } => self.challenge(tx, rules, options, server_options, userids),
+                password,
+            } => self.challenge(
+                tx,
+                rules,
+                options,
+                server_options,
+                userids,
+                password.as_deref(),
+                origin,
+            ),
             GameCommand::Move {
                 board,
                 userid,
@@ -1123,6 +1163,12 @@ impl Core {
         }
     }
 
+    /// `<game> challenge`. The admin's challenge binds every player; by mail, only the first player
+    /// and only with `--password`: the others (and a challenger without it) agree later by acting on
+    /// the game, and the game counts for ratings only once all have. A player who received
+    /// `unsolicited_challenges_per_day` such challenges in the last day gets no more: the challenge is
+    /// dropped without an answer, so that a stranger can neither flood them nor hear back.
+    #[allow(clippy::too_many_arguments)]
     fn challenge(
         &self,
         tx: &Tx<'_>,
@@ -1130,6 +1176,8 @@ impl Core {
         options: &[games::GameOption],
         server_options: &[(String, Option<String>)],
         userids: &[String],
+        password: Option<&str>,
+        origin: &Origin,
     ) -> Step<Outcome> {
         let usage = format!(
             "Write it `{} challenge [options] <userid1> <userid2>{}`.",
@@ -1171,6 +1219,25 @@ impl Core {
             players.push(user);
         }
         self.check_challenge(tx, rules, &players)?;
+        let admin = origin.reply_to.is_none();
+        let mut agreed = vec![admin; players.len()];
+        if let Some(password) = password {
+            let challenger = self.authenticate(tx, &userids[0], password)?;
+            agreed[0] = challenger.id == players[0].id;
+        }
+        if !admin {
+            let cap = self.cfg.limits.unsolicited_challenges_per_day;
+            for (p, _) in players.iter().zip(&agreed).filter(|(_, a)| !**a) {
+                if tx.unsolicited_challenges(p.id, self.now - 86_400)? >= cap {
+                    eprintln!(
+                        "pbem: {} had {cap} unsolicited challenges in the last day; a challenge \
+                         naming them was dropped without an answer",
+                        p.userid
+                    );
+                    return Ok(Outcome::silent());
+                }
+            }
+        }
         let seed = self.seed(userids);
         let state = rules
             .new_game(options, players.len(), seed)
@@ -1188,6 +1255,9 @@ impl Core {
         )?;
         if nag_days.is_some() || forfeit_days.is_some() {
             tx.set_clock_days(game_id, nag_days, forfeit_days)?;
+        }
+        for (seat, _) in agreed.iter().enumerate().filter(|(_, a)| **a) {
+            tx.agree(game_id, seat, self.now)?;
         }
         let row = tx
             .game(rules.name(), board)?
@@ -1266,8 +1336,25 @@ impl Core {
     }
 
     /// A board, and the player named by a command that acts on it with their seat, after checking
-    /// the password: the start of every command a player makes on their own game.
+    /// the password: the start of every command a player makes on their own game. Such an act is the
+    /// player's agreement to the game (see [`Core::challenge`]).
     fn seated(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        board: u32,
+        userid: &str,
+        password: &str,
+    ) -> Step<(GameRow, Box<dyn GameState>, User, usize)> {
+        let (row, state, user, seat) = self.seat_of(tx, rules, board, userid, password)?;
+        if tx.agree(row.id, seat, self.now)? {
+            self.agreeing.borrow_mut().push((row.id, seat));
+        }
+        Ok((row, state, user, seat))
+    }
+
+    /// [`Core::seated`] without recording an agreement: for the acts that decline a game.
+    fn seat_of(
         &self,
         tx: &Tx<'_>,
         rules: &dyn GameRules,
@@ -1436,17 +1523,43 @@ impl Core {
         password: &str,
         comment: &str,
     ) -> Step<Outcome> {
-        let (row, mut state, user, seat) = self.seated(tx, rules, board, userid, password)?;
+        let (row, state, user, seat) = self.seat_of(tx, rules, board, userid, password)?;
+        self.resign_seated(tx, rules, row, state, &user, seat, comment)
+    }
+
+    /// Resigns a player already seated. A player who resigns before ever agreeing to the game
+    /// declines it: the game ends as a resignation, and is not rated (see `settle_game`).
+    #[allow(clippy::too_many_arguments)]
+    fn resign_seated(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        row: GameRow,
+        mut state: Box<dyn GameState>,
+        user: &User,
+        seat: usize,
+        comment: &str,
+    ) -> Step<Outcome> {
+        let board = row.board;
         let before = state.move_number();
         state
             .resign(seat)
             .map_err(|e| Refusal::on(e.to_string(), rules.name(), board))?;
+        if !tx.agreements(row.id)?.get(seat).copied().unwrap_or(true) {
+            tx.add_verdict(
+                row.id,
+                &format!(
+                    "{} declined the game: resigned before ever agreeing to it.",
+                    user.userid
+                ),
+            )?;
+        }
         self.record_turn(
             tx,
             rules,
             row,
             state.as_ref(),
-            Some((&user, seat)),
+            Some((user, seat)),
             before,
             comment,
         )
@@ -1688,6 +1801,15 @@ fn credentials(cmd: &RawCommand) -> Option<(&str, &str)> {
                 },
             ..
         } => Some((userid, password)),
+        RawCommand::Game {
+            command:
+                GameCommand::Challenge {
+                    userids,
+                    password: Some(password),
+                    ..
+                },
+            ..
+        } => userids.first().map(|u| (u.as_str(), password.as_str())),
         RawCommand::Game {
             command:
                 GameCommand::Subscribe {

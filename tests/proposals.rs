@@ -438,6 +438,15 @@ fn the_proposal_shows_in_every_board_mail_until_a_move_makes_it_lapse() {
 #[test]
 fn bad_proposals_and_answers_are_refused_and_change_nothing() {
     let env = started(&["alice", "bob"]);
+    // Both agree to the game first: `accept` or `reject` with no open proposal then answers nothing.
+    for who in ["alice", "bob"] {
+        send(
+            &env,
+            who,
+            &format!("limit move 101 {who} pw-{who} accept"),
+            "",
+        );
+    }
     let cases: Vec<(&str, String, &str)> = vec![
         (
             "bob",

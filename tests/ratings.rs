@@ -69,6 +69,19 @@ fn game_ending(players: usize, want: impl Fn(&Outcome) -> bool) -> Vec<(usize, S
     panic!("no random game of {players} players ended as wanted");
 }
 
+/// Each of `players` accepts the game on `board` (`accept` with no open proposal): a game counts for
+/// the ratings only once every player agreed to it.
+fn accept_all(env: &Env, board: u32, players: &[&str]) {
+    for u in players {
+        env.deliver(&eml(
+            &format!("{u}@example.org"),
+            &format!("limit move {board} {u} pw-{u} accept"),
+            "",
+        ));
+    }
+    env.take_mails();
+}
+
 /// Plays the moves on `board` by mail, up to 20 commands a mail (the server's limit), with the
 /// passwords `pw-<userid>` of the players in seat order.
 fn play_by_mail(env: &Env, board: u32, seats: &[&str], moves: &[(usize, String)]) {
@@ -116,8 +129,13 @@ fn a_series_of_games_is_rated_as_worked_out_by_hand() {
     // Board 101: alice (Red) against bob; bob resigns by a move `resign`.
     // Both new: 1600 each, K = 64, E = 1 / (1 + 10^0) = 0.5.
     // alice: 64 * (1 - 0.5) = +32 -> 1632; bob: 64 * (0 - 0.5) = -32 -> 1568.
-    env.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
+    env.deliver(&eml(
+        "alice@example.org",
+        "limit challenge --password=pw-alice alice bob",
+        "",
+    ));
     env.take_mails();
+    accept_all(&env, 101, &["bob"]);
     env.deliver(&eml(
         "bob@example.org",
         "limit move 101 bob pw-bob resign",
@@ -151,6 +169,7 @@ fn a_series_of_games_is_rated_as_worked_out_by_hand() {
         new_game.iter().all(|m| !m.body.contains("Rating changes")),
         "a new game has no rating changes"
     );
+    accept_all(&env, 102, &["bob", "alice"]);
     let out = admin_ok(&env, "limit resign 102 alice pw-alice");
     assert!(out.contains("Game over: Red (bob) wins."), "{out}");
     let block = changes_block(&["bob 1568 -> 1606 (+38)", "alice 1632 -> 1594 (-38)"]);
@@ -172,6 +191,7 @@ fn a_series_of_games_is_rated_as_worked_out_by_hand() {
         "",
     ));
     env.take_mails();
+    accept_all(&env, 103, &["alice", "bob", "carol"]);
     env.deliver(&eml(
         "alice@example.org",
         "limit resign 103 alice pw-alice",

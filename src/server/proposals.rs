@@ -154,11 +154,53 @@ impl Core {
         guard: Option<u32>,
         comment: &str,
     ) -> Step<Outcome> {
-        let (row, state, user, seat) = self.seated(tx, rules, board, userid, password)?;
+        let (row, state, user, seat) = self.seat_of(tx, rules, board, userid, password)?;
         let refuse = |m: String| Refusal::on(m, rules.name(), board);
         let word = if accept { "accept" } else { "reject" };
         check_guard(state.as_ref(), board, guard).map_err(refuse)?;
-        let Some(open) = tx.open_proposal(row.id)? else {
+        let agreed_before = tx.agreements(row.id)?.get(seat).copied().unwrap_or(true);
+        let open = tx.open_proposal(row.id)?;
+        if open.is_none() && !agreed_before {
+            // No proposal to answer: the answer is to the challenge itself.
+            if !accept {
+                return self.resign_seated(tx, rules, row, state, &user, seat, comment);
+            }
+            tx.agree(row.id, seat, self.now)?;
+            let waiting: Vec<&str> = tx
+                .agreements(row.id)?
+                .iter()
+                .zip(&row.players)
+                .filter(|(agreed, _)| !**agreed)
+                .map(|(_, p)| p.userid.as_str())
+                .collect();
+            let notice = if waiting.is_empty() {
+                format!(
+                    "{} accepted the game: every player has agreed, so it counts for the ratings.",
+                    user.userid
+                )
+            } else {
+                format!(
+                    "{} accepted the game. It counts for the ratings once {} agree(s) too.",
+                    user.userid,
+                    waiting.join(" and ")
+                )
+            };
+            let comments = self.comment_at(tx, &row, state.move_number(), user.id, comment)?;
+            let outcome = self.board_mails(
+                tx,
+                rules,
+                &row,
+                state.as_ref(),
+                &comments,
+                false,
+                Some(seat),
+            )?;
+            return Ok(with_notice(outcome, &notice));
+        }
+        if tx.agree(row.id, seat, self.now)? {
+            self.agreeing.borrow_mut().push((row.id, seat));
+        }
+        let Some(open) = open else {
             return Err(refuse(format!(
                 "There is no open proposal on board {board}, so there is nothing to {word}. To make \
                  one, write `{} move {board} {} <password> propose undo` (or `propose draw`).",

@@ -56,6 +56,27 @@ impl Core {
         if tx.is_settled(row.id)? {
             return Ok(());
         }
+        // A game counts only when every player agreed to it: a stranger's challenge cannot move
+        // anyone's rating.
+        let not_agreed: Vec<&str> = tx
+            .agreements(row.id)?
+            .iter()
+            .zip(&row.players)
+            .filter(|(agreed, _)| !**agreed)
+            .map(|(_, p)| p.userid.as_str())
+            .collect();
+        if !not_agreed.is_empty() {
+            tx.add_verdict(
+                row.id,
+                &format!(
+                    "Cancelled for the ratings: {} never agreed to this game (by a move or other \
+                     command with the password, by `accept`, or by a challenge with --password), \
+                     so it is not rated.",
+                    not_agreed.join(" and ")
+                ),
+            )?;
+            return Ok(());
+        }
         let game_type = rules.name();
         let before = row
             .players

@@ -36,3 +36,47 @@ impl Tx<'_> {
             .optional()?)
     }
 }
+
+impl Tx<'_> {
+    /// Records that the player in this seat agreed to the game (their first authenticated act on it);
+    /// an earlier agreement stands. True when this is the first.
+    pub fn agree(&self, game_id: i64, seat: usize, now: i64) -> Result<bool> {
+        let n = self.0.execute(
+            "UPDATE seats SET agreed_at = ?3 WHERE game_id = ?1 AND seat = ?2 AND agreed_at IS NULL",
+            params![game_id, seat as i64, now],
+        )?;
+        Ok(n == 1)
+    }
+
+    /// Takes back an agreement recorded by a command that was then refused.
+    pub fn unagree(&self, game_id: i64, seat: usize) -> Result<()> {
+        self.0.execute(
+            "UPDATE seats SET agreed_at = NULL WHERE game_id = ?1 AND seat = ?2",
+            params![game_id, seat as i64],
+        )?;
+        Ok(())
+    }
+
+    /// Whether each seat of a game has agreed to it, seat by seat.
+    pub fn agreements(&self, game_id: i64) -> Result<Vec<bool>> {
+        let mut stmt = self
+            .0
+            .prepare("SELECT agreed_at IS NOT NULL FROM seats WHERE game_id = ?1 ORDER BY seat")?;
+        let rows = stmt
+            .query_map([game_id], |r| r.get(0))?
+            .collect::<rusqlite::Result<Vec<bool>>>()?;
+        Ok(rows)
+    }
+
+    /// How many games created since `since` seat this player without their agreement at the start
+    /// (challenges they did not send with their password): the unsolicited challenges they received.
+    pub fn unsolicited_challenges(&self, user_id: i64, since: i64) -> Result<u32> {
+        Ok(self.0.query_row(
+            "SELECT count(*) FROM seats s JOIN games g ON g.id = s.game_id
+             WHERE s.user_id = ?1 AND g.created_at >= ?2
+               AND (s.agreed_at IS NULL OR s.agreed_at > g.created_at)",
+            params![user_id, since],
+            |r| r.get(0),
+        )?)
+    }
+}
