@@ -1835,6 +1835,115 @@ pub fn redact_line(line: &str) -> String {
     mask_secrets(&masked.join(" "), &secrets)
 }
 
+/// Words of the command language that are never a password worth hiding (ignoring case).
+const PLAIN_WORDS: &[&str] = &[
+    "password", "address", "propose", "undo", "draw", "resign", "pass", "on", "off", "all",
+    "active", "finished", "mult", "multiple", "board", "re:", "fwd:", "new", "error", "nag:",
+];
+
+/// True when a line may be a command, however mistyped: its first word is (or is one or two letters
+/// off) a server keyword, or a game's name followed by a game command word or a number, or a game
+/// command word in a line that also holds a number (`move 101 alice PW 4-1,3` without the game).
+/// Wider than [`looks_like_command`], which decides what is run; this decides what is hidden.
+pub fn may_be_command(line: &str, games: &[&str]) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some(first) = words.first().map(|w| w.to_lowercase()) else {
+        return false;
+    };
+    let has_number = words
+        .iter()
+        .any(|w| parse_positive(w.trim_end_matches(',')).is_some());
+    if closest(&first, SERVER_KEYWORDS).is_some() {
+        return true;
+    }
+    if closest(&first, games).is_some() {
+        let second = words.get(1).map(|w| w.to_lowercase()).unwrap_or_default();
+        return closest(&second, GAME_COMMAND_WORDS).is_some() || parse_positive(&second).is_some();
+    }
+    // Four words at least: `move 101 alice PW` is the shortest mistyped command with a password.
+    closest(&first, GAME_COMMAND_WORDS).is_some() && has_number && words.len() >= 4
+}
+
+/// The words of a line that could be a password: every word of a line that [`may_be_command`], except
+/// the words of the command language, game names, numbers and moves (digits with punctuation),
+/// options (`-size=8`), mail addresses and `<placeholders>`. A userid is among them: the caller
+/// leaves out the registered ones. Hiding all of these, not only the word at the password's place,
+/// keeps a password secret when a typo shifts the words (`limit move alice PW 4-1,3`,
+/// `signup Dan Smith PW`).
+pub fn suspect_words<'a>(line: &'a str, games: &[&str]) -> Vec<&'a str> {
+    if !may_be_command(line, games) {
+        return Vec::new();
+    }
+    line.split_whitespace()
+        // An option's value, whatever the option's name (`--pasword=PW` is a typo too).
+        .map(|w| match w.split_once('=') {
+            Some((name, value)) if name.starts_with('-') => value,
+            _ => w,
+        })
+        .filter(|w| !is_plain_word(w, games))
+        .collect()
+}
+
+fn is_plain_word(word: &str, games: &[&str]) -> bool {
+    let lower = word.to_lowercase();
+    let bare = lower.trim_matches(|c: char| matches!(c, ',' | '.' | ';' | ':' | '!' | '?'));
+    if bare.is_empty()
+        || SERVER_KEYWORDS.contains(&bare)
+        || GAME_COMMAND_WORDS.contains(&bare)
+        || PLAIN_WORDS.contains(&lower.as_str())
+        || PLAIN_WORDS.contains(&bare)
+        || games.iter().any(|g| g.eq_ignore_ascii_case(bare))
+    {
+        return true;
+    }
+    // Numbers, board guards, moves and dates: digits with punctuation, no letters.
+    if word.chars().any(|c| c.is_ascii_digit())
+        && word
+            .chars()
+            .all(|c| c.is_ascii_digit() || "-,#.:/()x".contains(c))
+    {
+        return true;
+    }
+    (word.starts_with('-') && option_password(word).is_none())
+        || is_address(word)
+        || is_placeholder(word)
+}
+
+/// Replaces each whole-word occurrence of the secrets in `text` with a mask: an occurrence whose
+/// neighbours are not letters, digits or `_`. For words that are only suspected of being passwords,
+/// where masking inside longer words would spoil ordinary text.
+pub fn mask_words(text: &str, secrets: &[&str]) -> String {
+    let secrets: Vec<&str> = secrets.iter().copied().filter(|s| !s.is_empty()).collect();
+    if secrets.is_empty() {
+        return text.to_string();
+    }
+    let mask = mask_for(&secrets);
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = text.to_string();
+    for s in &secrets {
+        let mut result = String::with_capacity(out.len());
+        let mut rest = out.as_str();
+        let mut prev: Option<char> = None;
+        while let Some(i) = rest.find(s) {
+            let before = rest[..i].chars().next_back().or(prev);
+            let after = rest[i + s.len()..].chars().next();
+            let starts = !before.is_some_and(is_word) || !s.starts_with(is_word);
+            let ends = !after.is_some_and(is_word) || !s.ends_with(is_word);
+            result.push_str(&rest[..i]);
+            if starts && ends {
+                result.push_str(&mask);
+            } else {
+                result.push_str(s);
+            }
+            prev = s.chars().next_back();
+            rest = &rest[i + s.len()..];
+        }
+        result.push_str(rest);
+        out = result;
+    }
+    out
+}
+
 /// True when the line reads as a command rather than prose: its first word is a server keyword (for
 /// `change`, followed by `password` or `address`), or one of `games` (ignoring case) followed by a
 /// game command word. Tells a Subject `Re: Limit Board 101 Blue` (a reply) from `limit show 101`.
@@ -1858,6 +1967,55 @@ pub fn looks_like_command(line: &str, games: &[&str]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn suspect_words_cover_shifted_passwords_and_spare_the_language() {
+        let g = &["limit"];
+        let cases: &[(&str, &[&str])] = &[
+            ("limit move alice PW 4-1,3", &["alice", "PW"]),
+            ("limit move 101 PW 4-1,3", &["PW"]),
+            ("move 101 alice PW 4-1,3", &["alice", "PW"]),
+            ("limit show 101 alice PW", &["alice", "PW"]),
+            ("limit queue alice PW 4-1,3", &["alice", "PW"]),
+            (
+                "signup Dan Smith Sup3rSecret dan@d.example",
+                &["Dan", "Smith", "Sup3rSecret"],
+            ),
+            (
+                "limit challenge -size=8 --password=PW alice bob",
+                &["PW", "alice", "bob"],
+            ),
+            (
+                "limit challenge --pasword=PW alice bob",
+                &["PW", "alice", "bob"],
+            ),
+            // Misspelt keywords are hidden too: safer than guessing which word is the password.
+            (
+                "lmiit mvoe 101 alice PW 3-7,4",
+                &["lmiit", "mvoe", "alice", "PW"],
+            ),
+            ("Move along, nothing to see here", &[]),
+            ("Limit is a fine game", &[]),
+        ];
+        for (line, want) in cases {
+            let mut got = suspect_words(line, g);
+            got.sort();
+            let mut want = want.to_vec();
+            want.sort();
+            assert_eq!(got, want, "{line}");
+        }
+    }
+
+    #[test]
+    fn mask_words_masks_whole_words_only() {
+        assert_eq!(
+            mask_words("PW, PWx xPW (PW) PW", &["PW"]),
+            "****, PWx xPW (****) ****"
+        );
+        assert_eq!(mask_words("a-PW-b", &["PW"]), "a-****-b");
+        assert_eq!(mask_words("Tr0ub4dor&3!", &["Tr0ub4dor&3"]), "****!");
+        assert_eq!(mask_words("nothing", &[""]), "nothing");
+    }
 
     fn s(v: &[&str]) -> Vec<String> {
         v.iter().map(|x| x.to_string()).collect()

@@ -6,7 +6,7 @@
 //! transaction that also records its Message-ID and queues its replies, so a mail is acted on exactly once
 //! and its replies are never lost; the replies are sent after the commit.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::time::Duration;
 
@@ -230,6 +230,9 @@ struct Core {
     /// (their first act on it with the password): taken back if the command is refused, since a
     /// refused command changes nothing.
     agreeing: RefCell<Vec<(i64, usize)>>,
+    /// Set when a userid and password did not match during the command being carried out: then its
+    /// words may hold a password out of place (see [`Core::suspect_words`]).
+    login_refused: Cell<bool>,
 }
 
 /// The result of a password check made before the write lock.
@@ -269,6 +272,7 @@ impl Server {
                 seed: None,
                 checked: RefCell::new(HashMap::new()),
                 agreeing: RefCell::new(Vec::new()),
+                login_refused: Cell::new(false),
             },
         })
     }
@@ -355,6 +359,8 @@ impl Server {
     /// Sends what the outbox still holds (mail whose sending failed or was interrupted).
     pub fn flush_outbox(&mut self) -> Result<FlushReport, ServerError> {
         let mut report = FlushReport::default();
+        let keep = i64::from(self.core.cfg.mail.outbox_keep_days) * 86_400;
+        self.db.prune_sent(self.core.now - keep)?;
         // A claim older than this belongs to a sender that died.
         let stale_before = self.core.now - 600;
         loop {
@@ -430,11 +436,95 @@ impl Core {
         }
     }
 
+    /// Carries out a mail's commands, then hides in everything they answer and send every word of
+    /// the mail that may be a password (see [`Core::suspect_words`]).
     fn run_mail_commands(
         &self,
         tx: &mut Tx<'_>,
         incoming: &Incoming,
         origin: &Origin,
+    ) -> Result<Vec<Outcome>, StorageError> {
+        // The comment is stored and shown to the other players: hide the suspects before it is.
+        let parsed: Vec<&str> = incoming
+            .commands
+            .iter()
+            .map(String::as_str)
+            .filter(|l| command::parse(l).is_ok())
+            .collect();
+        let before = self.suspect_words(tx, incoming, &parsed, &[])?;
+        let before: Vec<&str> = before.iter().map(String::as_str).collect();
+        let comment = command::mask_words(&incoming.comment, &before);
+        let mut clean = Vec::new();
+        let mut refused = Vec::new();
+        let mut outcomes =
+            self.run_commands(tx, incoming, origin, &comment, &mut clean, &mut refused)?;
+        // Again after the commands, which may have registered a userid that was a suspect, and
+        // leaving out the lines that were read and logged in as written: their password was in its
+        // place, so their other words are quoted back as they are.
+        let after = self.suspect_words(tx, incoming, &clean, &refused)?;
+        let after: Vec<&str> = after.iter().map(String::as_str).collect();
+        let hide = |text: &str| command::mask_words(text, &after);
+        for o in &mut outcomes {
+            o.text = hide(&o.text);
+            o.subject = hide(&o.subject);
+            for l in &mut o.letters {
+                l.body = hide(&l.body);
+                l.subject = hide(&l.subject);
+            }
+        }
+        Ok(outcomes)
+    }
+
+    /// Every word of a mail's command lines, Subject, and comment lines that look like a mistyped
+    /// command, that may be a password: the password positions of each line, and every word that is
+    /// not part of the command language, a number, a move or a registered userid. Mail the server
+    /// writes and rows it stores must contain none of them as a word.
+    /// `clean` are command lines left out (ones that parsed and passed their password check, or
+    /// needed none). Registered userids are not suspects, except in the `login_refused` lines: there
+    /// the answer hides an unknown userid, so it must hide a known one too, or it would tell which
+    /// userids exist.
+    fn suspect_words(
+        &self,
+        tx: &Tx<'_>,
+        incoming: &Incoming,
+        clean: &[&str],
+        login_refused: &[&str],
+    ) -> Result<Vec<String>, StorageError> {
+        let names: Vec<&str> = games::registry().iter().map(|g| g.name()).collect();
+        let lines = incoming
+            .commands
+            .iter()
+            .map(String::as_str)
+            .chain([incoming.subject.as_str()])
+            .chain(incoming.comment.lines())
+            .filter(|l| !clean.contains(l));
+        let mut words: Vec<String> = Vec::new();
+        for line in lines {
+            words.extend(
+                command::line_passwords(line)
+                    .into_iter()
+                    .map(str::to_string),
+            );
+            let spare_userids = !login_refused.contains(&line);
+            for w in command::suspect_words(line, &names) {
+                if !spare_userids || tx.user(w)?.is_none() {
+                    words.push(w.to_string());
+                }
+            }
+        }
+        words.sort();
+        words.dedup();
+        Ok(words)
+    }
+
+    fn run_commands<'a>(
+        &self,
+        tx: &mut Tx<'_>,
+        incoming: &'a Incoming,
+        origin: &Origin,
+        comment: &str,
+        clean: &mut Vec<&'a str>,
+        login_refused: &mut Vec<&'a str>,
     ) -> Result<Vec<Outcome>, StorageError> {
         if incoming.commands.is_empty() {
             // A Subject that names a game but no command of it ("limit frobnicate 101") was meant as
@@ -490,8 +580,22 @@ impl Core {
         let mut outcomes = Vec::new();
         let mut result = Ok(());
         for line in &incoming.commands {
-            match self.execute(tx, line, &incoming.comment, origin, &all) {
-                Ok(o) => outcomes.push(o),
+            self.login_refused.set(false);
+            match self.execute(tx, line, comment, origin, &all) {
+                Ok(o) => {
+                    // Clean: read as written, and either carried out or refused after its password
+                    // was found right (so the password stood in its place).
+                    let clean_line = command::parse(line).is_ok_and(|cmd| {
+                        !self.login_refused.get() && (o.ok || !cmd.passwords().is_empty())
+                    });
+                    if clean_line {
+                        clean.push(line.as_str());
+                    }
+                    if self.login_refused.get() {
+                        login_refused.push(line.as_str());
+                    }
+                    outcomes.push(o)
+                }
                 Err(e) => {
                     result = Err(e);
                     break;
@@ -845,6 +949,7 @@ impl Core {
         // unknown userid, a wrong password and a locked account.
         let unlocked_by = summary::format_time(self.now + 60 * i64::from(limits.lockout_minutes));
         let refusal = || {
+            self.login_refused.set(true);
             Refusal::new(format!(
                 "The userid '{userid}' and that password do not match a registered player. Passwords \
                  are case-sensitive. After {} wrong passwords in a row an account refuses every \

@@ -123,7 +123,8 @@ const FIXTURES: &[(&str, Want)] = &[
         "sql_metacharacters",
         Want::Error(&["is not a userid: a userid is 1 to 20 letters"]),
     ),
-    ("sql_in_move", Want::Error(&["'alice'' is not a userid"])),
+    // A line that does not parse may hold its password anywhere: its odd words are hidden.
+    ("sql_in_move", Want::Error(&["'****' is not a userid"])),
     ("crlf_in_userid", Want::Error(&["is not a mail address"])),
     (
         "control_in_password",
@@ -135,7 +136,8 @@ const FIXTURES: &[(&str, Want)] = &[
     ),
     (
         "crlf_in_subject_reply",
-        Want::Error(&["'Bcc:' is not a board number"]),
+        // A line that does not parse may hold its password anywhere: its odd words are hidden.
+        Want::Error(&["'****' is not a board number"]),
     ),
     (
         "crlf_in_from",

@@ -80,3 +80,14 @@ impl Tx<'_> {
         )?)
     }
 }
+
+impl super::Db {
+    /// Deletes the outbox rows of mail sent before `before` (unix seconds): sent mail quotes the
+    /// commands it answers, so it is not kept longer than needed. Returns how many went.
+    pub fn prune_sent(&self, before: i64) -> Result<usize> {
+        Ok(self.conn.execute(
+            "DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ?1",
+            [before],
+        )?)
+    }
+}
