@@ -38,7 +38,7 @@ pub const MAX_USERID_LEN: usize = 20;
 
 /// The server-level keywords; any other first word is taken as the name of a game.
 pub const SERVER_KEYWORDS: &[&str] = &[
-    "help", "signup", "add", "change", "signoff", "list", "vacation",
+    "help", "signup", "add", "change", "signoff", "list", "vacation", "confirm",
 ];
 
 /// The words a game command may start with (after the game's name).
@@ -154,6 +154,14 @@ pub enum RawCommand {
         userid: String,
         /// The password.
         password: String,
+    },
+    /// `confirm userid code`: sent from an address given to `signup` or `change address` that was
+    /// not the sender's, with the code of the confirmation mail it received.
+    Confirm {
+        /// The userid, as written.
+        userid: String,
+        /// The code from the confirmation mail.
+        code: String,
     },
     /// `list`: the games this server hosts.
     List,
@@ -447,7 +455,7 @@ impl RawCommand {
                 } => vec![password.as_str()],
                 _ => Vec::new(),
             },
-            RawCommand::Help { .. } | RawCommand::List => Vec::new(),
+            RawCommand::Help { .. } | RawCommand::List | RawCommand::Confirm { .. } => Vec::new(),
         }
     }
 
@@ -489,6 +497,9 @@ impl RawCommand {
             }
             RawCommand::Signoff { userid, .. } => vec!["signoff".into(), userid.clone(), m.into()],
             RawCommand::List => vec!["list".into()],
+            RawCommand::Confirm { userid, code } => {
+                vec!["confirm".into(), userid.clone(), code.clone()]
+            }
             RawCommand::Vacation { userid, days, .. } => {
                 let mut w = vec!["vacation".into(), userid.clone(), m.into()];
                 match days {
@@ -690,6 +701,7 @@ pub fn command_list() -> String {
         usage_server("change password"),
         usage_server("change address"),
         usage_server("signoff"),
+        usage_server("confirm"),
         usage_server("list"),
         usage_server("vacation"),
     ] {
@@ -735,6 +747,7 @@ fn usage_server(cmd: &str) -> &'static str {
             "change password <userid> <old password> <new password>\n   or: change address <userid> <password> [<address>...]"
         }
         "signoff" => "signoff <userid> <password>",
+        "confirm" => "confirm <userid> <code>   (from the address being confirmed)",
         "vacation" => {
             "vacation <userid> <password> <first day> <last day>   (days as YYYY-MM-DD, UTC)\n   or: vacation <userid> <password> off"
         }
@@ -833,6 +846,19 @@ impl Parser<'_> {
             }),
             "signup" | "add" => self.signup(&first, args),
             "change" => self.change(args),
+            "confirm" => {
+                let usage = usage_server("confirm").to_string();
+                self.exact_args(
+                    "confirm",
+                    args,
+                    &["your userid", "the code of the confirmation mail"],
+                    &usage,
+                )?;
+                Ok(RawCommand::Confirm {
+                    userid: self.userid(args[0], &usage)?,
+                    code: args[1].to_string(),
+                })
+            }
             "signoff" => {
                 let usage = usage_server("signoff").to_string();
                 self.exact_args("signoff", args, &["your userid", "your password"], &usage)?;

@@ -20,6 +20,7 @@ use crate::storage::{Comment, Db, GameFilter, GameRow, StorageError, Tx, User};
 use crate::summary::{self, Summary};
 
 // Correspondence play (issue 4), one concern a file; each adds `impl Core` blocks.
+mod addresses; // addresses that wait for confirmation, `confirm`
 mod clock; // nags, forfeits, vacations, `pbem cron`
 mod consent; // who agreed to a game, so that only agreed games are rated
 mod proposals; // undo and draw proposals, queued moves
@@ -233,6 +234,8 @@ struct Core {
     /// Set when a userid and password did not match during the command being carried out: then its
     /// words may hold a password out of place (see [`Core::suspect_words`]).
     login_refused: Cell<bool>,
+    /// Set once the mail being handled caused a confirmation mail: one mail causes at most one.
+    confirmation_sent: Cell<bool>,
 }
 
 /// The result of a password check made before the write lock.
@@ -273,6 +276,7 @@ impl Server {
                 checked: RefCell::new(HashMap::new()),
                 agreeing: RefCell::new(Vec::new()),
                 login_refused: Cell::new(false),
+                confirmation_sent: Cell::new(false),
             },
         })
     }
@@ -444,6 +448,7 @@ impl Core {
         incoming: &Incoming,
         origin: &Origin,
     ) -> Result<Vec<Outcome>, StorageError> {
+        self.confirmation_sent.set(false);
         // The comment is stored and shown to the other players: hide the suspects before it is.
         let parsed: Vec<&str> = incoming
             .commands
@@ -874,6 +879,7 @@ impl Core {
         match cmd {
             RawCommand::Help { subject } => self.help(subject),
             RawCommand::List => Ok(self.list()),
+            RawCommand::Confirm { userid, code } => self.confirm(tx, userid, code, origin),
             RawCommand::Signup {
                 userid,
                 password,
@@ -1041,20 +1047,30 @@ impl Core {
         }
         let hash = accounts::hash_password(&self.cfg.passwords, password)
             .map_err(|e| Refusal::new(e.to_string()))?;
-        tx.insert_user(userid, &hash, &addresses, self.now)?;
-        let text = format!(
+        let split = self.split_addresses(addresses, &[], origin);
+        let id = tx.insert_user(userid, &hash, &split.confirmed, self.now)?;
+        let (letter, waiting) = self.pending_addresses(tx, id, userid, &split.pending)?;
+        let mut text = format!(
             "Welcome to {}, {userid}!\n\nYou are registered with the address(es):\n  {}\n\n\
              Mail for your games goes there. Send `help` for the commands and `list` for the games.\n\
              To challenge someone: `limit challenge {userid} <their userid>`.\n",
             self.cfg.server.name,
-            addresses.join("\n  ")
+            if split.confirmed.is_empty() {
+                "(none confirmed yet)".to_string()
+            } else {
+                split.confirmed.join("\n  ")
+            }
         );
+        if !waiting.is_empty() {
+            text.push_str(&format!("\n{}\n", addresses::wrap(&waiting)));
+        }
         let subject = format!("{} signup {userid}", self.cfg.server.name);
-        Ok(self.confirmation(subject, text, addresses, origin))
+        let mut outcome = self.confirmation(subject, text, split.confirmed, origin);
+        outcome.letters.extend(letter);
+        Ok(outcome)
     }
 
-    /// The answer to an account command: to the registered addresses (which confirms them), and to the
-    /// sender only if the sender is one of them.
+    /// The answer to an account command: to the sender, and to the account's confirmed addresses.
     fn confirmation(
         &self,
         subject: String,
@@ -1062,10 +1078,7 @@ impl Core {
         addresses: Vec<String>,
         origin: &Origin,
     ) -> Outcome {
-        let sender_registered = origin
-            .reply_to
-            .as_ref()
-            .is_some_and(|s| addresses.iter().any(|a| a.eq_ignore_ascii_case(s)));
+        let answer_sender = origin.reply_to.is_some();
         let others: Vec<String> = addresses
             .into_iter()
             .filter(|a| {
@@ -1079,7 +1092,7 @@ impl Core {
             ok: true,
             text: text.clone(),
             subject: subject.clone(),
-            reply_to_sender: sender_registered,
+            reply_to_sender: answer_sender,
             letters: vec![Letter {
                 to: others,
                 subject,
@@ -1113,12 +1126,24 @@ impl Core {
     ) -> Step<Outcome> {
         let addresses = self.addresses_or_sender(addresses, origin)?;
         let user = self.authenticate(tx, userid, password)?;
+        let split = self.split_addresses(addresses, &user.addresses, origin);
+        // With no address confirmed yet, the old ones keep the mail until one is.
+        let addresses = if split.confirmed.is_empty() {
+            user.addresses.clone()
+        } else {
+            split.confirmed
+        };
         tx.set_addresses(user.id, &addresses)?;
-        let text = format!(
+        let (letter, waiting) =
+            self.pending_addresses(tx, user.id, &user.userid, &split.pending)?;
+        let mut text = format!(
             "The mail of {} now goes to:\n  {}\n",
             user.userid,
             addresses.join("\n  ")
         );
+        if !waiting.is_empty() {
+            text.push_str(&format!("\n{}\n", addresses::wrap(&waiting)));
+        }
         // Tell the old addresses too, so that a stolen password cannot quietly divert the mail.
         let mut all = addresses.clone();
         for a in &user.addresses {
@@ -1126,12 +1151,14 @@ impl Core {
                 all.push(a.clone());
             }
         }
-        Ok(self.confirmation(
+        let mut outcome = self.confirmation(
             format!("{} address changed", self.cfg.server.name),
             text,
             all,
             origin,
-        ))
+        );
+        outcome.letters.extend(letter);
+        Ok(outcome)
     }
 
     fn signoff(&self, tx: &Tx<'_>, userid: &str, password: &str) -> Step<Outcome> {

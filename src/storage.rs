@@ -47,6 +47,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0009_consent",
         include_str!("../migrations/0009_consent.sql"),
     ),
+    (
+        "0010_pending_addresses",
+        include_str!("../migrations/0010_pending_addresses.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.

@@ -444,6 +444,28 @@ fn account_changes_are_told_to_the_registered_addresses() {
     let to: Vec<_> = mails.iter().flat_map(|m| m.to.clone()).collect();
     assert!(to.contains(&"bob@new.example".to_string()), "{to:?}");
     assert!(to.contains(&"bob@example.org".to_string()), "{to:?}");
+    // The new address is not the sender's: it takes bob's mail once it answers its confirmation.
+    let confirm = mails
+        .iter()
+        .find(|m| m.to == ["bob@new.example"])
+        .expect("a confirmation mail");
+    assert!(
+        confirm.subject.starts_with("confirm bob "),
+        "{}",
+        confirm.subject
+    );
+    env.deliver(&eml(
+        "bob@new.example",
+        &format!("Re: {}", confirm.subject),
+        "",
+    ));
+    env.take_mails();
+    env.deliver(&eml(
+        "bob@new.example",
+        "change address bob pw-bob bob@new.example",
+        "",
+    ));
+    env.take_mails();
 
     // Signing off is refused while a game is on, and done once it is over.
     env.deliver(&eml("bob@new.example", "signoff bob pw-bob", ""));

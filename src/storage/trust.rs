@@ -91,3 +91,51 @@ impl super::Db {
         )?)
     }
 }
+
+impl Tx<'_> {
+    /// Records an address that waits for confirmation; returns its row id.
+    pub fn add_pending_address(
+        &self,
+        user_id: i64,
+        address: &str,
+        code: &str,
+        now: i64,
+    ) -> Result<i64> {
+        self.0.execute(
+            "INSERT INTO pending_addresses (user_id, address, code, created_at)
+             VALUES (?1, ?2, ?3, ?4)",
+            params![user_id, address, code, now],
+        )?;
+        Ok(self.0.last_insert_rowid())
+    }
+
+    /// Confirmation mails queued since `since`, server-wide.
+    pub fn confirmation_mails_since(&self, since: i64) -> Result<u32> {
+        Ok(self.0.query_row(
+            "SELECT count(*) FROM pending_addresses WHERE mailed_at >= ?1",
+            [since],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// Notes that the confirmation mail of a pending address was queued.
+    pub fn mark_pending_mailed(&self, id: i64, now: i64) -> Result<()> {
+        self.0.execute(
+            "UPDATE pending_addresses SET mailed_at = ?2 WHERE id = ?1",
+            params![id, now],
+        )?;
+        Ok(())
+    }
+
+    /// Confirms the pending address of this player that is `address` (ignoring case) with this code:
+    /// true when there was one (it is then marked confirmed).
+    pub fn confirm_pending_address(&self, user_id: i64, address: &str, code: &str) -> Result<bool> {
+        let n = self.0.execute(
+            "UPDATE pending_addresses SET confirmed_at = created_at
+             WHERE user_id = ?1 AND lower(address) = lower(?2) AND code = ?3
+               AND confirmed_at IS NULL",
+            params![user_id, address, code],
+        )?;
+        Ok(n > 0)
+    }
+}

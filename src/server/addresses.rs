@@ -1,0 +1,172 @@
+//! Addresses that wait for confirmation (issue "Trust"): `signup` and `change address` by mail take the
+//! sender's own address (and, for a change, the account's current ones) at once; any other address gets
+//! nothing of the account until it answers a confirmation mail with `confirm userid code`, or the
+//! player adds it later from that address. At most one confirmation mail goes out per incoming mail,
+//! and at most `limits.unconfirmed_mails_per_hour` server-wide, so the server is no relay.
+
+use super::{Core, Letter, Origin, Outcome, Refusal, Step};
+use crate::storage::Tx;
+
+/// Addresses of an account command, split into those that take mail now and those that wait.
+pub(super) struct Split {
+    /// The sender's own address, or addresses the account already had: they take mail now.
+    pub confirmed: Vec<String>,
+    /// The others.
+    pub pending: Vec<String>,
+}
+
+impl Core {
+    /// Splits `addresses` by whether they are the sender's or among `known` (the account's own).
+    /// From the shell (no sender) every address counts as confirmed: the admin vouches for them.
+    pub(super) fn split_addresses(
+        &self,
+        addresses: Vec<String>,
+        known: &[String],
+        origin: &Origin,
+    ) -> Split {
+        let Some(sender) = &origin.reply_to else {
+            return Split {
+                confirmed: addresses,
+                pending: Vec::new(),
+            };
+        };
+        let (confirmed, pending) = addresses.into_iter().partition(|a| {
+            a.eq_ignore_ascii_case(sender) || known.iter().any(|k| k.eq_ignore_ascii_case(a))
+        });
+        Split { confirmed, pending }
+    }
+
+    /// Records the pending addresses of an account and writes the one confirmation mail this incoming
+    /// mail may cause (to the first of them, if the hourly cap allows). Returns the letter, if any,
+    /// and a paragraph for the sender's answer.
+    pub(super) fn pending_addresses(
+        &self,
+        tx: &Tx<'_>,
+        user_id: i64,
+        userid: &str,
+        pending: &[String],
+    ) -> Step<(Option<Letter>, String)> {
+        if pending.is_empty() {
+            return Ok((None, String::new()));
+        }
+        let mut letter = None;
+        for (i, address) in pending.iter().enumerate() {
+            let code = confirmation_code(self.now, userid, address);
+            let id = tx.add_pending_address(user_id, address, &code, self.now)?;
+            let allowed = tx.confirmation_mails_since(self.now - 3600)?
+                < self.cfg.limits.unconfirmed_mails_per_hour;
+            if i == 0 && allowed && !self.confirmation_sent.get() {
+                self.confirmation_sent.set(true);
+                tx.mark_pending_mailed(id, self.now)?;
+                letter = Some(Letter {
+                    to: vec![address.clone()],
+                    subject: format!("confirm {userid} {code}"),
+                    body: format!(
+                        "Someone asked {} to send the mail of the player {userid} to this address.\n\n\
+                         If that was you, reply to this mail, keeping its Subject\n\n    \
+                         confirm {userid} {code}\n\n\
+                         Until then this address gets no mail of {userid}. If it was not you, \
+                         ignore this mail: nothing more will come.\n",
+                        self.cfg.server.name
+                    ),
+                    reply: false,
+                });
+            }
+        }
+        let list = pending.join(", ");
+        let text = if letter.is_some() {
+            format!(
+                "Not confirmed yet: {list}. Such an address gets no mail of {userid} until it \
+                 answers its confirmation mail (sent to {}; one a mail), or until you send \
+                 `change address` from it.",
+                pending[0]
+            )
+        } else {
+            format!(
+                "Not confirmed yet: {list}. Such an address gets no mail of {userid} until you send \
+                 `change address` from it (no confirmation mail could go out now)."
+            )
+        };
+        Ok((letter, text))
+    }
+
+    /// `confirm userid code`, from the address being confirmed.
+    pub(super) fn confirm(
+        &self,
+        tx: &Tx<'_>,
+        userid: &str,
+        code: &str,
+        origin: &Origin,
+    ) -> Step<Outcome> {
+        let refusal = || {
+            Refusal::new(format!(
+                "No address of '{userid}' waits for confirmation with that code from this address. \
+                 Reply to the confirmation mail from the address it was sent to, keeping its \
+                 Subject `confirm <userid> <code>`."
+            ))
+        };
+        let Some(sender) = &origin.reply_to else {
+            return Err(Refusal::new(
+                "`confirm` comes by mail from the address being confirmed; at the shell, give \
+                 the addresses to `change address` instead.",
+            )
+            .into());
+        };
+        let user = tx
+            .user(userid)?
+            .filter(|u| u.password_hash.is_some())
+            .ok_or_else(refusal)?;
+        if !tx.confirm_pending_address(user.id, sender, code)? {
+            return Err(refusal().into());
+        }
+        let mut addresses = user.addresses.clone();
+        if !addresses.iter().any(|a| a.eq_ignore_ascii_case(sender)) {
+            addresses.push(sender.clone());
+            tx.set_addresses(user.id, &addresses)?;
+        }
+        Ok(Outcome::reply(
+            format!("{} address confirmed", self.cfg.server.name),
+            format!(
+                "{sender} is confirmed: the mail of {} now goes to:\n  {}\n",
+                user.userid,
+                addresses.join("\n  ")
+            ),
+        ))
+    }
+}
+
+/// A code for a confirmation mail: not a secret worth a hash (it only proves the mail arrived).
+fn confirmation_code(now: i64, userid: &str, address: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(now.to_le_bytes());
+    h.update(std::process::id().to_le_bytes());
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    h.update(nanos.to_le_bytes());
+    h.update(userid.as_bytes());
+    h.update(address.as_bytes());
+    h.finalize()[..5]
+        .iter()
+        .map(|b| format!("{b:02X}"))
+        .collect()
+}
+
+/// A paragraph broken into lines of at most 72 columns (at spaces).
+pub(super) fn wrap(text: &str) -> String {
+    let mut out = String::new();
+    let mut width = 0;
+    for word in text.split_whitespace() {
+        if width > 0 && width + 1 + word.len() > 72 {
+            out.push('\n');
+            width = 0;
+        } else if width > 0 {
+            out.push(' ');
+            width += 1;
+        }
+        out.push_str(word);
+        width += word.len();
+    }
+    out
+}

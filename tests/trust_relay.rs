@@ -1,0 +1,125 @@
+//! The server is no relay, end to end through the real `pbem ingest`: one incoming mail causes mail
+//! only to its sender, the players of the games it touches, and at most one confirmation mail; an
+//! address that is not the sender's gets nothing of the account until it confirms.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use common::{Env, eml};
+
+#[test]
+fn twenty_signups_with_many_addresses_mail_only_the_sender_and_one_confirmation() {
+    let env = Env::new();
+    let body: String = (0..20)
+        .map(|n| {
+            let list: Vec<String> = (0..10).map(|k| format!("v{n}x{k}@q.io")).collect();
+            format!("signup sp{n} pw{n} {}\n", list.join(" "))
+        })
+        .collect();
+    env.deliver(&eml("spammer@evil.example", "mult", &body));
+    let mails = env.take_mails();
+    let to: BTreeSet<String> = mails.iter().flat_map(|m| m.to.clone()).collect();
+    let others: Vec<&String> = to.iter().filter(|a| *a != "spammer@evil.example").collect();
+    assert!(others.len() <= 1, "mail went to {others:?}");
+    assert_eq!(
+        mails
+            .iter()
+            .filter(|m| m.to == ["spammer@evil.example"])
+            .count(),
+        20,
+        "one answer a command, to the sender"
+    );
+    // None of the 200 addresses is an account's address yet.
+    let n: i64 = env
+        .sqlite()
+        .query_row("SELECT count(*) FROM addresses", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(n, 0);
+}
+
+#[test]
+fn a_second_address_gets_mail_only_once_it_answered_its_confirmation() {
+    let env = Env::new();
+    env.deliver(&eml(
+        "alice@home.example",
+        "signup alice pw-alice alice@home.example alice@work.example",
+        "",
+    ));
+    let mails = env.take_mails();
+    let confirm: Vec<_> = mails
+        .iter()
+        .filter(|m| m.to == ["alice@work.example"])
+        .collect();
+    assert_eq!(confirm.len(), 1, "{mails:#?}");
+    let subject = confirm[0].subject.clone();
+    assert!(subject.starts_with("confirm alice "), "{subject}");
+    let answer = mails
+        .iter()
+        .find(|m| m.to == ["alice@home.example"])
+        .unwrap();
+    assert!(
+        answer
+            .body
+            .contains("Not confirmed yet: alice@work.example"),
+        "{}",
+        answer.body
+    );
+    env.players(&["bob"]);
+    env.deliver(&eml("bob@example.org", "limit challenge bob alice", ""));
+    let to: BTreeSet<String> = env.take_mails().iter().flat_map(|m| m.to.clone()).collect();
+    assert!(!to.contains("alice@work.example"), "{to:?}");
+    assert!(to.contains("alice@home.example"));
+    // A wrong code, or the right code from another address, confirms nothing.
+    let code = subject.rsplit(' ').next().unwrap();
+    for (from, subj) in [
+        (
+            "alice@work.example",
+            "Re: confirm alice 0000000000".to_string(),
+        ),
+        ("mallory@evil.example", format!("Re: {subject}")),
+    ] {
+        env.deliver(&eml(from, &subj, ""));
+        let m = env.take_mails();
+        assert_eq!(m.len(), 1);
+        assert!(
+            m[0].body.contains("waits for confirmation"),
+            "{}",
+            m[0].body
+        );
+    }
+    // The reply from the address itself confirms it.
+    env.deliver(&eml(
+        "alice@work.example",
+        &format!("Re: confirm alice {code}"),
+        "> quoted\n",
+    ));
+    let m = env.take_mails();
+    assert_eq!(m.len(), 1);
+    assert!(
+        m[0].body.contains("alice@work.example is confirmed"),
+        "{}",
+        m[0].body
+    );
+    env.deliver(&eml("bob@example.org", "limit challenge bob alice", ""));
+    let to: BTreeSet<String> = env.take_mails().iter().flat_map(|m| m.to.clone()).collect();
+    assert!(to.contains("alice@work.example"), "{to:?}");
+}
+
+#[test]
+fn confirmation_mails_are_capped_per_hour_server_wide() {
+    let env = Env::new();
+    for n in 0..25 {
+        env.deliver(&eml(
+            &format!("s{n}@senders.example"),
+            &format!("signup u{n} pw{n} s{n}@senders.example other{n}@q.io"),
+            "",
+        ));
+    }
+    let mails = env.take_mails();
+    let confirmations = mails
+        .iter()
+        .filter(|m| m.subject.starts_with("confirm "))
+        .count();
+    assert_eq!(confirmations, 20, "the default cap of 20 an hour");
+}
