@@ -274,7 +274,9 @@ fn worse(a: i32, b: i32) -> i32 {
 /// Reads at most `max_bytes + 1` bytes of `from` into `raw`: a longer message is known to be too
 /// long (and refused by [`Server::ingest`]) without holding all of it.
 fn read_bounded(from: &mut dyn Read, max_bytes: usize, raw: &mut Vec<u8>) -> std::io::Result<()> {
-    let limit = u64::try_from(max_bytes).unwrap_or(u64::MAX).saturating_add(1);
+    let limit = u64::try_from(max_bytes)
+        .unwrap_or(u64::MAX)
+        .saturating_add(1);
     from.take(limit).read_to_end(raw).map(|_| ())
 }
 

@@ -778,18 +778,26 @@ mod tests {
 
     #[test]
     fn retired_lockout_keys_are_accepted_with_a_warning() {
-        let c = parse("[limits]\nlogin_failures_before_lockout = 10\nlockout_minutes = 15\n").unwrap();
+        let c =
+            parse("[limits]\nlogin_failures_before_lockout = 10\nlockout_minutes = 15\n").unwrap();
         let w = c.warnings();
         assert_eq!(w.len(), 2, "{w:?}");
-        assert!(w[0].contains("limits.login_failures_before_lockout is retired"), "{w:?}");
+        assert!(
+            w[0].contains("limits.login_failures_before_lockout is retired"),
+            "{w:?}"
+        );
         assert!(w[1].contains("limits.lockout_minutes is retired"), "{w:?}");
-        assert!(w[1].contains("password_failures_per_sender_per_hour"), "{w:?}");
+        assert!(
+            w[1].contains("password_failures_per_sender_per_hour"),
+            "{w:?}"
+        );
         assert!(Config::default().warnings().is_empty());
         // The throttle's own keys are checked like the other limits.
         assert_eq!(c.limits.password_failures_per_sender_per_hour, 10);
         let err = parse("[limits]\nmax_password_checks_per_mail = 0\n").unwrap_err();
         assert!(
-            err.to_string().contains("limits.max_password_checks_per_mail"),
+            err.to_string()
+                .contains("limits.max_password_checks_per_mail"),
             "{err}"
         );
     }

@@ -819,10 +819,9 @@ mod tests {
         // Old rows are dropped as new ones come.
         tx.record_password_failure("a", "z@x.example", false, 100 + 86_400)
             .unwrap();
-        let n: i64 = tx
-            .0
-            .query_row("SELECT COUNT(*) FROM password_failures", [], |r| r.get(0))
-            .unwrap();
+        let n: i64 =
+            tx.0.query_row("SELECT COUNT(*) FROM password_failures", [], |r| r.get(0))
+                .unwrap();
         assert_eq!(n, 5, "the row of t=100 is gone");
     }
 

@@ -294,7 +294,10 @@ mod tests {
         let long = "word ".repeat(40);
         let quoted = format!("limit move 101 alice **** {}", "x".repeat(80));
         let b = error_body(
-            &format!("{long}\n    an example line that is laid out on purpose and is longer than seventy-two\n{}", "y".repeat(90)),
+            &format!(
+                "{long}\n    an example line that is laid out on purpose and is longer than seventy-two\n{}",
+                "y".repeat(90)
+            ),
             Some(&"=".repeat(80)),
             &quoted,
         );
@@ -303,11 +306,16 @@ mod tests {
         assert_eq!(prose.len(), 3, "{b}");
         assert!(prose.iter().all(|l| l.len() <= 72), "{b}");
         assert_eq!(
-            prose.iter().map(|l| l.split_whitespace().count()).sum::<usize>(),
+            prose
+                .iter()
+                .map(|l| l.split_whitespace().count())
+                .sum::<usize>(),
             40
         );
         // Examples, an unbreakable word, the board and the quoted command stay whole.
-        assert!(b.contains("\n      an example line that is laid out on purpose and is longer than seventy-two\n"));
+        assert!(b.contains(
+            "\n      an example line that is laid out on purpose and is longer than seventy-two\n"
+        ));
         assert!(b.contains(&format!("\n  {}\n", "y".repeat(90))));
         assert!(b.contains(&format!("\n{}\n", "=".repeat(80))));
         assert!(b.contains(&format!("> {quoted}\n")));

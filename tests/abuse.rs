@@ -297,7 +297,10 @@ fn a_password_guesser_is_throttled_and_the_player_keeps_playing() {
     // None of the guesses is written anywhere: not in the database, not in a reply.
     let guessed = hits(w._dir.path(), &["guess0", "guess1"]);
     assert!(guessed.is_empty(), "{guessed:#?}");
-    assert!(!last.contains("guess0") && !last.contains("guess1"), "{last}");
+    assert!(
+        !last.contains("guess0") && !last.contains("guess1"),
+        "{last}"
+    );
 
     // Throttled now: the right password from mallory's address gets the answer of an unknown userid,
     // which says how many guesses an hour are checked and that the registered address works.
@@ -325,8 +328,14 @@ fn a_password_guesser_is_throttled_and_the_player_keeps_playing() {
     );
     assert!(last.contains("do not match"), "{last}");
     let flat = throttled.split_whitespace().collect::<Vec<_>>().join(" ");
-    assert!(flat.contains("at most 10 wrong passwords an hour"), "{throttled}");
-    assert!(flat.contains("always works with the right password"), "{throttled}");
+    assert!(
+        flat.contains("at most 10 wrong passwords an hour"),
+        "{throttled}"
+    );
+    assert!(
+        flat.contains("always works with the right password"),
+        "{throttled}"
+    );
     assert!(!flat.contains("locked"), "{throttled}");
 
     // Meanwhile alice, from her registered address, plays at once: nobody waits for the hour.
