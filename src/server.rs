@@ -481,7 +481,7 @@ impl Core {
         origin: &Origin,
     ) -> Result<IngestOutcome, ServerError> {
         let max = self.cfg.limits.max_message_bytes;
-        let size = if max % 1024 == 0 {
+        let size = if max.is_multiple_of(1024) {
             format!("{} KiB", max / 1024)
         } else {
             format!("{max} bytes")
