@@ -452,7 +452,7 @@ impl Tx<'_> {
         Ok(id)
     }
 
-    /// Replaces a player's password hash (and so ends a lock-out).
+    /// Replaces a player's password hash (`None`: signed off).
     pub fn set_password(&self, user_id: i64, password_hash: Option<&str>) -> Result<()> {
         self.0.execute(
             "UPDATE users SET password_hash = ?1, failed_logins = 0, locked_until = NULL WHERE id = ?2",
