@@ -89,8 +89,8 @@ for ((i = 1; i <= RUNS; i++)); do
     "$BIN" engine limit play "$mv" <"$WORK/game.json" >"$WORK/next.json"
     mv "$WORK/next.json" "$WORK/game.json"
 
-    # A wrong password (argon2 verify against mallory's hash; after 10 in a row the lock-out burns the
-    # same time) and an unknown userid (argon2 burned): both refused with an error mail.
+    # A wrong password (argon2 verify against mallory's hash; past 10 an hour from one address the
+    # throttle refuses unchecked) and an unknown userid (argon2 burned): both refused with an error mail.
     msg "$WORK/wrong.eml" mallory@example.org "limit move $BOARD mallory not-her-password $mv"
     timed "$WORK/wrong.eml" >>"$WORK/wrongpw.ms"
     msg "$WORK/unknown.eml" nobody@example.org "limit move $BOARD nobody$i some-password $mv"

@@ -154,10 +154,17 @@ pub fn run(args: Args) -> i32 {
     };
     // The message on stdin is read before the database is opened, so that an MTA writing it never
     // meets a closed pipe, even when the database is busy and the answer is "try again" (75).
+    // Only one byte more than the limit is kept: enough to know the mail is too big, so that 400 MB
+    // on stdin cost no more memory than 256 KiB. The rest is read and dropped, so that the MTA
+    // writing it never meets a closed pipe.
+    let max_bytes = cfg.limits.max_message_bytes;
     let stdin_message = match &args.command {
         Command::Ingest { files } if files.is_empty() => {
             let mut raw = Vec::new();
-            if let Err(e) = std::io::stdin().read_to_end(&mut raw) {
+            let mut stdin = std::io::stdin().lock();
+            let read = read_bounded(&mut stdin, max_bytes, &mut raw)
+                .and_then(|()| std::io::copy(&mut stdin, &mut std::io::sink()).map(|_| ()));
+            if let Err(e) = read {
                 let _ = writeln!(err, "pbem: reading stdin: {e}");
                 return EX_TEMPFAIL;
             }
@@ -173,9 +180,9 @@ pub fn run(args: Args) -> i32 {
         Command::Engine { .. } => unreachable!("handled above"),
         Command::Ingest { files } => match stdin_message {
             Some(raw) => ingest_one(&mut server, &raw, "stdin", &mut err),
-            None => ingest(&mut server, &files, &mut err),
+            None => ingest(&mut server, &files, max_bytes, &mut err),
         },
-        Command::Maildir { dir } => maildir(&mut server, &dir, &mut err),
+        Command::Maildir { dir } => maildir(&mut server, &dir, max_bytes, &mut err),
         Command::Cron => match server.cron() {
             Ok(r) => {
                 let _ = writeln!(out, "{}", r.line());
@@ -264,10 +271,46 @@ fn worse(a: i32, b: i32) -> i32 {
     if rank(b) > rank(a) { b } else { a }
 }
 
-fn ingest(server: &mut Server, files: &[PathBuf], err: &mut dyn Write) -> i32 {
+/// Reads at most `max_bytes + 1` bytes of `from` into `raw`: a longer message is known to be too
+/// long (and refused by [`Server::ingest`]) without holding all of it.
+fn read_bounded(from: &mut dyn Read, max_bytes: usize, raw: &mut Vec<u8>) -> std::io::Result<()> {
+    let limit = u64::try_from(max_bytes)
+        .unwrap_or(u64::MAX)
+        .saturating_add(1);
+    from.take(limit).read_to_end(raw).map(|_| ())
+}
+
+/// A message file, read as far as [`read_bounded`] goes.
+fn read_message(path: &Path, max_bytes: usize) -> std::io::Result<Vec<u8>> {
+    let mut raw = Vec::new();
+    read_bounded(&mut std::fs::File::open(path)?, max_bytes, &mut raw)?;
+    Ok(raw)
+}
+
+/// With `PBEM_REPORT_RSS=1`, prints the process's peak resident memory (VmHWM) and its argon2 runs on
+/// stderr: the memory figures of the tests and of scripts/abuse/memory.sh come from here.
+pub fn report_rss() {
+    if std::env::var("PBEM_REPORT_RSS").as_deref() != Ok("1") {
+        return;
+    }
+    let peak = std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .map(|v| v.trim().trim_end_matches("kB").trim().to_string())
+        })
+        .unwrap_or_else(|| "?".to_string());
+    eprintln!(
+        "pbem: peak RSS {peak} kB, argon2 hashes {}",
+        crate::accounts::hashes_run()
+    );
+}
+
+fn ingest(server: &mut Server, files: &[PathBuf], max_bytes: usize, err: &mut dyn Write) -> i32 {
     let mut status = EX_OK;
     for f in files {
-        let code = match std::fs::read(f) {
+        let code = match read_message(f, max_bytes) {
             Ok(raw) => ingest_one(server, &raw, &f.display().to_string(), err),
             Err(e) => {
                 let _ = writeln!(err, "pbem: {}: {e}", f.display());
@@ -281,7 +324,7 @@ fn ingest(server: &mut Server, files: &[PathBuf], err: &mut dyn Write) -> i32 {
 
 /// Processes `DIR/new` into `DIR/cur`. A message that failed for a temporary reason stays in `new` for
 /// the next run; every other one moves to `cur` (flagged seen), so nothing is processed in a loop.
-fn maildir(server: &mut Server, dir: &Path, err: &mut dyn Write) -> i32 {
+fn maildir(server: &mut Server, dir: &Path, max_bytes: usize, err: &mut dyn Write) -> i32 {
     let new = dir.join("new");
     let cur = dir.join("cur");
     let entries = match std::fs::read_dir(&new) {
@@ -312,7 +355,7 @@ fn maildir(server: &mut Server, dir: &Path, err: &mut dyn Write) -> i32 {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let code = match std::fs::read(&path) {
+        let code = match read_message(&path, max_bytes) {
             Ok(raw) => ingest_one(server, &raw, &name, err),
             Err(e) => {
                 let _ = writeln!(err, "pbem: {}: {e}", path.display());

@@ -267,10 +267,21 @@ pub struct LimitsConfig {
     /// Confirmation mails to addresses not yet confirmed, server-wide per hour; past it none are
     /// sent until the hour passes (the address can still be confirmed from itself).
     pub unconfirmed_mails_per_hour: u32,
-    /// Wrong passwords in a row after which a userid is locked.
-    pub login_failures_before_lockout: u32,
-    /// How long a lockout lasts, in minutes.
-    pub lockout_minutes: u32,
+    /// Wrong passwords in the last hour after which a sender's password checks wait: for an address
+    /// registered to the account, its own for that account; for any other address, its own for all
+    /// userids together.
+    pub password_failures_per_sender_per_hour: u32,
+    /// Wrong passwords for one account in the last hour, from addresses not registered to it, after
+    /// which such addresses' checks for it wait. The registered addresses are not held up by it.
+    pub password_failures_per_account_per_hour: u32,
+    /// Password checks (argon2 runs) done for one mail; further command lines needing one are refused.
+    pub max_password_checks_per_mail: u32,
+    /// Retired (the lock-out became the hourly throttle): accepted with a warning, ignored.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub login_failures_before_lockout: Option<u32>,
+    /// Retired with `login_failures_before_lockout`: accepted with a warning, ignored.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lockout_minutes: Option<u32>,
 }
 
 impl Default for LimitsConfig {
@@ -283,8 +294,11 @@ impl Default for LimitsConfig {
             replies_per_address_per_hour: 30,
             unsolicited_challenges_per_day: 5,
             unconfirmed_mails_per_hour: 20,
-            login_failures_before_lockout: 10,
-            lockout_minutes: 15,
+            password_failures_per_sender_per_hour: 10,
+            password_failures_per_account_per_hour: 20,
+            max_password_checks_per_mail: 3,
+            login_failures_before_lockout: None,
+            lockout_minutes: None,
         }
     }
 }
@@ -381,7 +395,33 @@ impl Config {
             }
         })?;
         cfg.validate(path)?;
+        for warning in cfg.warnings() {
+            eprintln!("pbem: {}: {warning}", path.display());
+        }
         Ok(cfg)
+    }
+
+    /// Settings that are accepted but have no effect, worded for the admin.
+    pub fn warnings(&self) -> Vec<String> {
+        let l = &self.limits;
+        let mut out = Vec::new();
+        for (key, set) in [
+            (
+                "login_failures_before_lockout",
+                l.login_failures_before_lockout.is_some(),
+            ),
+            ("lockout_minutes", l.lockout_minutes.is_some()),
+        ] {
+            if set {
+                out.push(format!(
+                    "limits.{key} is retired and ignored: accounts are no longer locked (a stranger \
+                     could lock a player out). Wrong passwords are throttled per hour instead, by \
+                     limits.password_failures_per_sender_per_hour and \
+                     limits.password_failures_per_account_per_hour; remove the line."
+                ));
+            }
+        }
+        out
     }
 
     /// Checks the values that TOML types alone cannot.
@@ -526,6 +566,18 @@ impl Config {
             ("limits.max_body_lines", l.max_body_lines),
             ("limits.max_mime_parts", l.max_mime_parts),
             ("limits.max_commands_per_mail", l.max_commands_per_mail),
+            (
+                "limits.password_failures_per_sender_per_hour",
+                l.password_failures_per_sender_per_hour as usize,
+            ),
+            (
+                "limits.password_failures_per_account_per_hour",
+                l.password_failures_per_account_per_hour as usize,
+            ),
+            (
+                "limits.max_password_checks_per_mail",
+                l.max_password_checks_per_mail as usize,
+            ),
         ] {
             if value == 0 {
                 return Err(bad(
@@ -734,6 +786,32 @@ mod tests {
                 other => panic!("{text}: expected Invalid({want}), got {other:?}"),
             }
         }
+    }
+
+    #[test]
+    fn retired_lockout_keys_are_accepted_with_a_warning() {
+        let c =
+            parse("[limits]\nlogin_failures_before_lockout = 10\nlockout_minutes = 15\n").unwrap();
+        let w = c.warnings();
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert!(
+            w[0].contains("limits.login_failures_before_lockout is retired"),
+            "{w:?}"
+        );
+        assert!(w[1].contains("limits.lockout_minutes is retired"), "{w:?}");
+        assert!(
+            w[1].contains("password_failures_per_sender_per_hour"),
+            "{w:?}"
+        );
+        assert!(Config::default().warnings().is_empty());
+        // The throttle's own keys are checked like the other limits.
+        assert_eq!(c.limits.password_failures_per_sender_per_hour, 10);
+        let err = parse("[limits]\nmax_password_checks_per_mail = 0\n").unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("limits.max_password_checks_per_mail"),
+            "{err}"
+        );
     }
 
     #[test]

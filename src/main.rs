@@ -5,5 +5,7 @@ use clap::Parser;
 
 fn main() {
     let args = pbem::cli::Args::parse();
-    std::process::exit(pbem::cli::run(args));
+    let status = pbem::cli::run(args);
+    pbem::cli::report_rss();
+    std::process::exit(status);
 }

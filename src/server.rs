@@ -16,7 +16,7 @@ use crate::config::Config;
 use crate::games::{self, GameRules, GameState, Status};
 use crate::mail_in::{self, Incoming, MailLimits};
 use crate::mail_out::{self, Mailer, OutgoingMail};
-use crate::storage::{Comment, Db, GameFilter, GameRow, StorageError, Tx, User};
+use crate::storage::{Comment, Db, GameFilter, GameRow, LoginState, StorageError, Tx, User};
 use crate::summary::{self, Summary};
 
 // Correspondence play (issue 4), one concern a file; each adds `impl Core` blocks.
@@ -225,8 +225,6 @@ struct Core {
     mailer: Mailer,
     now: i64,
     seed: Option<u64>,
-    /// Password checks done before the write lock was taken (see [`Core::precheck`]).
-    checked: RefCell<HashMap<(String, String), Checked>>,
     /// Seats `(game id, seat)` whose player agreed to their game by the command being carried out
     /// (their first act on it with the password): taken back if the command is refused, since a
     /// refused command changes nothing.
@@ -236,6 +234,19 @@ struct Core {
     login_refused: Cell<bool>,
     /// Set once the mail being handled caused a confirmation mail: one mail causes at most one.
     confirmation_sent: Cell<bool>,
+    /// The password checks of the mail (or shell command) being handled (see [`Core::precheck`]).
+    logins: RefCell<Logins>,
+}
+
+/// The password checks of one mail: who sent it, what was checked, and how many argon2 runs it cost.
+#[derive(Debug, Default)]
+struct Logins {
+    /// The mail's reply address, which the throttle counts by; `None` for the admin at the shell.
+    sender: Option<String>,
+    /// By (lowercase userid, password): checks made before the write lock.
+    checked: HashMap<(String, String), Checked>,
+    /// argon2 runs spent on this mail's password checks so far.
+    runs: u32,
 }
 
 /// The result of a password check made before the write lock.
@@ -243,9 +254,16 @@ struct Core {
 enum Checked {
     /// Verified against this stored hash; true when it matched.
     Hash(String, bool),
-    /// Unknown, signed-off or locked userid: the equal-time dummy check was spent.
+    /// Unknown or signed-off userid: the equal-time dummy check was spent.
     Burned,
+    /// The sender or the account had too many wrong passwords in the last hour: not checked.
+    Throttled,
+    /// The mail had used up its password checks: not checked.
+    TooMany,
 }
+
+/// How far back the password throttle counts, in seconds.
+const THROTTLE_WINDOW: i64 = 3600;
 
 impl Server {
     /// Opens the database named in the configuration and sets up the mail transport. `now` is the clock
@@ -273,10 +291,10 @@ impl Server {
                 mailer,
                 now,
                 seed: None,
-                checked: RefCell::new(HashMap::new()),
                 agreeing: RefCell::new(Vec::new()),
                 login_refused: Cell::new(false),
                 confirmation_sent: Cell::new(false),
+                logins: RefCell::new(Logins::default()),
             },
         })
     }
@@ -291,7 +309,7 @@ impl Server {
     /// Moves this server's clock (a long-lived server in a fuzzer or test; the binary sets it once).
     pub fn set_now(&mut self, now: i64) {
         self.core.now = now;
-        self.core.checked.borrow_mut().clear();
+        *self.core.logins.borrow_mut() = Logins::default();
     }
 
     /// The open database (for inspection by tools and tests).
@@ -326,7 +344,11 @@ impl Server {
             message_id: incoming.message_id.clone(),
             references: incoming.references.clone(),
         };
-        self.core.precheck(&self.db, &incoming.commands)?;
+        if raw.len() > self.core.cfg.limits.max_message_bytes {
+            return self.core.refuse_oversized(&mut self.db, &incoming, &origin);
+        }
+        self.core
+            .precheck(&self.db, &incoming.commands, origin.reply_to.clone())?;
         let mut tx = self.db.transaction()?;
         if tx.is_processed(&incoming.key)? {
             return Ok(IngestOutcome::Duplicate);
@@ -348,7 +370,7 @@ impl Server {
             message_id: None,
             references: Vec::new(),
         };
-        self.core.precheck(&self.db, &[line.to_string()])?;
+        self.core.precheck(&self.db, &[line.to_string()], None)?;
         let mut tx = self.db.transaction()?;
         let outcome = self.core.execute(&mut tx, line, comment, &origin, &[])?;
         let ok = outcome.ok;
@@ -402,8 +424,22 @@ impl Core {
     /// Checks the passwords of these command lines before the write lock is taken, so that the argon2
     /// work (tens of milliseconds each) of one process does not hold up every other process. Inside the
     /// transaction, [`Core::authenticate`] uses the result only if the stored hash is still the one
-    /// checked here; the lock-out count is still kept inside the transaction.
-    fn precheck(&self, db: &Db, lines: &[String]) -> Result<(), StorageError> {
+    /// checked here, and records the wrong passwords. `sender` is the mail's reply address (`None`
+    /// at the shell). A sender past its hourly allowance of wrong passwords, and every check past the
+    /// mail's allowance, is not checked at all: no argon2 run.
+    fn precheck(
+        &self,
+        db: &Db,
+        lines: &[String],
+        sender: Option<String>,
+    ) -> Result<(), StorageError> {
+        let mut logins = Logins {
+            sender,
+            ..Logins::default()
+        };
+        // The wrong passwords this mail is about to add, (userid, sender registered to it): the
+        // throttle holds within one mail as well as across mails.
+        let mut pending: Vec<(String, bool)> = Vec::new();
         for line in lines {
             let Ok(cmd) = command::parse(line) else {
                 continue;
@@ -412,22 +448,91 @@ impl Core {
                 continue;
             };
             let key = (userid.to_lowercase(), password.to_string());
-            if self.checked.borrow().contains_key(&key) {
+            if logins.checked.contains_key(&key) {
                 continue;
             }
-            let result = match db.login_state(userid)? {
-                Some((Some(hash), locked)) if locked.is_none_or(|t| t <= self.now) => {
-                    let ok = accounts::verify_password(&hash, password);
-                    Checked::Hash(hash, ok)
+            let sender = logins.sender.as_deref();
+            let mut state = db.login_state(userid, sender, self.now - THROTTLE_WINDOW)?;
+            let mine = |(u, r): &&(String, bool)| *u == key.0 && *r == state.sender_registered;
+            if state.sender_registered {
+                state.sender_failures += pending.iter().filter(mine).count() as u32;
+            } else {
+                state.sender_failures += pending.iter().filter(|(_, r)| !r).count() as u32;
+                state.account_failures += pending.iter().filter(mine).count() as u32;
+            }
+            let result = if sender.is_some() && self.throttled(&state) {
+                Checked::Throttled
+            } else if logins.runs >= self.cfg.limits.max_password_checks_per_mail {
+                Checked::TooMany
+            } else {
+                logins.runs += 1;
+                let checked = match state.password_hash {
+                    Some(hash) => {
+                        let ok = accounts::verify_password(&hash, password);
+                        Checked::Hash(hash, ok)
+                    }
+                    None => {
+                        accounts::burn_verify(&self.cfg.passwords, password);
+                        Checked::Burned
+                    }
+                };
+                if !matches!(checked, Checked::Hash(_, true)) {
+                    pending.push((key.0.clone(), state.sender_registered));
                 }
-                _ => {
-                    accounts::burn_verify(&self.cfg.passwords, password);
-                    Checked::Burned
-                }
+                checked
             };
-            self.checked.borrow_mut().insert(key, result);
+            logins.checked.insert(key, result);
         }
+        *self.logins.borrow_mut() = logins;
         Ok(())
+    }
+
+    /// True when a password from this sender for this account is not to be checked now.
+    fn throttled(&self, state: &LoginState) -> bool {
+        let l = &self.cfg.limits;
+        if state.sender_registered {
+            // A registered address has its own allowance for its account: strangers cannot use it up.
+            state.sender_failures >= l.password_failures_per_sender_per_hour
+        } else {
+            state.sender_failures >= l.password_failures_per_sender_per_hour
+                || state.account_failures >= l.password_failures_per_account_per_hour
+        }
+    }
+
+    /// The answer to a mail larger than `max_message_bytes`: nothing of it is acted on, and the
+    /// sender is told so (once: the mail counts as processed).
+    fn refuse_oversized(
+        &self,
+        db: &mut Db,
+        incoming: &Incoming,
+        origin: &Origin,
+    ) -> Result<IngestOutcome, ServerError> {
+        let max = self.cfg.limits.max_message_bytes;
+        let size = if max.is_multiple_of(1024) {
+            format!("{} KiB", max / 1024)
+        } else {
+            format!("{max} bytes")
+        };
+        let text = summary::error_body(
+            &format!(
+                "Your mail is larger than {size}, the most this server reads; nothing was done. \
+                 Send the command again in a short plain-text mail: without attachments, pictures \
+                 or a long quoted conversation."
+            ),
+            None,
+            &command::redact_line(&incoming.subject),
+        );
+        let tx = db.transaction()?;
+        if tx.is_processed(&incoming.key)? {
+            return Ok(IngestOutcome::Duplicate);
+        }
+        let outcome = Outcome::error(summary::error_subject(None, None), text);
+        let mails = self.letters_to_mails(&tx, origin, vec![outcome])?;
+        let ids = queue(&tx, &mails, self.now)?;
+        tx.mark_processed(&incoming.key, self.now)?;
+        tx.commit()?;
+        self.send_claimed(db, &ids, &mails);
+        Ok(IngestOutcome::Handled { mails: mails.len() })
     }
 
     fn limits(&self) -> MailLimits {
@@ -946,65 +1051,95 @@ impl Core {
         Outcome::reply(format!("{} games", self.cfg.server.name), text)
     }
 
-    /// Checks a userid and password. Unknown userids, wrong passwords and locked accounts get the same
-    /// answer after the same work, so that the answer tells a guesser nothing.
+    /// Checks a userid and password. Unknown userids, wrong passwords and throttled attempts get the
+    /// same answer, so that the answer tells a guesser nothing. Nothing locks an account: a wrong
+    /// password is recorded, and a sender past its hourly allowance is not checked (see
+    /// [`Core::throttled`]); the account's registered addresses keep their own allowance.
     fn authenticate(&self, tx: &Tx<'_>, userid: &str, password: &str) -> Step<User> {
         let limits = &self.cfg.limits;
-        // A locked account's lock ends at most `lockout_minutes` from now (it began at or before
-        // this attempt), so that bound can be told to everyone: the answer stays the same for an
-        // unknown userid, a wrong password and a locked account.
-        let unlocked_by = summary::format_time(self.now + 60 * i64::from(limits.lockout_minutes));
         let refusal = || {
             self.login_refused.set(true);
             Refusal::new(format!(
-                "The userid '{userid}' and that password do not match a registered player. Passwords \
-                 are case-sensitive. After {} wrong passwords in a row an account refuses every \
-                 password, even the right one, for {} minutes. If that has happened to your \
-                 account, it takes passwords again by {unlocked_by} at the latest: wait until then \
-                 and send your command again with the right password (a wrong one locks it for \
-                 another {} minutes). To register, send `signup <userid> <password>`.",
-                limits.login_failures_before_lockout,
-                limits.lockout_minutes,
-                limits.lockout_minutes
+                "The userid '{userid}' and that password do not match a registered player. \
+                 Passwords are case-sensitive. To stop guessing, at most {} wrong passwords an \
+                 hour are checked from one address, and at most {} an hour for one account from \
+                 addresses not registered to it; past that, passwords from there are not checked \
+                 until the hour has passed, and get this answer. Mail from an address registered \
+                 to the account keeps its own {} an hour whatever anyone else sends, so it always \
+                 works with the right password. To register, send `signup <userid> <password>`.",
+                limits.password_failures_per_sender_per_hour,
+                limits.password_failures_per_account_per_hour,
+                limits.password_failures_per_sender_per_hour,
             ))
         };
+        let mut logins = self.logins.borrow_mut();
         let key = (userid.to_lowercase(), password.to_string());
-        let pre = self.checked.borrow().get(&key).cloned();
-        // The dummy check, unless it was already spent before the lock.
-        let burn = || {
-            if pre.is_none() {
-                accounts::burn_verify(&self.cfg.passwords, password);
+        let pre = logins.checked.get(&key).cloned();
+        let too_many = || {
+            self.login_refused.set(true);
+            Refusal::new(format!(
+                "Too many password checks in one mail (at most {}); send the rest in another mail.",
+                limits.max_password_checks_per_mail
+            ))
+        };
+        match pre {
+            Some(Checked::TooMany) => return Err(too_many().into()),
+            Some(Checked::Throttled) => return Err(refusal().into()),
+            _ => {}
+        }
+        let sender = logins.sender.clone();
+        let state = tx.login_state(userid, sender.as_deref(), self.now - THROTTLE_WINDOW)?;
+        // Counted again inside the lock: an earlier line of this mail, or another process, may have
+        // added failures since the check.
+        if sender.is_some() && self.throttled(&state) {
+            return Err(refusal().into());
+        }
+        let ok = match (&pre, &state.password_hash) {
+            (Some(Checked::Hash(checked, ok)), Some(hash)) if checked == hash => *ok,
+            (Some(Checked::Burned), None) => false,
+            // Not checked before the lock, or the hash changed since (an earlier line of the mail).
+            (_, hash) => {
+                if logins.runs >= limits.max_password_checks_per_mail {
+                    return Err(too_many().into());
+                }
+                logins.runs += 1;
+                match hash {
+                    Some(hash) => accounts::verify_password(hash, password),
+                    None => accounts::burn_verify(&self.cfg.passwords, password),
+                }
             }
         };
-        let user = tx.user(userid)?;
-        let Some(user) = user else {
-            burn();
-            return Err(refusal().into());
-        };
-        let Some(hash) = user.password_hash.as_deref() else {
-            burn();
-            return Err(refusal().into());
-        };
-        if user.locked_until.is_some_and(|t| t > self.now) {
-            burn();
+        if !ok {
+            // Committed with the error reply, so that it counts for the next attempt.
+            if let Some(sender) = &sender {
+                tx.record_password_failure(userid, sender, state.sender_registered, self.now)?;
+            }
             return Err(refusal().into());
         }
-        let ok = match &pre {
-            Some(Checked::Hash(checked, ok)) if checked == hash => *ok,
-            _ => accounts::verify_password(hash, password),
-        };
-        tx.record_login(
-            user.id,
-            ok,
-            i64::from(limits.login_failures_before_lockout),
-            self.now + 60 * i64::from(limits.lockout_minutes),
-        )?;
-        if ok {
-            Ok(user)
-        } else {
-            // The failure count must survive the refusal, so it is committed with the error reply.
-            Err(refusal().into())
+        match tx.user(userid)? {
+            Some(user) => Ok(user),
+            None => Err(refusal().into()),
         }
+    }
+
+    /// [`Core::authenticate`] for a command on a board: a refusal names the board (in the Subject,
+    /// `Limit Board 101 Error`) and shows it, as every other refusal of a command on a board does. The
+    /// board is public, so showing it to a wrong guesser tells nothing.
+    fn authenticate_on(
+        &self,
+        tx: &Tx<'_>,
+        userid: &str,
+        password: &str,
+        rules: &dyn GameRules,
+        board: u32,
+    ) -> Step<User> {
+        self.authenticate(tx, userid, password)
+            .map_err(|f| match f {
+                Failure::Refused(r) if r.board.is_none() => {
+                    Refusal::on(r.message, rules.name(), board).into()
+                }
+                other => other,
+            })
     }
 
     fn addresses_or_sender(&self, addresses: &[String], origin: &Origin) -> Step<Vec<String>> {
@@ -1495,7 +1630,7 @@ impl Core {
         password: &str,
     ) -> Step<(GameRow, Box<dyn GameState>, User, usize)> {
         let (row, state) = self.load_game(tx, rules, board)?;
-        let user = self.authenticate(tx, userid, password)?;
+        let user = self.authenticate_on(tx, userid, password, rules, board)?;
         let Some(seat) = row.players.iter().position(|p| p.id == user.id) else {
             return Err(Refusal::on(
                 format!(

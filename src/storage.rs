@@ -14,12 +14,14 @@ use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior, pa
 /// Never edit a step once it has landed: add a new file.
 // Storage of correspondence play (issue 4), one concern a file; each adds `impl Tx` blocks.
 mod clock;
+mod passwords;
 mod proposals;
 mod ratings;
 mod social;
 mod trust;
 
 pub use clock::{GameClock, Vacation};
+pub use passwords::LoginState;
 pub use proposals::{Proposal, QueuedMove};
 pub use ratings::{GameResult, Standing};
 pub use social::ChallengeList;
@@ -43,6 +45,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         include_str!("../migrations/0005_proposals.sql"),
     ),
     ("0006_social", include_str!("../migrations/0006_social.sql")),
+    (
+        "0007_password_failures",
+        include_str!("../migrations/0007_password_failures.sql"),
+    ),
     (
         "0009_consent",
         include_str!("../migrations/0009_consent.sql"),
@@ -115,9 +121,9 @@ pub struct User {
     pub password_hash: Option<String>,
     /// Where the player's mail goes.
     pub addresses: Vec<String>,
-    /// Wrong passwords since the last right one.
+    /// Unused since the lock-out gave way to the throttle (`password_failures`); kept with its column.
     pub failed_logins: i64,
-    /// Unix seconds until which password checks are refused.
+    /// Unused since the lock-out gave way to the throttle (`password_failures`); kept with its column.
     pub locked_until: Option<i64>,
 }
 
@@ -239,19 +245,6 @@ impl Db {
         Ok(self
             .conn
             .pragma_query_value(None, "user_version", |r| r.get(0))?)
-    }
-
-    /// A player's password hash and lock-out time, read without taking the write lock (WAL readers do not
-    /// wait for writers): `None` for an unknown userid.
-    pub fn login_state(&self, userid: &str) -> Result<Option<(Option<String>, Option<i64>)>> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT password_hash, locked_until FROM users WHERE userid_key = ?1",
-                [userid.to_lowercase()],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()?)
     }
 
     /// Starts a write transaction (`BEGIN IMMEDIATE`): it waits for other writers up to the busy timeout.
@@ -468,7 +461,7 @@ impl Tx<'_> {
         Ok(id)
     }
 
-    /// Replaces a player's password hash (and so ends a lock-out).
+    /// Replaces a player's password hash (`None`: signed off).
     pub fn set_password(&self, user_id: i64, password_hash: Option<&str>) -> Result<()> {
         self.0.execute(
             "UPDATE users SET password_hash = ?1, failed_logins = 0, locked_until = NULL WHERE id = ?2",
@@ -485,31 +478,6 @@ impl Tx<'_> {
             self.0.execute(
                 "INSERT INTO addresses (user_id, position, address) VALUES (?1, ?2, ?3)",
                 params![user_id, i as i64, a],
-            )?;
-        }
-        Ok(())
-    }
-
-    /// Records the outcome of a password check: a right password clears the count, a wrong one adds to
-    /// it and, at `lock_after` failures, locks the account until `lock_until`.
-    pub fn record_login(
-        &self,
-        user_id: i64,
-        ok: bool,
-        lock_after: i64,
-        lock_until: i64,
-    ) -> Result<()> {
-        if ok {
-            self.0.execute(
-                "UPDATE users SET failed_logins = 0, locked_until = NULL WHERE id = ?1",
-                [user_id],
-            )?;
-        } else {
-            self.0.execute(
-                "UPDATE users SET failed_logins = failed_logins + 1,
-                 locked_until = CASE WHEN failed_logins + 1 >= ?2 THEN ?3 ELSE locked_until END
-                 WHERE id = ?1",
-                params![user_id, lock_after, lock_until],
             )?;
         }
         Ok(())
@@ -822,17 +790,48 @@ mod tests {
     }
 
     #[test]
-    fn lockout_after_the_configured_failures() {
+    fn password_failures_count_by_sender_and_account_within_the_window() {
         let (_dir, mut db) = temp_db();
         let tx = db.transaction().unwrap();
-        let id = tx.insert_user("a", "h", &[], 1).unwrap();
-        tx.record_login(id, false, 2, 100).unwrap();
-        assert_eq!(tx.user("a").unwrap().unwrap().locked_until, None);
-        tx.record_login(id, false, 2, 100).unwrap();
-        assert_eq!(tx.user("a").unwrap().unwrap().locked_until, Some(100));
-        tx.record_login(id, true, 2, 100).unwrap();
-        let u = tx.user("a").unwrap().unwrap();
-        assert_eq!((u.failed_logins, u.locked_until), (0, None));
+        tx.insert_user("a", "h", &["A@home.example".to_string()], 1)
+            .unwrap();
+        // The registered address is recognised ignoring case, and counts only its own failures.
+        let own = tx.login_state("A", Some("a@HOME.example"), 0).unwrap();
+        assert!(own.sender_registered);
+        assert_eq!(own.password_hash.as_deref(), Some("h"));
+        tx.record_password_failure("a", "a@home.example", true, 100)
+            .unwrap();
+        for (userid, t) in [("a", 110), ("a", 120), ("nobody", 130)] {
+            tx.record_password_failure(userid, "X@evil.example", false, t)
+                .unwrap();
+        }
+        tx.record_password_failure("a", "y@evil.example", false, 140)
+            .unwrap();
+        let own = tx.login_state("a", Some("a@home.example"), 0).unwrap();
+        assert_eq!((own.sender_failures, own.account_failures), (1, 3));
+        // A stranger's count is across every userid; the account's over every stranger.
+        let x = tx.login_state("a", Some("x@evil.example"), 0).unwrap();
+        assert!(!x.sender_registered);
+        assert_eq!((x.sender_failures, x.account_failures), (3, 3));
+        // Only what is after the cut-off counts.
+        let x = tx.login_state("a", Some("x@evil.example"), 115).unwrap();
+        assert_eq!((x.sender_failures, x.account_failures), (2, 2));
+        // The admin (no sender) is not counted at all; an unknown userid has no hash.
+        let admin = tx.login_state("a", None, 0).unwrap();
+        assert_eq!((admin.sender_failures, admin.account_failures), (0, 0));
+        assert_eq!(
+            tx.login_state("nobody", Some("z@x.example"), 0)
+                .unwrap()
+                .password_hash,
+            None
+        );
+        // Old rows are dropped as new ones come.
+        tx.record_password_failure("a", "z@x.example", false, 100 + 86_400)
+            .unwrap();
+        let n: i64 =
+            tx.0.query_row("SELECT COUNT(*) FROM password_failures", [], |r| r.get(0))
+                .unwrap();
+        assert_eq!(n, 5, "the row of t=100 is gone");
     }
 
     #[test]

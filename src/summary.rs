@@ -192,15 +192,50 @@ impl Summary<'_> {
     }
 }
 
+/// The width error explanations are wrapped at, as mail clients show plain text best.
+const ERROR_WIDTH: usize = 72;
+
+/// A line of prose broken between words into lines of at most `width` characters (a longer word
+/// stays whole on its own line). A line that starts with a blank is an example or a table, laid out
+/// on purpose: it is left as it is.
+fn wrap(line: &str, width: usize) -> Vec<&str> {
+    if line.chars().count() <= width || line.starts_with(char::is_whitespace) {
+        return vec![line];
+    }
+    let mut out = Vec::new();
+    let mut rest = line;
+    while rest.chars().count() > width {
+        // The last space that leaves at most `width` characters before it; else the first space.
+        let end = rest
+            .char_indices()
+            .nth(width + 1)
+            .map_or(rest.len(), |(i, _)| i);
+        let cut = rest[..end]
+            .rfind(' ')
+            .filter(|&i| i > 0)
+            .or_else(|| rest.find(' '));
+        let Some(cut) = cut else { break };
+        out.push(rest[..cut].trim_end());
+        rest = rest[cut..].trim_start();
+    }
+    if !rest.is_empty() {
+        out.push(rest);
+    }
+    out
+}
+
 /// The body of an error mail: what went wrong (and how to write it right), then the board if one is
-/// involved, then the original message (passwords already masked by the caller).
+/// involved, then the original message (passwords already masked by the caller). The
+/// explanation is wrapped at 72 columns; the board and the quote are not.
 pub fn error_body(message: &str, board: Option<&str>, original: &str) -> String {
     let mut out = String::new();
     out.push_str("Your command was not carried out:\n\n");
     for line in message.trim_end().lines() {
-        out.push_str("  ");
-        out.push_str(line);
-        out.push('\n');
+        for part in wrap(line, ERROR_WIDTH - 2) {
+            out.push_str("  ");
+            out.push_str(part);
+            out.push('\n');
+        }
     }
     out.push_str("\nNothing was changed. Send `help` for the list of commands.\n");
     if let Some(board) = board {
@@ -252,6 +287,40 @@ mod tests {
         assert!(block.starts_with("****"));
         assert!(block.contains("bob writes:\ngood game\n"));
         assert_eq!(comments_block(&[]), "");
+    }
+
+    #[test]
+    fn error_explanations_wrap_at_72_columns_but_not_the_quote() {
+        let long = "word ".repeat(40);
+        let quoted = format!("limit move 101 alice **** {}", "x".repeat(80));
+        let b = error_body(
+            &format!(
+                "{long}\n    an example line that is laid out on purpose and is longer than seventy-two\n{}",
+                "y".repeat(90)
+            ),
+            Some(&"=".repeat(80)),
+            &quoted,
+        );
+        let lines: Vec<&str> = b.lines().collect();
+        let prose: Vec<&&str> = lines.iter().filter(|l| l.starts_with("  word")).collect();
+        assert_eq!(prose.len(), 3, "{b}");
+        assert!(prose.iter().all(|l| l.len() <= 72), "{b}");
+        assert_eq!(
+            prose
+                .iter()
+                .map(|l| l.split_whitespace().count())
+                .sum::<usize>(),
+            40
+        );
+        // Examples, an unbreakable word, the board and the quoted command stay whole.
+        assert!(b.contains(
+            "\n      an example line that is laid out on purpose and is longer than seventy-two\n"
+        ));
+        assert!(b.contains(&format!("\n  {}\n", "y".repeat(90))));
+        assert!(b.contains(&format!("\n{}\n", "=".repeat(80))));
+        assert!(b.contains(&format!("> {quoted}\n")));
+        assert_eq!(wrap("a b", 1), vec!["a", "b"]);
+        assert_eq!(wrap("", 10), vec![""]);
     }
 
     #[test]

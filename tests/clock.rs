@@ -270,7 +270,7 @@ fn bad_server_options_are_refused_and_change_nothing() {
         assert!(mails[0].body.contains("Nothing was changed"));
         for n in *needles {
             assert!(
-                mails[0].body.contains(n),
+                mails[0].flat_body().contains(n),
                 "{opts}: lacks {n:?}:\n{}",
                 mails[0].body
             );
@@ -398,7 +398,11 @@ fn bad_vacations_are_refused_and_change_nothing() {
         let mails = env.take_mails();
         assert_eq!(mails.len(), 1, "{line}");
         assert_eq!(mails[0].subject, "pbem error", "{line}");
-        assert!(mails[0].body.contains(needle), "{line}: {}", mails[0].body);
+        assert!(
+            mails[0].flat_body().contains(needle),
+            "{line}: {}",
+            mails[0].body
+        );
         assert!(
             !mails[0].raw.contains("pw-alice"),
             "{line}: the password leaked"

@@ -61,7 +61,7 @@ fn refused(env: &Env, from: &str, subject: &str, says: &str) -> Sent {
         m.subject
     );
     assert!(
-        m.body.contains(says),
+        m.flat_body().contains(says),
         "{subject}: the answer does not say '{says}':\n{}",
         m.body
     );

@@ -55,7 +55,9 @@ fn config(outbox: &Path) -> Config {
     cfg.passwords.memory_kib = 8;
     cfg.passwords.iterations = 1;
     cfg.passwords.parallelism = 1;
-    cfg.limits.login_failures_before_lockout = 3;
+    // Small allowances, so that the throttle and the per-mail cap are reached and fuzzed too.
+    cfg.limits.password_failures_per_sender_per_hour = 3;
+    cfg.limits.password_failures_per_account_per_hour = 5;
     cfg
 }
 

@@ -230,7 +230,7 @@ impl Core {
         password: &str,
     ) -> Step<Outcome> {
         let (row, state) = self.load_game(tx, rules, board)?;
-        let user = self.authenticate(tx, userid, password)?;
+        let user = self.authenticate_on(tx, userid, password, rules, board)?;
         self.may_subscribe(rules, &row, &user)?;
         if !tx.subscribe(row.id, user.id, self.now)? {
             return Err(Refusal::on(
@@ -272,7 +272,7 @@ impl Core {
         password: &str,
     ) -> Step<Outcome> {
         let (row, state) = self.load_game(tx, rules, board)?;
-        let user = self.authenticate(tx, userid, password)?;
+        let user = self.authenticate_on(tx, userid, password, rules, board)?;
         if !tx.unsubscribe(row.id, user.id)? {
             let boards = tx.subscribed_boards(user.id, rules.name())?;
             return Err(Refusal::on(

@@ -34,11 +34,22 @@ pub struct Sent {
 }
 
 impl Sent {
+    /// The body with its lines joined by single spaces: error explanations are wrapped at 72
+    /// columns, so a phrase may straddle two lines.
+    pub fn flat_body(&self) -> String {
+        flat(&self.body)
+    }
+
     /// The value of a header, by name (case-insensitive), as it stands in the raw message.
     pub fn header(&self, name: &str) -> Option<String> {
         let msg = MessageParser::default().parse(self.raw.as_bytes())?;
         msg.header_raw(name).map(|v| v.trim().to_string())
     }
+}
+
+/// Text with every run of blanks and line breaks made one space.
+pub fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 static COUNTER: AtomicU32 = AtomicU32::new(0);
