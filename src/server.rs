@@ -561,17 +561,15 @@ impl Core {
             .map(String::as_str)
             .filter(|l| command::parse(l).is_ok())
             .collect();
-        let before = self.suspect_words(tx, incoming, &parsed, &[])?;
+        let before = self.suspect_words(tx, incoming, &parsed)?;
         let before: Vec<&str> = before.iter().map(String::as_str).collect();
         let comment = command::mask_words(&incoming.comment, &before);
         let mut clean = Vec::new();
-        let mut refused = Vec::new();
-        let mut outcomes =
-            self.run_commands(tx, incoming, origin, &comment, &mut clean, &mut refused)?;
+        let mut outcomes = self.run_commands(tx, incoming, origin, &comment, &mut clean)?;
         // Again after the commands, which may have registered a userid that was a suspect, and
         // leaving out the lines that were read and logged in as written: their password was in its
         // place, so their other words are quoted back as they are.
-        let after = self.suspect_words(tx, incoming, &clean, &refused)?;
+        let after = self.suspect_words(tx, incoming, &clean)?;
         let after: Vec<&str> = after.iter().map(String::as_str).collect();
         let hide = |text: &str| command::mask_words(text, &after);
         for o in &mut outcomes {
@@ -590,15 +588,13 @@ impl Core {
     /// not part of the command language, a number, a move or a registered userid. Mail the server
     /// writes and rows it stores must contain none of them as a word.
     /// `clean` are command lines left out (ones that parsed and passed their password check, or
-    /// needed none). Registered userids are not suspects, except in the `login_refused` lines: there
-    /// the answer hides an unknown userid, so it must hide a known one too, or it would tell which
-    /// userids exist.
+    /// needed none). Registered userids are not suspects: they are public (boards, standings), and
+    /// hiding them would spoil the boards that answers show.
     fn suspect_words(
         &self,
         tx: &Tx<'_>,
         incoming: &Incoming,
         clean: &[&str],
-        login_refused: &[&str],
     ) -> Result<Vec<String>, StorageError> {
         let names: Vec<&str> = games::registry().iter().map(|g| g.name()).collect();
         let lines = incoming
@@ -615,9 +611,8 @@ impl Core {
                     .into_iter()
                     .map(str::to_string),
             );
-            let spare_userids = !login_refused.contains(&line);
             for w in command::suspect_words(line, &names) {
-                if !spare_userids || tx.user(w)?.is_none() {
+                if tx.user(w)?.is_none() {
                     words.push(w.to_string());
                 }
             }
@@ -634,7 +629,6 @@ impl Core {
         origin: &Origin,
         comment: &str,
         clean: &mut Vec<&'a str>,
-        login_refused: &mut Vec<&'a str>,
     ) -> Result<Vec<Outcome>, StorageError> {
         if incoming.commands.is_empty() {
             // A Subject that names a game but no command of it ("limit frobnicate 101") was meant as
@@ -700,9 +694,6 @@ impl Core {
                     });
                     if clean_line {
                         clean.push(line.as_str());
-                    }
-                    if self.login_refused.get() {
-                        login_refused.push(line.as_str());
                     }
                     outcomes.push(o)
                 }
