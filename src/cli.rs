@@ -4,6 +4,10 @@
 //! (a player's mistake is answered by mail, not bounced), 75 (`EX_TEMPFAIL`) when the MTA should try again
 //! later (database busy past the timeout, disk full), 1 for a command refused at the shell, 64 for a
 //! usage error, 70 for anything else.
+//!
+//! Every failure an admin can fix in the file system (a database file or folder the pbem user may not
+//! write, a missing folder, a full disk, a file-size limit) is 75, so the MTA keeps the mail until it
+//! is fixed, with one line on stderr that names the path and the fix.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -120,6 +124,7 @@ pub fn config(args: &Args) -> Result<Config, String> {
 
 /// Runs the command and returns the exit status.
 pub fn run(args: Args) -> i32 {
+    crate::sys::ignore_file_size_signal();
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
     let mut out = stdout.lock();
@@ -135,6 +140,13 @@ pub fn run(args: Args) -> i32 {
             return EX_CONFIG;
         }
     };
+    if let Some(path) = &args.config
+        && let Some(warning) = crate::config::exposed_secret(path, &cfg)
+    {
+        let _ = writeln!(err, "pbem: warning: {warning}");
+    }
+    let db_path = cfg.database.path.clone();
+    let db = db_path.as_path();
     let now = match now() {
         Ok(n) => n,
         Err(e) => {
@@ -174,21 +186,21 @@ pub fn run(args: Args) -> i32 {
     };
     let mut server = match Server::open(cfg, now) {
         Ok(s) => s.with_seed(seed),
-        Err(e) => return server_failure(&mut err, &e),
+        Err(e) => return server_failure(&mut err, &e, db),
     };
     match args.command {
         Command::Engine { .. } => unreachable!("handled above"),
         Command::Ingest { files } => match stdin_message {
-            Some(raw) => ingest_one(&mut server, &raw, "stdin", &mut err),
-            None => ingest(&mut server, &files, max_bytes, &mut err),
+            Some(raw) => ingest_one(&mut server, &raw, "stdin", db, &mut err),
+            None => ingest(&mut server, &files, max_bytes, db, &mut err),
         },
-        Command::Maildir { dir } => maildir(&mut server, &dir, max_bytes, &mut err),
+        Command::Maildir { dir } => maildir(&mut server, &dir, max_bytes, db, &mut err),
         Command::Cron => match server.cron() {
             Ok(r) => {
                 let _ = writeln!(out, "{}", r.line());
                 if r.failed > 0 { EX_TEMPFAIL } else { EX_OK }
             }
-            Err(e) => server_failure(&mut err, &e),
+            Err(e) => server_failure(&mut err, &e, db),
         },
         Command::Outbox {
             action: OutboxAction::Flush,
@@ -197,7 +209,7 @@ pub fn run(args: Args) -> i32 {
                 let _ = writeln!(out, "sent {}, failed {}", r.sent, r.failed);
                 if r.failed > 0 { EX_TEMPFAIL } else { EX_OK }
             }
-            Err(e) => server_failure(&mut err, &e),
+            Err(e) => server_failure(&mut err, &e, db),
         },
         Command::Outbox {
             action: OutboxAction::List { all },
@@ -217,7 +229,7 @@ pub fn run(args: Args) -> i32 {
                 }
                 EX_OK
             }
-            Err(e) => server_failure(&mut err, &ServerError::Storage(e)),
+            Err(e) => server_failure(&mut err, &ServerError::Storage(e), db),
         },
         Command::Mail(words) => {
             let line = words.join(" ");
@@ -226,13 +238,27 @@ pub fn run(args: Args) -> i32 {
                     let _ = out.write_all(o.text.as_bytes());
                     if o.ok { EX_OK } else { EX_REFUSED }
                 }
-                Err(e) => server_failure(&mut err, &e),
+                Err(e) => server_failure(&mut err, &e, db),
             }
         }
     }
 }
 
-fn server_failure(err: &mut dyn Write, e: &ServerError) -> i32 {
+/// Reports a failure of the server on one line and returns its exit status. A database that cannot be
+/// opened or written is looked at for a cause the admin can fix (`db` is its path), which is then
+/// what the line says.
+fn server_failure(err: &mut dyn Write, e: &ServerError, db: &Path) -> i32 {
+    if let ServerError::Storage(s) = e
+        && s.is_file_trouble()
+        && let Some(cause) = crate::sys::diagnose_database(db)
+    {
+        let said = match s {
+            crate::storage::StorageError::Sqlite(inner) => inner.to_string(),
+            other => other.to_string(),
+        };
+        let _ = writeln!(err, "pbem: {cause} (SQLite: {said})");
+        return EX_TEMPFAIL;
+    }
     let _ = writeln!(err, "pbem: {e}");
     if e.is_temporary() {
         EX_TEMPFAIL
@@ -242,7 +268,7 @@ fn server_failure(err: &mut dyn Write, e: &ServerError) -> i32 {
 }
 
 /// Ingests one message; the worse exit status wins across several.
-fn ingest_one(server: &mut Server, raw: &[u8], name: &str, err: &mut dyn Write) -> i32 {
+fn ingest_one(server: &mut Server, raw: &[u8], name: &str, db: &Path, err: &mut dyn Write) -> i32 {
     match server.ingest(raw) {
         Ok(IngestOutcome::Handled { .. }) => EX_OK,
         Ok(IngestOutcome::Duplicate) => {
@@ -257,7 +283,7 @@ fn ingest_one(server: &mut Server, raw: &[u8], name: &str, err: &mut dyn Write) 
             let _ = writeln!(err, "pbem: {name}: dropped: {why}");
             EX_OK
         }
-        Err(e) => server_failure(err, &e),
+        Err(e) => server_failure(err, &e, db),
     }
 }
 
@@ -307,11 +333,17 @@ pub fn report_rss() {
     );
 }
 
-fn ingest(server: &mut Server, files: &[PathBuf], max_bytes: usize, err: &mut dyn Write) -> i32 {
+fn ingest(
+    server: &mut Server,
+    files: &[PathBuf],
+    max_bytes: usize,
+    db: &Path,
+    err: &mut dyn Write,
+) -> i32 {
     let mut status = EX_OK;
     for f in files {
         let code = match read_message(f, max_bytes) {
-            Ok(raw) => ingest_one(server, &raw, &f.display().to_string(), err),
+            Ok(raw) => ingest_one(server, &raw, &f.display().to_string(), db, err),
             Err(e) => {
                 let _ = writeln!(err, "pbem: {}: {e}", f.display());
                 EX_USAGE
@@ -324,7 +356,13 @@ fn ingest(server: &mut Server, files: &[PathBuf], max_bytes: usize, err: &mut dy
 
 /// Processes `DIR/new` into `DIR/cur`. A message that failed for a temporary reason stays in `new` for
 /// the next run; every other one moves to `cur` (flagged seen), so nothing is processed in a loop.
-fn maildir(server: &mut Server, dir: &Path, max_bytes: usize, err: &mut dyn Write) -> i32 {
+fn maildir(
+    server: &mut Server,
+    dir: &Path,
+    max_bytes: usize,
+    db: &Path,
+    err: &mut dyn Write,
+) -> i32 {
     let new = dir.join("new");
     let cur = dir.join("cur");
     let entries = match std::fs::read_dir(&new) {
@@ -356,7 +394,7 @@ fn maildir(server: &mut Server, dir: &Path, max_bytes: usize, err: &mut dyn Writ
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let code = match read_message(&path, max_bytes) {
-            Ok(raw) => ingest_one(server, &raw, &name, err),
+            Ok(raw) => ingest_one(server, &raw, &name, db, err),
             Err(e) => {
                 let _ = writeln!(err, "pbem: {}: {e}", path.display());
                 EX_TEMPFAIL

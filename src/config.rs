@@ -364,6 +364,28 @@ pub enum ConfigError {
     },
 }
 
+/// A warning when the configuration file at `path` holds the SMTP relay password (`[mail.smtp]
+/// password`) and its group or others may read it: anyone with a shell on the machine could then send
+/// mail as the server. `None` when there is no password or only the owner can read the file.
+pub fn exposed_secret(path: &Path, cfg: &Config) -> Option<String> {
+    use std::os::unix::fs::PermissionsExt;
+    cfg.mail.smtp.password.as_ref()?;
+    let mode = std::fs::metadata(path).ok()?.permissions().mode();
+    let readers = match (mode & 0o040 != 0, mode & 0o004 != 0) {
+        (true, true) => "its group and all users",
+        (true, false) => "its group",
+        (false, true) => "all users",
+        (false, false) => return None,
+    };
+    Some(format!(
+        "{} holds the SMTP password ([mail.smtp] password) and {readers} can read it (mode {:03o}): \
+         chmod 600 {}",
+        path.display(),
+        mode & 0o777,
+        path.display()
+    ))
+}
+
 impl Config {
     /// Reads the configuration: `None` gives the built-in defaults, `Some(path)` reads that TOML file
     /// (missing fields take their defaults) and checks every value.

@@ -17,3 +17,4 @@ pub mod ratings;
 pub mod server;
 pub mod storage;
 pub mod summary;
+pub mod sys;

@@ -562,7 +562,12 @@ fn write_eml(dir: &Path, mail: &OutgoingMail, bytes: &[u8]) -> Result<(), SendEr
 
 /// Pipes the message into `CMD -i -f FROM -- TO...` and reads its exit status the sysexits way.
 fn run_sendmail(cmd: &Path, mail: &OutgoingMail, bytes: &[u8]) -> Result<(), SendError> {
-    let mut child = Command::new(cmd)
+    let mut command = Command::new(cmd);
+    // Killed with pbem before it saw the end of the message, sendmail delivers nothing: the mail
+    // stays unsent in the outbox and the next flush sends it once, instead of a child that goes on
+    // delivering what pbem never gets to record as sent.
+    crate::sys::die_with_parent(&mut command);
+    let mut child = command
         .arg("-i")
         .arg("-f")
         .arg(mail.from_address())

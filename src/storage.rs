@@ -10,6 +10,8 @@ use std::time::Duration;
 
 use rusqlite::{Connection, ErrorCode, OptionalExtension, TransactionBehavior, params};
 
+use crate::sys::{Liveness, ProcessId};
+
 /// The schema steps, in order. Step `i` (0-based) takes the database from `user_version` `i` to `i + 1`.
 /// Never edit a step once it has landed: add a new file.
 // Storage of correspondence play (issue 4), one concern a file; each adds `impl Tx` blocks.
@@ -48,6 +50,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0007_password_failures",
         include_str!("../migrations/0007_password_failures.sql"),
+    ),
+    (
+        "0008_outbox_claimer",
+        include_str!("../migrations/0008_outbox_claimer.sql"),
     ),
     (
         "0009_consent",
@@ -96,6 +102,26 @@ impl StorageError {
                     | ErrorCode::CannotOpen
                     | ErrorCode::SystemIoFailure
                     | ErrorCode::OutOfMemory
+                    // A file or folder the pbem user may not write: the admin fixes the rights and
+                    // the MTA's next try gets through.
+                    | ErrorCode::ReadOnly
+                    | ErrorCode::PermissionDenied
+            ),
+            _ => false,
+        }
+    }
+
+    /// True when SQLite failed to open, read or write the file itself (rights, space, limits), so
+    /// that the cause is worth looking for in the file system: see [`crate::sys::diagnose_database`].
+    pub fn is_file_trouble(&self) -> bool {
+        match self {
+            StorageError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => matches!(
+                e.code,
+                ErrorCode::DiskFull
+                    | ErrorCode::CannotOpen
+                    | ErrorCode::SystemIoFailure
+                    | ErrorCode::ReadOnly
+                    | ErrorCode::PermissionDenied
             ),
             _ => false,
         }
@@ -108,6 +134,8 @@ pub type Result<T, E = StorageError> = std::result::Result<T, E>;
 /// An open database.
 pub struct Db {
     conn: Connection,
+    /// This process, recorded with every outbox claim it makes; `None` where it cannot be told.
+    claimer: Option<ProcessId>,
 }
 
 /// A registered player.
@@ -211,7 +239,10 @@ impl Db {
             conn.pragma_update(None, "synchronous", "NORMAL")?;
         }
         conn.pragma_update(None, "foreign_keys", "ON")?;
-        let mut db = Db { conn };
+        let mut db = Db {
+            conn,
+            claimer: ProcessId::current(),
+        };
         db.migrate()?;
         Ok(db)
     }
@@ -249,9 +280,11 @@ impl Db {
 
     /// Starts a write transaction (`BEGIN IMMEDIATE`): it waits for other writers up to the busy timeout.
     pub fn transaction(&mut self) -> Result<Tx<'_>> {
-        Ok(Tx(self.conn.transaction_with_behavior(
-            TransactionBehavior::Immediate,
-        )?))
+        Ok(Tx(
+            self.conn
+                .transaction_with_behavior(TransactionBehavior::Immediate)?,
+            self.claimer.as_ref(),
+        ))
     }
 
     /// Rows changed since this connection was opened, rolled-back ones included: a cheap way for
@@ -290,35 +323,83 @@ impl Db {
             .pragma_query_value(None, "integrity_check", |r| r.get(0))?)
     }
 
-    /// Claims up to `limit` unsent mails for sending: those never claimed, and those whose claim is older
-    /// than `stale_before` (a sender that died). Claiming is its own short transaction so that two
-    /// flushes at once do not send the same mail.
+    /// Claims up to `limit` unsent mails for sending: those never claimed, those whose claimer is
+    /// known to have died (killed while sending: its mail goes out at once), and those whose claim is
+    /// older than `stale_before` (a claimer that cannot be looked up, or one stuck that long).
+    /// Claiming is its own short transaction so that two flushes at once do not send the same mail.
     pub fn claim_unsent(
         &mut self,
         now: i64,
         stale_before: i64,
         limit: usize,
     ) -> Result<Vec<OutboxRow>> {
+        let (pid, start) = self.claimer_columns();
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let rows = {
+        let ids = {
             let mut stmt = tx.prepare(
-                "SELECT id, mail, created_at, sent_at, attempts, last_error FROM outbox
-                 WHERE sent_at IS NULL AND (claimed_at IS NULL OR claimed_at < ?1)
-                 ORDER BY id LIMIT ?2",
+                "SELECT id, claimed_at, claimed_pid, claimed_start FROM outbox
+                 WHERE sent_at IS NULL ORDER BY id",
             )?;
-            stmt.query_map(params![stale_before, limit as i64], outbox_row)?
-                .collect::<rusqlite::Result<Vec<_>>>()?
+            let candidates = stmt
+                .query_map([], |r| {
+                    Ok((
+                        r.get::<_, i64>(0)?,
+                        r.get::<_, Option<i64>>(1)?,
+                        r.get::<_, Option<i64>>(2)?,
+                        r.get::<_, Option<String>>(3)?,
+                    ))
+                })?
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            // Each claimer is looked up once: a killed ingest usually leaves several mails.
+            let mut seen: std::collections::HashMap<(i64, String), Liveness> =
+                std::collections::HashMap::new();
+            let mut free = |claimed_at: Option<i64>, pid: Option<i64>, start: Option<String>| {
+                let Some(at) = claimed_at else { return true };
+                if at < stale_before {
+                    return true;
+                }
+                let (Some(pid), Some(start)) = (pid, start) else {
+                    return false;
+                };
+                let key = (pid, start);
+                let life = *seen
+                    .entry(key)
+                    .or_insert_with_key(|(p, s)| ProcessId::liveness(*p, s));
+                life == Liveness::Dead
+            };
+            candidates
+                .into_iter()
+                .filter(|(_, at, p, s)| free(*at, *p, s.clone()))
+                .map(|(id, ..)| id)
+                .take(limit)
+                .collect::<Vec<i64>>()
         };
-        for row in &rows {
+        let mut rows = Vec::with_capacity(ids.len());
+        for id in ids {
             tx.execute(
-                "UPDATE outbox SET claimed_at = ?1, attempts = attempts + 1 WHERE id = ?2",
-                params![now, row.id],
+                "UPDATE outbox SET claimed_at = ?1, claimed_pid = ?2, claimed_start = ?3,
+                 attempts = attempts + 1 WHERE id = ?4",
+                params![now, pid, start, id],
             )?;
+            rows.push(tx.query_row(
+                "SELECT id, mail, created_at, sent_at, attempts, last_error FROM outbox
+                 WHERE id = ?1",
+                [id],
+                outbox_row,
+            )?);
         }
         tx.commit()?;
         Ok(rows)
+    }
+
+    /// The pid and start time this process writes into the claims it makes.
+    fn claimer_columns(&self) -> (Option<i64>, Option<String>) {
+        match &self.claimer {
+            Some(p) => (Some(p.pid), Some(p.start.clone())),
+            None => (None, None),
+        }
     }
 
     /// Marks a mail as sent.
@@ -333,7 +414,8 @@ impl Db {
     /// Records a failed try and releases the claim, so that the next flush tries again.
     pub fn mark_failed(&self, id: i64, error: &str) -> Result<()> {
         self.conn.execute(
-            "UPDATE outbox SET claimed_at = NULL, last_error = ?1 WHERE id = ?2",
+            "UPDATE outbox SET claimed_at = NULL, claimed_pid = NULL, claimed_start = NULL,
+             last_error = ?1 WHERE id = ?2",
             params![error, id],
         )?;
         Ok(())
@@ -366,7 +448,7 @@ fn outbox_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<OutboxRow> {
 }
 
 /// One write transaction. Dropped without [`Tx::commit`], it rolls back and leaves no trace.
-pub struct Tx<'a>(rusqlite::Transaction<'a>);
+pub struct Tx<'a>(rusqlite::Transaction<'a>, Option<&'a ProcessId>);
 
 impl Tx<'_> {
     /// Makes everything written in this transaction permanent.
@@ -657,9 +739,18 @@ impl Tx<'_> {
     /// Puts a mail (JSON) in the outbox; `claimed` marks it as taken by the caller, who sends it right
     /// after the commit. Returns its row id.
     pub fn queue_mail(&self, mail_json: &str, now: i64, claimed: bool) -> Result<i64> {
+        let claimer = self.1.filter(|_| claimed);
         self.0.execute(
-            "INSERT INTO outbox (mail, created_at, claimed_at, attempts) VALUES (?1, ?2, ?3, ?4)",
-            params![mail_json, now, claimed.then_some(now), i64::from(claimed)],
+            "INSERT INTO outbox (mail, created_at, claimed_at, attempts, claimed_pid, claimed_start)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![
+                mail_json,
+                now,
+                claimed.then_some(now),
+                i64::from(claimed),
+                claimer.map(|p| p.pid),
+                claimer.map(|p| p.start.as_str()),
+            ],
         )?;
         Ok(self.0.last_insert_rowid())
     }
@@ -852,5 +943,30 @@ mod tests {
         let unsent = db.outbox(true).unwrap();
         assert_eq!(unsent.len(), 1);
         assert_eq!(unsent[0].last_error.as_deref(), Some("refused"));
+    }
+
+    #[test]
+    fn the_mail_of_a_dead_claimer_is_claimed_at_once() {
+        let (_dir, mut db) = temp_db();
+        let me = ProcessId::current().expect("Linux has /proc");
+        let (host, ticks) = me.start.rsplit_once('/').unwrap();
+        // Our own pid with another start time: a process that had this pid before us.
+        let dead = format!("{host}/{}", ticks.parse::<u64>().unwrap() + 1);
+        let tx = db.transaction().unwrap();
+        let alive = tx.queue_mail("{\"a\":1}", 10, true).unwrap();
+        let orphan = tx.queue_mail("{\"b\":2}", 10, true).unwrap();
+        tx.commit().unwrap();
+        db.conn
+            .execute(
+                "UPDATE outbox SET claimed_pid = ?1, claimed_start = ?2 WHERE id = ?3",
+                params![me.pid, dead, orphan],
+            )
+            .unwrap();
+        let taken = db.claim_unsent(11, 0, 10).unwrap();
+        assert_eq!(taken.iter().map(|r| r.id).collect::<Vec<_>>(), [orphan]);
+        // Now ours: a second flush leaves it alone, like the one claimed by this live process.
+        assert!(db.claim_unsent(12, 0, 10).unwrap().is_empty());
+        let stale = db.claim_unsent(1000, 500, 10).unwrap();
+        assert_eq!(stale.len(), 2, "{alive} and {orphan} once stale");
     }
 }
