@@ -2145,14 +2145,17 @@ fn general_help(cfg: &Config) -> String {
          \x20 change password userid old new\n\
          \x20 change address userid password [address...]\n\
          \x20 signoff userid password\n\
+         \x20 confirm userid code                    from an address given to signup or change\n\
+         \x20                                        address: the code of its confirmation mail\n\
          \x20 list                                   the games this server hosts\n\
          \x20 vacation userid password FROM TO       away from day FROM to day TO (YYYY-MM-DD, UTC,\n\
          \x20                                        at most 60 days): no reminders or forfeits\n\
          \x20 vacation userid password off           back early (also drops a planned vacation)\n\n\
          Game commands (for each game, here <game>):\n\
          \x20 <game> help\n\
-         \x20 <game> challenge [options] userid1 userid2 [userid3]\n\
+         \x20 <game> challenge [options] [--password=PW] userid1 userid2 [userid3]\n\
          \x20 <game> move board userid password move[#N]   (move may be `resign`)\n\
+         \x20 <game> move board userid password accept|reject   agree to a new game, or decline it\n\
          \x20 <game> resign board userid password\n\
          \x20 <game> show board[#N]...\n\
          \x20 <game> history [board]                finished games with rating changes, or one game\n\
@@ -2172,8 +2175,12 @@ fn general_help(cfg: &Config) -> String {
          \x20   userid of a challenge is the challenger)\n\n\
          A move ending in #N is played only if the game is still at move N (every board mail says\n\
          `Move N`), so a move written against an old board is refused rather than misplayed.\n\
-         Passwords are case-sensitive and are never shown in any mail.\n\n",
-        cfg.server.name
+         Passwords are case-sensitive and are never shown in any mail.\n\n\
+         A game counts for the ratings only when every player agreed to it: by a move or other\n\
+         command with their password, by `accept`, or, for the challenger, by --password=PW (the\n\
+         first userid's password). Declining (`reject`, or resigning before agreeing) ends it\n\
+         unrated. Nobody is put into more than {} new games a day that they did not agree to.\n\n",
+        cfg.server.name, cfg.limits.unsolicited_challenges_per_day
     );
     text.push_str(&format!(
         "The player to move is reminded after {} days without a move, and again every {} days;\n\
