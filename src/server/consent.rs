@@ -2,11 +2,58 @@
 //! agreed by an authenticated act. The acts themselves are recorded where they happen (`seated`,
 //! `challenge`, `answer`); this module says on the board who has yet to agree and how.
 
-use super::Core;
+use super::proposals::with_notice;
+use super::{Core, Outcome, Step};
 use crate::games::{GameRules, GameState, Status};
-use crate::storage::{GameRow, StorageError, Tx};
+use crate::storage::{GameRow, StorageError, Tx, User};
 
 impl Core {
+    /// The userids, in seat order, of the players who have not agreed to the game.
+    pub(super) fn not_agreed(
+        &self,
+        tx: &Tx<'_>,
+        row: &GameRow,
+    ) -> Result<Vec<String>, StorageError> {
+        Ok(tx
+            .agreements(row.id)?
+            .iter()
+            .zip(&row.players)
+            .filter(|(agreed, _)| !**agreed)
+            .map(|(_, p)| p.userid.clone())
+            .collect())
+    }
+
+    /// `accept` with no open proposal, from a player who has not agreed yet: the answer to the
+    /// challenge. Every player gets the board with a line saying so.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn accept_game(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        row: &GameRow,
+        state: &dyn GameState,
+        user: &User,
+        seat: usize,
+        comment: &str,
+    ) -> Step<Outcome> {
+        tx.agree(row.id, seat, self.now)?;
+        let waiting = self.not_agreed(tx, row)?;
+        let notice = if waiting.is_empty() {
+            format!(
+                "{} accepted the game: every player has agreed, so it counts for the ratings.",
+                user.userid
+            )
+        } else {
+            format!(
+                "{} accepted the game. It counts for the ratings once {} agree(s) too.",
+                user.userid,
+                waiting.join(" and ")
+            )
+        };
+        let comments = self.comment_at(tx, row, state.move_number(), user.id, comment)?;
+        let outcome = self.board_mails(tx, rules, row, state, &comments, false, Some(seat))?;
+        Ok(with_notice(outcome, &notice))
+    }
     /// Lines under a running board's status for each player who has not agreed to the game yet.
     pub(super) fn agreement_lines(
         &self,

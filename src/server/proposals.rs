@@ -165,37 +165,7 @@ impl Core {
             if !accept {
                 return self.resign_seated(tx, rules, row, state, &user, seat, comment);
             }
-            tx.agree(row.id, seat, self.now)?;
-            let waiting: Vec<&str> = tx
-                .agreements(row.id)?
-                .iter()
-                .zip(&row.players)
-                .filter(|(agreed, _)| !**agreed)
-                .map(|(_, p)| p.userid.as_str())
-                .collect();
-            let notice = if waiting.is_empty() {
-                format!(
-                    "{} accepted the game: every player has agreed, so it counts for the ratings.",
-                    user.userid
-                )
-            } else {
-                format!(
-                    "{} accepted the game. It counts for the ratings once {} agree(s) too.",
-                    user.userid,
-                    waiting.join(" and ")
-                )
-            };
-            let comments = self.comment_at(tx, &row, state.move_number(), user.id, comment)?;
-            let outcome = self.board_mails(
-                tx,
-                rules,
-                &row,
-                state.as_ref(),
-                &comments,
-                false,
-                Some(seat),
-            )?;
-            return Ok(with_notice(outcome, &notice));
+            return self.accept_game(tx, rules, &row, state.as_ref(), &user, seat, comment);
         }
         if tx.agree(row.id, seat, self.now)? {
             self.agreeing.borrow_mut().push((row.id, seat));
@@ -573,7 +543,7 @@ impl Proposal {
 }
 
 /// Puts `notice` (and a blank line) above the text of an outcome and of each of its letters.
-fn with_notice(mut outcome: Outcome, notice: &str) -> Outcome {
+pub(super) fn with_notice(mut outcome: Outcome, notice: &str) -> Outcome {
     let add = |body: &str| format!("{}\n\n{body}", notice.trim_end());
     outcome.text = add(&outcome.text);
     for l in &mut outcome.letters {

@@ -58,13 +58,7 @@ impl Core {
         }
         // A game counts only when every player agreed to it: a stranger's challenge cannot move
         // anyone's rating.
-        let not_agreed: Vec<&str> = tx
-            .agreements(row.id)?
-            .iter()
-            .zip(&row.players)
-            .filter(|(agreed, _)| !**agreed)
-            .map(|(_, p)| p.userid.as_str())
-            .collect();
+        let not_agreed = self.not_agreed(tx, row)?;
         if !not_agreed.is_empty() {
             tx.add_verdict(
                 row.id,
