@@ -1605,9 +1605,7 @@ impl Core {
         password: &str,
     ) -> Step<(GameRow, Box<dyn GameState>, User, usize)> {
         let (row, state, user, seat) = self.seat_of(tx, rules, board, userid, password)?;
-        if tx.agree(row.id, seat, self.now)? {
-            self.agreeing.borrow_mut().push((row.id, seat));
-        }
+        self.agree_by_command(tx, row.id, seat)?;
         Ok((row, state, user, seat))
     }
 

@@ -8,6 +8,20 @@ use crate::games::{GameRules, GameState, Status};
 use crate::storage::{GameRow, StorageError, Tx, User};
 
 impl Core {
+    /// Records the seat's agreement by the command being carried out; it is taken back if the
+    /// command is refused (see `Core::execute`).
+    pub(super) fn agree_by_command(
+        &self,
+        tx: &Tx<'_>,
+        game_id: i64,
+        seat: usize,
+    ) -> Result<(), StorageError> {
+        if tx.agree(game_id, seat, self.now)? {
+            self.agreeing.borrow_mut().push((game_id, seat));
+        }
+        Ok(())
+    }
+
     /// The userids, in seat order, of the players who have not agreed to the game.
     pub(super) fn not_agreed(
         &self,

@@ -167,9 +167,7 @@ impl Core {
             }
             return self.accept_game(tx, rules, &row, state.as_ref(), &user, seat, comment);
         }
-        if tx.agree(row.id, seat, self.now)? {
-            self.agreeing.borrow_mut().push((row.id, seat));
-        }
+        self.agree_by_command(tx, row.id, seat)?;
         let Some(open) = open else {
             return Err(refuse(format!(
                 "There is no open proposal on board {board}, so there is nothing to {word}. To make \
