@@ -193,12 +193,12 @@ impl Summary<'_> {
 }
 
 /// The width error explanations are wrapped at, as mail clients show plain text best.
-const ERROR_WIDTH: usize = 72;
+pub const ERROR_WIDTH: usize = 72;
 
 /// A line of prose broken between words into lines of at most `width` characters (a longer word
 /// stays whole on its own line). A line that starts with a blank is an example or a table, laid out
 /// on purpose: it is left as it is.
-fn wrap(line: &str, width: usize) -> Vec<&str> {
+pub fn wrap(line: &str, width: usize) -> Vec<&str> {
     if line.chars().count() <= width || line.starts_with(char::is_whitespace) {
         return vec![line];
     }

@@ -153,20 +153,7 @@ fn confirmation_code(now: i64, userid: &str, address: &str) -> String {
         .collect()
 }
 
-/// A paragraph broken into lines of at most 72 columns (at spaces).
+/// A paragraph broken into lines for a mail.
 pub(super) fn wrap(text: &str) -> String {
-    let mut out = String::new();
-    let mut width = 0;
-    for word in text.split_whitespace() {
-        if width > 0 && width + 1 + word.len() > 72 {
-            out.push('\n');
-            width = 0;
-        } else if width > 0 {
-            out.push(' ');
-            width += 1;
-        }
-        out.push_str(word);
-        width += word.len();
-    }
-    out
+    crate::summary::wrap(text, crate::summary::ERROR_WIDTH).join("\n")
 }
