@@ -261,13 +261,7 @@ fn server_failure(err: &mut dyn Write, e: &ServerError, db: &Path) -> i32 {
 }
 
 /// Ingests one message; the worse exit status wins across several.
-fn ingest_one(
-    server: &mut Server,
-    raw: &[u8],
-    name: &str,
-    db: &Path,
-    err: &mut dyn Write,
-) -> i32 {
+fn ingest_one(server: &mut Server, raw: &[u8], name: &str, db: &Path, err: &mut dyn Write) -> i32 {
     match server.ingest(raw) {
         Ok(IngestOutcome::Handled { .. }) => EX_OK,
         Ok(IngestOutcome::Duplicate) => {

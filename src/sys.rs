@@ -56,7 +56,7 @@ impl ProcessId {
         }
         match stat_of(&pid.to_string()) {
             // A zombie has finished: whatever it did not record, it never will.
-            Some((state, _)) if matches!(state, 'Z' | 'X' | 'x') => Liveness::Dead,
+            Some(('Z' | 'X' | 'x', _)) => Liveness::Dead,
             Some((_, t)) if t == ticks => Liveness::Alive,
             Some(_) => Liveness::Dead,
             None => {
@@ -266,7 +266,10 @@ pub fn diagnose_database(path: &Path) -> Option<Unwritable> {
             } else {
                 format!("permission denied for {user} on {}", file.display())
             };
-            return found(why, "give that user write access to it and its folder".to_string());
+            return found(
+                why,
+                "give that user write access to it and its folder".to_string(),
+            );
         }
     }
     if !may(&dir, libc::W_OK | libc::X_OK) {
@@ -338,6 +341,8 @@ struct FsInfo {
     free_bytes: u64,
 }
 
+// The block counts and limits are 32 bits wide on some targets.
+#[allow(clippy::useless_conversion)]
 fn statvfs(dir: &Path) -> Option<FsInfo> {
     let c = c_path(dir)?;
     // SAFETY: an all-zero statvfs is a valid value of the plain C struct.
@@ -359,13 +364,15 @@ fn statvfs(dir: &Path) -> Option<FsInfo> {
 }
 
 /// The file-size limit of this process in bytes (`ulimit -f`), if there is one.
+#[allow(clippy::useless_conversion)]
 fn file_size_limit() -> Option<u64> {
     let mut r = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,
     };
     // SAFETY: `r` is a valid out-pointer.
-    if unsafe { libc::getrlimit(libc::RLIMIT_FSIZE, &mut r) } != 0 || r.rlim_cur == libc::RLIM_INFINITY
+    if unsafe { libc::getrlimit(libc::RLIMIT_FSIZE, &mut r) } != 0
+        || r.rlim_cur == libc::RLIM_INFINITY
     {
         return None;
     }

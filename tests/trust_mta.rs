@@ -474,7 +474,9 @@ fn wait_for(limit: Duration, mut cond: impl FnMut() -> bool) -> bool {
 fn running(pid: u32) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
         Ok(s) => {
-            let state = s.rsplit_once(')').map(|(_, r)| r.trim_start().chars().next());
+            let state = s
+                .rsplit_once(')')
+                .map(|(_, r)| r.trim_start().chars().next());
             !matches!(state, Some(Some('Z' | 'X')))
         }
         Err(_) => false,
@@ -542,7 +544,10 @@ fn a_killed_ingest_takes_its_sendmail_down_and_the_next_flush_sends_its_mail_onc
     );
     // Past the moment it would have delivered: it never did.
     std::thread::sleep(Duration::from_millis(2500));
-    assert!(delivered(&work).is_empty(), "the killed ingest's sendmail delivered");
+    assert!(
+        delivered(&work).is_empty(),
+        "the killed ingest's sendmail delivered"
+    );
 
     // Same clock, no ten-minute wait: the dead claimer's mail goes out now, once.
     let out = pbem(&["outbox", "flush"]).output().unwrap();
@@ -570,7 +575,15 @@ fn flush_takes_a_dead_claimers_mail_at_once_and_leaves_a_live_claimers_alone() {
     // A process that ran and is gone, with its identity as pbem records it.
     let mut gone = Command::new("sleep").arg("0.2").spawn().unwrap();
     let stat = std::fs::read_to_string(format!("/proc/{}/stat", gone.id())).unwrap();
-    let ticks: u64 = stat.rsplit_once(')').unwrap().1.split_whitespace().nth(19).unwrap().parse().unwrap();
+    let ticks: u64 = stat
+        .rsplit_once(')')
+        .unwrap()
+        .1
+        .split_whitespace()
+        .nth(19)
+        .unwrap()
+        .parse()
+        .unwrap();
     gone.wait().unwrap();
     let me = pbem::sys::ProcessId::current().unwrap();
     let host = me.start.rsplit_once('/').unwrap().0.to_string();
