@@ -15,9 +15,10 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use lettre::message::header::{ContentTransferEncoding, ContentType, HeaderName, HeaderValue};
 use lettre::message::{Body, Mailbox};
-use lettre::transport::smtp::authentication::Credentials;
-use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
-use lettre::{Address, Message, SmtpTransport, Transport as _};
+use lettre::transport::smtp::authentication::{Credentials, DEFAULT_MECHANISMS};
+use lettre::transport::smtp::client::{Certificate, SmtpConnection, TlsParameters};
+use lettre::transport::smtp::extension::ClientId;
+use lettre::{Address, Message};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -375,7 +376,22 @@ pub struct Mailer {
 enum MailerKind {
     File(PathBuf),
     Sendmail(PathBuf),
-    Smtp(Box<SmtpTransport>, String),
+    Smtp(Box<Relay>, String),
+}
+
+/// How to reach the SMTP relay; every mail gets a connection of its own.
+struct Relay {
+    host: String,
+    port: u16,
+    tls: RelayTls,
+    timeout: Duration,
+    credentials: Option<Credentials>,
+}
+
+enum RelayTls {
+    None,
+    Starttls(TlsParameters),
+    Wrapper(TlsParameters),
 }
 
 impl std::fmt::Debug for Mailer {
@@ -403,7 +419,7 @@ impl Mailer {
                         SmtpTls::Tls => "tls",
                     }
                 );
-                MailerKind::Smtp(Box::new(smtp_transport(s)?), described)
+                MailerKind::Smtp(Box::new(relay(s)?), described)
             }
         };
         Ok(Mailer { kind })
@@ -427,26 +443,78 @@ impl Mailer {
 
     /// Builds and delivers one mail. A mail that cannot be built is a permanent failure.
     pub fn send(&self, mail: &OutgoingMail) -> Result<(), SendError> {
+        self.send_then(mail, || ())
+    }
+
+    /// Builds and delivers one mail like [`Mailer::send`], and calls `record` (which marks the mail
+    /// sent) the moment the transport has taken it: for SMTP right after the relay's 250, before the
+    /// QUIT exchange. A kill between the delivery and the record sends the mail again later, so the
+    /// record comes as early as it can.
+    pub fn send_then<T>(
+        &self,
+        mail: &OutgoingMail,
+        record: impl FnOnce() -> T,
+    ) -> Result<T, SendError> {
         let msg = mail
             .to_message()
             .map_err(|e| SendError::Permanent(e.to_string()))?;
         match &self.kind {
-            MailerKind::File(dir) => write_eml(dir, mail, &msg.formatted()),
-            MailerKind::Sendmail(cmd) => run_sendmail(cmd, mail, &msg.formatted()),
-            MailerKind::Smtp(t, _) => {
+            MailerKind::File(dir) => write_eml(dir, mail, &msg.formatted()).map(|()| record()),
+            MailerKind::Sendmail(cmd) => {
+                run_sendmail(cmd, mail, &msg.formatted()).map(|()| record())
+            }
+            MailerKind::Smtp(relay, _) => {
                 // lettre ends DATA with CRLF.CRLF after the message, so a message that already
                 // ends in CRLF would arrive with an extra empty line; hand it over without one.
                 let bytes = msg.formatted();
                 let bytes = bytes.strip_suffix(b"\r\n").unwrap_or(&bytes);
-                t.send_raw(msg.envelope(), bytes)
-                    .map(|_| ())
+                relay
+                    .send(msg.envelope(), bytes, record)
                     .map_err(classify_smtp)
             }
         }
     }
 }
 
-fn smtp_transport(s: &SmtpConfig) -> Result<SmtpTransport, MailOutError> {
+impl Relay {
+    /// One SMTP session: connect (TLS or STARTTLS as configured), log in, send, record, QUIT.
+    fn send<T>(
+        &self,
+        envelope: &lettre::address::Envelope,
+        bytes: &[u8],
+        record: impl FnOnce() -> T,
+    ) -> Result<T, lettre::transport::smtp::Error> {
+        let hello = ClientId::default();
+        let wrapper = match &self.tls {
+            RelayTls::Wrapper(p) => Some(p),
+            _ => None,
+        };
+        let mut conn = SmtpConnection::connect(
+            (self.host.as_str(), self.port),
+            Some(self.timeout),
+            &hello,
+            wrapper,
+            None,
+        )?;
+        if let RelayTls::Starttls(p) = &self.tls {
+            conn.starttls(p, &hello)?;
+        }
+        if let Some(c) = &self.credentials {
+            conn.auth(DEFAULT_MECHANISMS, c)?;
+        }
+        // lettre writes the end-of-data dot on its own after the message; with Nagle's algorithm
+        // it would wait in this machine's kernel for the relay to acknowledge the message (40 ms
+        // of delayed ACK on Linux), a time in which a killed pbem still delivers the mail (the
+        // kernel sends what was written) but never records it.
+        crate::sys::tcp_nodelay_on_all_sockets();
+        conn.send(envelope, bytes)?;
+        let recorded = record();
+        conn.abort();
+        Ok(recorded)
+    }
+}
+
+fn relay(s: &SmtpConfig) -> Result<Relay, MailOutError> {
     let setup = |reason: String| MailOutError::Setup {
         transport: Transport::Smtp,
         reason,
@@ -470,18 +538,21 @@ fn smtp_transport(s: &SmtpConfig) -> Result<SmtpTransport, MailOutError> {
             .map_err(|e| setup(format!("TLS setup: {e}")))
     };
     let tls = match s.tls {
-        SmtpTls::None => Tls::None,
-        SmtpTls::Starttls => Tls::Required(tls_params()?),
-        SmtpTls::Tls => Tls::Wrapper(tls_params()?),
+        SmtpTls::None => RelayTls::None,
+        SmtpTls::Starttls => RelayTls::Starttls(tls_params()?),
+        SmtpTls::Tls => RelayTls::Wrapper(tls_params()?),
     };
-    let mut b = SmtpTransport::builder_dangerous(s.host.clone())
-        .port(s.effective_port())
-        .tls(tls)
-        .timeout(Some(Duration::from_secs(s.timeout_secs)));
-    if let (Some(user), Some(pass)) = (&s.username, &s.password) {
-        b = b.credentials(Credentials::new(user.clone(), pass.clone()));
-    }
-    Ok(b.build())
+    let credentials = match (&s.username, &s.password) {
+        (Some(user), Some(pass)) => Some(Credentials::new(user.clone(), pass.clone())),
+        _ => None,
+    };
+    Ok(Relay {
+        host: s.host.clone(),
+        port: s.effective_port(),
+        tls,
+        timeout: Duration::from_secs(s.timeout_secs),
+        credentials,
+    })
 }
 
 /// Splits a PEM file into its certificates (lettre takes one at a time).

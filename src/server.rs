@@ -396,13 +396,18 @@ impl Server {
             }
             let mut any_failed = false;
             for row in rows {
+                let now = self.core.now;
                 let sent = match serde_json::from_str::<OutgoingMail>(&row.mail) {
-                    Ok(mail) => self.core.mailer.send(&mail).map_err(|e| e.to_string()),
+                    Ok(mail) => self
+                        .core
+                        .mailer
+                        .send_then(&mail, || self.db.mark_sent(row.id, now))
+                        .map_err(|e| e.to_string()),
                     Err(e) => Err(format!("unreadable: {e}")),
                 };
                 match sent {
-                    Ok(()) => {
-                        self.db.mark_sent(row.id, self.core.now)?;
+                    Ok(recorded) => {
+                        recorded?;
                         report.sent += 1;
                     }
                     Err(e) => {
@@ -739,10 +744,10 @@ impl Core {
     fn send_claimed(&self, db: &Db, ids: &[i64], mails: &[OutgoingMail]) -> usize {
         let mut sent = 0;
         for (id, mail) in ids.iter().zip(mails) {
-            let result = match self.mailer.send(mail) {
-                Ok(()) => {
+            let result = match self.mailer.send_then(mail, || db.mark_sent(*id, self.now)) {
+                Ok(recorded) => {
                     sent += 1;
-                    db.mark_sent(*id, self.now)
+                    recorded
                 }
                 Err(e) => {
                     eprintln!("pbem: mail {id} not sent yet ({e}); `pbem outbox flush` retries it");

@@ -56,7 +56,7 @@ impl ProcessId {
         }
         match stat_of(&pid.to_string()) {
             // A zombie has finished: whatever it did not record, it never will.
-            Some((state, _)) if matches!(state, 'Z' | 'X' | 'x') => Liveness::Dead,
+            Some(('Z' | 'X' | 'x', _)) => Liveness::Dead,
             Some((_, t)) if t == ticks => Liveness::Alive,
             Some(_) => Liveness::Dead,
             None => {
@@ -127,6 +127,52 @@ pub fn die_with_parent(cmd: &mut Command) {
 /// stale-claim rule.
 #[cfg(not(target_os = "linux"))]
 pub fn die_with_parent(_cmd: &mut Command) {}
+
+/// Turns off Nagle's algorithm (sets TCP_NODELAY) on every TCP socket this process holds. The SMTP
+/// client (lettre) gives no access to its socket, and pbem holds no other TCP socket, so the SMTP
+/// transport calls this once it is connected.
+#[cfg(target_os = "linux")]
+pub fn tcp_nodelay_on_all_sockets() {
+    let Ok(entries) = fs::read_dir("/proc/self/fd") else {
+        return;
+    };
+    let fds: Vec<libc::c_int> = entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
+        .collect();
+    for fd in fds {
+        let mut protocol: libc::c_int = 0;
+        let mut len = std::mem::size_of::<libc::c_int>() as libc::socklen_t;
+        // SAFETY: `protocol` and `len` are valid out-pointers of the sizes given; on a descriptor
+        // that is not a socket (or was the closed directory handle) the call just fails.
+        let is_tcp = unsafe {
+            libc::getsockopt(
+                fd,
+                libc::SOL_SOCKET,
+                libc::SO_PROTOCOL,
+                (&raw mut protocol).cast(),
+                &mut len,
+            )
+        } == 0
+            && protocol == libc::IPPROTO_TCP;
+        if is_tcp {
+            let one: libc::c_int = 1;
+            // SAFETY: `one` is a valid c_int for the length given.
+            unsafe {
+                libc::setsockopt(
+                    fd,
+                    libc::IPPROTO_TCP,
+                    libc::TCP_NODELAY,
+                    (&raw const one).cast(),
+                    std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+                );
+            }
+        }
+    }
+}
+
+/// Elsewhere the SMTP transport keeps Nagle's algorithm.
+#[cfg(not(target_os = "linux"))]
+pub fn tcp_nodelay_on_all_sockets() {}
 
 /// Ignores SIGXFSZ, so that a file-size limit (`ulimit -f`) makes a write fail with EFBIG, which
 /// SQLite reports and pbem turns into exit status 75, instead of killing the process (the MTA would
@@ -295,6 +341,8 @@ struct FsInfo {
     free_bytes: u64,
 }
 
+// The block counts and limits are 32 bits wide on some targets.
+#[allow(clippy::useless_conversion)]
 fn statvfs(dir: &Path) -> Option<FsInfo> {
     let c = c_path(dir)?;
     // SAFETY: an all-zero statvfs is a valid value of the plain C struct.
@@ -316,6 +364,7 @@ fn statvfs(dir: &Path) -> Option<FsInfo> {
 }
 
 /// The file-size limit of this process in bytes (`ulimit -f`), if there is one.
+#[allow(clippy::useless_conversion)]
 fn file_size_limit() -> Option<u64> {
     let mut r = libc::rlimit {
         rlim_cur: 0,
