@@ -206,7 +206,15 @@ pub fn run(args: Args) -> i32 {
             action: OutboxAction::Flush,
         } => match server.flush_outbox() {
             Ok(r) => {
-                let _ = writeln!(out, "sent {}, failed {}", r.sent, r.failed);
+                let _ = write!(out, "sent {}, failed {}", r.sent, r.failed);
+                if r.delivered_earlier > 0 {
+                    let _ = write!(
+                        out,
+                        ", {} delivered by a killed sender's hand-off",
+                        r.delivered_earlier
+                    );
+                }
+                let _ = writeln!(out);
                 if r.failed > 0 { EX_TEMPFAIL } else { EX_OK }
             }
             Err(e) => server_failure(&mut err, &e, db),

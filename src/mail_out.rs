@@ -375,7 +375,8 @@ pub struct Mailer {
 
 enum MailerKind {
     File(PathBuf),
-    Sendmail(PathBuf),
+    /// The sendmail command, and the spool folder of its hand-offs (see [`Mailer::send_outbox`]).
+    Sendmail(PathBuf, PathBuf),
     Smtp(Box<Relay>, String),
 }
 
@@ -406,7 +407,10 @@ impl Mailer {
     pub fn from_config(cfg: &Config) -> Result<Mailer, MailOutError> {
         let kind = match cfg.mail.transport {
             Transport::File => MailerKind::File(cfg.mail.outbox_dir.clone()),
-            Transport::Sendmail => MailerKind::Sendmail(cfg.mail.sendmail_command.clone()),
+            Transport::Sendmail => MailerKind::Sendmail(
+                cfg.mail.sendmail_command.clone(),
+                PathBuf::from(format!("{}.sending", cfg.database.path.display())),
+            ),
             Transport::Smtp => {
                 let s = &cfg.mail.smtp;
                 let described = format!(
@@ -436,7 +440,7 @@ impl Mailer {
     pub fn describe(&self) -> String {
         match &self.kind {
             MailerKind::File(dir) => format!("file into {}", dir.display()),
-            MailerKind::Sendmail(cmd) => format!("sendmail via {}", cmd.display()),
+            MailerKind::Sendmail(cmd, _) => format!("sendmail via {}", cmd.display()),
             MailerKind::Smtp(_, d) => d.clone(),
         }
     }
@@ -444,6 +448,42 @@ impl Mailer {
     /// Builds and delivers one mail. A mail that cannot be built is a permanent failure.
     pub fn send(&self, mail: &OutgoingMail) -> Result<(), SendError> {
         self.send_then(mail, || ())
+    }
+
+    /// Delivers the outbox row `row` like [`Mailer::send_then`]. With sendmail, the delivery is handed
+    /// to a small shell that outlives this process: it waits for a "go" that is written only after
+    /// `hand_over` has moved the row's claim to it, then runs sendmail on the whole message (kept in
+    /// a spool file, never a half-written pipe) and leaves sendmail's exit status in the spool. A pbem
+    /// killed before the "go" sends nothing; killed after it, the delivery finishes and `outbox flush`
+    /// reads its status ([`Mailer::handed_off_status`]) instead of sending the mail again.
+    pub fn send_outbox<T>(
+        &self,
+        mail: &OutgoingMail,
+        row: i64,
+        hand_over: impl FnOnce(&crate::sys::ProcessId) -> Result<(), String>,
+        record: impl FnOnce() -> T,
+    ) -> Result<T, SendError> {
+        let MailerKind::Sendmail(cmd, spool) = &self.kind else {
+            return self.send_then(mail, record);
+        };
+        let msg = mail
+            .to_message()
+            .map_err(|e| SendError::Permanent(e.to_string()))?;
+        run_sendmail_handed_off(cmd, spool, row, mail, &msg.formatted(), hand_over)
+            .map(|()| record())
+    }
+
+    /// What a hand-off of outbox row `row` left behind: `Some(true)` when its sendmail exited 0 (the
+    /// mail was delivered, though its sender died before recording it), `Some(false)` when it failed,
+    /// `None` when there is no finished hand-off. The spool files are removed either way.
+    pub fn handed_off_status(&self, row: i64) -> Option<bool> {
+        let MailerKind::Sendmail(_, spool) = &self.kind else {
+            return None;
+        };
+        let files = spool_files(spool, row);
+        let status = fs::read_to_string(&files.status).ok();
+        files.remove();
+        status.map(|s| s.trim() == "0")
     }
 
     /// Builds and delivers one mail like [`Mailer::send`], and calls `record` (which marks the mail
@@ -460,7 +500,7 @@ impl Mailer {
             .map_err(|e| SendError::Permanent(e.to_string()))?;
         match &self.kind {
             MailerKind::File(dir) => write_eml(dir, mail, &msg.formatted()).map(|()| record()),
-            MailerKind::Sendmail(cmd) => {
+            MailerKind::Sendmail(cmd, _) => {
                 run_sendmail(cmd, mail, &msg.formatted()).map(|()| record())
             }
             MailerKind::Smtp(relay, _) => {
@@ -631,6 +671,110 @@ fn write_eml(dir: &Path, mail: &OutgoingMail, bytes: &[u8]) -> Result<(), SendEr
     })
 }
 
+/// The spool files of a sendmail hand-off of outbox row `row`.
+struct SpoolFiles {
+    message: PathBuf,
+    status: PathBuf,
+    stderr: PathBuf,
+}
+
+fn spool_files(spool: &Path, row: i64) -> SpoolFiles {
+    SpoolFiles {
+        message: spool.join(format!("{row}.eml")),
+        status: spool.join(format!("{row}.status")),
+        stderr: spool.join(format!("{row}.err")),
+    }
+}
+
+impl SpoolFiles {
+    fn remove(&self) {
+        for p in [&self.message, &self.status, &self.stderr] {
+            let _ = fs::remove_file(p);
+        }
+    }
+}
+
+/// The shell of a hand-off: waits for "go" on its input (end of input without it: pbem died before
+/// handing over, so nothing is sent), runs sendmail on the spooled message and leaves its exit status.
+const HANDOFF_SCRIPT: &str = r#"IFS= read -r go || exit 75
+[ "$go" = go ] || exit 75
+"$0" "$@" <"$PBEM_SPOOL_MESSAGE" >/dev/null 2>"$PBEM_SPOOL_STDERR"
+s=$?
+echo "$s" >"$PBEM_SPOOL_STATUS.tmp" && mv "$PBEM_SPOOL_STATUS.tmp" "$PBEM_SPOOL_STATUS"
+exit "$s""#;
+
+/// [`run_sendmail`] through a hand-off shell (see [`Mailer::send_outbox`]); where the shell's process
+/// cannot be named (no `/proc`), sendmail runs directly.
+fn run_sendmail_handed_off(
+    cmd: &Path,
+    spool: &Path,
+    row: i64,
+    mail: &OutgoingMail,
+    bytes: &[u8],
+    hand_over: impl FnOnce(&crate::sys::ProcessId) -> Result<(), String>,
+) -> Result<(), SendError> {
+    let temp = |what: &str, e: &dyn std::fmt::Display| {
+        SendError::Temporary(format!("{what} {}: {e}", spool.display()))
+    };
+    fs::create_dir_all(spool).map_err(|e| temp("cannot make the spool folder", &e))?;
+    let files = spool_files(spool, row);
+    files.remove();
+    fs::write(&files.message, bytes).map_err(|e| temp("cannot write into", &e))?;
+    let mut child = match Command::new("/bin/sh")
+        .arg("-c")
+        .arg(HANDOFF_SCRIPT)
+        .arg(cmd)
+        .arg("-i")
+        .arg("-f")
+        .arg(mail.from_address())
+        .arg("--")
+        .args(&mail.to)
+        .env("PBEM_SPOOL_MESSAGE", &files.message)
+        .env("PBEM_SPOOL_STATUS", &files.status)
+        .env("PBEM_SPOOL_STDERR", &files.stderr)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+    {
+        Ok(c) => c,
+        Err(_) => {
+            files.remove();
+            return run_sendmail(cmd, mail, bytes);
+        }
+    };
+    let Some(id) = crate::sys::ProcessId::of(child.id()) else {
+        drop(child.stdin.take());
+        let _ = child.wait();
+        files.remove();
+        return run_sendmail(cmd, mail, bytes);
+    };
+    if let Err(e) = hand_over(&id) {
+        drop(child.stdin.take());
+        let _ = child.wait();
+        files.remove();
+        return Err(SendError::Temporary(format!(
+            "cannot hand the mail over: {e}"
+        )));
+    }
+    let go = child
+        .stdin
+        .take()
+        .map(|mut stdin| stdin.write_all(b"go\n"))
+        .unwrap_or(Ok(()));
+    let status = child
+        .wait()
+        .map_err(|e| SendError::Temporary(format!("waiting for {}: {e}", cmd.display())));
+    let stderr = fs::read_to_string(&files.stderr).unwrap_or_default();
+    let code = fs::read_to_string(&files.status)
+        .ok()
+        .and_then(|s| s.trim().parse::<i32>().ok());
+    files.remove();
+    status?;
+    go.map_err(|e| SendError::Temporary(format!("cannot start the hand-off: {e}")))?;
+    sendmail_result(cmd, code, &stderr, Ok(()))
+}
+
 /// Pipes the message into `CMD -i -f FROM -- TO...` and reads its exit status the sysexits way.
 fn run_sendmail(cmd: &Path, mail: &OutgoingMail, bytes: &[u8]) -> Result<(), SendError> {
     let mut command = Command::new(cmd);
@@ -659,13 +803,27 @@ fn run_sendmail(cmd: &Path, mail: &OutgoingMail, bytes: &[u8]) -> Result<(), Sen
     let out = child
         .wait_with_output()
         .map_err(|e| SendError::Temporary(format!("waiting for {}: {e}", cmd.display())))?;
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    sendmail_result(
+        cmd,
+        out.status.code(),
+        &String::from_utf8_lossy(&out.stderr),
+        write_result,
+    )
+}
+
+/// A sendmail's exit status (`None`: killed by a signal) read the sysexits way.
+fn sendmail_result(
+    cmd: &Path,
+    code: Option<i32>,
+    stderr: &str,
+    write_result: std::io::Result<()>,
+) -> Result<(), SendError> {
     let said = if stderr.trim().is_empty() {
         String::new()
     } else {
         format!(": {}", stderr.trim())
     };
-    match out.status.code() {
+    match code {
         Some(0) => write_result.map_err(|e| {
             SendError::Temporary(format!(
                 "{} exited 0 but did not read the whole message: {e}",

@@ -86,6 +86,8 @@ pub struct FlushReport {
     pub sent: usize,
     /// Mails that failed this time (left for the next flush).
     pub failed: usize,
+    /// Mails a killed sender's sendmail hand-off had delivered: recorded as sent, not sent again.
+    pub delivered_earlier: usize,
 }
 
 /// Who sent a command, and what to answer to.
@@ -397,11 +399,23 @@ impl Server {
             let mut any_failed = false;
             for row in rows {
                 let now = self.core.now;
+                // Delivered by the hand-off of a sender that died before recording it: not again.
+                if self.core.mailer.handed_off_status(row.id) == Some(true) {
+                    self.db.mark_sent(row.id, now)?;
+                    report.delivered_earlier += 1;
+                    continue;
+                }
+                let db = &self.db;
                 let sent = match serde_json::from_str::<OutgoingMail>(&row.mail) {
                     Ok(mail) => self
                         .core
                         .mailer
-                        .send_then(&mail, || self.db.mark_sent(row.id, now))
+                        .send_outbox(
+                            &mail,
+                            row.id,
+                            |to| db.hand_over_claim(row.id, to).map_err(|e| e.to_string()),
+                            || db.mark_sent(row.id, now),
+                        )
                         .map_err(|e| e.to_string()),
                     Err(e) => Err(format!("unreadable: {e}")),
                 };
@@ -744,7 +758,13 @@ impl Core {
     fn send_claimed(&self, db: &Db, ids: &[i64], mails: &[OutgoingMail]) -> usize {
         let mut sent = 0;
         for (id, mail) in ids.iter().zip(mails) {
-            let result = match self.mailer.send_then(mail, || db.mark_sent(*id, self.now)) {
+            let sent_now = self.mailer.send_outbox(
+                mail,
+                *id,
+                |to| db.hand_over_claim(*id, to).map_err(|e| e.to_string()),
+                || db.mark_sent(*id, self.now),
+            );
+            let result = match sent_now {
                 Ok(recorded) => {
                     sent += 1;
                     recorded

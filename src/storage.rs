@@ -402,6 +402,15 @@ impl Db {
         }
     }
 
+    /// Hands the claim of a mail to another process (the sendmail hand-off that outlives this one).
+    pub fn hand_over_claim(&self, id: i64, to: &ProcessId) -> Result<()> {
+        self.conn.execute(
+            "UPDATE outbox SET claimed_pid = ?1, claimed_start = ?2 WHERE id = ?3",
+            params![to.pid, to.start, id],
+        )?;
+        Ok(())
+    }
+
     /// Marks a mail as sent.
     pub fn mark_sent(&self, id: i64, now: i64) -> Result<()> {
         // Cached: this runs in the moment between a delivery and its record, where a kill sends the

@@ -43,6 +43,15 @@ impl ProcessId {
         })
     }
 
+    /// The process `pid` (a child just started), or `None` where `/proc` cannot tell.
+    pub fn of(pid: u32) -> Option<ProcessId> {
+        let (_, ticks) = stat_of(&pid.to_string())?;
+        Some(ProcessId {
+            pid: i64::from(pid),
+            start: format!("{}/{ticks}", host_key()?),
+        })
+    }
+
     /// Whether the process `pid` that started at `start` (as [`ProcessId::start`]) still runs.
     pub fn liveness(pid: i64, start: &str) -> Liveness {
         let Some((host, ticks)) = start.rsplit_once('/') else {
