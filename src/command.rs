@@ -1876,9 +1876,6 @@ pub fn may_be_command(line: &str, games: &[&str]) -> bool {
     let Some(first) = words.first().map(|w| w.to_lowercase()) else {
         return false;
     };
-    let has_number = words
-        .iter()
-        .any(|w| parse_positive(w.trim_end_matches(',')).is_some());
     if closest(&first, SERVER_KEYWORDS).is_some() {
         return true;
     }
@@ -1887,7 +1884,11 @@ pub fn may_be_command(line: &str, games: &[&str]) -> bool {
         return closest(&second, GAME_COMMAND_WORDS).is_some() || parse_positive(&second).is_some();
     }
     // Four words at least: `move 101 alice PW` is the shortest mistyped command with a password.
-    closest(&first, GAME_COMMAND_WORDS).is_some() && has_number && words.len() >= 4
+    closest(&first, GAME_COMMAND_WORDS).is_some()
+        && words.len() >= 4
+        && words
+            .iter()
+            .any(|w| parse_positive(w.trim_end_matches(',')).is_some())
 }
 
 /// The words of a line that could be a password: every word of a line that [`may_be_command`], except
@@ -1930,9 +1931,8 @@ fn is_plain_word(word: &str, games: &[&str]) -> bool {
     {
         return true;
     }
-    (word.starts_with('-') && option_password(word).is_none())
-        || is_address(word)
-        || is_placeholder(word)
+    // Options (`-manual`; `-name=value` arrive here as the value alone).
+    word.starts_with('-') || is_address(word) || is_placeholder(word)
 }
 
 /// Replaces each whole-word occurrence of the secrets in `text` with a mask: an occurrence whose

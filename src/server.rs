@@ -889,19 +889,15 @@ impl Core {
         self.agreeing.borrow_mut().clear();
         let done = self.dispatch(tx, &cmd, &comment, origin);
         let agreeing = std::mem::take(&mut *self.agreeing.borrow_mut());
-        match done {
-            Ok(o) if o.ok => Ok(o),
-            Ok(o) => {
-                for (game_id, seat) in agreeing {
-                    tx.unagree(game_id, seat)?;
-                }
-                Ok(o)
+        if !matches!(&done, Ok(o) if o.ok) {
+            for (game_id, seat) in agreeing {
+                tx.unagree(game_id, seat)?;
             }
+        }
+        match done {
+            Ok(o) => Ok(o),
             Err(Failure::Storage(e)) => Err(e),
             Err(Failure::Refused(r)) => {
-                for (game_id, seat) in agreeing {
-                    tx.unagree(game_id, seat)?;
-                }
                 // The game word goes into the Subject: only a plain word (the parser takes any
                 // word here; the fuzzer sent one with NULs, and the answer could not be built).
                 let game_word = match &cmd {
@@ -1505,8 +1501,8 @@ impl Core {
         let admin = origin.reply_to.is_none();
         let mut agreed = vec![admin; players.len()];
         if let Some(password) = password {
-            let challenger = self.authenticate(tx, &userids[0], password)?;
-            agreed[0] = challenger.id == players[0].id;
+            self.authenticate(tx, &userids[0], password)?;
+            agreed[0] = true;
         }
         if !admin {
             let cap = self.cfg.limits.unsolicited_challenges_per_day;
@@ -1556,21 +1552,11 @@ impl Core {
     /// A seed for a new game's random layout: different for every challenge, from the clock, the process
     /// and the players; stored with the game, so the game replays the same.
     fn seed(&self, userids: &[String]) -> u64 {
-        use sha2::{Digest, Sha256};
         if let Some(seed) = self.seed {
             return seed;
         }
-        let mut h = Sha256::new();
-        h.update(self.now.to_le_bytes());
-        h.update(std::process::id().to_le_bytes());
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        h.update(nanos.to_le_bytes());
-        for u in userids {
-            h.update(u.as_bytes());
-        }
-        let d = h.finalize();
+        let parts: Vec<&[u8]> = userids.iter().map(|u| u.as_bytes()).collect();
+        let d = fresh_digest(self.now, &parts);
         u64::from_le_bytes(d[..8].try_into().expect("8 bytes"))
     }
 
@@ -1826,7 +1812,7 @@ impl Core {
         state
             .resign(seat)
             .map_err(|e| Refusal::on(e.to_string(), rules.name(), board))?;
-        if !tx.agreements(row.id)?.get(seat).copied().unwrap_or(true) {
+        if !tx.has_agreed(row.id, seat)? {
             tx.add_verdict(
                 row.id,
                 &format!(
@@ -2115,6 +2101,23 @@ fn credentials(cmd: &RawCommand) -> Option<(&str, &str)> {
         } => Some((userid, password)),
         _ => None,
     }
+}
+
+/// A digest different on every call: of the clock, the process, the nanosecond and `parts` (for new
+/// games' seeds and confirmation codes; unpredictable enough for both, not a secret key).
+fn fresh_digest(now: i64, parts: &[&[u8]]) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(now.to_le_bytes());
+    h.update(std::process::id().to_le_bytes());
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    h.update(nanos.to_le_bytes());
+    for p in parts {
+        h.update(p);
+    }
+    h.finalize().into()
 }
 
 /// A Message-ID as headers write it: `<left@right>`.

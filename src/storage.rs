@@ -149,10 +149,6 @@ pub struct User {
     pub password_hash: Option<String>,
     /// Where the player's mail goes.
     pub addresses: Vec<String>,
-    /// Unused since the lock-out gave way to the throttle (`password_failures`); kept with its column.
-    pub failed_logins: i64,
-    /// Unused since the lock-out gave way to the throttle (`password_failures`); kept with its column.
-    pub locked_until: Option<i64>,
 }
 
 /// A stored game.
@@ -502,7 +498,8 @@ impl Tx<'_> {
     /// One user row chosen by `condition` (with one parameter), with its addresses.
     fn user_where(&self, condition: &str, key: impl rusqlite::ToSql) -> Result<Option<User>> {
         let sql = format!(
-            "SELECT id, userid, password_hash, failed_logins, locked_until FROM users WHERE {condition}"
+            // failed_logins and locked_until are the retired lock-out's columns: no longer read.
+            "SELECT id, userid, password_hash FROM users WHERE {condition}"
         );
         let row = self
             .0
@@ -512,8 +509,6 @@ impl Tx<'_> {
                     userid: r.get(1)?,
                     password_hash: r.get(2)?,
                     addresses: Vec::new(),
-                    failed_logins: r.get(3)?,
-                    locked_until: r.get(4)?,
                 })
             })
             .optional()?;
@@ -556,7 +551,7 @@ impl Tx<'_> {
     /// Replaces a player's password hash (`None`: signed off).
     pub fn set_password(&self, user_id: i64, password_hash: Option<&str>) -> Result<()> {
         self.0.execute(
-            "UPDATE users SET password_hash = ?1, failed_logins = 0, locked_until = NULL WHERE id = ?2",
+            "UPDATE users SET password_hash = ?1 WHERE id = ?2",
             params![password_hash, user_id],
         )?;
         Ok(())

@@ -53,9 +53,12 @@ impl Core {
         for (i, address) in pending.iter().enumerate() {
             let code = confirmation_code(self.now, userid, address);
             let id = tx.add_pending_address(user_id, address, &code, self.now)?;
-            let allowed = tx.confirmation_mails_since(self.now - 3600)?
-                < self.cfg.limits.unconfirmed_mails_per_hour;
-            if i == 0 && allowed && !self.confirmation_sent.get() {
+            // Only the first address may get a mail, and only the mail's first such address.
+            let mail_it = i == 0
+                && !self.confirmation_sent.get()
+                && tx.confirmation_mails_since(self.now - 3600)?
+                    < self.cfg.limits.unconfirmed_mails_per_hour;
+            if mail_it {
                 self.confirmation_sent.set(true);
                 tx.mark_pending_mailed(id, self.now)?;
                 letter = Some(Letter {
@@ -137,17 +140,7 @@ impl Core {
 
 /// A code for a confirmation mail: not a secret worth a hash (it only proves the mail arrived).
 fn confirmation_code(now: i64, userid: &str, address: &str) -> String {
-    use sha2::{Digest, Sha256};
-    let mut h = Sha256::new();
-    h.update(now.to_le_bytes());
-    h.update(std::process::id().to_le_bytes());
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    h.update(nanos.to_le_bytes());
-    h.update(userid.as_bytes());
-    h.update(address.as_bytes());
-    h.finalize()[..5]
+    super::fresh_digest(now, &[userid.as_bytes(), address.as_bytes()])[..5]
         .iter()
         .map(|b| format!("{b:02X}"))
         .collect()

@@ -158,7 +158,7 @@ impl Core {
         let refuse = |m: String| Refusal::on(m, rules.name(), board);
         let word = if accept { "accept" } else { "reject" };
         check_guard(state.as_ref(), board, guard).map_err(refuse)?;
-        let agreed_before = tx.agreements(row.id)?.get(seat).copied().unwrap_or(true);
+        let agreed_before = tx.has_agreed(row.id, seat)?;
         let open = tx.open_proposal(row.id)?;
         if open.is_none() && !agreed_before {
             // No proposal to answer: the answer is to the challenge itself.
@@ -690,8 +690,6 @@ mod tests {
             userid: name.into(),
             password_hash: Some("h".into()),
             addresses: vec![format!("{name}@example.org")],
-            failed_logins: 0,
-            locked_until: None,
         }
     }
 

@@ -57,6 +57,15 @@ impl Tx<'_> {
         Ok(())
     }
 
+    /// Whether the player in this seat has agreed to the game.
+    pub fn has_agreed(&self, game_id: i64, seat: usize) -> Result<bool> {
+        Ok(self.0.query_row(
+            "SELECT agreed_at IS NOT NULL FROM seats WHERE game_id = ?1 AND seat = ?2",
+            params![game_id, seat as i64],
+            |r| r.get(0),
+        )?)
+    }
+
     /// Whether each seat of a game has agreed to it, seat by seat.
     pub fn agreements(&self, game_id: i64) -> Result<Vec<bool>> {
         let mut stmt = self
