@@ -40,7 +40,7 @@ fn twenty_signups_with_many_addresses_mail_only_the_sender_and_one_confirmation(
 
 #[test]
 fn a_second_address_gets_mail_only_once_it_answered_its_confirmation() {
-    let env = Env::new();
+    let mut env = Env::new();
     env.deliver(&eml(
         "alice@home.example",
         "signup alice pw-alice alice@home.example alice@work.example",
@@ -88,7 +88,8 @@ fn a_second_address_gets_mail_only_once_it_answered_its_confirmation() {
             m[0].body
         );
     }
-    // The reply from the address itself confirms it.
+    // The reply from the address itself, an hour later, confirms it.
+    env.now += 3600;
     env.deliver(&eml(
         "alice@work.example",
         &format!("Re: confirm alice {code}"),
@@ -100,6 +101,18 @@ fn a_second_address_gets_mail_only_once_it_answered_its_confirmation() {
         m[0].body.contains("alice@work.example is confirmed"),
         "{}",
         m[0].body
+    );
+    let confirmed_at: i64 = env
+        .sqlite()
+        .query_row(
+            "SELECT confirmed_at FROM pending_addresses WHERE address = 'alice@work.example'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(
+        confirmed_at, env.now,
+        "recorded at the time of the confirmation"
     );
     env.deliver(&eml("bob@example.org", "limit challenge bob alice", ""));
     let to: BTreeSet<String> = env.take_mails().iter().flat_map(|m| m.to.clone()).collect();

@@ -119,7 +119,7 @@ impl Core {
             .user(userid)?
             .filter(|u| u.password_hash.is_some())
             .ok_or_else(refusal)?;
-        if !tx.confirm_pending_address(user.id, sender, code)? {
+        if !tx.confirm_pending_address(user.id, sender, code, self.now)? {
             return Err(refusal().into());
         }
         let mut addresses = user.addresses.clone();

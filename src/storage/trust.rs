@@ -138,12 +138,18 @@ impl Tx<'_> {
 
     /// Confirms the pending address of this player that is `address` (ignoring case) with this code:
     /// true when there was one (it is then marked confirmed).
-    pub fn confirm_pending_address(&self, user_id: i64, address: &str, code: &str) -> Result<bool> {
+    pub fn confirm_pending_address(
+        &self,
+        user_id: i64,
+        address: &str,
+        code: &str,
+        now: i64,
+    ) -> Result<bool> {
         let n = self.0.execute(
-            "UPDATE pending_addresses SET confirmed_at = created_at
+            "UPDATE pending_addresses SET confirmed_at = ?4
              WHERE user_id = ?1 AND lower(address) = lower(?2) AND code = ?3
                AND confirmed_at IS NULL",
-            params![user_id, address, code],
+            params![user_id, address, code, now],
         )?;
         Ok(n > 0)
     }
