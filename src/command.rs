@@ -6,7 +6,7 @@
 //! signoff userid password                list
 //! <game> help                            <game> challenge [-option[=value]...] userid1 userid2 [userid3]
 //! <game> move board userid password move[#N]     <game> resign board userid password
-//! <game> show board[#N]...               <game> history [board]
+//! <game> show board[#N]...               <game> history [board | page N]
 //! <game> ratings                         <game> standings
 //! <game> games userid [active|all|finished]      <game> preview board move...
 //! <game> move board userid password propose undo|draw    <game> move board userid password accept|reject
@@ -252,10 +252,12 @@ pub enum GameCommand {
         /// Each board, with the move number to show it at (`101#5`), if any.
         boards: Vec<(u32, Option<u32>)>,
     },
-    /// `<game> history [board]`
+    /// `<game> history [board | page N]`
     History {
         /// The board, if one was named.
         board: Option<u32>,
+        /// Without a board: which page of finished games, newest first (`page 2`); `None` is the first.
+        page: Option<u32>,
     },
     /// `<game> games userid [active|all|finished]`
     Games {
@@ -559,9 +561,12 @@ impl RawCommand {
                             None => b.to_string(),
                         }));
                     }
-                    GameCommand::History { board } => {
+                    GameCommand::History { board, page } => {
                         w.push("history".into());
                         w.extend(board.map(|b| b.to_string()));
+                        if let Some(p) = page {
+                            w.extend(["page".into(), p.to_string()]);
+                        }
                     }
                     GameCommand::Games { userid, filter } => {
                         w.extend(["games".into(), userid.clone(), filter.as_str().to_string()]);
@@ -765,7 +770,7 @@ fn usage_game(game: &str, word: &str) -> String {
         "queue" => "queue <board> <userid> <password> <move>[#N]   (played when your turn comes)",
         "resign" => "resign <board> <userid> <password>",
         "show" => "show <board>[#N]...",
-        "history" => "history [<board>]",
+        "history" => "history [<board> | page <n>]",
         "games" => "games <userid> [active|all|finished]",
         "preview" => "preview <board> <move>...",
         "chat" => "chat <board> <userid> <password>   (the mail body is the message)",
@@ -1163,14 +1168,31 @@ impl Parser<'_> {
             }
             "show" => self.show(&cmd, args, &usage)?,
             "history" => match args {
-                [] => GameCommand::History { board: None },
+                [] => GameCommand::History {
+                    board: None,
+                    page: None,
+                },
+                [p, n] if p.eq_ignore_ascii_case("page") => {
+                    let page = n.parse::<u32>().ok().filter(|&n| n >= 1).ok_or_else(|| {
+                        self.usage_err(
+                            format!("'{n}' is not a page number: pages count from 1"),
+                            usage.clone(),
+                        )
+                    })?;
+                    GameCommand::History {
+                        board: None,
+                        page: Some(page),
+                    }
+                }
                 [b] => GameCommand::History {
                     board: Some(self.board(b, &usage)?),
+                    page: None,
                 },
                 _ => {
-                    return Err(
-                        self.usage_err(format!("'{cmd}' takes at most one board number"), usage)
-                    );
+                    return Err(self.usage_err(
+                        format!("'{cmd}' takes at most one board number, or `page N`"),
+                        usage,
+                    ));
                 }
             },
             "games" => {
@@ -2227,12 +2249,28 @@ mod tests {
                     boards: vec![(101, None), (102, Some(5)), (103, Some(7))],
                 }),
             ),
-            ("limit history", game(GameCommand::History { board: None })),
+            (
+                "limit history",
+                game(GameCommand::History {
+                    board: None,
+                    page: None,
+                }),
+            ),
+            (
+                "limit history page 3",
+                game(GameCommand::History {
+                    board: None,
+                    page: Some(3),
+                }),
+            ),
             ("limit ratings", game(GameCommand::Ratings)),
             ("LIMIT Standings", game(GameCommand::Standings)),
             (
                 "limit history 101",
-                game(GameCommand::History { board: Some(101) }),
+                game(GameCommand::History {
+                    board: Some(101),
+                    page: None,
+                }),
             ),
             (
                 "limit games alice",
@@ -2391,6 +2429,8 @@ mod tests {
             ("limit show #5", &["'#5' is not a move number"]),
             ("limit show x", &["'x' is not a board number"]),
             ("limit history 101 102", &["at most one board"]),
+            ("limit history page 0", &["not a page number"]),
+            ("limit history page two", &["not a page number"]),
             (
                 "limit games",
                 &[

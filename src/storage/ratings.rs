@@ -4,7 +4,7 @@
 
 use rusqlite::{OptionalExtension, params};
 
-use super::{GameRow, Result, StorageError, Tx, game_row};
+use super::{Result, StorageError, Tx};
 use crate::ratings::{Rating, SeatResult};
 
 /// One seat of a settled game: how it fared and what it did to the player's rating.
@@ -196,30 +196,13 @@ impl Tx<'_> {
             .collect::<rusqlite::Result<Vec<_>>>()?;
         Ok(rows)
     }
-
-    /// The finished games of a type, by board number, with their players.
-    pub fn finished_games(&self, game_type: &str) -> Result<Vec<GameRow>> {
-        let rows = {
-            let mut stmt = self.0.prepare(
-                "SELECT id, game_type, board, state, finished, created_at, updated_at FROM games
-                 WHERE game_type = ?1 AND finished = 1 ORDER BY board",
-            )?;
-            stmt.query_map([game_type], game_row)?
-                .collect::<rusqlite::Result<Vec<_>>>()?
-        };
-        rows.into_iter()
-            .map(|mut g| {
-                g.players = self.players(g.id)?;
-                Ok(g)
-            })
-            .collect()
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::storage::Db;
+    use crate::storage::SavedStatus;
 
     fn setup() -> (tempfile::TempDir, Db) {
         let dir = tempfile::tempdir().unwrap();
@@ -239,12 +222,12 @@ mod tests {
         let b = tx.insert_user("bob", "h", &[], 1).unwrap();
         let c = tx.insert_user("carol", "h", &[], 1).unwrap();
         let g1 = tx
-            .insert_game("limit", 101, "{}", true, &[a, b], 1)
+            .insert_game("limit", 101, "{}", &SavedStatus::bare(true), &[a, b], 1)
             .unwrap();
         let g2 = tx
-            .insert_game("limit", 102, "{}", false, &[b, c], 1)
+            .insert_game("limit", 102, "{}", &SavedStatus::bare(false), &[b, c], 1)
             .unwrap();
-        tx.insert_game("other", 101, "{}", false, &[a, c], 1)
+        tx.insert_game("other", 101, "{}", &SavedStatus::bare(false), &[a, c], 1)
             .unwrap();
 
         assert_eq!(tx.rating("limit", a).unwrap(), Rating::initial());
@@ -329,10 +312,13 @@ mod tests {
         let carol = line("carol");
         assert_eq!((carol.played, carol.active), (0, 1));
 
-        let finished = tx.finished_games("limit").unwrap();
+        let finished = tx.finished_page("limit", 50, 0).unwrap();
         assert_eq!(finished.len(), 1);
         assert_eq!(finished[0].board, 101);
-        assert_eq!(finished[0].players.len(), 2);
+        assert_eq!(finished[0].players, vec!["Alice", "bob"]);
+        assert_eq!(finished[0].results.len(), 2, "both seats settled");
+        assert_eq!(tx.finished_count("limit").unwrap(), 1);
+        assert!(tx.finished_page("limit", 50, 1).unwrap().is_empty());
     }
 
     #[test]
@@ -342,7 +328,7 @@ mod tests {
         let a = tx.insert_user("a", "h", &[], 1).unwrap();
         let b = tx.insert_user("b", "h", &[], 1).unwrap();
         let g = tx
-            .insert_game("limit", 101, "{}", true, &[a, b], 1)
+            .insert_game("limit", 101, "{}", &SavedStatus::bare(true), &[a, b], 1)
             .unwrap();
         let r = Rating::initial();
         tx.record_result("limit", g, 0, a, SeatResult::Drew, r, r, 5)
