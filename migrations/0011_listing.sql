@@ -20,3 +20,6 @@ ALTER TABLE games ADD COLUMN status  TEXT;     -- "Red (alice) to move.", "Game 
 CREATE INDEX games_running ON games(updated_at) WHERE finished = 0;
 -- `history`: the newest finished games of a type first.
 CREATE INDEX games_finished ON games(game_type, updated_at) WHERE finished = 1;
+
+-- Pruning the sent mail (`mail.outbox_keep_days`) finds it without reading the whole outbox.
+CREATE INDEX outbox_sent ON outbox(sent_at) WHERE sent_at IS NOT NULL;

@@ -258,6 +258,9 @@ impl Db {
 
     fn setup(conn: Connection, busy_timeout: Duration, wal: bool) -> Result<Db> {
         conn.busy_timeout(busy_timeout)?;
+        // A new file frees pages as the outbox is pruned (see `Db::tidy`); this takes effect only
+        // before the first table is made, and is a no-op on an existing database.
+        conn.pragma_update(None, "auto_vacuum", "INCREMENTAL")?;
         if wal {
             // WAL lets readers go on while one process writes; NORMAL sync is durable at each commit
             // in WAL mode except on power loss, which the MTA's own retry covers.
@@ -820,11 +823,50 @@ mod tests {
             .pragma_query_value(None, "journal_mode", |r| r.get(0))
             .unwrap();
         assert_eq!(mode, "wal");
+        let vacuum: i64 = db
+            .conn
+            .pragma_query_value(None, "auto_vacuum", |r| r.get(0))
+            .unwrap();
+        assert_eq!(
+            vacuum, 2,
+            "a new file is made with auto_vacuum = INCREMENTAL"
+        );
         drop(db);
         // Opening again applies nothing and keeps the version.
         let db = Db::open(&dir.path().join("t.sqlite"), Duration::from_secs(5)).unwrap();
         assert_eq!(db.schema_version().unwrap(), SCHEMA_VERSION);
         assert_eq!(db.integrity_check().unwrap(), "ok");
+    }
+
+    #[test]
+    fn pruned_mail_gives_its_pages_back_at_tidy() {
+        let (_dir, mut db) = temp_db();
+        let pages = |db: &Db| -> i64 {
+            db.conn
+                .pragma_query_value(None, "page_count", |r| r.get(0))
+                .unwrap()
+        };
+        let body = "x".repeat(4_000);
+        let tx = db.transaction().unwrap();
+        for t in 0..500 {
+            let id = tx.queue_mail(&body, t, true).unwrap();
+            tx.0.execute(
+                "UPDATE outbox SET sent_at = ?1 WHERE id = ?2",
+                params![t, id],
+            )
+            .unwrap();
+        }
+        tx.commit().unwrap();
+        let full = pages(&db);
+        assert!(full > 500, "{full} pages");
+        assert_eq!(db.prune_sent(400).unwrap(), 400);
+        db.tidy().unwrap();
+        let after = pages(&db);
+        assert!(
+            after < full / 3,
+            "{full} pages before pruning, {after} after: the freed pages were not given back"
+        );
+        assert_eq!(db.outbox(false).unwrap().len(), 100);
     }
 
     #[test]

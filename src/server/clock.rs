@@ -120,6 +120,7 @@ impl Server {
             report.failed += mails.len() - sent;
         }
         let flush = self.flush_outbox()?;
+        self.db.tidy()?;
         report.mails += flush.sent;
         // A mail that failed above and again in the flush counts once.
         report.failed = report.failed.max(flush.failed);

@@ -99,6 +99,20 @@ impl super::Db {
             [before],
         )?)
     }
+
+    /// Housekeeping after `pbem cron`: gives the pages freed by pruning back to the file system (on a
+    /// database made with `auto_vacuum = INCREMENTAL`, as this pbem makes new ones) and lets SQLite
+    /// refresh the statistics its query planner uses (`PRAGMA optimize`, cheap when nothing changed).
+    pub fn tidy(&self) -> Result<()> {
+        // The pragma frees one page per step: it is stepped to the end, not run once.
+        let mut stmt = self.conn.prepare("PRAGMA incremental_vacuum")?;
+        let mut rows = stmt.query([])?;
+        while rows.next()?.is_some() {}
+        drop(rows);
+        drop(stmt);
+        self.conn.execute_batch("PRAGMA optimize")?;
+        Ok(())
+    }
 }
 
 impl Tx<'_> {
