@@ -117,3 +117,50 @@ fn games_shows_each_games_saved_status_without_loading_it() {
         "{active}"
     );
 }
+
+#[test]
+fn compact_makes_an_old_file_give_pruned_space_back() {
+    let env = Env::new();
+    env.players(&["alice"]);
+    let db = env.sqlite();
+    // A file as an older pbem made it: no auto_vacuum, and a year of sent mail in the outbox.
+    db.execute_batch("PRAGMA auto_vacuum = NONE; VACUUM;")
+        .unwrap();
+    let body = "x".repeat(4_000);
+    for t in 0..2_000i64 {
+        db.execute(
+            "INSERT INTO outbox (mail, created_at, sent_at, attempts) VALUES (?1, ?2, ?2, 1)",
+            rusqlite::params![body, t],
+        )
+        .unwrap();
+    }
+    let pages = |db: &rusqlite::Connection| -> i64 {
+        db.query_row("PRAGMA page_count", [], |r| r.get(0)).unwrap()
+    };
+    let full = pages(&db);
+    // cron prunes the old mail, but this file cannot give the pages back...
+    let out = env.cmd().arg("cron").output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let outbox: i64 = db
+        .query_row(
+            "SELECT COUNT(*) FROM outbox WHERE created_at < 2000",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(outbox, 0, "the old mail is pruned");
+    assert_eq!(pages(&db), full, "no auto_vacuum: the file keeps its pages");
+    drop(db);
+    // ...until compact has rewritten it, once.
+    let out = env.cmd().arg("compact").output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.starts_with("compact: "), "{said}");
+    let db = env.sqlite();
+    assert!(pages(&db) < full / 4, "{} of {full} pages", pages(&db));
+    let vacuum: i64 = db
+        .query_row("PRAGMA auto_vacuum", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(vacuum, 2, "INCREMENTAL from now on");
+    assert_eq!(env.integrity_check(), "ok");
+}

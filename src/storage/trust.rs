@@ -100,6 +100,15 @@ impl super::Db {
         )?)
     }
 
+    /// `pbem compact`: switches the file to `auto_vacuum = INCREMENTAL` (which only a rewrite can do
+    /// on an existing database) and rewrites it without its free pages.
+    pub fn compact(&self) -> Result<()> {
+        self.conn.execute_batch(
+            "PRAGMA auto_vacuum = INCREMENTAL; VACUUM; PRAGMA wal_checkpoint(TRUNCATE);",
+        )?;
+        Ok(())
+    }
+
     /// Housekeeping after `pbem cron`: gives the pages freed by pruning back to the file system (on a
     /// database made with `auto_vacuum = INCREMENTAL`, as this pbem makes new ones) and lets SQLite
     /// refresh the statistics its query planner uses (`PRAGMA optimize`, cheap when nothing changed).
