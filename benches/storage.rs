@@ -65,7 +65,11 @@ fn big_db() -> (tempfile::TempDir, Db) {
 #[divan::bench]
 fn clock_candidates(bencher: Bencher) {
     let (_dir, db) = big_db();
-    bencher.bench_local(|| db.clock_candidates(NOW, 7, 21).expect("query").len());
+    bencher.bench_local(|| {
+        db.clock_candidates(NOW, 7, 21, 2 * DAY)
+            .expect("query")
+            .len()
+    });
 }
 
 #[divan::bench]

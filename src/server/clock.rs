@@ -88,6 +88,7 @@ impl Server {
             self.core.now,
             self.core.cfg.time.nag_days,
             self.core.cfg.time.forfeit_days,
+            FORFEIT_WARNING,
         )?;
         report.games = self.db.running_games()?;
         for ClockCandidate { game_type, board } in due {

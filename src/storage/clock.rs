@@ -188,12 +188,32 @@ mod tests {
         );
         assert_eq!(c.verdict.as_deref(), Some("one\ntwo"));
         tx.commit().unwrap();
-        // Moved at 1, nagged once for this wait, nag time 2 days, forfeit 5.
-        let due = |db: &Db, now: i64| db.clock_candidates(now, 3, 21).unwrap().len();
+        // Moved at 1, nagged once for this wait (at 50), nag time 2 days, forfeit 5; a forfeit
+        // needs a nag sent 2 days before.
+        let due = |db: &Db, now: i64| db.clock_candidates(now, 3, 21, 2 * 86_400).unwrap().len();
         assert_eq!(due(&db, 1 + 86_400), 0, "before the nag time");
         assert_eq!(due(&db, 1 + 2 * 86_400), 0, "the first nag is sent");
         assert_eq!(due(&db, 1 + 4 * 86_400), 1, "the second nag is due");
         assert_eq!(due(&db, 1 + 5 * 86_400), 1, "the forfeit is due");
+        let tx = db.transaction().unwrap();
+        tx.record_nag(g, 1, 3, 5 * 86_400).unwrap();
+        tx.commit().unwrap();
+        assert_eq!(
+            due(&db, 6 * 86_400),
+            1,
+            "forfeit time, the first nag (at 50) long enough ago"
+        );
+        let tx = db.transaction().unwrap();
+        tx.update_game(g, "{}", &SavedStatus::bare(false), 1 + 86_400)
+            .unwrap();
+        tx.record_nag(g, 1 + 86_400, 3, 6 * 86_400).unwrap();
+        tx.commit().unwrap();
+        assert_eq!(
+            due(&db, 7 * 86_400),
+            0,
+            "past the forfeit time of the new wait, but its only nag is a day old"
+        );
+        assert_eq!(due(&db, 8 * 86_400), 1, "two days after that nag");
         let tx = db.transaction().unwrap();
         tx.update_game(g, "{}", &SavedStatus::bare(true), 1)
             .unwrap();

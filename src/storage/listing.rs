@@ -47,31 +47,39 @@ impl Db {
         Ok(n.max(0) as usize)
     }
 
-    /// The running games whose clock may be due at `now`: the last move is at least the game's
-    /// nag time (or its forfeit time, if shorter) ago, and the nags sent for this wait do not
-    /// already cover it. `nag_days` and `forfeit_days` are the server's times, for games without
-    /// their own. Vacations only make a game less due, so the clock still checks each candidate;
-    /// this only leaves out games that cannot be due, using the partial index on running games.
+    /// The running games whose clock may be due at `now`: the nag or forfeit that `pbem cron` would
+    /// carry out if the player to move had not been away, by the same rules with the wall-clock time
+    /// since the last move (which vacations only shorten): a nag once the wait passes a nag time not
+    /// yet covered by the nags sent (or the forfeit time with none sent), a forfeit once the wait
+    /// passes the forfeit time and the first nag is `forfeit_warning` seconds old. `nag_days` and
+    /// `forfeit_days` are the server's times, for games without their own. The clock still checks
+    /// each candidate (vacations); this leaves out, through the partial index on running games,
+    /// every game that cannot be due.
     pub fn clock_candidates(
         &self,
         now: i64,
         nag_days: u32,
         forfeit_days: u32,
+        forfeit_warning: i64,
     ) -> Result<Vec<ClockCandidate>> {
-        // The shortest time any game can take is one day (the clock's days are whole and >= 1),
-        // so only rows older than a day are looked at, through the index.
+        // Clock times are whole days >= 1, so a game moved within the last day is never due.
         let mut stmt = self.conn.prepare_cached(
-            "SELECT g.game_type, g.board FROM games g LEFT JOIN game_clocks c ON c.game_id = g.id
-             WHERE g.finished = 0 AND g.updated_at <= ?1 - 86400
-               AND ?1 - g.updated_at >=
-                   86400 * MIN(COALESCE(c.nag_days, ?2), COALESCE(c.forfeit_days, ?3))
-               AND NOT (c.nag_wait IS g.updated_at
-                        AND c.nags_sent >= (?1 - g.updated_at) / (86400 * COALESCE(c.nag_days, ?2))
-                        AND ?1 - g.updated_at < 86400 * COALESCE(c.forfeit_days, ?3))
-             ORDER BY g.game_type, g.board",
+            "WITH waiting AS (
+                 SELECT g.game_type, g.board, ?1 - g.updated_at AS wait,
+                        86400 * COALESCE(c.nag_days, ?2) AS nag,
+                        86400 * COALESCE(c.forfeit_days, ?3) AS forfeit,
+                        CASE WHEN c.nag_wait = g.updated_at THEN c.nags_sent ELSE 0 END AS sent,
+                        CASE WHEN c.nag_wait = g.updated_at AND c.nags_sent > 0
+                             THEN c.first_nag_at END AS first_nag
+                 FROM games g LEFT JOIN game_clocks c ON c.game_id = g.id
+                 WHERE g.finished = 0 AND g.updated_at <= ?1 - 86400)
+             SELECT game_type, board FROM waiting
+             WHERE (wait >= forfeit AND first_nag <= ?1 - ?4)
+                OR (wait >= nag AND (wait / nag > sent OR (wait >= forfeit AND sent = 0)))
+             ORDER BY game_type, board",
         )?;
         let rows = stmt
-            .query_map(params![now, nag_days, forfeit_days], |r| {
+            .query_map(params![now, nag_days, forfeit_days, forfeit_warning], |r| {
                 Ok(ClockCandidate {
                     game_type: r.get(0)?,
                     board: r.get(1)?,
