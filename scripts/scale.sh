@@ -12,7 +12,8 @@
 #  1. builds the database with examples/scale_db.rs: USERS users, GAMES games played with random legal
 #     moves by the real engine (about a quarter to the end), a year of board mails in the outbox,
 #     ratings and results; schema 10 (made by the older binary) so both binaries read it.
-#  2. copies it for this checkout's binary, which migrates the copy on first open (timed once).
+#  2. copies it for this checkout's binary, which migrates the copy on first open, then compacts it
+#     (`pbem compact`, as the README asks of an older database; each timed once).
 #  3. times, for each binary on its own copy, as processes the way an admin or an MTA runs them:
 #     `limit history`, `limit standings`, `limit games alice` at the shell; `limit show 101` and a
 #     move mail through `pbem ingest` (each move a different running game, password checked with the
@@ -66,6 +67,10 @@ cp "$WORK/old.sqlite" "$WORK/new.sqlite"
 t0=$EPOCHREALTIME
 "$NEW" --db "$WORK/new.sqlite" --outbox "$WORK/out-new" outbox list >/dev/null
 MIGRATE=$(ms "$t0" "$EPOCHREALTIME")
+# What the README asks of an admin with an older database, once: compact it.
+t0=$EPOCHREALTIME
+"$NEW" --db "$WORK/new.sqlite" compact >"$WORK/compact.txt"
+COMPACT="$(ms "$t0" "$EPOCHREALTIME") ms, $(cat "$WORK/compact.txt")"
 
 # Move mails: for RUNS running games, the player to move plays the first legal move. The same mails
 # go to both binaries, each on its own copy.
@@ -75,9 +80,9 @@ import sqlite3, subprocess, sys
 db, out, runs, binary = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 c = sqlite3.connect(db)
 rows = c.execute("SELECT id, board, state FROM games WHERE finished = 0 ORDER BY board").fetchall()
-made = 0
+made = 0  # mails 0..runs: 0 is the untimed first run
 for gid, board, state in rows:
-    if made == runs:
+    if made > runs:
         break
     status = subprocess.run([binary, "engine", "limit", "status"], input=state.encode(),
                             capture_output=True, check=True).stdout.decode().split()
@@ -88,12 +93,12 @@ for gid, board, state in rows:
                           "WHERE s.game_id = ? AND s.seat = ?", (gid, seat)).fetchone()
     moves = subprocess.run([binary, "engine", "limit", "moves"], input=state.encode(),
                            capture_output=True, check=True).stdout.decode().split()
-    made += 1
     with open(f"{out}/move{made}.eml", "w") as f:
         f.write(f"From: {userid}@example.org\r\nTo: pbem@localhost\r\nSubject: move\r\n"
                 f"Message-ID: <scale-move-{made}@example.org>\r\n\r\n"
                 f"limit move {board} {userid} secret {moves[0]}\r\n")
-for i in range(1, runs + 1):
+    made += 1
+for i in range(0, runs + 1):
     with open(f"{out}/show{i}.eml", "w") as f:
         f.write(f"From: viewer{i}@example.net\r\nTo: pbem@localhost\r\nSubject: show\r\n"
                 f"Message-ID: <scale-show-{i}@example.net>\r\n\r\nlimit show 101\r\n")
@@ -113,40 +118,58 @@ timed() {
     ms "$t0" "$t1"
 }
 
-# shell BIN DB COMMAND...: median of RUNS runs after one untimed run.
-shell() {
-    local bin=$1 db=$2
-    shift 2
-    timed "$bin" "$db" "$@" >/dev/null
-    for ((i = 1; i <= RUNS; i++)); do timed "$bin" "$db" "$@"; done | median
+# pair NAME COMMAND...: RUNS runs of the command on each binary, alternating old and new so that the
+# machine's other load falls on both alike, after one untimed run each; medians into R[old.NAME] and
+# R[new.NAME]. In the command, @ stands for the run's number (1..RUNS), for the mail files.
+declare -A R
+pair() {
+    local name=$1 i side bin args
+    shift
+    : >"$WORK/old.$name" && : >"$WORK/new.$name"
+    for ((i = 0; i <= RUNS; i++)); do
+        for side in old new; do
+            if [[ $side == old ]]; then bin=$OLD; else bin=$NEW; fi
+            args=("${@//@/$i}")
+            if [[ ${args[0]} == ingest ]]; then
+                STDIN="${args[1]}" timed "$bin" "$WORK/$side.sqlite" ingest >"$WORK/t"
+            else
+                timed "$bin" "$WORK/$side.sqlite" "${args[@]}" >"$WORK/t"
+            fi
+            ((i == 0)) || cat "$WORK/t" >>"$WORK/$side.$name"
+            [[ $name != history ]] || wc -c <"$WORK/stdout" >"$WORK/$side.history.bytes"
+        done
+    done
+    R[old.$name]=$(median <"$WORK/old.$name")
+    R[new.$name]=$(median <"$WORK/new.$name")
 }
 
-declare -A R
+echo "== timing both binaries, alternating" >&2
+pair history limit history
+pair standings limit standings
+pair games limit games alice
+pair show ingest "$WORK/mail/show@.eml"
+pair move ingest "$WORK/mail/move@.eml"
 for side in old new; do
     if [[ $side == old ]]; then BIN=$OLD; else BIN=$NEW; fi
-    DB="$WORK/$side.sqlite"
-    echo "== timing the $side binary" >&2
-    R[$side.history]=$(shell "$BIN" "$DB" limit history)
-    wc -c <"$WORK/stdout" >"$WORK/$side.history.bytes"
-    R[$side.standings]=$(shell "$BIN" "$DB" limit standings)
-    R[$side.games]=$(shell "$BIN" "$DB" limit games alice)
-    for ((i = 1; i <= RUNS; i++)); do STDIN="$WORK/mail/show$i.eml" timed "$BIN" "$DB" ingest; done | median >"$WORK/r"
-    R[$side.show]=$(cat "$WORK/r")
-    for ((i = 1; i <= RUNS; i++)); do STDIN="$WORK/mail/move$i.eml" timed "$BIN" "$DB" ingest; done | median >"$WORK/r"
-    R[$side.move]=$(cat "$WORK/r")
-    # Every move was taken: the games moved on.
-    cp "$DB" "$WORK/cron.sqlite"
-    R[$side.cron1]=$(timed "$BIN" "$WORK/cron.sqlite" cron)
+    R[$side.size]=$(mb "$WORK/$side.sqlite")
+    cp "$WORK/$side.sqlite" "$WORK/$side-cron.sqlite"
+    R[$side.cron1]=$(timed "$BIN" "$WORK/$side-cron.sqlite" cron)
     R[$side.cron1.line]=$(cat "$WORK/stdout")
-    CRON_RUNS=$RUNS
-    if [[ $side == old ]] && ((CRON_RUNS > 5)); then CRON_RUNS=5; fi
-    for ((i = 1; i <= CRON_RUNS; i++)); do timed "$BIN" "$WORK/cron.sqlite" cron; done | median >"$WORK/r"
-    R[$side.cron2]=$(cat "$WORK/r")
-    R[$side.cron2.line]=$(cat "$WORK/stdout")
-    R[$side.size]=$(mb "$DB")
-    R[$side.sizecron]=$(mb "$WORK/cron.sqlite")
-    rm -f "$WORK/cron.sqlite"*
+    R[$side.sizecron]=$(mb "$WORK/$side-cron.sqlite")
 done
+: >"$WORK/old.cron2" && : >"$WORK/new.cron2"
+CRON_RUNS=$RUNS
+((CRON_RUNS <= 5)) || CRON_RUNS=5
+for ((i = 1; i <= CRON_RUNS; i++)); do
+    for side in old new; do
+        if [[ $side == old ]]; then BIN=$OLD; else BIN=$NEW; fi
+        timed "$BIN" "$WORK/$side-cron.sqlite" cron >>"$WORK/$side.cron2"
+        R[$side.cron2.line]=$(cat "$WORK/stdout")
+    done
+done
+R[old.cron2]=$(median <"$WORK/old.cron2")
+R[new.cron2]=$(median <"$WORK/new.cron2")
+rm -f "$WORK"/*-cron.sqlite*
 
 echo "== a year of play with daily pruning (this checkout's file format)" >&2
 "$NEW" --db "$WORK/pruned.sqlite" --outbox "$WORK/out-pruned" outbox list >/dev/null
@@ -156,8 +179,10 @@ PRUNED=$(mb "$WORK/pruned.sqlite")
 cat <<EOF
 
 Database: $(cat "$WORK/built.txt")
-Runs: $RUNS per figure (cron with nothing due: 5 for the older binary); medians in ms, as processes.
+Runs: $RUNS per figure, old and new alternating (cron with nothing due: $CRON_RUNS); medians in ms, as
+processes.
 Migration of the built file to this checkout's schema (once): $MIGRATE ms
+then \`pbem compact\` (once, as the README asks of an older database): $COMPACT
 
 | path | $BASE | this checkout |
 | --- | ---: | ---: |
@@ -168,7 +193,7 @@ Migration of the built file to this checkout's schema (once): $MIGRATE ms
 | move mail by \`pbem ingest\` | ${R[old.move]} | ${R[new.move]} |
 | \`pbem cron\`, first run (nags due) | ${R[old.cron1]} | ${R[new.cron1]} |
 | \`pbem cron\`, nothing due | ${R[old.cron2]} | ${R[new.cron2]} |
-| database file, no pruning | ${R[old.size]} | ${R[new.size]} |
+| database file as built (a year of mail; new: migrated and compacted) | ${R[old.size]} | ${R[new.size]} |
 | database file after one \`pbem cron\` | ${R[old.sizecron]} | ${R[new.sizecron]} |
 | database file, a year with daily pruning | - | $PRUNED |
 

@@ -258,9 +258,14 @@ impl Db {
 
     fn setup(conn: Connection, busy_timeout: Duration, wal: bool) -> Result<Db> {
         conn.busy_timeout(busy_timeout)?;
-        // A new file frees pages as the outbox is pruned (see `Db::tidy`); this takes effect only
-        // before the first table is made, and is a no-op on an existing database.
-        conn.pragma_update(None, "auto_vacuum", "INCREMENTAL")?;
+        // A new file frees pages as the outbox is pruned (see `Db::tidy`). This takes effect only
+        // before the first table is made, and is set only then: on an existing file the pragma
+        // writes the header (a write and two fsyncs for every command, even a read).
+        let tables: i64 =
+            conn.query_row("SELECT COUNT(*) FROM sqlite_master", [], |r| r.get(0))?;
+        if tables == 0 {
+            conn.pragma_update(None, "auto_vacuum", "INCREMENTAL")?;
+        }
         if wal {
             // WAL lets readers go on while one process writes; NORMAL sync is durable at each commit
             // in WAL mode except on power loss, which the MTA's own retry covers.
