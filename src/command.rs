@@ -1859,6 +1859,9 @@ fn edit_distance(a: &str, b: &str) -> usize {
 /// The password words of a line, found by position as [`redact_line`] finds them, whether or not the
 /// line parses. Used to mask them wherever else the mail repeats them.
 pub fn line_passwords(line: &str) -> Vec<&str> {
+    if is_board_mail_subject(line) {
+        return Vec::new();
+    }
     let words: Vec<&str> = line.split_whitespace().collect();
     password_positions(&words)
         .into_iter()
@@ -1871,6 +1874,9 @@ pub fn line_passwords(line: &str) -> Vec<&str> {
 /// words masked too. Works on lines that do not parse, for quoting a bad command back in an error mail.
 /// Words are rejoined with single spaces.
 pub fn redact_line(line: &str) -> String {
+    if is_board_mail_subject(line) {
+        return line.to_string();
+    }
     let words: Vec<&str> = line.split_whitespace().collect();
     let pos = password_positions(&words);
     let secrets: Vec<&str> = pos.iter().map(|&i| secret_of(words[i])).collect();
@@ -1889,11 +1895,31 @@ const PLAIN_WORDS: &[&str] = &[
     "active", "finished", "mult", "multiple", "board", "re:", "fwd:", "new", "error", "nag:",
 ];
 
+/// True for the Subject of a board mail this server sent, as a reply keeps it: `Limit Board 101 bob`,
+/// `New Limit Board 101 alice`, `Nag: Limit Board 101 alice`, `Limit Board 101 Error`: a game's
+/// name (any word: the game may be one this server no longer hosts), `Board`, a number, and at most
+/// `New` or `Nag:` before them. Such a Subject is never a command, nor a mistyped one with a
+/// password to hide.
+pub fn is_board_mail_subject(line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let start = match words.first().map(|w| w.to_lowercase()).as_deref() {
+        Some("new" | "nag:") => 1,
+        _ => 0,
+    };
+    words.len() >= start + 3
+        && words[start + 1].eq_ignore_ascii_case("board")
+        && words[start + 2].parse::<u32>().is_ok()
+        && words[start].chars().all(|c| c.is_alphanumeric())
+}
+
 /// True when a line may be a command, however mistyped: its first word is (or is one or two letters
 /// off) a server keyword, or a game's name followed by a game command word or a number, or a game
 /// command word in a line that also holds a number (`move 101 alice PW 4-1,3` without the game).
 /// Wider than [`looks_like_command`], which decides what is run; this decides what is hidden.
 pub fn may_be_command(line: &str, games: &[&str]) -> bool {
+    if is_board_mail_subject(line) {
+        return false;
+    }
     let words: Vec<&str> = line.split_whitespace().collect();
     let Some(first) = words.first().map(|w| w.to_lowercase()) else {
         return false;
@@ -3004,6 +3030,32 @@ mod tests {
             line_passwords("limit move 101 alice secret 3-7"),
             vec!["secret"]
         );
+    }
+
+    #[test]
+    fn board_mail_subjects() {
+        for s in [
+            "Limit Board 101 bob",
+            "New Limit Board 101 alice",
+            "Nag: Limit Board 101 alice",
+            "NEW limit board 7 Over",
+            "Limit Board 101 Error",
+            "Chess Board 3 bob **",
+        ] {
+            assert!(is_board_mail_subject(s), "{s}");
+            assert!(!may_be_command(s, &["limit"]), "{s}");
+            assert_eq!(redact_line(s), s);
+            assert!(line_passwords(s).is_empty(), "{s}");
+        }
+        for s in [
+            "limit show 101",
+            "Board 101",
+            "New Limit Board alice",
+            "Old Limit Board 101 alice",
+            "limit move 101 alice Board 7",
+        ] {
+            assert!(!is_board_mail_subject(s), "{s}");
+        }
     }
 
     #[test]

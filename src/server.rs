@@ -660,7 +660,12 @@ impl Core {
             let game_named = games::find(first).is_some() && !second.eq_ignore_ascii_case("board");
             // "chess show 101": a game command word after an unknown game's name.
             let unknown_game = command::looks_like_command(&incoming.subject, &[first]);
-            if game_named || unknown_game {
+            // "New Limit Board 101 alice", "Nag: Limit Board 101 alice": a reply to our own mail,
+            // although "Limit" after "New" reads like a game command word.
+            // "pbem help", "pbem signup alice": the Subject of one of the server's own answers.
+            let reply = command::is_board_mail_subject(&incoming.subject)
+                || first.eq_ignore_ascii_case(&self.cfg.server.name);
+            if (game_named || unknown_game) && !reply {
                 return Ok(vec![self.execute(
                     tx,
                     &incoming.subject,
