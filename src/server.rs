@@ -1386,6 +1386,7 @@ impl Core {
                 server_options,
                 userids,
                 password.as_deref(),
+                comment,
                 origin,
             ),
             GameCommand::Move {
@@ -1466,6 +1467,7 @@ impl Core {
         server_options: &[(String, Option<String>)],
         userids: &[String],
         password: Option<&str>,
+        comment: &str,
         origin: &Origin,
     ) -> Step<Outcome> {
         let usage = format!(
@@ -1551,9 +1553,25 @@ impl Core {
         let row = tx
             .game(rules.name(), board)?
             .ok_or_else(|| StorageError::Corrupt(format!("game {game_id} vanished")))?;
-        // A challenge carries no password, so its mail body is not shown to the players as
-        // anybody's comment.
-        let mut outcome = self.board_mails(tx, rules, &row, state.as_ref(), &[], true, None)?;
+        // The challenge's comment ("Fancy a game?") goes to every player. Signed with the first
+        // player's password (--password), it is their comment on the game, kept in its history; a
+        // challenge without one may come from anybody, so its comment is shown as unsigned and
+        // not kept.
+        let comments: Vec<Comment> = if comment.trim().is_empty() {
+            Vec::new()
+        } else if password.is_some() {
+            tx.add_comment(row.id, 1, players[0].id, comment, self.now)?;
+            tx.comments(row.id)?
+        } else {
+            vec![Comment {
+                move_number: 1,
+                userid: "The challenge (unsigned: sent without --password)".into(),
+                body: comment.to_string(),
+                created_at: self.now,
+            }]
+        };
+        let mut outcome =
+            self.board_mails(tx, rules, &row, state.as_ref(), &comments, true, None)?;
         let letters = self.new_game_letters(tx, rules, &row, &outcome.subject, &outcome.text)?;
         outcome.letters.extend(letters);
         Ok(outcome)

@@ -97,3 +97,45 @@ fn a_reply_without_a_command_to_any_mail_of_the_server_gets_the_no_command_answe
     // Nothing was changed by the replies: the game waits for alice's first move.
     assert_eq!(env.stored_moves(101).len(), 0);
 }
+
+#[test]
+fn a_challenges_comment_reaches_the_other_players() {
+    let env = Env::new();
+    env.players(&["alice", "bob"]);
+    // Unsigned: shown to every player, marked as not signed, not kept in the game's history.
+    env.deliver(&eml(
+        "alice@example.org",
+        "limit challenge alice bob",
+        "Fancy a game?\n",
+    ));
+    let bob = only_mail_to(&env, "bob@example.org");
+    assert!(
+        bob.subject.starts_with("New Limit Board 101 ") && bob.subject.ends_with(" **"),
+        "{}",
+        bob.subject
+    );
+    assert!(
+        bob.body
+            .contains("The challenge (unsigned: sent without --password) writes:\nFancy a game?\n"),
+        "{}",
+        bob.body
+    );
+    let history = env.admin("limit history 101");
+    assert!(!String::from_utf8_lossy(&history.stdout).contains("Fancy"));
+
+    // Signed with the challenger's password: alice's comment, kept.
+    env.deliver(&eml(
+        "alice@example.org",
+        "limit challenge --password=pw-alice alice bob",
+        "A rematch?\n",
+    ));
+    let bob = only_mail_to(&env, "bob@example.org");
+    assert!(
+        bob.body.contains("alice writes:\nA rematch?\n"),
+        "{}",
+        bob.body
+    );
+    assert!(!bob.body.contains("pw-alice"), "{}", bob.body);
+    let history = String::from_utf8(env.admin("limit history 102").stdout).unwrap();
+    assert!(history.contains("A rematch?"), "{history}");
+}
