@@ -1611,6 +1611,7 @@ impl Core {
             !comments.is_empty(),
         );
         let body = self.summary(tx, rules, row, state, comments)?;
+        let next = next_move_lines(rules, row, state);
         let mut letters: Vec<Letter> = row
             .players
             .iter()
@@ -1618,7 +1619,10 @@ impl Core {
             .map(|(seat, p)| Letter {
                 to: p.addresses.clone(),
                 subject: subject.clone(),
-                body: body.clone(),
+                body: match &next {
+                    Some((to_move, lines)) if *to_move == seat => format!("{body}\n{lines}"),
+                    _ => body.clone(),
+                },
                 reply: Some(seat) == actor,
             })
             .collect();
@@ -2154,6 +2158,35 @@ fn angle(id: &str) -> String {
 
 fn userids(row: &GameRow) -> Vec<String> {
     row.players.iter().map(|p| p.userid.clone()).collect()
+}
+
+/// The end of the board mail to the player on move: the exact line to send, with their board, userid
+/// and `<password>`, and a legal move of this position as the example (`None` once the game is over
+/// or when the position has no move to show).
+fn next_move_lines(
+    rules: &dyn GameRules,
+    row: &GameRow,
+    state: &dyn GameState,
+) -> Option<(usize, String)> {
+    let Status::ToMove(seat) = state.status() else {
+        return None;
+    };
+    let who = &row.players.get(seat)?.userid;
+    let example = state.legal_moves().into_iter().next()?;
+    Some((
+        seat,
+        format!(
+            "It is your move, {who}. Send this line (as the Subject, or alone on a line of a reply),\n\
+             with your password and your move in place of the example:\n\n    \
+             {} move {} {who} <password> {example}#{}\n\n\
+             ({example} is one legal move here; #{} makes sure the move is played only at move {}.)\n",
+            rules.name(),
+            row.board,
+            state.move_number(),
+            state.move_number(),
+            state.move_number(),
+        ),
+    ))
 }
 
 /// What the lists show of a game, saved with its state.

@@ -139,3 +139,59 @@ fn a_challenges_comment_reaches_the_other_players() {
     let history = String::from_utf8(env.admin("limit history 102").stdout).unwrap();
     assert!(history.contains("A rematch?"), "{history}");
 }
+
+#[test]
+fn the_board_mail_to_the_player_on_move_ends_with_the_line_to_send() {
+    let env = Env::new();
+    env.players(&["alice", "bob"]);
+    env.deliver(&eml("bob@example.org", "limit challenge alice bob", ""));
+    // Each player on move in turn: their mail's last command line, with the password filled in,
+    // is a move the server takes; the other player's mail has no such line.
+    let mut to_move = ("alice", "pw-alice", "bob");
+    for turn in 1..=4 {
+        let mails = env.take_mails();
+        let mine = mails
+            .iter()
+            .find(|m| m.to == [format!("{}@example.org", to_move.0)])
+            .unwrap_or_else(|| panic!("no mail to {}: {mails:#?}", to_move.0));
+        let theirs = mails
+            .iter()
+            .find(|m| m.to == [format!("{}@example.org", to_move.2)])
+            .unwrap();
+        assert!(
+            !theirs.body.contains("is one legal move here"),
+            "{}",
+            theirs.body
+        );
+        let line = mine
+            .body
+            .lines()
+            .rev()
+            .find(|l| l.trim_start().starts_with("limit move "))
+            .unwrap_or_else(|| panic!("no line to send:\n{}", mine.body))
+            .trim()
+            .to_string();
+        assert!(
+            line.starts_with(&format!("limit move 101 {} <password> ", to_move.0)),
+            "{line}"
+        );
+        assert!(line.ends_with(&format!("#{turn}")), "{line}");
+        let last = mine.body.trim_end().lines().last().unwrap();
+        assert!(last.contains("is one legal move here"), "{last}");
+        env.deliver(&eml(
+            &format!("{}@example.org", to_move.0),
+            &line.replace("<password>", to_move.1),
+            "",
+        ));
+        assert_eq!(
+            env.stored_moves(101).len() as u32,
+            turn,
+            "turn {turn}: {line}"
+        );
+        to_move = if to_move.0 == "alice" {
+            ("bob", "pw-bob", "alice")
+        } else {
+            ("alice", "pw-alice", "bob")
+        };
+    }
+}
