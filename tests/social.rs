@@ -127,7 +127,8 @@ fn a_subscriber_gets_every_board_mail_until_unsubscribing() {
         let mails = env.take_mails();
         assert_eq!(mails.len(), 3, "move {i}: {mails:#?}");
         let carol = to(&mails, "carol@example.org");
-        let player = to(&mails, "alice@example.org");
+        // The mover, now waiting: the player on move also gets the line to send (issue 16).
+        let player = to(&mails, &format!("{mover}@example.org"));
         assert_eq!(carol.subject, player.subject);
         assert_eq!(carol.body, player.body);
         assert!(
