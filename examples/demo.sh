@@ -1,27 +1,48 @@
 #!/usr/bin/env bash
 # The demo: runs pbem on its built-in defaults over the example mails in examples/mail/ (two signups, a
-# challenge, three moves written the three ways players write them) and shows the board mail that came out.
-# Everything happens in a fresh temporary folder; nothing outside it is touched.
+# challenge, three moves written the three ways players write them), says what each mail did, and shows
+# the last board mail and the board as the admin sees it. Its work (database and sent mails) is kept in a
+# fresh folder whose name it prints at the end; nothing else is touched.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-cargo build --release --quiet
-pbem="$PWD/target/release/pbem"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+# PBEM_BIN: an already built pbem (the tests use it); otherwise this builds target/release/pbem.
+if [[ -n ${PBEM_BIN:-} ]]; then
+    pbem=$PBEM_BIN
+else
+    echo "== building pbem (release; the first build takes a few minutes)"
+    cargo build --release --bin pbem
+    pbem="$PWD/target/release/pbem"
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/pbem-demo.XXXXXX")
+mkdir -p "$work/outbox"
+touch -d '2000-01-01' "$work/stamp"
 
 # A fixed clock and layout seed make the example moves legal and the output the same on every machine.
 export PBEM_NOW=1795000000 PBEM_SEED=7
+run() { "$pbem" --db "$work/pbem.sqlite" --outbox "$work/outbox" "$@"; }
+header() { sed -n "s/^$1: *//p" "$2" | head -n 1 | tr -d '\r'; }
+mails_out() { find "$work/outbox" -name '*.eml' | wc -l; }
+
 for mail in examples/mail/*.eml; do
-    echo "== pbem ingest $mail"
-    "$pbem" --db "$work/pbem.sqlite" --outbox "$work/outbox" ingest "$mail"
+    from=$(header From "$mail")
+    subject=$(header Subject "$mail")
+    before=$(mails_out)
+    echo
+    echo "== $(basename "$mail"): from $from, Subject: $subject"
+    run ingest "$mail"
+    echo "   handled; $(($(mails_out) - before)) mail(s) sent:"
+    find "$work/outbox" -name '*.eml' -newer "$work/stamp" | sort | while read -r sent; do
+        echo "     to $(header To "$sent"): $(header Subject "$sent")"
+    done
+    touch "$work/stamp"
 done
 
 echo
-echo "== $(ls "$work/outbox" | wc -l) mails went out; the last board mail to bob:"
+echo "== $(mails_out) mails went out in all; the last board mail to bob, as he reads it:"
 last=$(grep -l "^To: .*bob@example.org" "$work"/outbox/*.eml | xargs ls -t | head -n 1)
-# Un-fold the quoted-printable soft line breaks so the board reads as the player sees it.
-python3 - "$last" <<'PY' 2>/dev/null || cat "$last"
+# Decode the transfer encoding so the board reads as the player sees it.
+python3 - "$last" <<'PY' || cat "$last"
 import email, sys
 from email import policy
 msg = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=policy.default)
@@ -31,6 +52,8 @@ for h in ("From", "To", "Subject", "Date", "Message-ID", "In-Reply-To", "Auto-Su
 print()
 print(msg.get_body(("plain",)).get_content())
 PY
-echo
 echo "== pbem limit show 101 (as the admin):"
-"$pbem" --db "$work/pbem.sqlite" --outbox "$work/outbox" limit show 101 | head -n 12
+run limit show 101
+echo
+echo "== the demo's database and sent mails are kept in $work"
+echo "   (look at them with: $pbem --db $work/pbem.sqlite limit games alice all)"

@@ -195,3 +195,46 @@ fn the_board_mail_to_the_player_on_move_ends_with_the_line_to_send() {
         };
     }
 }
+
+#[test]
+fn the_demo_says_what_each_mail_did_shows_the_whole_board_and_keeps_its_work() {
+    let out = std::process::Command::new(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/demo.sh"))
+        .env("PBEM_BIN", env!("CARGO_BIN_EXE_pbem"))
+        .env_remove("PBEM_CONFIG")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for needle in [
+        "== 01-signup-alice.eml: from Alice <alice@example.org>, Subject: signup alice alicepw\n   handled; 1 mail(s) sent:\n     to alice@example.org: pbem signup alice\n",
+        "== 03-challenge.eml: from Alice <alice@example.org>, Subject: limit challenge alice bob\n   handled; 2 mail(s) sent:\n",
+        "     to bob@example.org: Limit Board 101 alice **\n",
+        "== 11 mails went out in all; the last board mail to bob, as he reads it:\n",
+        "== pbem limit show 101 (as the admin):\n",
+    ] {
+        assert!(text.contains(needle), "{needle:?} missing in:\n{text}");
+    }
+    // The admin's board is whole: the summary goes on to its last line.
+    let show = &text[text.find("== pbem limit show 101").unwrap()..];
+    assert!(
+        show.contains("Players:\n  Red (alice)\n  Blue (bob)\n"),
+        "{show}"
+    );
+    assert!(
+        show.contains("Now:          2026-11-18 11:06 UTC"),
+        "{show}"
+    );
+    // The work folder is kept, and named.
+    let kept = text
+        .lines()
+        .find_map(|l| l.strip_prefix("== the demo's database and sent mails are kept in "))
+        .unwrap_or_else(|| panic!("no folder named:\n{text}"));
+    let kept = std::path::Path::new(kept.trim());
+    assert!(kept.join("pbem.sqlite").is_file(), "{}", kept.display());
+    assert_eq!(std::fs::read_dir(kept.join("outbox")).unwrap().count(), 11);
+    std::fs::remove_dir_all(kept).unwrap();
+}
