@@ -32,7 +32,14 @@ pub const EX_TEMPFAIL: i32 = 75;
 
 /// `pbem`: a play-by-email game server.
 #[derive(Debug, Parser)]
-#[command(name = "pbem", version, about, after_help = AFTER_HELP)]
+// `pbem help ...` is the command language's help (as by mail), not clap's.
+#[command(
+    name = "pbem",
+    version,
+    about,
+    after_help = AFTER_HELP,
+    disable_help_subcommand = true
+)]
 pub struct Args {
     /// TOML configuration file (default: built-in defaults).
     #[arg(long, env = "PBEM_CONFIG", global = true)]
@@ -124,6 +131,15 @@ pub fn config(args: &Args) -> Result<Config, String> {
         cfg.mail.outbox_dir = dir.clone();
     }
     Ok(cfg)
+}
+
+/// Parses the binary's own flags: help and version are printed (exit 0), any other mistake is a
+/// usage error (exit 64, as the README promises; clap's own is 2).
+pub fn parse_args() -> Result<Args, i32> {
+    Args::try_parse().map_err(|e| {
+        let _ = e.print();
+        if e.use_stderr() { EX_USAGE } else { EX_OK }
+    })
 }
 
 /// Runs the command and returns the exit status.
@@ -260,10 +276,18 @@ pub fn run(args: Args) -> i32 {
         },
         Command::Mail(words) => {
             let line = words.join(" ");
+            // A line that is no command of the language is a usage error (64), answered with the
+            // text a mail would get; a command refused by the server (wrong password, illegal
+            // move) is 1.
+            let unreadable = crate::command::parse(&line).is_err();
             match server.run_admin(&line, "") {
                 Ok(o) => {
                     let _ = out.write_all(o.text.as_bytes());
-                    if o.ok { EX_OK } else { EX_REFUSED }
+                    match (o.ok, unreadable) {
+                        (true, _) => EX_OK,
+                        (false, true) => EX_USAGE,
+                        (false, false) => EX_REFUSED,
+                    }
                 }
                 Err(e) => server_failure(&mut err, &e, db),
             }

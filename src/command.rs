@@ -793,6 +793,48 @@ fn usage_game(game: &str, word: &str) -> String {
     format!("{game} {rest}")
 }
 
+/// How a command is written, for `help <command>`: `help signup`, `help change password`, `help limit
+/// move` (a game's command, after any game's name) or `help move` (shown with `<game>`). `None` when
+/// the words name no command.
+pub fn command_usage(subject: &[String]) -> Option<String> {
+    let words: Vec<String> = subject.iter().map(|w| w.to_lowercase()).collect();
+    let first = words.first()?.as_str();
+    let second = words.get(1).map(String::as_str);
+    if first == "list" {
+        return Some("list".into());
+    }
+    if first == "change" {
+        return Some(
+            match second {
+                Some("password") => usage_server("change password"),
+                Some("address") => usage_server("change address"),
+                _ => usage_server("change"),
+            }
+            .into(),
+        );
+    }
+    if SERVER_KEYWORDS.contains(&first) && first != "add" {
+        return Some(usage_server(first).into());
+    }
+    match second {
+        Some(w) if GAME_COMMAND_WORDS.contains(&w) => Some(usage_game(&subject[0], w)),
+        None if GAME_COMMAND_WORDS.contains(&first) => Some(usage_game("<game>", first)),
+        _ => None,
+    }
+}
+
+/// The command (server keyword, or game command word) nearest to a mistyped one, if any is one or two
+/// letters off.
+pub fn nearest_command(word: &str) -> Option<&'static str> {
+    let word = word.to_lowercase();
+    let all: Vec<&'static str> = SERVER_KEYWORDS
+        .iter()
+        .chain(GAME_COMMAND_WORDS)
+        .copied()
+        .collect();
+    closest(&word, &all)
+}
+
 /// Reads one command line. The line is checked for form only (see the module documentation).
 pub fn parse(line: &str) -> Result<RawCommand, CommandError> {
     let words: Vec<&str> = line.split_whitespace().collect();
@@ -1105,10 +1147,16 @@ impl Parser<'_> {
 
     fn game(&self, game: String, args: &[&str]) -> Result<RawCommand, CommandError> {
         let Some(word) = args.first() else {
-            return Err(self.usage_err(
-                format!("'{}' needs a command after it", self.q(&game)),
-                usage_game(&self.q(&game), ""),
-            ));
+            // One word: a mistyped server command ("frobnicate", "sigup"), or a game's name alone.
+            let hint = closest(&game.to_lowercase(), SERVER_KEYWORDS)
+                .map(|c| format!(" (did you mean '{c}'?)"))
+                .unwrap_or_default();
+            return Err(CommandError::Unknown {
+                what: format!(
+                    "'{}' is not a command{hint} (a game's name needs a command after it)",
+                    self.q(&game)
+                ),
+            });
         };
         let word = word.to_lowercase();
         let args = &args[1..];
@@ -1245,8 +1293,14 @@ impl Parser<'_> {
             "limit" => self.limit(&cmd, args, &usage)?,
             "accept" | "reject" => self.challenge_list(&cmd, &word, args, &usage)?,
             _ => {
+                // "limit mvoe ...": a mistyped game command; "sigup alice ...": a mistyped
+                // server command read as a game's name.
                 let hint = closest(&word, GAME_COMMAND_WORDS)
                     .map(|c| format!(" (did you mean '{g} {c}'?)"))
+                    .or_else(|| {
+                        closest(&game.to_lowercase(), SERVER_KEYWORDS)
+                            .map(|c| format!(" (did you mean '{c}'?)"))
+                    })
                     .unwrap_or_default();
                 return Err(CommandError::Unknown {
                     what: format!("'{g} {}' is not a command{hint}", self.q(&word)),
@@ -2356,9 +2410,13 @@ mod tests {
             (
                 "hello",
                 &[
-                    "'hello' needs a command after it",
-                    "usage: hello help|challenge",
+                    "'hello' is not a command (a game's name needs a command after it)",
+                    "<game> move",
                 ],
+            ),
+            (
+                "sigup",
+                &["'sigup' is not a command (did you mean 'signup'?)"],
             ),
             (
                 "limit dance 101",
@@ -3030,6 +3088,33 @@ mod tests {
             line_passwords("limit move 101 alice secret 3-7"),
             vec!["secret"]
         );
+    }
+
+    #[test]
+    fn usage_for_help_on_a_command() {
+        let u =
+            |s: &str| command_usage(&s.split_whitespace().map(String::from).collect::<Vec<_>>());
+        assert_eq!(
+            u("signup").unwrap(),
+            "signup <userid> <password> [<address>...]"
+        );
+        assert!(
+            u("change password")
+                .unwrap()
+                .starts_with("change password <userid> <old")
+        );
+        assert!(
+            u("limit move")
+                .unwrap()
+                .starts_with("limit move <board> <userid> <password>")
+        );
+        assert!(u("move").unwrap().starts_with("<game> move <board>"));
+        assert_eq!(u("list").unwrap(), "list");
+        assert_eq!(u("frobnicate"), None);
+        assert_eq!(u("limit frobnicate"), None);
+        assert_eq!(nearest_command("sigup"), Some("signup"));
+        assert_eq!(nearest_command("chalenge"), Some("challenge"));
+        assert_eq!(nearest_command("frobnicate"), None);
     }
 
     #[test]

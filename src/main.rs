@@ -1,11 +1,11 @@
 //! The `pbem` binary: parses its flags, hands over to [`pbem::cli::run`], and turns the outcome into an
 //! exit status.
 
-use clap::Parser;
-
 fn main() {
-    let args = pbem::cli::Args::parse();
-    let status = pbem::cli::run(args);
+    let status = match pbem::cli::parse_args() {
+        Ok(args) => pbem::cli::run(args),
+        Err(status) => status,
+    };
     pbem::cli::report_rss();
     std::process::exit(status);
 }

@@ -1039,17 +1039,35 @@ impl Core {
     fn help(&self, subject: &[String]) -> Step<Outcome> {
         match subject.first() {
             None => Ok(Outcome::reply("pbem help".into(), general_help(&self.cfg))),
-            Some(word) => match games::find(word) {
+            // `help limit` is the game's rules; `help limit move` how that command is written.
+            Some(word) => match games::find(word).filter(|_| subject.len() == 1) {
                 Some(rules) => Ok(Outcome::reply(
                     format!("{} help", rules.title()),
                     rules.help(),
                 )),
-                None => Err(Refusal::new(format!(
-                    "There is no help on '{word}'. Send `help` for the commands, or `help <game>` \
-                     for a game's rules; the games are: {}.",
-                    game_names()
-                ))
-                .into()),
+                None => match command::command_usage(subject) {
+                    Some(usage) => Ok(Outcome::reply(
+                        format!("pbem help {}", subject.join(" ")),
+                        format!(
+                            "How to write it:\n\n  {}\n\nSend `help` for every command and what it \
+                             does, or `help <game>` for a game's rules; the games are: {}.\n",
+                            usage.replace('\n', "\n  "),
+                            game_names()
+                        ),
+                    )),
+                    None => {
+                        let hint = command::nearest_command(word)
+                            .map(|c| format!(" Did you mean '{c}'?"))
+                            .unwrap_or_default();
+                        Err(Refusal::new(format!(
+                            "There is no help on '{}'.{hint} Send `help` for the commands, or \
+                             `help <game>` for a game's rules; the games are: {}.",
+                            subject.join(" "),
+                            game_names()
+                        ))
+                        .into())
+                    }
+                },
             },
         }
     }

@@ -238,3 +238,60 @@ fn the_demo_says_what_each_mail_did_shows_the_whole_board_and_keeps_its_work() {
     assert_eq!(std::fs::read_dir(kept.join("outbox")).unwrap().count(), 11);
     std::fs::remove_dir_all(kept).unwrap();
 }
+
+#[test]
+fn the_shell_answers_as_the_mail_would_with_64_for_usage_errors() {
+    let env = Env::new();
+    let run = |args: &[&str]| {
+        let out = env.cmd().args(args).output().unwrap();
+        (
+            out.status.code().unwrap(),
+            String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr),
+        )
+    };
+    // `help` is the command language's help, as by mail, and so is help on one command.
+    let (code, text) = run(&["help"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("signup"), "{text}");
+    assert!(!text.contains("Usage: pbem"), "clap's help instead: {text}");
+    let (code, text) = run(&["help", "signup"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("signup <userid> <password> [<address>...]"),
+        "{text}"
+    );
+    let (code, text) = run(&["help", "limit", "move"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(
+        text.contains("limit move <board> <userid> <password> <move>[#N]"),
+        "{text}"
+    );
+    let (code, text) = run(&["help", "sigup"]);
+    assert_eq!(code, 1, "{text}");
+    assert!(text.contains("Did you mean 'signup'?"), "{text}");
+    // A line that is no command: 64, the nearest command suggested.
+    let (code, text) = run(&["frobnicate"]);
+    assert_eq!(code, 64, "{text}");
+    assert!(text.contains("'frobnicate' is not a command"), "{text}");
+    assert!(!text.contains("'frobnicate' needs"), "{text}");
+    assert!(
+        text.contains("signup <userid> <password>"),
+        "the commands are listed: {text}"
+    );
+    let (code, text) = run(&["sigup", "alice", "pw"]);
+    assert_eq!(code, 64, "{text}");
+    assert!(text.contains("(did you mean 'signup'?)"), "{text}");
+    let (code, text) = run(&["limit", "chalenge", "alice", "bob"]);
+    assert_eq!(code, 64, "{text}");
+    assert!(text.contains("did you mean 'limit challenge'?"), "{text}");
+    // A bad flag of the binary: 64 too (clap's own status is 2).
+    let (code, text) = run(&["--frobnicate"]);
+    assert_eq!(code, 64, "{text}");
+    // A well-formed command the server refuses: 1.
+    let (code, text) = run(&["limit", "show", "999"]);
+    assert_eq!(code, 1, "{text}");
+    // Help and version of the binary itself: 0.
+    assert_eq!(run(&["--help"]).0, 0);
+    assert_eq!(run(&["--version"]).0, 0);
+}
