@@ -204,6 +204,7 @@ pub fn run(args: Args) -> i32 {
         }
         _ => None,
     };
+    let cfg_keep_days = cfg.mail.outbox_keep_days;
     let mut server = match Server::open(cfg, now) {
         Ok(s) => s.with_seed(seed),
         Err(e) => return server_failure(&mut err, &e, db),
@@ -211,7 +212,14 @@ pub fn run(args: Args) -> i32 {
     match args.command {
         Command::Engine { .. } => unreachable!("handled above"),
         Command::Ingest { files } => match stdin_message {
-            Some(raw) => ingest_one(&mut server, &raw, "stdin", db, &mut err),
+            Some(raw) => ingest_one(
+                &mut server,
+                &raw,
+                "stdin",
+                db,
+                &mut err,
+                &mut Tally::default(),
+            ),
             None => ingest(&mut server, &files, max_bytes, db, &mut err),
         },
         Command::Maildir { dir } => maildir(&mut server, &dir, max_bytes, db, &mut err),
@@ -258,6 +266,17 @@ pub fn run(args: Args) -> i32 {
             action: OutboxAction::List { all },
         } => match server.db().outbox(!all) {
             Ok(rows) => {
+                let waiting = rows.iter().filter(|r| r.sent_at.is_none()).count();
+                let _ = writeln!(
+                    err,
+                    "outbox: {waiting} waiting{} (sent mail is kept {} days)",
+                    if all {
+                        format!(", {} sent", rows.len() - waiting)
+                    } else {
+                        String::new()
+                    },
+                    cfg_keep_days
+                );
                 for r in rows {
                     let (to, subject) =
                         match serde_json::from_str::<crate::mail_out::OutgoingMail>(&r.mail) {
@@ -318,23 +337,70 @@ fn server_failure(err: &mut dyn Write, e: &ServerError, db: &Path) -> i32 {
     }
 }
 
-/// Ingests one message; the worse exit status wins across several.
-fn ingest_one(server: &mut Server, raw: &[u8], name: &str, db: &Path, err: &mut dyn Write) -> i32 {
+/// What became of the messages of one `ingest` or `maildir` run, for its summary line.
+#[derive(Debug, Default)]
+struct Tally {
+    handled: usize,
+    silent: usize,
+    duplicate: usize,
+    retried: usize,
+    failed: usize,
+}
+
+impl Tally {
+    /// `maildir: 12 messages: 9 handled, 1 not answered, 1 duplicate, 1 left for a retry`.
+    fn line(&self, what: &str) -> String {
+        let total = self.handled + self.silent + self.duplicate + self.retried + self.failed;
+        let mut s = format!(
+            "{what}: {total} messages: {} handled, {} not answered (bounces, lists, autoreplies, \
+             no address), {} duplicate, {} left for a retry",
+            self.handled, self.silent, self.duplicate, self.retried
+        );
+        if self.failed > 0 {
+            s.push_str(&format!(", {} failed", self.failed));
+        }
+        s
+    }
+}
+
+/// Ingests one message and counts what became of it.
+fn ingest_one(
+    server: &mut Server,
+    raw: &[u8],
+    name: &str,
+    db: &Path,
+    err: &mut dyn Write,
+    tally: &mut Tally,
+) -> i32 {
     match server.ingest(raw) {
-        Ok(IngestOutcome::Handled { .. }) => EX_OK,
+        Ok(IngestOutcome::Handled { .. }) => {
+            tally.handled += 1;
+            EX_OK
+        }
         Ok(IngestOutcome::Duplicate) => {
+            tally.duplicate += 1;
             let _ = writeln!(err, "pbem: {name}: already processed; ignored");
             EX_OK
         }
         Ok(IngestOutcome::Silent(why)) => {
+            tally.silent += 1;
             let _ = writeln!(err, "pbem: {name}: not answered: {why}");
             EX_OK
         }
         Ok(IngestOutcome::Dropped(why)) => {
+            tally.silent += 1;
             let _ = writeln!(err, "pbem: {name}: dropped: {why}");
             EX_OK
         }
-        Err(e) => server_failure(err, &e, db),
+        Err(e) => {
+            let code = server_failure(err, &e, db);
+            if code == EX_TEMPFAIL {
+                tally.retried += 1;
+            } else {
+                tally.failed += 1;
+            }
+            code
+        }
     }
 }
 
@@ -397,15 +463,20 @@ fn ingest(
     err: &mut dyn Write,
 ) -> i32 {
     let mut status = EX_OK;
+    let mut tally = Tally::default();
     for f in files {
         let code = match read_message(f, max_bytes) {
-            Ok(raw) => ingest_one(server, &raw, &f.display().to_string(), db, err),
+            Ok(raw) => ingest_one(server, &raw, &f.display().to_string(), db, err, &mut tally),
             Err(e) => {
                 let _ = writeln!(err, "pbem: {}: {e}", f.display());
+                tally.failed += 1;
                 EX_USAGE
             }
         };
         status = worse(status, code);
+    }
+    if files.len() > 1 {
+        let _ = writeln!(err, "pbem: {}", tally.line("ingest"));
     }
     status
 }
@@ -444,15 +515,17 @@ fn maildir(
     // Maildir names start with the delivery time: sorting keeps the players' order of moves.
     names.sort();
     let mut status = EX_OK;
+    let mut tally = Tally::default();
     for path in names {
         let name = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         let code = match read_message(&path, max_bytes) {
-            Ok(raw) => ingest_one(server, &raw, &name, db, err),
+            Ok(raw) => ingest_one(server, &raw, &name, db, err, &mut tally),
             Err(e) => {
                 let _ = writeln!(err, "pbem: {}: {e}", path.display());
+                tally.retried += 1;
                 EX_TEMPFAIL
             }
         };
@@ -465,5 +538,6 @@ fn maildir(
         }
         status = worse(status, code);
     }
+    let _ = writeln!(err, "pbem: {}", tally.line("maildir"));
     status
 }

@@ -284,6 +284,14 @@ impl Db {
     /// binary. Safe when several processes open a new database at once: each step re-reads the version
     /// under the write lock.
     fn migrate(&mut self) -> Result<()> {
+        // Up to date (nearly always): no write lock, so that opening the database never waits for
+        // another process's write.
+        let version: u32 = self
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))?;
+        if version == SCHEMA_VERSION {
+            return Ok(());
+        }
         loop {
             let tx = self
                 .conn

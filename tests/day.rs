@@ -295,3 +295,68 @@ fn the_shell_answers_as_the_mail_would_with_64_for_usage_errors() {
     assert_eq!(run(&["--help"]).0, 0);
     assert_eq!(run(&["--version"]).0, 0);
 }
+
+#[test]
+fn maildir_and_outbox_list_print_their_counts() {
+    let env = Env::new();
+    let maildir = env.dir.path().join("Maildir");
+    std::fs::create_dir_all(maildir.join("new")).unwrap();
+    let signup = common::eml_with_id("alice@example.org", "signup alice pw-alice", "", "<one@x>");
+    std::fs::write(maildir.join("new/1.a"), &signup).unwrap();
+    std::fs::write(maildir.join("new/2.a"), &signup).unwrap();
+    std::fs::write(
+        maildir.join("new/3.a"),
+        "From: MAILER-DAEMON@example.org\r\nSubject: Undelivered Mail\r\n\r\nbounce\r\n",
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        let out = env.cmd().args(args).output().unwrap();
+        (
+            out.status.code().unwrap(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, _, err) = run(&["maildir", maildir.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("maildir: 3 messages: 1 handled, 1 not answered (bounces, lists, autoreplies, no address), 1 duplicate, 0 left for a retry"),
+        "{err}"
+    );
+    // The mail went out at once: nothing waits; with --all the sent one is listed.
+    let (code, out, err) = run(&["outbox", "list"]);
+    assert_eq!((code, out.as_str()), (0, ""));
+    assert!(
+        err.contains("outbox: 0 waiting (sent mail is kept 7 days)"),
+        "{err}"
+    );
+    let (_, out, err) = run(&["outbox", "list", "--all"]);
+    assert!(err.contains("outbox: 0 waiting, 1 sent"), "{err}");
+    assert!(
+        out.contains("\tsent\talice@example.org\tpbem signup alice"),
+        "{out}"
+    );
+
+    // A database held by another writer: the messages stay in new/ for a retry, and say so.
+    std::fs::write(
+        maildir.join("new/4.a"),
+        eml("bob@example.org", "signup bob pw-bob", ""),
+    )
+    .unwrap();
+    let config = env.dir.path().join("pbem.toml");
+    std::fs::write(&config, "[database]\nbusy_timeout_ms = 100\n").unwrap();
+    let lock = env.sqlite();
+    lock.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let out = env
+        .cmd()
+        .arg("--config")
+        .arg(&config)
+        .args(["maildir", maildir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    lock.execute_batch("ROLLBACK").unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(75), "{err}");
+    assert!(err.contains("maildir: 1 messages: 0 handled, 0 not answered (bounces, lists, autoreplies, no address), 0 duplicate, 1 left for a retry"), "{err}");
+    assert!(maildir.join("new/4.a").exists());
+}
