@@ -1512,7 +1512,7 @@ impl Core {
         for u in userids {
             let user = tx
                 .user(u)?
-                .filter(|u| u.password_hash.is_some())
+                .filter(|u| u.password_hash.is_some() || u.robot.is_some())
                 .ok_or_else(|| {
                     Refusal::new(format!(
                         "'{u}' is not a registered player. Every player signs up first with \
@@ -1525,11 +1525,19 @@ impl Core {
                 ))
                 .into());
             }
+            if user.robot.is_some() && !rules.has_robot() {
+                return Err(Refusal::new(format!(
+                    "'{u}' is a robot, and there is no robot for {} yet. {usage}",
+                    rules.title()
+                ))
+                .into());
+            }
             players.push(user);
         }
         self.check_challenge(tx, rules, &players)?;
         let admin = origin.reply_to.is_none();
-        let mut agreed = vec![admin; players.len()];
+        // A robot agrees to every game it is challenged to.
+        let mut agreed: Vec<bool> = players.iter().map(|p| admin || p.robot.is_some()).collect();
         if let Some(password) = password {
             self.authenticate(tx, &userids[0], password)?;
             agreed[0] = true;
@@ -1552,6 +1560,10 @@ impl Core {
             .new_game(options, players.len(), seed)
             .map_err(|e| Refusal::new(format!("{e}\n{usage}")))?;
         let board = tx.next_board(rules.name())?;
+        // A robot that moves first has moved when the players get the new board.
+        let state = self
+            .robot_replies(board, &players, state.as_ref())
+            .unwrap_or(state);
         let ids: Vec<i64> = players.iter().map(|p| p.id).collect();
         let names: Vec<String> = players.iter().map(|p| p.userid.clone()).collect();
         let game_id = tx.insert_game(
@@ -1571,6 +1583,8 @@ impl Core {
         let row = tx
             .game(rules.name(), board)?
             .ok_or_else(|| StorageError::Corrupt(format!("game {game_id} vanished")))?;
+        // Robots alone may have played it to the end.
+        self.settle_game(tx, rules, &row, state.as_ref())?;
         // The challenge's comment ("Fancy a game?") goes to every player. Signed with the first
         // player's password (--password), it is their comment on the game, kept in its history; a
         // challenge without one may come from anybody, so its comment is shown as unsigned and
@@ -1776,6 +1790,10 @@ impl Core {
         before: u32,
         comment: &str,
     ) -> Step<Outcome> {
+        // A robot whose turn this makes it answers at once, in the same transaction: the players'
+        // board mail shows its move.
+        let replied = self.robot_replies(row.board, &row.players, state);
+        let state = replied.as_deref().unwrap_or(state);
         let status = saved_status(state, &userids(&row));
         let finished = status.finished;
         let row_was_finished = row.finished;
@@ -1804,6 +1822,41 @@ impl Core {
         )?;
         // A queued move comes due only once this change is saved and its mails are written.
         self.after_turn(tx, rules, &row, state, outcome, &notes)
+    }
+
+    /// Plays the robots' moves while a robot is to move (robot1..robot3: see [`GameState::
+    /// robot_move`]); `None` when no robot is to move. Each move's seed comes from the board and the
+    /// move number, so a game replays the same. A game where robots play each other is played to
+    /// its end here.
+    fn robot_replies(
+        &self,
+        board: u32,
+        players: &[User],
+        state: &dyn GameState,
+    ) -> Option<Box<dyn GameState>> {
+        let mut next: Option<Box<dyn GameState>> = None;
+        loop {
+            let now = next.as_deref().unwrap_or(state);
+            let Status::ToMove(seat) = now.status() else {
+                return next;
+            };
+            let Some(level) = players.get(seat).and_then(|p| p.robot) else {
+                return next;
+            };
+            let seed = (u64::from(board) << 32) | u64::from(now.move_number());
+            let Some(mv) = now.robot_move(level, seed) else {
+                eprintln!("pbem: board {board}: the robot found no move; the game waits");
+                return next;
+            };
+            let mut after = now.clone_box();
+            if let Err(e) = after.play(&mv) {
+                eprintln!(
+                    "pbem: board {board}: the robot's move {mv} was refused ({e}); the game waits"
+                );
+                return next;
+            }
+            next = Some(after);
+        }
     }
 
     fn comment_at(

@@ -69,6 +69,7 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0011_listing",
         include_str!("../migrations/0011_listing.sql"),
     ),
+    ("0012_robots", include_str!("../migrations/0012_robots.sql")),
 ];
 
 /// The schema version this binary writes.
@@ -155,6 +156,8 @@ pub struct User {
     pub password_hash: Option<String>,
     /// Where the player's mail goes.
     pub addresses: Vec<String>,
+    /// For a robot account (robot1..robot3), its level; `None` for a person.
+    pub robot: Option<u8>,
 }
 
 /// A stored game.
@@ -544,7 +547,7 @@ impl Tx<'_> {
     fn user_where(&self, condition: &str, key: impl rusqlite::ToSql) -> Result<Option<User>> {
         let sql = format!(
             // failed_logins and locked_until are the retired lock-out's columns: no longer read.
-            "SELECT id, userid, password_hash FROM users WHERE {condition}"
+            "SELECT id, userid, password_hash, robot FROM users WHERE {condition}"
         );
         let row = self
             .0
@@ -554,6 +557,7 @@ impl Tx<'_> {
                     userid: r.get(1)?,
                     password_hash: r.get(2)?,
                     addresses: Vec::new(),
+                    robot: r.get(3)?,
                 })
             })
             .optional()?;

@@ -156,6 +156,11 @@ pub trait GameRules: Sync {
     /// the game's move notation, not that it is legal anywhere: a queued move is read when it is
     /// queued, so that only a move is stored and mailed back later, and played when its turn comes.
     fn read_move(&self, mv: &str) -> Result<(), RuleError>;
+    /// True when the game has a robot player ([`GameState::robot_move`]): only then may the robot
+    /// accounts (robot1..robot3) be challenged to it.
+    fn has_robot(&self) -> bool {
+        false
+    }
 }
 
 /// One game in progress (or finished). Moves are always played by the seat whose turn it is; the server
@@ -227,6 +232,12 @@ pub trait GameState: Send {
             self.play(m).expect("a listed move is legal");
             played += 1;
         }
+    }
+    /// The robot's move for the player to move, in canonical notation: `level` 1 (weakest) to 3,
+    /// deterministic for a `seed`. `None` when the game has no robot or is over.
+    fn robot_move(&self, level: u8, seed: u64) -> Option<String> {
+        let _ = (level, seed);
+        None
     }
     /// Lines the summary prints under the status (pawns left in the box, and the like); may be empty.
     fn notes(&self) -> Vec<String> {

@@ -690,6 +690,7 @@ mod tests {
             userid: name.into(),
             password_hash: Some("h".into()),
             addresses: vec![format!("{name}@example.org")],
+            robot: None,
         }
     }
 
