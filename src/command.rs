@@ -38,7 +38,7 @@ pub const MAX_USERID_LEN: usize = 20;
 
 /// The server-level keywords; any other first word is taken as the name of a game.
 pub const SERVER_KEYWORDS: &[&str] = &[
-    "help", "signup", "add", "change", "signoff", "list", "vacation", "confirm",
+    "help", "signup", "add", "change", "signoff", "list", "vacation", "confirm", "password",
 ];
 
 /// The words a game command may start with (after the game's name).
@@ -136,6 +136,20 @@ pub enum RawCommand {
         userid: String,
         /// The current password.
         old: String,
+        /// The new password.
+        new: String,
+    },
+    /// `password reset userid`: mail a one-time code to the account's addresses.
+    PasswordReset {
+        /// The userid, as written.
+        userid: String,
+    },
+    /// `password set userid code new`: a new password with the code of `password reset`.
+    PasswordSet {
+        /// The userid, as written.
+        userid: String,
+        /// The code of the reset mail.
+        code: String,
         /// The new password.
         new: String,
     },
@@ -438,6 +452,8 @@ impl RawCommand {
             | RawCommand::Signoff { password, .. } => vec![password.as_str()],
             RawCommand::Vacation { password, .. } => vec![password.as_str()],
             RawCommand::ChangePassword { old, new, .. } => vec![old.as_str(), new.as_str()],
+            RawCommand::PasswordSet { code, new, .. } => vec![code.as_str(), new.as_str()],
+            RawCommand::PasswordReset { .. } => Vec::new(),
             RawCommand::Game { command, .. } => match command {
                 GameCommand::Move { password, .. }
                 | GameCommand::Resign { password, .. }
@@ -498,6 +514,16 @@ impl RawCommand {
                 w
             }
             RawCommand::Signoff { userid, .. } => vec!["signoff".into(), userid.clone(), m.into()],
+            RawCommand::PasswordReset { userid } => {
+                vec!["password".into(), "reset".into(), userid.clone()]
+            }
+            RawCommand::PasswordSet { userid, .. } => vec![
+                "password".into(),
+                "set".into(),
+                userid.clone(),
+                m.into(),
+                m.into(),
+            ],
             RawCommand::List => vec!["list".into()],
             RawCommand::Confirm { userid, code } => {
                 vec!["confirm".into(), userid.clone(), code.clone()]
@@ -706,6 +732,8 @@ pub fn command_list() -> String {
         usage_server("change password"),
         usage_server("change address"),
         usage_server("signoff"),
+        usage_server("password reset"),
+        usage_server("password set"),
         usage_server("confirm"),
         usage_server("list"),
         usage_server("vacation"),
@@ -752,6 +780,13 @@ fn usage_server(cmd: &str) -> &'static str {
             "change password <userid> <old password> <new password>\n   or: change address <userid> <password> [<address>...]"
         }
         "signoff" => "signoff <userid> <password>",
+        "password reset" => "password reset <userid>   (a one-time code goes to your address)",
+        "password set" => {
+            "password set <userid> <code> <new password>   (the code of the reset mail)"
+        }
+        "password" => {
+            "password reset <userid>   (a one-time code goes to your address)\n   or: password set <userid> <code> <new password>"
+        }
         "confirm" => "confirm <userid> <code>   (from the address being confirmed)",
         "vacation" => {
             "vacation <userid> <password> <first day> <last day>   (days as YYYY-MM-DD, UTC)\n   or: vacation <userid> <password> off"
@@ -802,6 +837,16 @@ pub fn command_usage(subject: &[String]) -> Option<String> {
     let second = words.get(1).map(String::as_str);
     if first == "list" {
         return Some("list".into());
+    }
+    if first == "password" {
+        return Some(
+            match second {
+                Some("reset") => usage_server("password reset"),
+                Some("set") => usage_server("password set"),
+                _ => usage_server("password"),
+            }
+            .into(),
+        );
     }
     if first == "change" {
         return Some(
@@ -893,6 +938,7 @@ impl Parser<'_> {
             }),
             "signup" | "add" => self.signup(&first, args),
             "change" => self.change(args),
+            "password" => self.password(args),
             "confirm" => {
                 let usage = usage_server("confirm").to_string();
                 self.exact_args(
@@ -1028,6 +1074,43 @@ impl Parser<'_> {
             password: args[1].to_string(),
             addresses: self.addresses(&args[2..], &usage)?,
         })
+    }
+
+    /// `password reset userid` or `password set userid code new`.
+    fn password(&self, args: &[&str]) -> Result<RawCommand, CommandError> {
+        match args.first().map(|w| w.to_lowercase()).as_deref() {
+            Some("reset") => {
+                let usage = usage_server("password reset").to_string();
+                self.exact_args("password reset", &args[1..], &["your userid"], &usage)?;
+                Ok(RawCommand::PasswordReset {
+                    userid: self.userid(args[1], &usage)?,
+                })
+            }
+            Some("set") => {
+                let usage = usage_server("password set").to_string();
+                self.exact_args(
+                    "password set",
+                    &args[1..],
+                    &[
+                        "your userid",
+                        "the code of the reset mail",
+                        "the new password",
+                    ],
+                    &usage,
+                )?;
+                Ok(RawCommand::PasswordSet {
+                    userid: self.userid(args[1], &usage)?,
+                    code: args[2].to_string(),
+                    new: args[3].to_string(),
+                })
+            }
+            _ => Err(self.usage_err(
+                "'password' needs 'reset' or 'set' after it (to change a password you know, \
+                 use `change password`)"
+                    .to_string(),
+                usage_server("password").to_string(),
+            )),
+        }
     }
 
     fn change(&self, args: &[&str]) -> Result<RawCommand, CommandError> {
@@ -1786,8 +1869,17 @@ fn password_positions(words: &[&str]) -> Vec<usize> {
         return Vec::new();
     };
     let first = first.to_lowercase();
-    let pos: &[usize] = match closest(&first, &["signup", "add", "change", "signoff", "vacation"]) {
+    let pos: &[usize] = match closest(
+        &first,
+        &["signup", "add", "change", "signoff", "vacation", "password"],
+    ) {
         Some("signup" | "add" | "signoff" | "vacation") => &[2],
+        // `password set userid CODE NEW`; a `password reset` line holds no secret, but an
+        // unreadable `password` line may.
+        Some("password") => match words.get(1).map(|w| w.to_lowercase()).as_deref() {
+            Some("reset") => &[],
+            _ => &[3, 4],
+        },
         Some("change") => match words.get(1).map(|w| w.to_lowercase()).as_deref() {
             Some(w) if closest(w, &["password"]).is_some() => &[3, 4],
             Some(w) if closest(w, &["address"]).is_some() => &[3],
@@ -2084,6 +2176,9 @@ pub fn looks_like_command(line: &str, games: &[&str]) -> bool {
     let second = words.next().map(|w| w.to_lowercase());
     if first == "change" {
         return matches!(second.as_deref(), Some("password" | "address"));
+    }
+    if first == "password" {
+        return matches!(second.as_deref(), Some("reset" | "set"));
     }
     if SERVER_KEYWORDS.contains(&first.as_str()) {
         return true;

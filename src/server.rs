@@ -26,6 +26,7 @@ mod addresses; // addresses that wait for confirmation, `confirm`
 mod clock; // nags, forfeits, vacations, `pbem cron`
 mod consent; // who agreed to a game, so that only agreed games are rated
 mod proposals; // undo and draw proposals, queued moves
+mod reset; // a forgotten password: `password reset`, `password set`
 mod social; // subscriptions, notifications, challenge limits and accept/reject lists
 mod standings; // Elo ratings, standings, the history of finished games
 
@@ -1018,6 +1019,10 @@ impl Core {
                 addresses,
             } => self.change_address(tx, userid, password, addresses, origin),
             RawCommand::Signoff { userid, password } => self.signoff(tx, userid, password),
+            RawCommand::PasswordReset { userid } => self.password_reset(tx, userid, origin),
+            RawCommand::PasswordSet { userid, code, new } => {
+                self.password_set(tx, userid, code, new, origin)
+            }
             RawCommand::Vacation {
                 userid,
                 password,
@@ -2330,6 +2335,8 @@ fn general_help(cfg: &Config) -> String {
          \x20 change password userid old new\n\
          \x20 change address userid password [address...]\n\
          \x20 signoff userid password\n\
+         \x20 password reset userid                  forgot it: a one-time code goes to your address\n\
+         \x20 password set userid code new           a new password with that code (within 24 hours)\n\
          \x20 confirm userid code                    from an address given to signup or change\n\
          \x20                                        address: the code of its confirmation mail\n\
          \x20 list                                   the games this server hosts\n\

@@ -70,6 +70,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         include_str!("../migrations/0011_listing.sql"),
     ),
     ("0012_robots", include_str!("../migrations/0012_robots.sql")),
+    (
+        "0013_password_resets",
+        include_str!("../migrations/0013_password_resets.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.

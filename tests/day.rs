@@ -360,3 +360,147 @@ fn maildir_and_outbox_list_print_their_counts() {
     assert!(err.contains("maildir: 1 messages: 0 handled, 0 not answered (bounces, lists, autoreplies, no address), 0 duplicate, 1 left for a retry"), "{err}");
     assert!(maildir.join("new/4.a").exists());
 }
+
+#[test]
+fn a_forgotten_password_is_reset_with_a_code_mailed_to_the_registered_address() {
+    let env = Env::new();
+    env.players(&["alice"]);
+    // Asked from a stranger's address: the code goes to alice's address, not to the stranger; the
+    // stranger's answer is the one an unknown userid gets too.
+    env.deliver(&eml("mallory@example.net", "password reset alice", ""));
+    let mails = env.take_mails();
+    let to_mallory: Vec<&Sent> = mails
+        .iter()
+        .filter(|m| m.to == ["mallory@example.net"])
+        .collect();
+    let to_alice: Vec<&Sent> = mails
+        .iter()
+        .filter(|m| m.to == ["alice@example.org"])
+        .collect();
+    assert_eq!((to_mallory.len(), to_alice.len()), (1, 1), "{mails:#?}");
+    let code_line = to_alice[0]
+        .body
+        .lines()
+        .find(|l| l.contains("password set alice "))
+        .unwrap();
+    let code = code_line.split_whitespace().nth(3).unwrap().to_string();
+    assert!(
+        !to_mallory[0].raw.contains(&code),
+        "the code reached the stranger"
+    );
+    env.deliver(&eml("mallory@example.net", "password reset nobody", ""));
+    let unknown = only_mail_to(&env, "mallory@example.net");
+    assert_eq!(
+        unknown.body.replace("nobody", "USER"),
+        to_mallory[0].body.replace("alice", "USER"),
+        "an unknown userid is answered alike"
+    );
+
+    // A wrong code changes nothing; the old password still works.
+    env.deliver(&eml(
+        "mallory@example.net",
+        "password set alice AAAAAAAAAA stolen-pw",
+        "",
+    ));
+    let wrong = only_mail_to(&env, "mallory@example.net");
+    assert!(
+        wrong
+            .body
+            .contains("That code does not set a password of alice"),
+        "{}",
+        wrong.body
+    );
+    assert!(
+        !wrong.raw.contains("stolen-pw") && !wrong.raw.contains("AAAAAAAAAA"),
+        "{}",
+        wrong.raw
+    );
+    let out = env.admin("change password alice pw-alice pw-alice2");
+    assert!(out.status.success(), "{out:?}");
+    env.take_mails();
+
+    // The right code sets the new password, once.
+    env.deliver(&eml(
+        "alice@example.org",
+        &format!("password set alice {code} fresh-pw"),
+        "",
+    ));
+    let done = only_mail_to(&env, "alice@example.org");
+    assert!(
+        done.body.contains("The password of alice has been set"),
+        "{}",
+        done.body
+    );
+    assert!(
+        !done.raw.contains(&code) && !done.raw.contains("fresh-pw"),
+        "{}",
+        done.raw
+    );
+    assert!(
+        env.admin("change password alice pw-alice2 x-pw-x")
+            .status
+            .code()
+            != Some(0)
+    );
+    env.take_mails();
+    assert!(
+        env.admin("change password alice fresh-pw pw-alice")
+            .status
+            .success()
+    );
+    env.take_mails();
+    env.deliver(&eml(
+        "alice@example.org",
+        &format!("password set alice {code} again-pw"),
+        "",
+    ));
+    let again = only_mail_to(&env, "alice@example.org");
+    assert!(
+        again.body.contains("does not set a password"),
+        "used once: {}",
+        again.body
+    );
+
+    // At most three codes a day go to the account; the asker's answer stays the same.
+    for n in 0..4 {
+        env.deliver(&eml("alice@example.org", "password reset alice", ""));
+        let mails = env.take_mails();
+        let codes = mails
+            .iter()
+            .filter(|m| m.subject.starts_with("pbem password reset alice"))
+            .count();
+        // The first reset of the test was the first of the day.
+        assert_eq!(codes, usize::from(n < 2), "reset {n}: {mails:#?}");
+    }
+}
+
+#[test]
+fn a_code_expires_after_a_day() {
+    let mut env = Env::new();
+    env.players(&["alice"]);
+    env.deliver(&eml("alice@example.org", "password reset alice", ""));
+    let mails = env.take_mails();
+    let mail = mails
+        .iter()
+        .find(|m| m.subject == "pbem password reset alice")
+        .unwrap();
+    let line = mail
+        .body
+        .lines()
+        .find(|l| l.contains("password set alice "))
+        .unwrap();
+    let code = line.split_whitespace().nth(3).unwrap().to_string();
+    env.now = NOW + DAY + 1;
+    env.deliver(&eml(
+        "alice@example.org",
+        &format!("password set alice {code} late-pw"),
+        "",
+    ));
+    let late = only_mail_to(&env, "alice@example.org");
+    assert!(late.body.contains("older than 24 hours"), "{}", late.body);
+    assert!(
+        env.admin("change password alice pw-alice pw-2")
+            .status
+            .success()
+    );
+}

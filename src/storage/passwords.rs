@@ -118,3 +118,47 @@ impl Tx<'_> {
         Ok(())
     }
 }
+
+impl Tx<'_> {
+    /// Records a password-reset code (by its SHA-256, hex) for an account.
+    pub fn add_password_reset(&self, user_id: i64, code_sha256: &str, now: i64) -> Result<()> {
+        self.0.execute(
+            "INSERT INTO password_resets (user_id, code_sha256, created_at) VALUES (?1, ?2, ?3)",
+            rusqlite::params![user_id, code_sha256, now],
+        )?;
+        Ok(())
+    }
+
+    /// How many reset codes an account was sent since `since`.
+    pub fn password_resets_since(&self, user_id: i64, since: i64) -> Result<u32> {
+        Ok(self.0.query_row(
+            "SELECT COUNT(*) FROM password_resets WHERE user_id = ?1 AND created_at >= ?2",
+            rusqlite::params![user_id, since],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// Uses a reset code: true when it is the account's, unused and made after `not_before`; then
+    /// it and every other open code of the account are used up.
+    pub fn use_password_reset(
+        &self,
+        user_id: i64,
+        code_sha256: &str,
+        not_before: i64,
+        now: i64,
+    ) -> Result<bool> {
+        let found = self.0.execute(
+            "UPDATE password_resets SET used_at = ?4
+             WHERE user_id = ?1 AND code_sha256 = ?2 AND created_at >= ?3 AND used_at IS NULL",
+            rusqlite::params![user_id, code_sha256, not_before, now],
+        )?;
+        if found == 0 {
+            return Ok(false);
+        }
+        self.0.execute(
+            "UPDATE password_resets SET used_at = ?2 WHERE user_id = ?1 AND used_at IS NULL",
+            rusqlite::params![user_id, now],
+        )?;
+        Ok(true)
+    }
+}

@@ -1,0 +1,156 @@
+//! A forgotten password (issue 16): `password reset userid` mails a one-time code to the account's
+//! registered addresses, `password set userid code new` sets a new password with it.
+//!
+//! The answer to `password reset` is the same whether or not the userid exists, has an address, or
+//! has had too many codes lately, so it tells nothing that `signup` would not. At most
+//! [`RESETS_PER_DAY`] codes go to an account a day; a code is good for 24 hours, once, and asking for
+//! a new one does not void the old. Wrong codes count as wrong passwords for the account's throttle,
+//! so guessing one is as slow as guessing a password (and the code has 50 random bits).
+
+use sha2::{Digest, Sha256};
+
+use super::{Core, Letter, Origin, Outcome, Refusal, Step, THROTTLE_WINDOW};
+use crate::accounts;
+use crate::storage::Tx;
+
+/// Reset codes mailed to one account in 24 hours, at most.
+pub const RESETS_PER_DAY: u32 = 3;
+
+/// How long a code is good for, in seconds.
+const CODE_LIFE: i64 = 86_400;
+
+impl Core {
+    /// `password reset userid`.
+    pub(super) fn password_reset(
+        &self,
+        tx: &Tx<'_>,
+        userid: &str,
+        origin: &Origin,
+    ) -> Step<Outcome> {
+        let answer = Outcome::reply(
+            format!("{} password reset", self.cfg.server.name),
+            format!(
+                "If {userid} is a registered player, a one-time code is on its way to the player's \
+                 registered address (not to this one, unless it is that address). With it, send\n\n    \
+                 password set {userid} <code> <new password>\n\n\
+                 within 24 hours. Nothing has changed yet: the old password still works. At most \
+                 {RESETS_PER_DAY} codes are sent a day.\n"
+            ),
+        );
+        let Some(user) = tx.user(userid)?.filter(|u| u.password_hash.is_some()) else {
+            return Ok(answer);
+        };
+        if user.addresses.is_empty()
+            || tx.password_resets_since(user.id, self.now - 86_400)? >= RESETS_PER_DAY
+        {
+            return Ok(answer);
+        }
+        let code = reset_code(self.now, &user.userid);
+        tx.add_password_reset(user.id, &sha256_hex(&code), self.now)?;
+        let asked = match &origin.reply_to {
+            Some(from) => format!("from the address {from}"),
+            None => "by the server's admin".into(),
+        };
+        let mut answer = answer;
+        answer.letters.push(Letter {
+            to: user.addresses.clone(),
+            subject: format!("{} password reset {}", self.cfg.server.name, user.userid),
+            body: format!(
+                "Someone ({asked}) asked for a new password for the player {} on {}.\n\n\
+                 If that was you, send this line (as the Subject), with a new password of your \
+                 choice:\n\n    password set {} {code} <new password>\n\n\
+                 The code works once, within 24 hours. If it was not you, ignore this mail: your \
+                 password is unchanged.\n",
+                user.userid, self.cfg.server.name, user.userid
+            ),
+            reply: false,
+        });
+        Ok(answer)
+    }
+
+    /// `password set userid code new`.
+    pub(super) fn password_set(
+        &self,
+        tx: &Tx<'_>,
+        userid: &str,
+        code: &str,
+        new: &str,
+        origin: &Origin,
+    ) -> Step<Outcome> {
+        accounts::check_password(new).map_err(|e| Refusal::new(e.to_string()))?;
+        let refusal = || {
+            Refusal::new(format!(
+                "That code does not set a password of {userid}: it is wrong, used, or older than \
+                 24 hours. Ask for a new one with `password reset {userid}`."
+            ))
+        };
+        let user = tx
+            .user(userid)?
+            .filter(|u| u.password_hash.is_some())
+            .ok_or_else(refusal)?;
+        let sender = origin.reply_to.as_deref();
+        // Guessing codes is throttled with the wrong passwords of the account.
+        let state = tx.login_state(&user.userid, sender, self.now - THROTTLE_WINDOW)?;
+        if sender.is_some()
+            && state.account_failures >= self.cfg.limits.password_failures_per_account_per_hour
+        {
+            return Err(refusal().into());
+        }
+        if !tx.use_password_reset(
+            user.id,
+            &sha256_hex(code.trim()),
+            self.now - CODE_LIFE,
+            self.now,
+        )? {
+            if let Some(sender) = sender {
+                tx.record_password_failure(&user.userid, sender, false, self.now)?;
+            }
+            return Err(refusal().into());
+        }
+        let hash = accounts::hash_password(&self.cfg.passwords, new)
+            .map_err(|e| Refusal::new(e.to_string()))?;
+        tx.set_password(user.id, Some(&hash))?;
+        Ok(Outcome::notice(
+            format!("{} password changed", self.cfg.server.name),
+            format!(
+                "The password of {} has been set with the code of the reset mail.\n",
+                user.userid
+            ),
+            user.addresses,
+        ))
+    }
+}
+
+/// A one-time code: 10 characters of a 32-letter alphabet without look-alikes (50 bits).
+fn reset_code(now: i64, userid: &str) -> String {
+    const ALPHABET: &[u8; 32] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+    super::fresh_digest(now, &[b"password reset", userid.as_bytes()])[..10]
+        .iter()
+        .map(|b| ALPHABET[usize::from(b % 32)] as char)
+        .collect()
+}
+
+fn sha256_hex(text: &str) -> String {
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_ten_letters_of_the_alphabet_and_differ() {
+        let a = reset_code(1, "alice");
+        let b = reset_code(1, "alice");
+        assert_eq!(a.len(), 10);
+        assert!(
+            a.bytes()
+                .all(|c| c.is_ascii_uppercase() || (b'2'..=b'9').contains(&c))
+        );
+        assert!(!a.contains(['O', '0', 'I', '1']), "{a}");
+        assert_ne!(a, b, "a fresh code each time");
+    }
+}
