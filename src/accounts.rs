@@ -440,6 +440,36 @@ mod tests {
     }
 
     #[test]
+    fn each_thread_hashes_in_its_own_memory_kept_for_its_life() {
+        let cfg = cheap();
+        let phc = hash_password(&cfg, "pw").unwrap();
+        let blocks = hasher(&cfg).unwrap().params().block_count();
+        let area = || MEMORY.with_borrow(|m| (m.as_ptr() as usize, m.len()));
+        // All three hold their area at once, so that none can be handed another's freed memory.
+        let together = std::sync::Barrier::new(3);
+        let mut areas: Vec<usize> = std::thread::scope(|s| {
+            let threads: Vec<_> = (0..3)
+                .map(|_| {
+                    s.spawn(|| {
+                        assert_eq!(area().1, 0, "a new thread starts without an area");
+                        assert!(verify_password(&phc, "pw"));
+                        let first = area();
+                        assert_eq!(first.1, blocks);
+                        assert!(!verify_password(&phc, "px"));
+                        assert_eq!(area(), first, "the area is reused, not made anew");
+                        together.wait();
+                        first.0
+                    })
+                })
+                .collect();
+            threads.into_iter().map(|t| t.join().unwrap()).collect()
+        });
+        areas.sort();
+        areas.dedup();
+        assert_eq!(areas.len(), 3, "threads shared an area");
+    }
+
+    #[test]
     fn bad_cost_is_a_hashing_error() {
         let cfg = PasswordConfig {
             memory_kib: 1,

@@ -200,7 +200,11 @@ pub fn run(args: Args) -> i32 {
             None => crate::config::Listen::of(&cfg),
         };
         return match listen {
-            Ok(listen) => crate::lmtp::run(cfg, &listen, seed, &mut err),
+            Ok(listen) => {
+                // Its threads write to stderr too: the lock must not stay with this one.
+                drop((out, err));
+                crate::lmtp::run(cfg, &listen, seed)
+            }
             Err(e) => {
                 let _ = writeln!(err, "pbem: {e}");
                 EX_USAGE

@@ -46,11 +46,11 @@ const CONNECTION_STACK: usize = 256 << 10;
 const READ_CHUNK: usize = 16 << 10;
 
 /// Runs the LMTP server on `listen` until SIGTERM or SIGINT; returns the exit status.
-pub fn run(cfg: Config, listen: &Listen, seed: Option<u64>, err: &mut dyn Write) -> i32 {
+pub fn run(cfg: Config, listen: &Listen, seed: Option<u64>) -> i32 {
     let wake = match install_signal_handlers() {
         Ok(fd) => fd,
         Err(e) => {
-            let _ = writeln!(err, "pbem: lmtp: cannot set up the signal handlers: {e}");
+            eprintln!("pbem: lmtp: cannot set up the signal handlers: {e}");
             return cli::EX_SOFTWARE;
         }
     };
@@ -58,19 +58,18 @@ pub fn run(cfg: Config, listen: &Listen, seed: Option<u64>, err: &mut dyn Write)
     let (jobs, workers) = match start_workers(&cfg, seed, &db) {
         Ok(w) => w,
         Err((status, line)) => {
-            let _ = writeln!(err, "pbem: {line}");
+            eprintln!("pbem: {line}");
             return status;
         }
     };
     let listener = match Listener::bind(listen) {
         Ok(l) => l,
         Err(e) => {
-            let _ = writeln!(err, "pbem: lmtp: {e}");
+            eprintln!("pbem: lmtp: {e}");
             return EX_UNAVAILABLE;
         }
     };
-    let _ = writeln!(
-        err,
+    eprintln!(
         "pbem: lmtp: listening on {} with {} workers",
         listener.address(),
         cfg.lmtp.workers
@@ -83,12 +82,9 @@ pub fn run(cfg: Config, listen: &Listen, seed: Option<u64>, err: &mut dyn Write)
         active: AtomicUsize::new(0),
         mails: AtomicU64::new(0),
     });
-    let connections = accept_loop(&listener, &shared, &jobs, cfg.lmtp.max_connections, err);
+    let connections = accept_loop(&listener, &shared, &jobs, cfg.lmtp.max_connections);
     let open = connections.iter().filter(|h| !h.is_finished()).count();
-    let _ = writeln!(
-        err,
-        "pbem: lmtp: shutting down; finishing {open} open connection(s)"
-    );
+    eprintln!("pbem: lmtp: shutting down; finishing {open} open connection(s)");
     listener.close();
     for c in connections {
         let _ = c.join();
@@ -98,8 +94,7 @@ pub fn run(cfg: Config, listen: &Listen, seed: Option<u64>, err: &mut dyn Write)
     for w in workers {
         let _ = w.join();
     }
-    let _ = writeln!(
-        err,
+    eprintln!(
         "pbem: lmtp: stopped after {} mail(s)",
         shared.mails.load(Ordering::Relaxed)
     );
@@ -239,7 +234,6 @@ fn accept_loop(
     shared: &Arc<Shared>,
     jobs: &mpsc::Sender<Job>,
     max_connections: usize,
-    err: &mut dyn Write,
 ) -> Vec<JoinHandle<()>> {
     let mut threads: Vec<JoinHandle<()>> = Vec::new();
     let mut number: u64 = 0;
@@ -248,7 +242,7 @@ fn accept_loop(
             Ok(Ready::Input) => {}
             Ok(_) => continue,
             Err(e) => {
-                let _ = writeln!(err, "pbem: lmtp: waiting for connections: {e}");
+                eprintln!("pbem: lmtp: waiting for connections: {e}");
                 std::thread::sleep(Duration::from_millis(100));
                 continue;
             }
@@ -258,7 +252,7 @@ fn accept_loop(
             Err(e) => {
                 // Out of file descriptors and the like: wait instead of spinning.
                 if e.kind() != io::ErrorKind::ConnectionAborted {
-                    let _ = writeln!(err, "pbem: lmtp: accepting a connection: {e}");
+                    eprintln!("pbem: lmtp: accepting a connection: {e}");
                     std::thread::sleep(Duration::from_millis(100));
                 }
                 continue;
@@ -291,7 +285,7 @@ fn accept_loop(
             Ok(t) => threads.push(t),
             Err(e) => {
                 shared.active.fetch_sub(1, Ordering::SeqCst);
-                let _ = writeln!(err, "pbem: lmtp: cannot start a connection thread: {e}");
+                eprintln!("pbem: lmtp: cannot start a connection thread: {e}");
             }
         }
     }
