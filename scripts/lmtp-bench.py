@@ -129,14 +129,13 @@ class Games:
     def next_move(self, board, rng):
         """(userid, move, number) of a legal move, and advances the local copy; None at the end."""
         state = self.state[board]
-        status = self.engine("status", stdin=state).split()
-        if status[0] != "to-move":
+        doc = json.loads(state)
+        if doc["to_move"] is None:
             return None
-        moves = self.engine("moves", stdin=state).split()
-        mv = rng.choice(moves)
-        number = json.loads(state)["move_number"]
+        seat = [s["side"] for s in doc["sides"]].index(doc["to_move"])
+        mv = rng.choice(self.engine("moves", stdin=state).split())
         self.state[board] = self.engine("play", mv, stdin=state)
-        return status[1], mv, number
+        return user(board - 101, seat), mv, doc["move_number"]
 
 
 def vm_hwm(pid):
@@ -200,6 +199,12 @@ def main():
     ap.add_argument("--connections", type=int, default=4)
     ap.add_argument("--rss-mails", type=int, default=0)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=4)
+    ap.add_argument(
+        "--compare-ingest",
+        action="store_true",
+        help="also time the same kinds of move and show through `pbem ingest` (a process per mail)",
+    )
     ap.add_argument("--socket")
     ap.add_argument("--eml-dir")
     ap.add_argument("--pid", type=int)
@@ -219,7 +224,9 @@ def main():
     tmp = Path(tempfile.mkdtemp(prefix="lmtp-bench-"))
     db = tmp / "pbem.sqlite"
     cfg = tmp / "pbem.toml"
-    cfg.write_text("[limits]\nreplies_per_address_per_hour = 1000000\n")
+    cfg.write_text(
+        f"[limits]\nreplies_per_address_per_hour = 1000000\n\n[lmtp]\nworkers = {args.workers}\n"
+    )
     sock = tmp / "lmtp.sock"
     env = dict(os.environ, PBEM_CONFIG=str(cfg))
     env.pop("PBEM_NOW", None)
@@ -234,7 +241,7 @@ def main():
             if sock.exists():
                 break
             time.sleep(0.05)
-        print(f"pbem lmtp pid {server.pid}, folder {tmp}")
+        print(f"pbem lmtp pid {server.pid}, {args.workers} workers, folder {tmp}; load {os.getloadavg()}")
         setup = Client(sock)
         t = time.perf_counter()
         for g in range(args.games):
@@ -265,6 +272,21 @@ def main():
             setup.send(m)
             shows.append(time.perf_counter() - t)
         setup.close()
+        if args.compare_ingest:
+            ingest = [args.pbem, "--db", str(db), "--outbox", str(tmp / "outbox"), "ingest"]
+            by_ingest = {"move": [], "show": []}
+            for i in range(args.samples):
+                board = boards[(i + args.samples) % len(boards)]
+                who, mv, number = games.next_move(board, rng)
+                for kind, m in (
+                    ("move", eml(f"{who}@example.org", f"limit move {board} {who} pw-{who} {mv}#{number}")),
+                    ("show", eml(f"{who}@example.org", f"limit show {board}")),
+                ):
+                    t = time.perf_counter()
+                    subprocess.run(ingest, input=m, env=env, check=True)
+                    by_ingest[kind].append(time.perf_counter() - t)
+            for kind, xs in by_ingest.items():
+                print(f"{kind} by `pbem ingest` (a process per mail): median {median_ms(xs):.1f} ms over {len(xs)}")
         print(
             f"move over LMTP: median {median_ms(moves):.1f} ms (min {min(moves) * 1000:.1f}, "
             f"max {max(moves) * 1000:.1f}) over {len(moves)}"
