@@ -265,7 +265,8 @@ fn accept_loop(
             let _ = conn.set_write_timeout(Some(Duration::from_secs(1)));
             let _ = conn.write_all(
                 format!(
-                    "421 4.3.2 {max_connections} connections already open; try again later\r\n"
+                    "421 4.3.2 too many connections (max_connections = {max_connections}); try \
+                     again later\r\n"
                 )
                 .as_bytes(),
             );
@@ -361,8 +362,10 @@ fn serve(mut conn: Conn, shared: &Shared, jobs: &mpsc::Sender<Job>, number: u64)
         n = 0;
         match wait_readable(conn.as_raw_fd(), wake, Some(deadline - now)) {
             Ok(Ready::Input) => match conn.read(&mut buf) {
-                Ok(0) | Err(_) => return,
+                Ok(0) => return,
                 Ok(got) => n = got,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => return,
             },
             Ok(Ready::Woken | Ready::TimedOut) => {}
             Err(_) => return,

@@ -72,8 +72,18 @@ impl Lmtp {
         Client::connect(&self.address)
     }
 
-    fn log(&self) -> Vec<String> {
-        self.log.lock().unwrap().clone()
+    /// Waits (at most a minute) until a line of its stderr contains `needle`: the lines are read
+    /// by another thread, which may not have got to it yet.
+    fn wait_log(&self, needle: &str) {
+        let until = Instant::now() + Duration::from_secs(60);
+        while !self.log.lock().unwrap().iter().any(|l| l.contains(needle)) {
+            assert!(
+                Instant::now() < until,
+                "no {needle:?} in {:?}",
+                self.log.lock().unwrap()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
 
     fn signal(&self, sig: libc::c_int) {
@@ -87,8 +97,6 @@ impl Lmtp {
         let until = Instant::now() + Duration::from_secs(60);
         loop {
             if let Some(status) = self.child.try_wait().unwrap() {
-                // Let the stderr reader catch up.
-                std::thread::sleep(Duration::from_millis(100));
                 return status;
             }
             assert!(Instant::now() < until, "pbem lmtp did not stop");
@@ -332,11 +340,7 @@ fn mails_over_lmtp_are_answered_as_ingest_answers_them() {
     assert_eq!(client.cmd("QUIT"), "221 2.0.0 localhost closing");
     assert!(server.stop().success());
     assert!(!socket.exists(), "the socket file is removed at the end");
-    let log = server.log();
-    assert!(
-        log.last().unwrap().contains("stopped after 7 mail(s)"),
-        "{log:?}"
-    );
+    server.wait_log("stopped after 7 mail(s)");
 }
 
 #[test]
@@ -366,12 +370,7 @@ fn the_same_message_twice_is_a_duplicate_and_answers_once() {
         ]
     );
     assert!(env.take_mails().is_empty(), "nothing is sent twice");
-    let log = server.log();
-    assert!(
-        log.iter()
-            .any(|l| l.contains("(from alice@example.org): already processed; ignored")),
-        "{log:?}"
-    );
+    server.wait_log("(from alice@example.org): already processed; ignored");
 }
 
 #[test]
@@ -427,11 +426,7 @@ fn a_locked_database_gets_451_and_the_retry_goes_through() {
         ]
     );
     assert!(env.take_mails().is_empty());
-    let log = server.log();
-    assert!(
-        log.iter().any(|l| l.contains("database is locked")),
-        "{log:?}"
-    );
+    server.wait_log("database is locked");
     holder.execute_batch("ROLLBACK").unwrap();
     // The MTA's retry, on the same connection.
     assert_eq!(
@@ -485,11 +480,7 @@ fn sigterm_finishes_the_mail_in_hand_then_answers_421_and_exits_0() {
     let mails = env.take_mails();
     assert_eq!(mails.len(), 1);
     assert!(mails[0].subject.contains("signup"), "{mails:?}");
-    let log = server.log();
-    assert!(
-        log.last().unwrap().contains("stopped after 1 mail(s)"),
-        "{log:?}"
-    );
+    server.wait_log("stopped after 1 mail(s)");
 }
 
 #[test]
@@ -606,6 +597,35 @@ fn a_socket_in_use_is_refused_and_a_stale_one_replaced() {
         .unwrap();
     assert_eq!(out.status.code(), Some(64));
     assert!(String::from_utf8_lossy(&out.stderr).contains("inet:127.0.0.1:2424"));
+}
+
+#[test]
+fn a_connection_past_max_connections_is_told_to_come_back() {
+    let env = Env::new();
+    let cfg = config(&env, "[lmtp]\nmax_connections = 1\n");
+    let server = Lmtp::start(&env, "inet:127.0.0.1:0", Some(&cfg));
+    let mut first = server.connect();
+    let addr = server.address.strip_prefix("inet:").unwrap();
+    let mut second = BufReader::new(TcpStream::connect(addr).unwrap());
+    let mut line = String::new();
+    second.read_line(&mut line).unwrap();
+    assert_eq!(
+        line,
+        "421 4.3.2 too many connections (max_connections = 1); try again later\r\n"
+    );
+    assert_eq!(first.cmd("QUIT"), "221 2.0.0 localhost closing");
+    // Once the first is gone, there is room again.
+    let until = Instant::now() + Duration::from_secs(30);
+    loop {
+        let mut c = BufReader::new(TcpStream::connect(addr).unwrap());
+        let mut line = String::new();
+        c.read_line(&mut line).unwrap();
+        if line.starts_with("220 ") {
+            break;
+        }
+        assert!(Instant::now() < until, "{line}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 #[test]
