@@ -201,6 +201,11 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=4)
     ap.add_argument(
+        "--cheap-argon2",
+        action="store_true",
+        help="argon2 at 8 KiB, 1 pass (not the default cost): what the mails cost besides argon2",
+    )
+    ap.add_argument(
         "--compare-ingest",
         action="store_true",
         help="also time the same kinds of move and show through `pbem ingest` (a process per mail)",
@@ -226,6 +231,7 @@ def main():
     cfg = tmp / "pbem.toml"
     cfg.write_text(
         f"[limits]\nreplies_per_address_per_hour = 1000000\n\n[lmtp]\nworkers = {args.workers}\n"
+        + ("\n[passwords]\nmemory_kib = 8\niterations = 1\n" if args.cheap_argon2 else "")
     )
     sock = tmp / "lmtp.sock"
     env = dict(os.environ, PBEM_CONFIG=str(cfg))
