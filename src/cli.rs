@@ -78,6 +78,10 @@ pub enum Command {
     /// Run the clock (daily or hourly, from cron): nag every player whose move is overdue, forfeit
     /// those past the forfeit time, then send what the outbox holds. Safe to run twice at once.
     Cron,
+    /// Rewrites the database file so that space freed by pruning goes back to the file system from
+    /// then on (once, for a database made by a pbem older than migration 0011; it waits for other
+    /// writers like any command).
+    Compact,
     /// The mail waiting to be sent.
     Outbox {
         /// flush: send what is waiting; list: show it.
@@ -229,6 +233,21 @@ pub fn run(args: Args) -> i32 {
             }
             Err(e) => server_failure(&mut err, &e, db),
         },
+        Command::Compact => {
+            let before = file_size(db);
+            match server.db().compact() {
+                Ok(()) => {
+                    let _ = writeln!(
+                        out,
+                        "compact: {} bytes before, {} after",
+                        before,
+                        file_size(db)
+                    );
+                    EX_OK
+                }
+                Err(e) => server_failure(&mut err, &ServerError::Storage(e), db),
+            }
+        }
         Command::Outbox {
             action: OutboxAction::Flush,
         } => match server.flush_outbox() {
@@ -329,6 +348,11 @@ fn ingest_one(server: &mut Server, raw: &[u8], name: &str, db: &Path, err: &mut 
         }
         Err(e) => server_failure(err, &e, db),
     }
+}
+
+/// A file's size in bytes, 0 if it cannot be read.
+fn file_size(path: &Path) -> u64 {
+    std::fs::metadata(path).map(|m| m.len()).unwrap_or(0)
 }
 
 fn worse(a: i32, b: i32) -> i32 {

@@ -6,7 +6,7 @@
 //! signoff userid password                list
 //! <game> help                            <game> challenge [-option[=value]...] userid1 userid2 [userid3]
 //! <game> move board userid password move[#N]     <game> resign board userid password
-//! <game> show board[#N]...               <game> history [board]
+//! <game> show board[#N]...               <game> history [board | page N]
 //! <game> ratings                         <game> standings
 //! <game> games userid [active|all|finished]      <game> preview board move...
 //! <game> move board userid password propose undo|draw    <game> move board userid password accept|reject
@@ -252,10 +252,12 @@ pub enum GameCommand {
         /// Each board, with the move number to show it at (`101#5`), if any.
         boards: Vec<(u32, Option<u32>)>,
     },
-    /// `<game> history [board]`
+    /// `<game> history [board | page N]`
     History {
         /// The board, if one was named.
         board: Option<u32>,
+        /// Without a board: which page of finished games, newest first (`page 2`); `None` is the first.
+        page: Option<u32>,
     },
     /// `<game> games userid [active|all|finished]`
     Games {
@@ -559,9 +561,12 @@ impl RawCommand {
                             None => b.to_string(),
                         }));
                     }
-                    GameCommand::History { board } => {
+                    GameCommand::History { board, page } => {
                         w.push("history".into());
                         w.extend(board.map(|b| b.to_string()));
+                        if let Some(p) = page {
+                            w.extend(["page".into(), p.to_string()]);
+                        }
                     }
                     GameCommand::Games { userid, filter } => {
                         w.extend(["games".into(), userid.clone(), filter.as_str().to_string()]);
@@ -765,7 +770,7 @@ fn usage_game(game: &str, word: &str) -> String {
         "queue" => "queue <board> <userid> <password> <move>[#N]   (played when your turn comes)",
         "resign" => "resign <board> <userid> <password>",
         "show" => "show <board>[#N]...",
-        "history" => "history [<board>]",
+        "history" => "history [<board> | page <n>]",
         "games" => "games <userid> [active|all|finished]",
         "preview" => "preview <board> <move>...",
         "chat" => "chat <board> <userid> <password>   (the mail body is the message)",
@@ -1163,14 +1168,31 @@ impl Parser<'_> {
             }
             "show" => self.show(&cmd, args, &usage)?,
             "history" => match args {
-                [] => GameCommand::History { board: None },
+                [] => GameCommand::History {
+                    board: None,
+                    page: None,
+                },
+                [p, n] if p.eq_ignore_ascii_case("page") => {
+                    let page = n.parse::<u32>().ok().filter(|&n| n >= 1).ok_or_else(|| {
+                        self.usage_err(
+                            format!("'{n}' is not a page number: pages count from 1"),
+                            usage.clone(),
+                        )
+                    })?;
+                    GameCommand::History {
+                        board: None,
+                        page: Some(page),
+                    }
+                }
                 [b] => GameCommand::History {
                     board: Some(self.board(b, &usage)?),
+                    page: None,
                 },
                 _ => {
-                    return Err(
-                        self.usage_err(format!("'{cmd}' takes at most one board number"), usage)
-                    );
+                    return Err(self.usage_err(
+                        format!("'{cmd}' takes at most one board number, or `page N`"),
+                        usage,
+                    ));
                 }
             },
             "games" => {
@@ -1837,6 +1859,9 @@ fn edit_distance(a: &str, b: &str) -> usize {
 /// The password words of a line, found by position as [`redact_line`] finds them, whether or not the
 /// line parses. Used to mask them wherever else the mail repeats them.
 pub fn line_passwords(line: &str) -> Vec<&str> {
+    if is_board_mail_subject(line) {
+        return Vec::new();
+    }
     let words: Vec<&str> = line.split_whitespace().collect();
     password_positions(&words)
         .into_iter()
@@ -1849,6 +1874,9 @@ pub fn line_passwords(line: &str) -> Vec<&str> {
 /// words masked too. Works on lines that do not parse, for quoting a bad command back in an error mail.
 /// Words are rejoined with single spaces.
 pub fn redact_line(line: &str) -> String {
+    if is_board_mail_subject(line) {
+        return line.to_string();
+    }
     let words: Vec<&str> = line.split_whitespace().collect();
     let pos = password_positions(&words);
     let secrets: Vec<&str> = pos.iter().map(|&i| secret_of(words[i])).collect();
@@ -1867,11 +1895,31 @@ const PLAIN_WORDS: &[&str] = &[
     "active", "finished", "mult", "multiple", "board", "re:", "fwd:", "new", "error", "nag:",
 ];
 
+/// True for the Subject of a board mail this server sent, as a reply keeps it: `Limit Board 101 bob`,
+/// `New Limit Board 101 alice`, `Nag: Limit Board 101 alice`, `Limit Board 101 Error`: a game's
+/// name (any word: the game may be one this server no longer hosts), `Board`, a number, and at most
+/// `New` or `Nag:` before them. Such a Subject is never a command, nor a mistyped one with a
+/// password to hide.
+pub fn is_board_mail_subject(line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let start = match words.first().map(|w| w.to_lowercase()).as_deref() {
+        Some("new" | "nag:") => 1,
+        _ => 0,
+    };
+    words.len() >= start + 3
+        && words[start + 1].eq_ignore_ascii_case("board")
+        && words[start + 2].parse::<u32>().is_ok()
+        && words[start].chars().all(|c| c.is_alphanumeric())
+}
+
 /// True when a line may be a command, however mistyped: its first word is (or is one or two letters
 /// off) a server keyword, or a game's name followed by a game command word or a number, or a game
 /// command word in a line that also holds a number (`move 101 alice PW 4-1,3` without the game).
 /// Wider than [`looks_like_command`], which decides what is run; this decides what is hidden.
 pub fn may_be_command(line: &str, games: &[&str]) -> bool {
+    if is_board_mail_subject(line) {
+        return false;
+    }
     let words: Vec<&str> = line.split_whitespace().collect();
     let Some(first) = words.first().map(|w| w.to_lowercase()) else {
         return false;
@@ -2227,12 +2275,28 @@ mod tests {
                     boards: vec![(101, None), (102, Some(5)), (103, Some(7))],
                 }),
             ),
-            ("limit history", game(GameCommand::History { board: None })),
+            (
+                "limit history",
+                game(GameCommand::History {
+                    board: None,
+                    page: None,
+                }),
+            ),
+            (
+                "limit history page 3",
+                game(GameCommand::History {
+                    board: None,
+                    page: Some(3),
+                }),
+            ),
             ("limit ratings", game(GameCommand::Ratings)),
             ("LIMIT Standings", game(GameCommand::Standings)),
             (
                 "limit history 101",
-                game(GameCommand::History { board: Some(101) }),
+                game(GameCommand::History {
+                    board: Some(101),
+                    page: None,
+                }),
             ),
             (
                 "limit games alice",
@@ -2391,6 +2455,8 @@ mod tests {
             ("limit show #5", &["'#5' is not a move number"]),
             ("limit show x", &["'x' is not a board number"]),
             ("limit history 101 102", &["at most one board"]),
+            ("limit history page 0", &["not a page number"]),
+            ("limit history page two", &["not a page number"]),
             (
                 "limit games",
                 &[
@@ -2964,6 +3030,32 @@ mod tests {
             line_passwords("limit move 101 alice secret 3-7"),
             vec!["secret"]
         );
+    }
+
+    #[test]
+    fn board_mail_subjects() {
+        for s in [
+            "Limit Board 101 bob",
+            "New Limit Board 101 alice",
+            "Nag: Limit Board 101 alice",
+            "NEW limit board 7 Over",
+            "Limit Board 101 Error",
+            "Chess Board 3 bob **",
+        ] {
+            assert!(is_board_mail_subject(s), "{s}");
+            assert!(!may_be_command(s, &["limit"]), "{s}");
+            assert_eq!(redact_line(s), s);
+            assert!(line_passwords(s).is_empty(), "{s}");
+        }
+        for s in [
+            "limit show 101",
+            "Board 101",
+            "New Limit Board alice",
+            "Old Limit Board 101 alice",
+            "limit move 101 alice Board 7",
+        ] {
+            assert!(!is_board_mail_subject(s), "{s}");
+        }
     }
 
     #[test]

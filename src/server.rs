@@ -16,7 +16,9 @@ use crate::config::Config;
 use crate::games::{self, GameRules, GameState, Status};
 use crate::mail_in::{self, Incoming, MailLimits};
 use crate::mail_out::{self, Mailer, OutgoingMail};
-use crate::storage::{Comment, Db, GameFilter, GameRow, LoginState, StorageError, Tx, User};
+use crate::storage::{
+    Comment, Db, GameFilter, GameRow, Listed, LoginState, SavedStatus, StorageError, Tx, User,
+};
 use crate::summary::{self, Summary};
 
 // Correspondence play (issue 4), one concern a file; each adds `impl Core` blocks.
@@ -658,7 +660,12 @@ impl Core {
             let game_named = games::find(first).is_some() && !second.eq_ignore_ascii_case("board");
             // "chess show 101": a game command word after an unknown game's name.
             let unknown_game = command::looks_like_command(&incoming.subject, &[first]);
-            if game_named || unknown_game {
+            // "New Limit Board 101 alice", "Nag: Limit Board 101 alice": a reply to our own mail,
+            // although "Limit" after "New" reads like a game command word.
+            // "pbem help", "pbem signup alice": the Subject of one of the server's own answers.
+            let reply = command::is_board_mail_subject(&incoming.subject)
+                || first.eq_ignore_ascii_case(&self.cfg.server.name);
+            if (game_named || unknown_game) && !reply {
                 return Ok(vec![self.execute(
                     tx,
                     &incoming.subject,
@@ -1400,7 +1407,10 @@ impl Core {
                 password,
             } => self.resign(tx, rules, *board, userid, password, comment),
             GameCommand::Show { boards } => self.show(tx, rules, boards),
-            GameCommand::History { board } => self.history(tx, rules, *board),
+            GameCommand::History { board, page } => match board {
+                Some(board) => self.history(tx, rules, *board),
+                None => self.history_all(tx, rules, page.unwrap_or(1)),
+            },
             GameCommand::Games { userid, filter } => self.games(tx, rules, userid, *filter),
             GameCommand::Preview { board, moves } => self.preview(tx, rules, *board, moves),
             GameCommand::Chat {
@@ -1522,13 +1532,13 @@ impl Core {
             .new_game(options, players.len(), seed)
             .map_err(|e| Refusal::new(format!("{e}\n{usage}")))?;
         let board = tx.next_board(rules.name())?;
-        let finished = matches!(state.status(), Status::Over(_));
         let ids: Vec<i64> = players.iter().map(|p| p.id).collect();
+        let names: Vec<String> = players.iter().map(|p| p.userid.clone()).collect();
         let game_id = tx.insert_game(
             rules.name(),
             board,
             &state.to_json(),
-            finished,
+            &saved_status(state.as_ref(), &names),
             &ids,
             self.now,
         )?;
@@ -1726,9 +1736,10 @@ impl Core {
         before: u32,
         comment: &str,
     ) -> Step<Outcome> {
-        let finished = matches!(state.status(), Status::Over(_));
+        let status = saved_status(state, &userids(&row));
+        let finished = status.finished;
         let row_was_finished = row.finished;
-        tx.update_game(row.id, &state.to_json(), finished, self.now)?;
+        tx.update_game(row.id, &state.to_json(), &status, self.now)?;
         let row = GameRow {
             updated_at: self.now,
             finished,
@@ -1872,10 +1883,7 @@ impl Core {
         ))
     }
 
-    fn history(&self, tx: &Tx<'_>, rules: &dyn GameRules, board: Option<u32>) -> Step<Outcome> {
-        let Some(board) = board else {
-            return self.history_all(tx, rules);
-        };
+    fn history(&self, tx: &Tx<'_>, rules: &dyn GameRules, board: u32) -> Step<Outcome> {
         let (row, state) = self.load_game(tx, rules, board)?;
         let players = userids(&row);
         let mut text = format!("History of {} Board {board}\n\n", rules.title());
@@ -1931,16 +1939,12 @@ impl Core {
         if rows.is_empty() {
             text.push_str("  none\n");
         }
-        for row in &rows {
-            let players = userids(row);
-            let status = match rules.load(&row.state) {
-                Ok(s) => summary::status_line(s.as_ref(), &players),
-                Err(e) => format!("unreadable: {e}"),
-            };
+        for game in &rows {
+            let status = listed_status(tx, rules, game)?;
             text.push_str(&format!(
                 "  Board {}: {}  {status}\n",
-                row.board,
-                players.join(" vs ")
+                game.board,
+                game.players.join(" vs ")
             ));
         }
         Ok(Outcome::reply(
@@ -2132,6 +2136,39 @@ fn angle(id: &str) -> String {
 
 fn userids(row: &GameRow) -> Vec<String> {
     row.players.iter().map(|p| p.userid.clone()).collect()
+}
+
+/// What the lists show of a game, saved with its state.
+fn saved_status(state: &dyn GameState, players: &[String]) -> SavedStatus {
+    let (finished, to_move) = match state.status() {
+        Status::ToMove(seat) => (false, Some(seat)),
+        Status::Over(_) => (true, None),
+    };
+    SavedStatus {
+        finished,
+        to_move,
+        line: summary::status_line(state, players),
+    }
+}
+
+/// A listed game's status line: the saved one, or, for a game not saved since the lists began to
+/// keep it, its state's (which is then saved, so that this happens once a game).
+fn listed_status(
+    tx: &Tx<'_>,
+    rules: &dyn GameRules,
+    game: &Listed,
+) -> Result<String, StorageError> {
+    if let Some(line) = &game.status {
+        return Ok(line.clone());
+    }
+    match rules.load(&tx.game_state(game.id)?) {
+        Ok(state) => {
+            let status = saved_status(state.as_ref(), &game.players);
+            tx.set_status(game.id, &status)?;
+            Ok(status.line)
+        }
+        Err(e) => Ok(format!("unreadable: {e}")),
+    }
 }
 
 fn game_names() -> String {

@@ -16,6 +16,7 @@ use crate::sys::{Liveness, ProcessId};
 /// Never edit a step once it has landed: add a new file.
 // Storage of correspondence play (issue 4), one concern a file; each adds `impl Tx` blocks.
 mod clock;
+mod listing;
 mod passwords;
 mod proposals;
 mod ratings;
@@ -23,6 +24,7 @@ mod social;
 mod trust;
 
 pub use clock::{GameClock, Vacation};
+pub use listing::{ClockCandidate, Listed};
 pub use passwords::LoginState;
 pub use proposals::{Proposal, QueuedMove};
 pub use ratings::{GameResult, Standing};
@@ -62,6 +64,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0010_pending_addresses",
         include_str!("../migrations/0010_pending_addresses.sql"),
+    ),
+    (
+        "0011_listing",
+        include_str!("../migrations/0011_listing.sql"),
     ),
 ];
 
@@ -172,6 +178,30 @@ pub struct GameRow {
     pub players: Vec<User>,
 }
 
+/// What the lists (`games`, `history`, `standings`) and the clock read of a game instead of its state:
+/// written with every save, so that no list has to load (replay) a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SavedStatus {
+    /// True once the game is over.
+    pub finished: bool,
+    /// The seat to move; `None` once the game is over.
+    pub to_move: Option<usize>,
+    /// The status line as the summaries print it: `Red (alice) to move.`
+    pub line: String,
+}
+
+#[cfg(test)]
+impl SavedStatus {
+    /// A status for storage tests, which store `{}` as the state.
+    pub(crate) fn bare(finished: bool) -> SavedStatus {
+        SavedStatus {
+            finished,
+            to_move: (!finished).then_some(0),
+            line: String::new(),
+        }
+    }
+}
+
 /// A comment attached to a move or a chat.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Comment {
@@ -228,6 +258,13 @@ impl Db {
 
     fn setup(conn: Connection, busy_timeout: Duration, wal: bool) -> Result<Db> {
         conn.busy_timeout(busy_timeout)?;
+        // A new file frees pages as the outbox is pruned (see `Db::tidy`). This takes effect only
+        // before the first table is made, and is set only then: on an existing file the pragma
+        // writes the header (a write and two fsyncs for every command, even a read).
+        let tables: i64 = conn.query_row("SELECT COUNT(*) FROM sqlite_master", [], |r| r.get(0))?;
+        if tables == 0 {
+            conn.pragma_update(None, "auto_vacuum", "INCREMENTAL")?;
+        }
         if wal {
             // WAL lets readers go on while one process writes; NORMAL sync is durable at each commit
             // in WAL mode except on power loss, which the MTA's own retry covers.
@@ -586,16 +623,27 @@ impl Tx<'_> {
         game_type: &str,
         board: u32,
         state: &str,
-        finished: bool,
+        status: &SavedStatus,
         players: &[i64],
         now: i64,
     ) -> Result<i64> {
         self.0.execute(
-            "INSERT INTO games (game_type, board, state, finished, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
-            params![game_type, board, state, finished, now],
+            "INSERT INTO games (game_type, board, finished, to_move, status, created_at, updated_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?6)",
+            params![
+                game_type,
+                board,
+                status.finished,
+                status.to_move.map(|s| s as i64),
+                status.line,
+                now
+            ],
         )?;
         let id = self.0.last_insert_rowid();
+        self.0.execute(
+            "INSERT INTO game_states (game_id, state) VALUES (?1, ?2)",
+            params![id, state],
+        )?;
         for (seat, user) in players.iter().enumerate() {
             self.0.execute(
                 "INSERT INTO seats (game_id, seat, user_id) VALUES (?1, ?2, ?3)",
@@ -610,8 +658,9 @@ impl Tx<'_> {
         let row = self
             .0
             .query_row(
-                "SELECT id, game_type, board, state, finished, created_at, updated_at FROM games
-                 WHERE game_type = ?1 AND board = ?2",
+                "SELECT g.id, g.game_type, g.board, st.state, g.finished, g.created_at, g.updated_at
+                 FROM games g JOIN game_states st ON st.game_id = g.id
+                 WHERE g.game_type = ?1 AND g.board = ?2",
                 params![game_type, board],
                 game_row,
             )
@@ -636,44 +685,29 @@ impl Tx<'_> {
         ids.into_iter().map(|id| self.user_by_id(id)).collect()
     }
 
-    /// Saves a game's new state.
-    pub fn update_game(&self, game_id: i64, state: &str, finished: bool, now: i64) -> Result<()> {
+    /// Saves a game's new state, with what the lists show of it.
+    pub fn update_game(
+        &self,
+        game_id: i64,
+        state: &str,
+        status: &SavedStatus,
+        now: i64,
+    ) -> Result<()> {
         self.0.execute(
-            "UPDATE games SET state = ?1, finished = ?2, updated_at = ?3 WHERE id = ?4",
-            params![state, finished, now, game_id],
+            "UPDATE games SET finished = ?1, to_move = ?2, status = ?3, updated_at = ?4 WHERE id = ?5",
+            params![
+                status.finished,
+                status.to_move.map(|s| s as i64),
+                status.line,
+                now,
+                game_id
+            ],
+        )?;
+        self.0.execute(
+            "UPDATE game_states SET state = ?1 WHERE game_id = ?2",
+            params![state, game_id],
         )?;
         Ok(())
-    }
-
-    /// A player's games of one type, by board number.
-    pub fn games_of(
-        &self,
-        user_id: i64,
-        game_type: &str,
-        filter: GameFilter,
-    ) -> Result<Vec<GameRow>> {
-        let rows = {
-            let mut stmt = self.0.prepare(
-                "SELECT g.id, g.game_type, g.board, g.state, g.finished, g.created_at, g.updated_at
-                 FROM games g JOIN seats s ON s.game_id = g.id
-                 WHERE s.user_id = ?1 AND g.game_type = ?2 ORDER BY g.board",
-            )?;
-            stmt.query_map(params![user_id, game_type], game_row)?
-                .collect::<rusqlite::Result<Vec<_>>>()?
-        };
-        let mut out = Vec::new();
-        for mut g in rows {
-            let keep = match filter {
-                GameFilter::Active => !g.finished,
-                GameFilter::Finished => g.finished,
-                GameFilter::All => true,
-            };
-            if keep {
-                g.players = self.players(g.id)?;
-                out.push(g);
-            }
-        }
-        Ok(out)
     }
 
     /// The number of unfinished games a player is in, of any type.
@@ -793,11 +827,50 @@ mod tests {
             .pragma_query_value(None, "journal_mode", |r| r.get(0))
             .unwrap();
         assert_eq!(mode, "wal");
+        let vacuum: i64 = db
+            .conn
+            .pragma_query_value(None, "auto_vacuum", |r| r.get(0))
+            .unwrap();
+        assert_eq!(
+            vacuum, 2,
+            "a new file is made with auto_vacuum = INCREMENTAL"
+        );
         drop(db);
         // Opening again applies nothing and keeps the version.
         let db = Db::open(&dir.path().join("t.sqlite"), Duration::from_secs(5)).unwrap();
         assert_eq!(db.schema_version().unwrap(), SCHEMA_VERSION);
         assert_eq!(db.integrity_check().unwrap(), "ok");
+    }
+
+    #[test]
+    fn pruned_mail_gives_its_pages_back_at_tidy() {
+        let (_dir, mut db) = temp_db();
+        let pages = |db: &Db| -> i64 {
+            db.conn
+                .pragma_query_value(None, "page_count", |r| r.get(0))
+                .unwrap()
+        };
+        let body = "x".repeat(4_000);
+        let tx = db.transaction().unwrap();
+        for t in 0..500 {
+            let id = tx.queue_mail(&body, t, true).unwrap();
+            tx.0.execute(
+                "UPDATE outbox SET sent_at = ?1 WHERE id = ?2",
+                params![t, id],
+            )
+            .unwrap();
+        }
+        tx.commit().unwrap();
+        let full = pages(&db);
+        assert!(full > 500, "{full} pages");
+        assert_eq!(db.prune_sent(400).unwrap(), 400);
+        db.tidy().unwrap();
+        let after = pages(&db);
+        assert!(
+            after < full / 3,
+            "{full} pages before pruning, {after} after: the freed pages were not given back"
+        );
+        assert_eq!(db.outbox(false).unwrap().len(), 100);
     }
 
     #[test]
@@ -833,7 +906,7 @@ mod tests {
         let a = tx.insert_user("a", "h", &[], 1).unwrap();
         let b = tx.insert_user("b", "h", &[], 1).unwrap();
         assert_eq!(tx.next_board("limit").unwrap(), 101);
-        tx.insert_game("limit", 101, "{}", false, &[a, b], 1)
+        tx.insert_game("limit", 101, "{}", &SavedStatus::bare(false), &[a, b], 1)
             .unwrap();
         assert_eq!(tx.next_board("limit").unwrap(), 102);
         assert_eq!(tx.next_board("other").unwrap(), 101);

@@ -60,7 +60,8 @@ fn snapshot(env: &Env) -> String {
     let mut out = String::new();
     let game: (String, i64, i64) = c
         .query_row(
-            "SELECT state, finished, updated_at FROM games WHERE board = 101",
+            "SELECT st.state, g.finished, g.updated_at FROM games g
+             JOIN game_states st ON st.game_id = g.id WHERE g.board = 101",
             [],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )
@@ -227,7 +228,7 @@ fn a_rejected_undo_changes_nothing_but_clears_the_proposal() {
     );
     let state_before: String = env
         .sqlite()
-        .query_row("SELECT state FROM games WHERE board = 101", [], |r| {
+        .query_row("SELECT st.state FROM games g JOIN game_states st ON st.game_id = g.id WHERE g.board = 101", [], |r| {
             r.get(0)
         })
         .unwrap();
@@ -251,7 +252,7 @@ fn a_rejected_undo_changes_nothing_but_clears_the_proposal() {
     }
     let state_after: String = env
         .sqlite()
-        .query_row("SELECT state FROM games WHERE board = 101", [], |r| {
+        .query_row("SELECT st.state FROM games g JOIN game_states st ON st.game_id = g.id WHERE g.board = 101", [], |r| {
             r.get(0)
         })
         .unwrap();

@@ -16,7 +16,8 @@ fn social_rows(env: &Env) -> String {
         "SELECT game_type || ':' || user_id FROM new_game_notices ORDER BY 1",
         "SELECT game_type || ':' || user_id || ':' || max_active FROM game_limits ORDER BY 1",
         "SELECT game_type || ':' || user_id || ':' || kind || ':' || other_id FROM challenge_lists ORDER BY 1",
-        "SELECT id || ':' || board || ':' || finished || ':' || length(state) FROM games ORDER BY 1",
+        "SELECT g.id || ':' || g.board || ':' || g.finished || ':' || length(st.state)
+         FROM games g JOIN game_states st ON st.game_id = g.id ORDER BY 1",
         "SELECT game_id || ':' || seat || ':' || user_id FROM seats ORDER BY 1",
     ] {
         let mut stmt = c.prepare(sql).unwrap();

@@ -12,7 +12,7 @@ use chrono::{DateTime, NaiveDate};
 use super::{Core, Failure, Letter, Origin, Outcome, Refusal, Server, ServerError, Step, queue};
 use crate::config::MAX_CLOCK_DAYS;
 use crate::games::{self, GameRules, GameState, Status};
-use crate::storage::{GameClock, GameRow, StorageError, Tx, User, Vacation};
+use crate::storage::{ClockCandidate, GameClock, GameRow, StorageError, Tx, User, Vacation};
 use crate::summary;
 
 /// Seconds in a day.
@@ -30,7 +30,8 @@ pub const MAX_VACATION_AHEAD_DAYS: i64 = 365;
 /// What one `pbem cron` run did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CronReport {
-    /// Unfinished games looked at.
+    /// Unfinished games looked at (by the database's query: only those whose last move is old
+    /// enough for the clock to be due are read and checked one by one).
     pub games: usize,
     /// Nag mails sent (one per player reminded).
     pub nags: usize,
@@ -83,8 +84,14 @@ impl Server {
             message_id: None,
             references: Vec::new(),
         };
-        for (game_type, board) in self.db.active_boards()? {
-            report.games += 1;
+        let due = self.db.clock_candidates(
+            self.core.now,
+            self.core.cfg.time.nag_days,
+            self.core.cfg.time.forfeit_days,
+            FORFEIT_WARNING,
+        )?;
+        report.games = self.db.running_games()?;
+        for ClockCandidate { game_type, board } in due {
             let tx = self.db.transaction()?;
             let outcome = match self.core.clock_tick(&tx, &game_type, board)? {
                 Tick::Nothing => continue,
@@ -114,6 +121,7 @@ impl Server {
             report.failed += mails.len() - sent;
         }
         let flush = self.flush_outbox()?;
+        self.db.tidy()?;
         report.mails += flush.sent;
         // A mail that failed above and again in the flush counts once.
         report.failed = report.failed.max(flush.failed);

@@ -6,8 +6,11 @@
 //! and `standings` show what it did. Games that ended before this server kept ratings have no results:
 //! `history` lists them as not rated and the standings do not count them.
 
-use super::{Core, Outcome, Step, userids};
+use super::{Core, Outcome, Step, listed_status};
 use crate::games::{GameRules, GameState, Status};
+
+/// Finished games on one page of `history`.
+pub const HISTORY_PAGE: u32 = 50;
 use crate::ratings::{self, PROVISIONAL_GAMES, Rating, SeatResult};
 use crate::storage::{GameResult, GameRow, StorageError, Tx};
 use crate::summary;
@@ -165,41 +168,58 @@ impl Core {
         Ok(Outcome::reply(format!("{} Standings", rules.title()), text))
     }
 
-    /// `<game> history` without a board: every finished game of the type, with its players, its result
-    /// and its rating changes.
-    pub(super) fn history_all(&self, tx: &Tx<'_>, rules: &dyn GameRules) -> Step<Outcome> {
-        let games = tx.finished_games(rules.name())?;
-        let mut text = format!(
-            "Finished {} games\n\nSend `{} history <board>` for a game's moves and comments.\n",
-            rules.title(),
-            rules.name()
-        );
-        if games.is_empty() {
-            text.push_str("\n  No game has finished yet.\n");
+    /// `<game> history [page N]` without a board: one page of the finished games of the type,
+    /// newest first, with their players, results and rating changes; one query, no game loaded.
+    pub(super) fn history_all(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        page: u32,
+    ) -> Step<Outcome> {
+        let total = tx.finished_count(rules.name())?;
+        let per = u64::from(HISTORY_PAGE);
+        let pages = total.div_ceil(per).max(1);
+        let page = u64::from(page.max(1));
+        let games = tx.finished_page(rules.name(), HISTORY_PAGE, (page - 1) * per)?;
+        let mut text = format!("Finished {} games, newest first", rules.title(),);
+        if total > per {
+            text.push_str(&format!(" (page {page} of {pages}, {total} games)"));
         }
-        for row in &games {
-            let players = userids(row);
-            let results = tx.game_results(row.id)?;
-            // The stored results say who won; only a game that ended before ratings were kept needs
-            // its state loaded (which replays it), so a long history stays quick.
-            let status = if results.is_empty() {
-                match rules.load(&row.state) {
-                    Ok(s) => summary::status_line(s.as_ref(), &players),
-                    Err(e) => format!("unreadable: {e}"),
-                }
+        text.push_str(&format!(
+            "\n\nSend `{} history <board>` for a game's moves and comments.\n",
+            rules.name()
+        ));
+        if page < pages {
+            text.push_str(&format!(
+                "Send `{} history page {}` for older games.\n",
+                rules.name(),
+                page + 1
+            ));
+        }
+        if total == 0 {
+            text.push_str("\n  No game has finished yet.\n");
+        } else if games.is_empty() {
+            text.push_str(&format!(
+                "\n  There is no page {page}: the last is page {pages}.\n"
+            ));
+        }
+        for game in &games {
+            // The stored results say who won; a game without them (unrated) has its status line.
+            let status = if game.results.is_empty() {
+                listed_status(tx, rules, game)?
             } else {
-                result_line(&results)
+                result_line(&game.results)
             };
             text.push_str(&format!(
                 "\nBoard {}: {} (ended {})\n  {status}\n",
-                row.board,
-                players.join(" vs "),
-                summary::format_time(row.updated_at)
+                game.board,
+                game.players.join(" vs "),
+                summary::format_time(game.updated_at)
             ));
-            if results.is_empty() {
-                text.push_str("  Not rated (it ended before this server kept ratings).\n");
+            if game.results.is_empty() {
+                text.push_str("  Not rated.\n");
             }
-            for r in &results {
+            for r in &game.results {
                 text.push_str(&format!("  {}\n", change_line(r)));
             }
         }

@@ -3,7 +3,7 @@
 
 use rusqlite::{OptionalExtension, params};
 
-use super::{Db, Result, Tx};
+use super::{Result, Tx};
 
 /// A game's own clock settings and what the clock has done to it. The default (no row) is a game that
 /// follows the server's times and was never nagged.
@@ -34,20 +34,6 @@ pub struct Vacation {
     pub ends_at: i64,
     /// The last day away as the player wrote it (`YYYY-MM-DD`).
     pub last_day: String,
-}
-
-impl Db {
-    /// Every unfinished game, as (game type, board), read without taking the write lock: `pbem cron`
-    /// then handles each in its own transaction, which reads it again.
-    pub fn active_boards(&self) -> Result<Vec<(String, u32)>> {
-        let mut stmt = self.conn.prepare(
-            "SELECT game_type, board FROM games WHERE finished = 0 ORDER BY game_type, board",
-        )?;
-        let rows = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(rows)
-    }
 }
 
 impl Tx<'_> {
@@ -172,6 +158,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
+    use crate::storage::{Db, SavedStatus};
 
     #[test]
     fn clock_rows_default_then_record() {
@@ -181,7 +168,7 @@ mod tests {
         let a = tx.insert_user("a", "h", &[], 1).unwrap();
         let b = tx.insert_user("b", "h", &[], 1).unwrap();
         let g = tx
-            .insert_game("limit", 101, "{}", false, &[a, b], 1)
+            .insert_game("limit", 101, "{}", &SavedStatus::bare(false), &[a, b], 1)
             .unwrap();
         assert_eq!(tx.game_clock(g).unwrap(), GameClock::default());
         tx.set_clock_days(g, Some(2), Some(5)).unwrap();
@@ -201,10 +188,37 @@ mod tests {
         );
         assert_eq!(c.verdict.as_deref(), Some("one\ntwo"));
         tx.commit().unwrap();
+        // Moved at 1, nagged once for this wait (at 50), nag time 2 days, forfeit 5; a forfeit
+        // needs a nag sent 2 days before.
+        let due = |db: &Db, now: i64| db.clock_candidates(now, 3, 21, 2 * 86_400).unwrap().len();
+        assert_eq!(due(&db, 1 + 86_400), 0, "before the nag time");
+        assert_eq!(due(&db, 1 + 2 * 86_400), 0, "the first nag is sent");
+        assert_eq!(due(&db, 1 + 4 * 86_400), 1, "the second nag is due");
+        assert_eq!(due(&db, 1 + 5 * 86_400), 1, "the forfeit is due");
+        let tx = db.transaction().unwrap();
+        tx.record_nag(g, 1, 3, 5 * 86_400).unwrap();
+        tx.commit().unwrap();
         assert_eq!(
-            db.active_boards().unwrap(),
-            vec![("limit".to_string(), 101)]
+            due(&db, 6 * 86_400),
+            1,
+            "forfeit time, the first nag (at 50) long enough ago"
         );
+        let tx = db.transaction().unwrap();
+        tx.update_game(g, "{}", &SavedStatus::bare(false), 1 + 86_400)
+            .unwrap();
+        tx.record_nag(g, 1 + 86_400, 3, 6 * 86_400).unwrap();
+        tx.commit().unwrap();
+        assert_eq!(
+            due(&db, 7 * 86_400),
+            0,
+            "past the forfeit time of the new wait, but its only nag is a day old"
+        );
+        assert_eq!(due(&db, 8 * 86_400), 1, "two days after that nag");
+        let tx = db.transaction().unwrap();
+        tx.update_game(g, "{}", &SavedStatus::bare(true), 1)
+            .unwrap();
+        tx.commit().unwrap();
+        assert_eq!(due(&db, 1 + 5 * 86_400), 0, "finished games are never due");
     }
 
     #[test]

@@ -220,13 +220,14 @@ mod tests {
 
     use super::*;
     use crate::storage::Db;
+    use crate::storage::SavedStatus;
 
     fn game(db: &mut Db) -> (Tx<'_>, i64, i64, i64) {
         let tx = db.transaction().unwrap();
         let a = tx.insert_user("a", "h", &[], 1).unwrap();
         let b = tx.insert_user("b", "h", &[], 1).unwrap();
         let g = tx
-            .insert_game("limit", 101, "{}", false, &[a, b], 1)
+            .insert_game("limit", 101, "{}", &SavedStatus::bare(false), &[a, b], 1)
             .unwrap();
         (tx, g, a, b)
     }

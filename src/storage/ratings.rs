@@ -4,7 +4,7 @@
 
 use rusqlite::{OptionalExtension, params};
 
-use super::{GameRow, Result, StorageError, Tx, game_row};
+use super::{Result, StorageError, Tx};
 use crate::ratings::{Rating, SeatResult};
 
 /// One seat of a settled game: how it fared and what it did to the player's rating.
@@ -165,22 +165,12 @@ impl Tx<'_> {
     /// A game type's standings: every player with a game of the type (finished or not), by games won,
     /// then drawn, then fewest lost, then userid.
     pub fn standings(&self, game_type: &str) -> Result<Vec<Standing>> {
-        let mut stmt = self.0.prepare(
-            "SELECT u.userid,
-                    COALESCE(f.played, 0), COALESCE(f.won, 0), COALESCE(f.lost, 0),
-                    COALESCE(f.drawn, 0), COALESCE(a.active, 0)
-             FROM users u
-             LEFT JOIN (SELECT r.user_id, COUNT(*) AS played,
-                               SUM(r.result = 'won') AS won, SUM(r.result = 'lost') AS lost,
-                               SUM(r.result = 'drew') AS drawn
-                        FROM game_results r JOIN games g ON g.id = r.game_id
-                        WHERE g.game_type = ?1 GROUP BY r.user_id) f ON f.user_id = u.id
-             LEFT JOIN (SELECT s.user_id, COUNT(*) AS active
-                        FROM seats s JOIN games g ON g.id = s.game_id
-                        WHERE g.game_type = ?1 AND g.finished = 0 GROUP BY s.user_id) a
-                    ON a.user_id = u.id
-             WHERE f.user_id IS NOT NULL OR a.user_id IS NOT NULL
-             ORDER BY 3 DESC, 5 DESC, 4 ASC, u.userid_key",
+        // The `standings` table is kept by triggers (migration 0011): no count over the games.
+        let mut stmt = self.0.prepare_cached(
+            "SELECT u.userid, s.played, s.won, s.lost, s.drawn, s.active
+             FROM standings s JOIN users u ON u.id = s.user_id
+             WHERE s.game_type = ?1 AND (s.played > 0 OR s.active > 0)
+             ORDER BY s.won DESC, s.drawn DESC, s.lost ASC, u.userid_key",
         )?;
         let rows = stmt
             .query_map([game_type], |r| {
@@ -196,30 +186,13 @@ impl Tx<'_> {
             .collect::<rusqlite::Result<Vec<_>>>()?;
         Ok(rows)
     }
-
-    /// The finished games of a type, by board number, with their players.
-    pub fn finished_games(&self, game_type: &str) -> Result<Vec<GameRow>> {
-        let rows = {
-            let mut stmt = self.0.prepare(
-                "SELECT id, game_type, board, state, finished, created_at, updated_at FROM games
-                 WHERE game_type = ?1 AND finished = 1 ORDER BY board",
-            )?;
-            stmt.query_map([game_type], game_row)?
-                .collect::<rusqlite::Result<Vec<_>>>()?
-        };
-        rows.into_iter()
-            .map(|mut g| {
-                g.players = self.players(g.id)?;
-                Ok(g)
-            })
-            .collect()
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::storage::Db;
+    use crate::storage::SavedStatus;
 
     fn setup() -> (tempfile::TempDir, Db) {
         let dir = tempfile::tempdir().unwrap();
@@ -239,12 +212,12 @@ mod tests {
         let b = tx.insert_user("bob", "h", &[], 1).unwrap();
         let c = tx.insert_user("carol", "h", &[], 1).unwrap();
         let g1 = tx
-            .insert_game("limit", 101, "{}", true, &[a, b], 1)
+            .insert_game("limit", 101, "{}", &SavedStatus::bare(true), &[a, b], 1)
             .unwrap();
         let g2 = tx
-            .insert_game("limit", 102, "{}", false, &[b, c], 1)
+            .insert_game("limit", 102, "{}", &SavedStatus::bare(false), &[b, c], 1)
             .unwrap();
-        tx.insert_game("other", 101, "{}", false, &[a, c], 1)
+        tx.insert_game("other", 101, "{}", &SavedStatus::bare(false), &[a, c], 1)
             .unwrap();
 
         assert_eq!(tx.rating("limit", a).unwrap(), Rating::initial());
@@ -329,10 +302,13 @@ mod tests {
         let carol = line("carol");
         assert_eq!((carol.played, carol.active), (0, 1));
 
-        let finished = tx.finished_games("limit").unwrap();
+        let finished = tx.finished_page("limit", 50, 0).unwrap();
         assert_eq!(finished.len(), 1);
         assert_eq!(finished[0].board, 101);
-        assert_eq!(finished[0].players.len(), 2);
+        assert_eq!(finished[0].players, vec!["Alice", "bob"]);
+        assert_eq!(finished[0].results.len(), 2, "both seats settled");
+        assert_eq!(tx.finished_count("limit").unwrap(), 1);
+        assert!(tx.finished_page("limit", 50, 1).unwrap().is_empty());
     }
 
     #[test]
@@ -342,7 +318,7 @@ mod tests {
         let a = tx.insert_user("a", "h", &[], 1).unwrap();
         let b = tx.insert_user("b", "h", &[], 1).unwrap();
         let g = tx
-            .insert_game("limit", 101, "{}", true, &[a, b], 1)
+            .insert_game("limit", 101, "{}", &SavedStatus::bare(true), &[a, b], 1)
             .unwrap();
         let r = Rating::initial();
         tx.record_result("limit", g, 0, a, SeatResult::Drew, r, r, 5)
@@ -352,5 +328,161 @@ mod tests {
                 .is_err(),
             "the primary key refuses a second settlement of the same seat"
         );
+    }
+
+    /// The standings counted from the games, seats and results (what the triggers of migration
+    /// 0011 keep in the `standings` table), in the table's order.
+    fn standings_counted(tx: &Tx<'_>) -> Vec<(String, i64, String, [i64; 5])> {
+        let mut stmt =
+            tx.0.prepare(
+                "SELECT x.game_type, x.user_id, u.userid, SUM(played), SUM(won), SUM(lost),
+                        SUM(drawn), SUM(active)
+                 FROM (SELECT g.game_type, r.user_id, 1 AS played, r.result = 'won' AS won,
+                              r.result = 'lost' AS lost, r.result = 'drew' AS drawn, 0 AS active
+                       FROM game_results r JOIN games g ON g.id = r.game_id
+                       UNION ALL
+                       SELECT g.game_type, s.user_id, 0, 0, 0, 0, 1
+                       FROM seats s JOIN games g ON g.id = s.game_id WHERE g.finished = 0) x
+                 JOIN users u ON u.id = x.user_id
+                 GROUP BY x.game_type, x.user_id ORDER BY 1, 2",
+            )
+            .unwrap();
+        stmt.query_map([], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                [r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?],
+            ))
+        })
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+    }
+
+    /// The `standings` table, with the rows of nothing dropped.
+    fn standings_kept(tx: &Tx<'_>) -> Vec<(String, i64, String, [i64; 5])> {
+        let mut stmt =
+            tx.0.prepare(
+                "SELECT s.game_type, s.user_id, u.userid, played, won, lost, drawn, active
+                 FROM standings s JOIN users u ON u.id = s.user_id
+                 WHERE played <> 0 OR won <> 0 OR lost <> 0 OR drawn <> 0 OR active <> 0
+                 ORDER BY 1, 2",
+            )
+            .unwrap();
+        stmt.query_map([], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                [r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?],
+            ))
+        })
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+    }
+
+    #[test]
+    fn the_kept_standings_always_equal_the_counted_ones() {
+        use rand_chacha::ChaCha8Rng;
+        use rand_core::{Rng, SeedableRng};
+        let (_dir, mut db) = setup();
+        let tx = db.transaction().unwrap();
+        let users: Vec<i64> = (0..6)
+            .map(|u| tx.insert_user(&format!("u{u}"), "h", &[], 1).unwrap())
+            .collect();
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let mut pick = |n: usize| (rng.next_u64() % n as u64) as usize;
+        let mut games: Vec<(i64, Vec<i64>)> = Vec::new();
+        for step in 0..400 {
+            match pick(6) {
+                0 | 1 => {
+                    let a = users[pick(6)];
+                    let b = users.iter().copied().find(|&u| u != a).unwrap();
+                    let c = users[pick(6)];
+                    let seats = if c != a && c != b && pick(2) == 0 {
+                        vec![a, b, c]
+                    } else {
+                        vec![a, b]
+                    };
+                    let kind = ["limit", "other"][pick(2)];
+                    let board = 101 + step;
+                    let id = tx
+                        .insert_game(
+                            kind,
+                            board,
+                            "{}",
+                            &SavedStatus::bare(pick(5) == 0),
+                            &seats,
+                            1,
+                        )
+                        .unwrap();
+                    games.push((id, seats));
+                }
+                2 if !games.is_empty() => {
+                    let (id, _) = &games[pick(games.len())];
+                    let finished = pick(4) != 0;
+                    tx.update_game(*id, "{}", &SavedStatus::bare(finished), 2)
+                        .unwrap();
+                }
+                3 if !games.is_empty() => {
+                    let (id, seats) = &games[pick(games.len())];
+                    if !tx.is_settled(*id).unwrap() {
+                        let kind: String = tx
+                            .0
+                            .query_row("SELECT game_type FROM games WHERE id = ?1", [id], |r| {
+                                r.get(0)
+                            })
+                            .unwrap();
+                        for (seat, &u) in seats.iter().enumerate() {
+                            let result =
+                                [SeatResult::Won, SeatResult::Lost, SeatResult::Drew][pick(3)];
+                            let r = Rating::initial();
+                            tx.record_result(&kind, *id, seat, u, result, r, r, 3)
+                                .unwrap();
+                        }
+                    }
+                }
+                4 if !games.is_empty() => {
+                    let (id, _) = &games[pick(games.len())];
+                    tx.0.execute("DELETE FROM game_results WHERE game_id = ?1", [id])
+                        .unwrap();
+                }
+                5 if !games.is_empty() => {
+                    let k = pick(games.len());
+                    let (id, seats) = &mut games[k];
+                    let seat = pick(seats.len());
+                    let new = users[pick(6)];
+                    if !seats.contains(&new) {
+                        tx.0.execute(
+                            "UPDATE seats SET user_id = ?1 WHERE game_id = ?2 AND seat = ?3",
+                            params![new, *id, seat as i64],
+                        )
+                        .unwrap();
+                        seats[seat] = new;
+                    }
+                }
+                _ => {}
+            }
+            assert_eq!(
+                standings_kept(&tx),
+                standings_counted(&tx),
+                "after step {step}"
+            );
+        }
+        // Deleting games (the seats and results go with them) keeps them equal too.
+        for (id, _) in games.iter().take(20) {
+            tx.0.execute("DELETE FROM game_results WHERE game_id = ?1", [id])
+                .unwrap();
+            tx.0.execute("DELETE FROM games WHERE id = ?1", [id])
+                .unwrap();
+            assert_eq!(
+                standings_kept(&tx),
+                standings_counted(&tx),
+                "after deleting game {id}"
+            );
+        }
+        assert!(!standings_kept(&tx).is_empty());
     }
 }

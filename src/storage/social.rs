@@ -202,6 +202,7 @@ mod tests {
 
     use super::*;
     use crate::storage::Db;
+    use crate::storage::SavedStatus;
 
     fn db() -> (tempfile::TempDir, Db) {
         let dir = tempfile::tempdir().unwrap();
@@ -217,7 +218,7 @@ mod tests {
         let b = tx.insert_user("bob", "h", &[], 1).unwrap();
         let c = tx.insert_user("carol", "h", &[], 1).unwrap();
         let g = tx
-            .insert_game("limit", 101, "{}", false, &[a, b], 1)
+            .insert_game("limit", 101, "{}", &SavedStatus::bare(false), &[a, b], 1)
             .unwrap();
         assert!(tx.subscribe(g, c, 5).unwrap());
         assert!(!tx.subscribe(g, c, 6).unwrap());
@@ -254,11 +255,11 @@ mod tests {
         tx.set_game_limit("limit", a, None).unwrap();
         assert_eq!(tx.game_limit("limit", a).unwrap(), None);
 
-        tx.insert_game("limit", 101, "{}", false, &[a, b], 1)
+        tx.insert_game("limit", 101, "{}", &SavedStatus::bare(false), &[a, b], 1)
             .unwrap();
-        tx.insert_game("limit", 102, "{}", true, &[a, b], 1)
+        tx.insert_game("limit", 102, "{}", &SavedStatus::bare(true), &[a, b], 1)
             .unwrap();
-        tx.insert_game("other", 101, "{}", false, &[a, b], 1)
+        tx.insert_game("other", 101, "{}", &SavedStatus::bare(false), &[a, b], 1)
             .unwrap();
         assert_eq!(tx.active_games_of_type(a, "limit").unwrap(), 1);
 

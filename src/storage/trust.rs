@@ -99,6 +99,29 @@ impl super::Db {
             [before],
         )?)
     }
+
+    /// `pbem compact`: switches the file to `auto_vacuum = INCREMENTAL` (which only a rewrite can do
+    /// on an existing database) and rewrites it without its free pages.
+    pub fn compact(&self) -> Result<()> {
+        self.conn.execute_batch(
+            "PRAGMA auto_vacuum = INCREMENTAL; VACUUM; PRAGMA wal_checkpoint(TRUNCATE);",
+        )?;
+        Ok(())
+    }
+
+    /// Housekeeping after `pbem cron`: gives the pages freed by pruning back to the file system (on a
+    /// database made with `auto_vacuum = INCREMENTAL`, as this pbem makes new ones) and lets SQLite
+    /// refresh the statistics its query planner uses (`PRAGMA optimize`, cheap when nothing changed).
+    pub fn tidy(&self) -> Result<()> {
+        // The pragma frees one page per step: it is stepped to the end, not run once.
+        let mut stmt = self.conn.prepare("PRAGMA incremental_vacuum")?;
+        let mut rows = stmt.query([])?;
+        while rows.next()?.is_some() {}
+        drop(rows);
+        drop(stmt);
+        self.conn.execute_batch("PRAGMA optimize")?;
+        Ok(())
+    }
 }
 
 impl Tx<'_> {

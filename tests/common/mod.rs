@@ -237,7 +237,8 @@ impl Env {
         let state: String = self
             .sqlite()
             .query_row(
-                "SELECT state FROM games WHERE game_type = 'limit' AND board = ?1",
+                "SELECT st.state FROM games g JOIN game_states st ON st.game_id = g.id
+                 WHERE g.game_type = 'limit' AND g.board = ?1",
                 [board],
                 |r| r.get(0),
             )

@@ -5,6 +5,9 @@
 //! pawn-colour tile a pawnless neighbour. Both steps draw from ChaCha8, whose output is fixed by its
 //! algorithm, so a seed always gives the same board.
 
+use std::collections::{HashMap, VecDeque};
+use std::sync::{LazyLock, Mutex};
+
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
@@ -123,34 +126,58 @@ impl Search<'_> {
     }
 }
 
-/// How many recent layouts [`random_layout`] remembers.
-const REMEMBERED: usize = 16;
+/// How many recent layouts [`random_layout`] remembers: enough for every game a long-running
+/// server (`pbem lmtp`) touches in a while, at about 0.5 KB each (2 MB in all at most).
+const REMEMBERED: usize = 4096;
 
-/// The key of a remembered layout and the layout.
-type Remembered = ((u64, u32, usize, u32), Layout);
+/// The arguments of a layout: seed, size, players, must_touch.
+type LayoutKey = (u64, u32, usize, u32);
 
-/// Layouts recently laid, newest last.
-static RECENT: std::sync::Mutex<Vec<Remembered>> = std::sync::Mutex::new(Vec::new());
+/// Layouts recently laid, and their keys oldest first (the first to be forgotten).
+#[derive(Default)]
+struct Remembered {
+    layouts: HashMap<LayoutKey, Layout>,
+    order: VecDeque<LayoutKey>,
+}
+
+impl Remembered {
+    /// Remembers a layout, forgetting the oldest beyond `capacity`.
+    fn keep(&mut self, key: LayoutKey, layout: Layout, capacity: usize) {
+        if self.layouts.insert(key, layout).is_none() {
+            self.order.push_back(key);
+        }
+        while self.order.len() > capacity {
+            if let Some(old) = self.order.pop_front() {
+                self.layouts.remove(&old);
+            }
+        }
+    }
+}
+
+static RECENT: LazyLock<Mutex<Remembered>> = LazyLock::new(Mutex::default);
 
 /// Lays `4 * size` tiles at random for `players` players, meeting the three constraints of 4.1.
 ///
-/// Loading a game replays it from its seed, and one mail can load the same game several times, so the
-/// last few layouts are remembered: the search is by far the dearest part of a load. The result
-/// depends only on the arguments, remembered or not.
+/// Loading a game replays it from its seed, and the search is by far the dearest part of a load, so
+/// the layouts of recent games are remembered: a long-running server draws each game's layout once,
+/// and one mail loading the same game several times draws it once. The result depends only on the
+/// arguments, remembered or not.
 pub fn random_layout(seed: u64, size: u32, players: usize, must_touch: u32) -> Layout {
     let key = (seed, size, players, must_touch);
-    // A poisoned lock only means another thread panicked while holding it; the list is still whole.
-    let mut recent = RECENT.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, layout)) = recent.iter().find(|(k, _)| *k == key) {
+    // A poisoned lock only means another thread panicked while holding it; the map is still whole.
+    if let Some(layout) = RECENT
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .layouts
+        .get(&key)
+    {
         return layout.clone();
     }
-    drop(recent);
     let layout = lay(seed, size, players, must_touch);
-    recent = RECENT.lock().unwrap_or_else(|e| e.into_inner());
-    if recent.len() == REMEMBERED {
-        recent.remove(0);
-    }
-    recent.push((key, layout.clone()));
+    RECENT
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .keep(key, layout.clone(), REMEMBERED);
     layout
 }
 
@@ -249,9 +276,9 @@ mod tests {
 
     #[test]
     fn a_remembered_layout_is_the_one_the_search_lays() {
-        // More keys than are remembered, each asked twice, so that both hits and evictions happen.
+        // Each key asked twice: the second answer comes from the memory.
         for round in 0..2 {
-            for seed in 0..(REMEMBERED as u64 + 4) {
+            for seed in 0..20 {
                 let size = 4 + (seed % 5) as u32;
                 let players = 2 + (seed % 2) as usize;
                 assert_eq!(
@@ -261,7 +288,24 @@ mod tests {
                 );
             }
         }
-        assert!(RECENT.lock().unwrap().len() <= REMEMBERED);
+        let recent = RECENT.lock().unwrap();
+        assert!(recent.layouts.len() <= REMEMBERED);
+        assert_eq!(recent.layouts.len(), recent.order.len());
+    }
+
+    #[test]
+    fn the_memory_forgets_the_oldest_beyond_its_capacity() {
+        let mut m = Remembered::default();
+        let key = |seed: u64| (seed, 8, 2, 2);
+        for seed in 0..10 {
+            m.keep(key(seed), vec![(1, TileColour::Red)], 4);
+        }
+        // Remembering a key again does not count it twice.
+        m.keep(key(9), vec![(1, TileColour::Blue)], 4);
+        assert_eq!(m.order, (6..10).map(key).collect::<VecDeque<_>>());
+        assert_eq!(m.layouts.len(), 4);
+        assert!(!m.layouts.contains_key(&key(5)));
+        assert_eq!(m.layouts[&key(9)], vec![(1, TileColour::Blue)]);
     }
 
     #[test]

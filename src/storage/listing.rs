@@ -1,0 +1,211 @@
+//! Storage for the lists (`games`, `history`) and the clock's choice of games: each answered by one
+//! query over the small `games` rows, never by reading (let alone replaying) a game's state.
+
+use rusqlite::params;
+
+use super::{GameFilter, Result, SavedStatus, StorageError, Tx};
+use crate::ratings::{Rating, SeatResult};
+use crate::storage::{Db, GameResult};
+
+/// A game as the lists show it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listed {
+    /// Row id.
+    pub id: i64,
+    /// The board number.
+    pub board: u32,
+    /// True once the game is over.
+    pub finished: bool,
+    /// Unix seconds of the last move.
+    pub updated_at: i64,
+    /// The status line saved with the state; `None` for a game not saved since migration 0011
+    /// (see [`Tx::game_state`] and [`Tx::set_status`]).
+    pub status: Option<String>,
+    /// The players' userids, seat by seat.
+    pub players: Vec<String>,
+    /// The settled results, seat by seat (empty for a game in progress or not rated).
+    pub results: Vec<GameResult>,
+}
+
+/// A running game the clock may have to act on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClockCandidate {
+    /// The game's command word.
+    pub game_type: String,
+    /// The board number.
+    pub board: u32,
+}
+
+impl Db {
+    /// How many games are running (counted on the partial index of running games).
+    pub fn running_games(&self) -> Result<usize> {
+        let n: i64 = self.conn.query_row(
+            "SELECT COUNT(*) FROM games INDEXED BY games_running WHERE finished = 0",
+            [],
+            |r| r.get(0),
+        )?;
+        Ok(n.max(0) as usize)
+    }
+
+    /// The running games whose clock may be due at `now`: the nag or forfeit that `pbem cron` would
+    /// carry out if the player to move had not been away, by the same rules with the wall-clock time
+    /// since the last move (which vacations only shorten): a nag once the wait passes a nag time not
+    /// yet covered by the nags sent (or the forfeit time with none sent), a forfeit once the wait
+    /// passes the forfeit time and the first nag is `forfeit_warning` seconds old. `nag_days` and
+    /// `forfeit_days` are the server's times, for games without their own. The clock still checks
+    /// each candidate (vacations); this leaves out, through the partial index on running games,
+    /// every game that cannot be due.
+    pub fn clock_candidates(
+        &self,
+        now: i64,
+        nag_days: u32,
+        forfeit_days: u32,
+        forfeit_warning: i64,
+    ) -> Result<Vec<ClockCandidate>> {
+        // Clock times are whole days >= 1, so a game moved within the last day is never due.
+        let mut stmt = self.conn.prepare_cached(
+            "WITH waiting AS (
+                 SELECT g.game_type, g.board, ?1 - g.updated_at AS wait,
+                        86400 * COALESCE(c.nag_days, ?2) AS nag,
+                        86400 * COALESCE(c.forfeit_days, ?3) AS forfeit,
+                        CASE WHEN c.nag_wait = g.updated_at THEN c.nags_sent ELSE 0 END AS sent,
+                        CASE WHEN c.nag_wait = g.updated_at AND c.nags_sent > 0
+                             THEN c.first_nag_at END AS first_nag
+                 FROM games g LEFT JOIN game_clocks c ON c.game_id = g.id
+                 WHERE g.finished = 0 AND g.updated_at <= ?1 - 86400)
+             SELECT game_type, board FROM waiting
+             WHERE (wait >= forfeit AND first_nag <= ?1 - ?4)
+                OR (wait >= nag AND (wait / nag > sent OR (wait >= forfeit AND sent = 0)))
+             ORDER BY game_type, board",
+        )?;
+        let rows = stmt
+            .query_map(params![now, nag_days, forfeit_days, forfeit_warning], |r| {
+                Ok(ClockCandidate {
+                    game_type: r.get(0)?,
+                    board: r.get(1)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    }
+}
+
+/// Reads the rows of a listing query whose columns are: game id, board, finished, updated_at,
+/// status, seat, userid, then result, rating before, games before, rating after (NULL when not
+/// settled); ordered by game, then seat.
+fn collect_listing(rows: &mut rusqlite::Rows<'_>) -> Result<Vec<Listed>> {
+    let mut out: Vec<Listed> = Vec::new();
+    while let Some(r) = rows.next()? {
+        let id: i64 = r.get(0)?;
+        if out.last().is_none_or(|l| l.id != id) {
+            out.push(Listed {
+                id,
+                board: r.get(1)?,
+                finished: r.get(2)?,
+                updated_at: r.get(3)?,
+                status: r.get(4)?,
+                players: Vec::new(),
+                results: Vec::new(),
+            });
+        }
+        let entry = out.last_mut().expect("pushed above");
+        let seat: i64 = r.get(5)?;
+        let userid: String = r.get(6)?;
+        let result: Option<String> = r.get(7)?;
+        if let Some(result) = result {
+            let result = SeatResult::parse(&result)
+                .ok_or_else(|| StorageError::Corrupt(format!("game {id}: a result '{result}'")))?;
+            entry.results.push(GameResult {
+                seat: seat as usize,
+                userid: userid.clone(),
+                result,
+                before: Rating {
+                    rating: r.get(8)?,
+                    games: r.get(9)?,
+                },
+                after: r.get(10)?,
+            });
+        }
+        entry.players.push(userid);
+    }
+    Ok(out)
+}
+
+impl Tx<'_> {
+    /// A player's games of one type, by board number, in one query.
+    pub fn games_of(
+        &self,
+        user_id: i64,
+        game_type: &str,
+        filter: GameFilter,
+    ) -> Result<Vec<Listed>> {
+        let finished = match filter {
+            GameFilter::Active => Some(false),
+            GameFilter::Finished => Some(true),
+            GameFilter::All => None,
+        };
+        let mut stmt = self.0.prepare_cached(
+            "SELECT g.id, g.board, g.finished, g.updated_at, g.status, s.seat, u.userid,
+                    r.result, r.rating_before, r.games_before, r.rating_after
+             FROM seats mine JOIN games g ON g.id = mine.game_id
+             JOIN seats s ON s.game_id = g.id JOIN users u ON u.id = s.user_id
+             LEFT JOIN game_results r ON r.game_id = g.id AND r.seat = s.seat
+             WHERE mine.user_id = ?1 AND g.game_type = ?2 AND (?3 IS NULL OR g.finished = ?3)
+             ORDER BY g.board, s.seat",
+        )?;
+        let mut rows = stmt.query(params![user_id, game_type, finished])?;
+        collect_listing(&mut rows)
+    }
+
+    /// One page of a game type's finished games, newest first (`limit` games after skipping
+    /// `offset`), with their players and results, in one query.
+    pub fn finished_page(&self, game_type: &str, limit: u32, offset: u64) -> Result<Vec<Listed>> {
+        let mut stmt = self.0.prepare_cached(
+            "WITH page AS (SELECT id, board, finished, updated_at, status FROM games
+                           WHERE game_type = ?1 AND finished = 1
+                           ORDER BY updated_at DESC, board DESC LIMIT ?2 OFFSET ?3)
+             SELECT p.id, p.board, p.finished, p.updated_at, p.status, s.seat, u.userid,
+                    r.result, r.rating_before, r.games_before, r.rating_after
+             FROM page p JOIN seats s ON s.game_id = p.id JOIN users u ON u.id = s.user_id
+             LEFT JOIN game_results r ON r.game_id = p.id AND r.seat = s.seat
+             ORDER BY p.updated_at DESC, p.board DESC, s.seat",
+        )?;
+        let offset = i64::try_from(offset).unwrap_or(i64::MAX);
+        let mut rows = stmt.query(params![game_type, limit, offset])?;
+        collect_listing(&mut rows)
+    }
+
+    /// How many games of a type are finished.
+    pub fn finished_count(&self, game_type: &str) -> Result<u64> {
+        let n: i64 = self.0.query_row(
+            "SELECT COUNT(*) FROM games WHERE game_type = ?1 AND finished = 1",
+            [game_type],
+            |r| r.get(0),
+        )?;
+        Ok(n.max(0) as u64)
+    }
+
+    /// A game's JSON document (for a listed game without a saved status).
+    pub fn game_state(&self, game_id: i64) -> Result<String> {
+        Ok(self.0.query_row(
+            "SELECT state FROM game_states WHERE game_id = ?1",
+            [game_id],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// Saves what the lists show of a game whose state is unchanged (a game saved before migration
+    /// 0011, once it has been loaded).
+    pub fn set_status(&self, game_id: i64, status: &SavedStatus) -> Result<()> {
+        self.0.execute(
+            "UPDATE games SET finished = ?1, to_move = ?2, status = ?3 WHERE id = ?4",
+            params![
+                status.finished,
+                status.to_move.map(|s| s as i64),
+                status.line,
+                game_id
+            ],
+        )?;
+        Ok(())
+    }
+}
