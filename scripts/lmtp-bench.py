@@ -117,7 +117,9 @@ class Games:
     def load(self, board):
         with sqlite3.connect(self.db) as c:
             (s,) = c.execute(
-                "SELECT state FROM games WHERE game_type = 'limit' AND board = ?", (board,)
+                "SELECT st.state FROM games g JOIN game_states st ON st.game_id = g.id "
+                "WHERE g.game_type = 'limit' AND g.board = ?",
+                (board,),
             ).fetchone()
         self.state[board] = s
 
