@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the cargo-fuzz targets on stable Rust (no sanitizer: `-s none`), each for RUNS executions.
 #
-#   scripts/fuzz.sh [TARGET...]          default: ingest command notation; RUNS=10000000
+#   scripts/fuzz.sh [TARGET...]          default: ingest command notation lmtp; RUNS=10000000
 #   RUNS=100000 scripts/fuzz.sh notation
 #   JOBS=2 TRACE_COMPARES=0 scripts/fuzz.sh ingest
 #
@@ -21,7 +21,7 @@ cd "$(dirname "$0")/../fuzz"
 RUNS=${RUNS:-10000000}
 JOBS=${JOBS:-1}
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(ingest command notation)
+[ ${#targets[@]} -eq 0 ] && targets=(ingest command notation lmtp)
 mkdir -p logs
 export CARGO_TARGET_DIR=${FUZZ_TARGET_DIR:-$PWD/target}
 build=(-s none)

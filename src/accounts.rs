@@ -4,12 +4,12 @@
 //! exactly: unlike pbmserv, case matters. A login with an unknown userid must get the same answer in
 //! the same time as a wrong password, so [`verify_or_burn`] does a full-cost hash either way.
 //!
-//! Every hash runs in one memory area that the process keeps for its whole life, so that memory stays
-//! flat however many passwords a long run checks.
+//! Every hash runs in a memory area that its thread keeps for its whole life, so that memory stays
+//! flat however many passwords a long run checks: one area for `ingest`, one per worker of `lmtp`.
 //!
 //! No error here ever repeats a password: errors end up in mails and logs.
 
-use std::sync::Mutex;
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use argon2::password_hash::phc::{Output, ParamsString, PasswordHash, Salt};
@@ -55,10 +55,14 @@ fn hasher(cfg: &PasswordConfig) -> Result<Argon2<'static>, AccountError> {
     Ok(Argon2::new(Algorithm::Argon2id, Version::V0x13, params))
 }
 
-/// The one argon2 memory area of the process (19 MiB at the default cost), reused by every hash.
-/// Allocating a fresh block per hash let the heap fragment: a `pbem maildir` run over 1,000 mails
-/// grew to 5.9 GB. Grown once to the largest cost met, never freed.
-static MEMORY: Mutex<Vec<Block>> = Mutex::new(Vec::new());
+thread_local! {
+    /// This thread's argon2 memory area (19 MiB at the default cost), reused by every hash it runs.
+    /// Allocating a fresh block per hash let the heap fragment: a `pbem maildir` run over 1,000 mails
+    /// grew to 5.9 GB. Grown once to the largest cost met, freed only when the thread ends. One per
+    /// thread rather than one per process behind a lock, so that the workers of `pbem lmtp` hash at
+    /// the same time instead of in turn.
+    static MEMORY: RefCell<Vec<Block>> = const { RefCell::new(Vec::new()) };
+}
 
 /// How many times this process has run argon2 (checks, dummy checks and new hashes).
 static HASHES: AtomicU64 = AtomicU64::new(0);
@@ -68,16 +72,16 @@ pub fn hashes_run() -> u64 {
     HASHES.load(Ordering::Relaxed)
 }
 
-/// Runs argon2 in the shared memory area.
+/// Runs argon2 in this thread's memory area.
 fn run(argon: &Argon2<'_>, pw: &[u8], salt: &[u8], out: &mut [u8]) -> Result<(), argon2::Error> {
     let need = argon.params().block_count();
-    // A panic while holding the lock leaves only scratch memory behind: still usable.
-    let mut memory = MEMORY.lock().unwrap_or_else(|e| e.into_inner());
-    if memory.len() < need {
-        memory.resize(need, Block::new());
-    }
-    HASHES.fetch_add(1, Ordering::Relaxed);
-    argon.hash_password_into_with_memory(pw, salt, out, &mut memory[..need])
+    MEMORY.with_borrow_mut(|memory| {
+        if memory.len() < need {
+            memory.resize(need, Block::new());
+        }
+        HASHES.fetch_add(1, Ordering::Relaxed);
+        argon.hash_password_into_with_memory(pw, salt, out, &mut memory[..need])
+    })
 }
 
 /// Hashes a password with a fresh random salt into an argon2id PHC string for storage.
@@ -433,6 +437,36 @@ mod tests {
         assert!(!burn_verify(&cfg, "right"));
         assert!(!verify_or_burn(&cfg, None, "right"));
         assert!(verify_or_burn(&cfg, Some(&phc), "right"));
+    }
+
+    #[test]
+    fn each_thread_hashes_in_its_own_memory_kept_for_its_life() {
+        let cfg = cheap();
+        let phc = hash_password(&cfg, "pw").unwrap();
+        let blocks = hasher(&cfg).unwrap().params().block_count();
+        let area = || MEMORY.with_borrow(|m| (m.as_ptr() as usize, m.len()));
+        // All three hold their area at once, so that none can be handed another's freed memory.
+        let together = std::sync::Barrier::new(3);
+        let mut areas: Vec<usize> = std::thread::scope(|s| {
+            let threads: Vec<_> = (0..3)
+                .map(|_| {
+                    s.spawn(|| {
+                        assert_eq!(area().1, 0, "a new thread starts without an area");
+                        assert!(verify_password(&phc, "pw"));
+                        let first = area();
+                        assert_eq!(first.1, blocks);
+                        assert!(!verify_password(&phc, "px"));
+                        assert_eq!(area(), first, "the area is reused, not made anew");
+                        together.wait();
+                        first.0
+                    })
+                })
+                .collect();
+            threads.into_iter().map(|t| t.join().unwrap()).collect()
+        });
+        areas.sort();
+        areas.dedup();
+        assert_eq!(areas.len(), 3, "threads shared an area");
     }
 
     #[test]

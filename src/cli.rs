@@ -23,6 +23,8 @@ pub const EX_OK: i32 = 0;
 pub const EX_REFUSED: i32 = 1;
 /// Bad flags or arguments.
 pub const EX_USAGE: i32 = 64;
+/// `pbem lmtp` cannot listen where it was told to (the socket is taken, the folder missing).
+pub const EX_UNAVAILABLE: i32 = 69;
 /// A failure of our own that retrying will not fix.
 pub const EX_SOFTWARE: i32 = 70;
 /// A configuration file that cannot be used.
@@ -71,6 +73,14 @@ pub enum Command {
     Maildir {
         /// The Maildir (holding new/ and cur/).
         dir: PathBuf,
+    },
+    /// Run as a resident LMTP server (RFC 2033) that the MTA hands mail to (Postfix: lmtp:unix:PATH
+    /// or lmtp:inet:HOST:PORT), instead of starting `ingest` for each mail. Stops on SIGTERM/SIGINT
+    /// after the mails in hand.
+    Lmtp {
+        /// Where to listen, overriding `[lmtp] listen`: unix:/path/to/socket or inet:host:port.
+        #[arg(long)]
+        listen: Option<String>,
     },
     /// Run the clock (daily or hourly, from cron): nag every player whose move is overdue, forfeit
     /// those past the forfeit time, then send what the outbox holds. Safe to run twice at once.
@@ -204,13 +214,30 @@ pub fn run(args: Args) -> i32 {
         }
         _ => None,
     };
+    if let Command::Lmtp { listen } = &args.command {
+        let listen = match listen {
+            Some(s) => crate::config::Listen::parse(s).map_err(|e| format!("--listen: {e}")),
+            None => crate::config::Listen::of(&cfg),
+        };
+        return match listen {
+            Ok(listen) => {
+                // Its threads write to stderr too: the lock must not stay with this one.
+                drop((out, err));
+                crate::lmtp::run(cfg, &listen, seed)
+            }
+            Err(e) => {
+                let _ = writeln!(err, "pbem: {e}");
+                EX_USAGE
+            }
+        };
+    }
     let cfg_keep_days = cfg.mail.outbox_keep_days;
     let mut server = match Server::open(cfg, now) {
         Ok(s) => s.with_seed(seed),
         Err(e) => return server_failure(&mut err, &e, db),
     };
     match args.command {
-        Command::Engine { .. } => unreachable!("handled above"),
+        Command::Engine { .. } | Command::Lmtp { .. } => unreachable!("handled above"),
         Command::Ingest { files } => match stdin_message {
             Some(raw) => ingest_one(
                 &mut server,
@@ -314,10 +341,17 @@ pub fn run(args: Args) -> i32 {
     }
 }
 
-/// Reports a failure of the server on one line and returns its exit status. A database that cannot be
-/// opened or written is looked at for a cause the admin can fix (`db` is its path), which is then
-/// what the line says.
+/// Reports a failure of the server on one line and returns its exit status.
 fn server_failure(err: &mut dyn Write, e: &ServerError, db: &Path) -> i32 {
+    let (status, line) = failure_status(e, db);
+    let _ = writeln!(err, "pbem: {line}");
+    status
+}
+
+/// The exit status of a failure of the server and the line that explains it (`ingest` prints it,
+/// `lmtp` also answers with it). A database that cannot be opened or written is looked at for a cause
+/// the admin can fix (`db` is its path), which is then what the line says.
+pub fn failure_status(e: &ServerError, db: &Path) -> (i32, String) {
     if let ServerError::Storage(s) = e
         && s.is_file_trouble()
         && let Some(cause) = crate::sys::diagnose_database(db)
@@ -326,14 +360,23 @@ fn server_failure(err: &mut dyn Write, e: &ServerError, db: &Path) -> i32 {
             crate::storage::StorageError::Sqlite(inner) => inner.to_string(),
             other => other.to_string(),
         };
-        let _ = writeln!(err, "pbem: {cause} (SQLite: {said})");
-        return EX_TEMPFAIL;
+        return (EX_TEMPFAIL, format!("{cause} (SQLite: {said})"));
     }
-    let _ = writeln!(err, "pbem: {e}");
-    if e.is_temporary() {
+    let status = if e.is_temporary() {
         EX_TEMPFAIL
     } else {
         EX_SOFTWARE
+    };
+    (status, e.to_string())
+}
+
+/// What the log says of a message that was not acted on (`None`: it was handled).
+pub fn outcome_note(outcome: &IngestOutcome) -> Option<String> {
+    match outcome {
+        IngestOutcome::Handled { .. } => None,
+        IngestOutcome::Duplicate => Some("already processed; ignored".to_string()),
+        IngestOutcome::Silent(why) => Some(format!("not answered: {why}")),
+        IngestOutcome::Dropped(why) => Some(format!("dropped: {why}")),
     }
 }
 
@@ -373,23 +416,15 @@ fn ingest_one(
     tally: &mut Tally,
 ) -> i32 {
     match server.ingest(raw) {
-        Ok(IngestOutcome::Handled { .. }) => {
-            tally.handled += 1;
-            EX_OK
-        }
-        Ok(IngestOutcome::Duplicate) => {
-            tally.duplicate += 1;
-            let _ = writeln!(err, "pbem: {name}: already processed; ignored");
-            EX_OK
-        }
-        Ok(IngestOutcome::Silent(why)) => {
-            tally.silent += 1;
-            let _ = writeln!(err, "pbem: {name}: not answered: {why}");
-            EX_OK
-        }
-        Ok(IngestOutcome::Dropped(why)) => {
-            tally.silent += 1;
-            let _ = writeln!(err, "pbem: {name}: dropped: {why}");
+        Ok(outcome) => {
+            match &outcome {
+                IngestOutcome::Handled { .. } => tally.handled += 1,
+                IngestOutcome::Duplicate => tally.duplicate += 1,
+                IngestOutcome::Silent(_) | IngestOutcome::Dropped(_) => tally.silent += 1,
+            }
+            if let Some(note) = outcome_note(&outcome) {
+                let _ = writeln!(err, "pbem: {name}: {note}");
+            }
             EX_OK
         }
         Err(e) => {

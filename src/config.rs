@@ -29,6 +29,8 @@ pub struct Config {
     pub limits: LimitsConfig,
     /// The clock of correspondence play: when `pbem cron` nags and forfeits.
     pub time: TimeConfig,
+    /// `pbem lmtp`: where it listens and how many mails it handles at once.
+    pub lmtp: LmtpConfig,
 }
 
 /// `[server]`: the server's identity.
@@ -329,6 +331,90 @@ impl Default for TimeConfig {
     }
 }
 
+/// The most `[lmtp] workers`: each holds a database connection and, once it checks a password, an
+/// argon2 memory area of `passwords.memory_kib`.
+pub const MAX_LMTP_WORKERS: usize = 64;
+
+/// `[lmtp]`: the resident LMTP server (`pbem lmtp`) that an MTA hands mail to instead of starting
+/// `pbem ingest` for each one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LmtpConfig {
+    /// `unix:/path/to/socket` or `inet:host:port`; `None` means the Unix socket `lmtp.sock` in the
+    /// folder of the database.
+    pub listen: Option<String>,
+    /// Mails handled at the same time, each by a worker with its own database connection.
+    pub workers: usize,
+    /// Client connections open at the same time; one more is answered 421 and closed.
+    pub max_connections: usize,
+    /// Seconds a client may take for one command, or for the whole text after DATA, before the
+    /// connection is closed.
+    pub idle_timeout_secs: u64,
+}
+
+impl Default for LmtpConfig {
+    fn default() -> Self {
+        LmtpConfig {
+            listen: None,
+            // Two: argon2 is CPU-bound, so more workers than cores only queue, and each one that
+            // checks a password keeps 19 MiB (two stay under 64 MB in all).
+            workers: 2,
+            max_connections: 32,
+            idle_timeout_secs: 300,
+        }
+    }
+}
+
+/// Where `pbem lmtp` listens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Listen {
+    /// A Unix socket at this path (Postfix: `lmtp:unix:PATH`).
+    Unix(PathBuf),
+    /// A TCP address, `host:port` (Postfix: `lmtp:inet:host:port`).
+    Inet(String),
+}
+
+impl Listen {
+    /// Reads `unix:/path` or `inet:host:port`; the error says how to write one.
+    pub fn parse(s: &str) -> Result<Listen, String> {
+        const HOW: &str = "write e.g. listen = \"unix:/var/lib/pbem/lmtp.sock\" or \
+                           listen = \"inet:127.0.0.1:2424\"";
+        if let Some(path) = s.strip_prefix("unix:") {
+            if path.is_empty() {
+                return Err(format!("{s:?} names no socket file; {HOW}"));
+            }
+            return Ok(Listen::Unix(PathBuf::from(path)));
+        }
+        if let Some(addr) = s.strip_prefix("inet:") {
+            let port_ok = addr
+                .rsplit_once(':')
+                .is_some_and(|(host, port)| !host.is_empty() && port.parse::<u16>().is_ok());
+            if !port_ok {
+                return Err(format!("{s:?} is not host:port after inet:; {HOW}"));
+            }
+            return Ok(Listen::Inet(addr.to_string()));
+        }
+        Err(format!("{s:?} starts with neither unix: nor inet:; {HOW}"))
+    }
+
+    /// The configured address, or by default the Unix socket `lmtp.sock` beside the database.
+    pub fn of(cfg: &Config) -> Result<Listen, String> {
+        match &cfg.lmtp.listen {
+            Some(s) => Listen::parse(s),
+            None => Ok(Listen::Unix(cfg.database.path.with_file_name("lmtp.sock"))),
+        }
+    }
+}
+
+impl fmt::Display for Listen {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Listen::Unix(p) => write!(f, "unix:{}", p.display()),
+            Listen::Inet(a) => write!(f, "inet:{a}"),
+        }
+    }
+}
+
 /// Why a configuration file could not be used.
 #[derive(Debug, Error)]
 pub enum ConfigError {
@@ -582,6 +668,33 @@ impl Config {
                 ),
             ));
         }
+        let lmtp = &self.lmtp;
+        if let Some(listen) = &lmtp.listen
+            && let Err(e) = Listen::parse(listen)
+        {
+            return Err(bad("lmtp.listen", e));
+        }
+        if lmtp.workers == 0 || lmtp.workers > MAX_LMTP_WORKERS {
+            return Err(bad(
+                "lmtp.workers",
+                format!(
+                    "{} is not from 1 to {MAX_LMTP_WORKERS}; write e.g. workers = 2",
+                    lmtp.workers
+                ),
+            ));
+        }
+        if lmtp.max_connections == 0 {
+            return Err(bad(
+                "lmtp.max_connections",
+                "must be at least 1; write e.g. max_connections = 32".to_string(),
+            ));
+        }
+        if lmtp.idle_timeout_secs == 0 {
+            return Err(bad(
+                "lmtp.idle_timeout_secs",
+                "must be at least 1; write e.g. idle_timeout_secs = 300".to_string(),
+            ));
+        }
         let l = &self.limits;
         for (field, value) in [
             ("limits.max_message_bytes", l.max_message_bytes),
@@ -711,6 +824,10 @@ mod tests {
         assert_eq!(c.mail.smtp.port, Some(587));
         assert_eq!(c.mail.smtp.username.as_deref(), Some("pbem@example.org"));
         assert!(c.mail.smtp.ca_file.is_some());
+        assert_eq!(
+            c.lmtp.listen.as_deref(),
+            Some("unix:/var/lib/pbem/lmtp.sock")
+        );
     }
 
     #[test]
@@ -798,6 +915,14 @@ mod tests {
                 "[time]\nnag_days = 5\nforfeit_days = 5\n",
                 "time.forfeit_days",
             ),
+            ("[lmtp]\nlisten = \"/run/pbem.sock\"\n", "lmtp.listen"),
+            ("[lmtp]\nlisten = \"unix:\"\n", "lmtp.listen"),
+            ("[lmtp]\nlisten = \"inet:localhost\"\n", "lmtp.listen"),
+            ("[lmtp]\nlisten = \"inet::2424\"\n", "lmtp.listen"),
+            ("[lmtp]\nworkers = 0\n", "lmtp.workers"),
+            ("[lmtp]\nworkers = 65\n", "lmtp.workers"),
+            ("[lmtp]\nmax_connections = 0\n", "lmtp.max_connections"),
+            ("[lmtp]\nidle_timeout_secs = 0\n", "lmtp.idle_timeout_secs"),
         ];
         for (text, want) in cases {
             match parse(text) {
@@ -858,6 +983,32 @@ mod tests {
         let err = Config::load(Some(Path::new("/nonexistent/pbem.toml"))).unwrap_err();
         assert!(matches!(err, ConfigError::Read { .. }));
         assert!(err.to_string().contains("/nonexistent/pbem.toml"));
+    }
+
+    #[test]
+    fn lmtp_listens_where_configured_or_beside_the_database() {
+        let c = parse("[database]\npath = \"/var/lib/pbem/pbem.sqlite\"\n").unwrap();
+        assert_eq!(
+            Listen::of(&c),
+            Ok(Listen::Unix(PathBuf::from("/var/lib/pbem/lmtp.sock")))
+        );
+        assert_eq!(
+            Listen::of(&Config::default()),
+            Ok(Listen::Unix(PathBuf::from("lmtp.sock")))
+        );
+        let c = parse("[lmtp]\nlisten = \"inet:127.0.0.1:2424\"\nworkers = 2\n").unwrap();
+        assert_eq!(Listen::of(&c), Ok(Listen::Inet("127.0.0.1:2424".into())));
+        assert_eq!(c.lmtp.workers, 2);
+        assert_eq!(
+            Listen::parse("inet:[::1]:24"),
+            Ok(Listen::Inet("[::1]:24".into()))
+        );
+        assert_eq!(
+            Listen::parse("unix:/run/x.sock").unwrap().to_string(),
+            "unix:/run/x.sock"
+        );
+        let e = Listen::parse("tcp:1.2.3.4:5").unwrap_err();
+        assert!(e.contains("inet:127.0.0.1:2424"), "{e}");
     }
 
     #[test]

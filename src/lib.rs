@@ -11,6 +11,7 @@ pub mod command;
 pub mod config;
 pub mod engine_cli;
 pub mod games;
+pub mod lmtp;
 pub mod mail_in;
 pub mod mail_out;
 pub mod ratings;

@@ -1,0 +1,620 @@
+//! `pbem lmtp`: a resident LMTP server (RFC 2033). The MTA hands each mail to it over a Unix socket or
+//! TCP instead of starting `pbem ingest` for each one, which saves the start of a process, the opening
+//! of the database and the first argon2 allocation per mail.
+//!
+//! Each client connection has a thread of its own that only speaks the protocol ([`protocol`]);
+//! complete messages go to a fixed pool of workers, each with its own [`Server`] (its own SQLite
+//! connection, its own argon2 memory), which ingest them exactly as `pbem ingest` does: one
+//! transaction per message, the same dedupe by Message-ID. A message is ingested once, whatever the
+//! number of its recipients (the server reads the recipients from the headers), and every recipient
+//! gets the reply of that one result: 250 when handled (a player's mistake is answered by mail), 451
+//! where `ingest` exits 75 (the MTA keeps the mail and retries), 554 where it exits 70.
+//!
+//! SIGTERM or SIGINT stop the server: no new connection is taken, a message being read or ingested is
+//! finished and answered, every other command gets `421 4.3.2 shutting down`, and the process exits 0.
+//! A client that is silent past `idle_timeout_secs` is sent away.
+
+pub mod protocol;
+
+use std::io::{self, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::os::fd::{AsRawFd, RawFd};
+use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
+use std::os::unix::net::{UnixListener, UnixStream};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crate::cli::{self, EX_OK, EX_TEMPFAIL, EX_UNAVAILABLE};
+use crate::config::{Config, Listen};
+use crate::server::Server;
+use protocol::{Mail, SHUTTING_DOWN, Session, Step, Verdict};
+
+/// Set by SIGTERM/SIGINT.
+static SHUTDOWN: AtomicBool = AtomicBool::new(false);
+/// The write end of the pipe that wakes every waiting thread when a signal comes (-1: none yet).
+static WAKE_WRITE: AtomicI32 = AtomicI32::new(-1);
+
+/// Stack of a worker: ingest runs the mail parser and the rules on it, as on the main thread of
+/// `pbem ingest` (only the pages touched count in memory).
+const WORKER_STACK: usize = 8 << 20;
+/// Stack of a connection thread, which only speaks the protocol.
+const CONNECTION_STACK: usize = 256 << 10;
+/// How much is read from a client at once.
+const READ_CHUNK: usize = 16 << 10;
+
+/// Runs the LMTP server on `listen` until SIGTERM or SIGINT; returns the exit status.
+pub fn run(cfg: Config, listen: &Listen, seed: Option<u64>) -> i32 {
+    let wake = match install_signal_handlers() {
+        Ok(fd) => fd,
+        Err(e) => {
+            eprintln!("pbem: lmtp: cannot set up the signal handlers: {e}");
+            return cli::EX_SOFTWARE;
+        }
+    };
+    let db = cfg.database.path.clone();
+    let (jobs, workers) = match start_workers(&cfg, seed, &db) {
+        Ok(w) => w,
+        Err((status, line)) => {
+            eprintln!("pbem: {line}");
+            return status;
+        }
+    };
+    let listener = match Listener::bind(listen) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("pbem: lmtp: {e}");
+            return EX_UNAVAILABLE;
+        }
+    };
+    eprintln!(
+        "pbem: lmtp: listening on {} with {} workers",
+        listener.address(),
+        cfg.lmtp.workers
+    );
+    let shared = Arc::new(Shared {
+        hostname: cfg.server.message_id_host().to_string(),
+        max_message_bytes: cfg.limits.max_message_bytes,
+        idle: Duration::from_secs(cfg.lmtp.idle_timeout_secs),
+        wake,
+        active: AtomicUsize::new(0),
+        mails: AtomicU64::new(0),
+    });
+    let connections = accept_loop(&listener, &shared, &jobs, cfg.lmtp.max_connections);
+    let open = connections.iter().filter(|h| !h.is_finished()).count();
+    eprintln!("pbem: lmtp: shutting down; finishing {open} open connection(s)");
+    listener.close();
+    for c in connections {
+        let _ = c.join();
+    }
+    // The workers end when the last sender of jobs is gone.
+    drop(jobs);
+    for w in workers {
+        let _ = w.join();
+    }
+    eprintln!(
+        "pbem: lmtp: stopped after {} mail(s)",
+        shared.mails.load(Ordering::Relaxed)
+    );
+    EX_OK
+}
+
+/// What every connection thread shares.
+struct Shared {
+    hostname: String,
+    max_message_bytes: usize,
+    idle: Duration,
+    /// The read end of the wake-up pipe: readable once shutting down.
+    wake: RawFd,
+    active: AtomicUsize,
+    mails: AtomicU64,
+}
+
+/// A message for a worker, and where its verdict goes.
+struct Job {
+    raw: Vec<u8>,
+    name: String,
+    answer: mpsc::SyncSender<Verdict>,
+}
+
+type Workers = (mpsc::Sender<Job>, Vec<JoinHandle<()>>);
+
+/// Starts the workers, each opening its own server on the database; fails with the exit status and
+/// the line of the first that cannot open it.
+fn start_workers(cfg: &Config, seed: Option<u64>, db: &Path) -> Result<Workers, (i32, String)> {
+    let (jobs, queue) = mpsc::channel::<Job>();
+    let queue = Arc::new(Mutex::new(queue));
+    let (ready_tx, ready) = mpsc::channel();
+    let mut handles = Vec::new();
+    for i in 0..cfg.lmtp.workers {
+        let (cfg, db, queue, ready_tx) = (
+            cfg.clone(),
+            db.to_path_buf(),
+            Arc::clone(&queue),
+            ready_tx.clone(),
+        );
+        // A worker lives as long as the process: the sendmail transport ties its hand-off child to
+        // the thread that started it (PR_SET_PDEATHSIG follows the thread, not the process).
+        let spawned = std::thread::Builder::new()
+            .name(format!("lmtp-worker-{i}"))
+            .stack_size(WORKER_STACK)
+            .spawn(move || worker(cfg, seed, &db, &queue, &ready_tx));
+        match spawned {
+            Ok(h) => handles.push(h),
+            Err(e) => {
+                return Err((
+                    cli::EX_SOFTWARE,
+                    format!("lmtp: cannot start a worker: {e}"),
+                ));
+            }
+        }
+    }
+    drop(ready_tx);
+    for _ in 0..handles.len() {
+        match ready.recv() {
+            Ok(Ok(())) => {}
+            Ok(Err(failure)) => return Err(failure),
+            Err(_) => return Err((cli::EX_SOFTWARE, "lmtp: a worker died at start".into())),
+        }
+    }
+    Ok((jobs, handles))
+}
+
+/// One worker: its own server, one message at a time, until the queue closes.
+fn worker(
+    cfg: Config,
+    seed: Option<u64>,
+    db: &Path,
+    queue: &Mutex<mpsc::Receiver<Job>>,
+    ready: &mpsc::Sender<Result<(), (i32, String)>>,
+) {
+    let opened = cli::now()
+        .map_err(|e| (cli::EX_USAGE, e))
+        .and_then(|now| Server::open(cfg, now).map_err(|e| cli::failure_status(&e, db)));
+    let mut server = match opened {
+        Ok(s) => s.with_seed(seed),
+        Err(failure) => {
+            let _ = ready.send(Err(failure));
+            return;
+        }
+    };
+    let _ = ready.send(Ok(()));
+    loop {
+        // The lock is held only while waiting, never while ingesting.
+        let next = queue.lock().unwrap_or_else(|e| e.into_inner()).recv();
+        let Ok(job) = next else {
+            return;
+        };
+        let verdict = ingest(&mut server, &job, db);
+        let _ = job.answer.send(verdict);
+    }
+}
+
+/// Ingests one message as `pbem ingest` does, and logs it the same way.
+fn ingest(server: &mut Server, job: &Job, db: &Path) -> Verdict {
+    let now = match cli::now() {
+        Ok(n) => n,
+        Err(e) => {
+            eprintln!("pbem: {}: {e}", job.name);
+            return Verdict::Temporary("no clock; try again later".into());
+        }
+    };
+    server.set_now(now);
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| server.ingest(&job.raw)));
+    match result {
+        Ok(Ok(outcome)) => match cli::outcome_note(&outcome) {
+            Some(note) => {
+                eprintln!("pbem: {}: {note}", job.name);
+                Verdict::Accepted(note)
+            }
+            None => Verdict::Accepted("handled".into()),
+        },
+        Ok(Err(e)) => {
+            let (status, line) = cli::failure_status(&e, db);
+            eprintln!("pbem: {}: {line}", job.name);
+            // The reply may reach the sender in a bounce: the details (paths) stay in the log.
+            if status == EX_TEMPFAIL {
+                Verdict::Temporary(
+                    "temporary failure, try again later (the pbem log says why)".into(),
+                )
+            } else {
+                Verdict::Permanent("pbem failed on this message (the pbem log says why)".into())
+            }
+        }
+        // The panic message is already on stderr.
+        Err(_) => Verdict::Permanent("pbem failed on this message (the pbem log says why)".into()),
+    }
+}
+
+/// Accepts connections until a signal comes; returns the threads of the connections.
+fn accept_loop(
+    listener: &Listener,
+    shared: &Arc<Shared>,
+    jobs: &mpsc::Sender<Job>,
+    max_connections: usize,
+) -> Vec<JoinHandle<()>> {
+    let mut threads: Vec<JoinHandle<()>> = Vec::new();
+    let mut number: u64 = 0;
+    while !SHUTDOWN.load(Ordering::SeqCst) {
+        match wait_readable(listener.fd(), Some(shared.wake), None) {
+            Ok(Ready::Input) => {}
+            Ok(_) => continue,
+            Err(e) => {
+                eprintln!("pbem: lmtp: waiting for connections: {e}");
+                std::thread::sleep(Duration::from_millis(100));
+                continue;
+            }
+        }
+        let conn = match listener.accept() {
+            Ok(c) => c,
+            Err(e) => {
+                // Out of file descriptors and the like: wait instead of spinning.
+                if e.kind() != io::ErrorKind::ConnectionAborted {
+                    eprintln!("pbem: lmtp: accepting a connection: {e}");
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+                continue;
+            }
+        };
+        threads.retain(|t| !t.is_finished());
+        let _ = conn.set_write_timeout(Some(shared.idle));
+        if shared.active.load(Ordering::SeqCst) >= max_connections {
+            let mut conn = conn;
+            let _ = conn.set_write_timeout(Some(Duration::from_secs(1)));
+            let _ = conn.write_all(
+                format!(
+                    "421 4.3.2 too many connections (max_connections = {max_connections}); try \
+                     again later\r\n"
+                )
+                .as_bytes(),
+            );
+            continue;
+        }
+        number += 1;
+        shared.active.fetch_add(1, Ordering::SeqCst);
+        let (shared_c, jobs_c) = (Arc::clone(shared), jobs.clone());
+        let spawned = std::thread::Builder::new()
+            .name(format!("lmtp-conn-{number}"))
+            .stack_size(CONNECTION_STACK)
+            .spawn(move || {
+                let _count = Active(&shared_c.active);
+                serve(conn, &shared_c, &jobs_c, number);
+            });
+        match spawned {
+            Ok(t) => threads.push(t),
+            Err(e) => {
+                shared.active.fetch_sub(1, Ordering::SeqCst);
+                eprintln!("pbem: lmtp: cannot start a connection thread: {e}");
+            }
+        }
+    }
+    threads
+}
+
+/// Counts an open connection for as long as it lives.
+struct Active<'a>(&'a AtomicUsize);
+
+impl Drop for Active<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Speaks LMTP with one client until it quits, is sent away, or the server shuts down.
+fn serve(mut conn: Conn, shared: &Shared, jobs: &mpsc::Sender<Job>, number: u64) {
+    let mut session = Session::new(&shared.hostname, shared.max_message_bytes);
+    let mut out = session.greeting().into_bytes();
+    let mut buf = vec![0u8; READ_CHUNK];
+    let mut n = 0;
+    let mut deadline = Instant::now() + shared.idle;
+    let mut mails = 0u32;
+    loop {
+        let mut rest = &buf[..n];
+        while let Some(step) = session.feed(&mut rest) {
+            deadline = Instant::now() + shared.idle;
+            match step {
+                Step::Reply(r) => out.extend_from_slice(r.as_bytes()),
+                Step::Close(r) => {
+                    out.extend_from_slice(r.as_bytes());
+                    let _ = conn.write_all(&out);
+                    return;
+                }
+                Step::Deliver(mail) => {
+                    // Replies to pipelined commands go out before the wait.
+                    if conn.write_all(&out).is_err() {
+                        return;
+                    }
+                    out.clear();
+                    mails += 1;
+                    let verdict = deliver(mail, jobs, format!("lmtp {number}.{mails}"));
+                    shared.mails.fetch_add(1, Ordering::Relaxed);
+                    out.extend_from_slice(session.delivered(&verdict).as_bytes());
+                    deadline = Instant::now() + shared.idle;
+                }
+            }
+        }
+        if !out.is_empty() {
+            if conn.write_all(&out).is_err() {
+                return;
+            }
+            out.clear();
+        }
+        if session.is_closed() {
+            return;
+        }
+        let stopping = SHUTDOWN.load(Ordering::SeqCst);
+        if stopping {
+            session.shut_down();
+            if session.between_commands() {
+                let _ = conn.write_all(SHUTTING_DOWN.as_bytes());
+                return;
+            }
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            let _ = conn.write_all(b"421 4.4.2 idle too long; closing\r\n");
+            return;
+        }
+        // While a message is being read the wake-up is not listened to: it is finished first.
+        let wake = (!stopping).then_some(shared.wake);
+        n = 0;
+        match wait_readable(conn.as_raw_fd(), wake, Some(deadline - now)) {
+            Ok(Ready::Input) => match conn.read(&mut buf) {
+                Ok(0) => return,
+                Ok(got) => n = got,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => return,
+            },
+            Ok(Ready::Woken | Ready::TimedOut) => {}
+            Err(_) => return,
+        }
+    }
+}
+
+/// Hands a message to the workers and waits for its verdict.
+fn deliver(mail: Mail, jobs: &mpsc::Sender<Job>, name: String) -> Verdict {
+    let name = if mail.sender.is_empty() {
+        format!("{name} (from <>)")
+    } else {
+        format!("{name} (from {})", mail.sender)
+    };
+    let (answer, verdict) = mpsc::sync_channel(1);
+    let job = Job {
+        raw: mail.raw,
+        name,
+        answer,
+    };
+    if jobs.send(job).is_err() {
+        return Verdict::Temporary("shutting down; try again later".into());
+    }
+    verdict
+        .recv()
+        .unwrap_or_else(|_| Verdict::Temporary("the worker died; try again later".into()))
+}
+
+/// A listening socket.
+enum Listener {
+    /// The socket file (removed at the end if it is still ours) and its inode.
+    Unix(UnixListener, PathBuf, (u64, u64)),
+    Tcp(TcpListener),
+}
+
+impl Listener {
+    fn bind(listen: &Listen) -> Result<Listener, String> {
+        match listen {
+            Listen::Inet(addr) => TcpListener::bind(addr.as_str())
+                .map(Listener::Tcp)
+                .map_err(|e| format!("cannot listen on inet:{addr}: {e}")),
+            Listen::Unix(path) => bind_unix(path),
+        }
+    }
+
+    fn address(&self) -> String {
+        match self {
+            Listener::Unix(_, p, _) => format!("unix:{}", p.display()),
+            Listener::Tcp(l) => match l.local_addr() {
+                Ok(a) => format!("inet:{a}"),
+                Err(_) => "inet:?".into(),
+            },
+        }
+    }
+
+    fn fd(&self) -> RawFd {
+        match self {
+            Listener::Unix(l, _, _) => l.as_raw_fd(),
+            Listener::Tcp(l) => l.as_raw_fd(),
+        }
+    }
+
+    fn accept(&self) -> io::Result<Conn> {
+        match self {
+            Listener::Unix(l, _, _) => l.accept().map(|(s, _)| Conn::Unix(s)),
+            Listener::Tcp(l) => l.accept().map(|(s, _)| {
+                // Replies are short and the client waits for each: no Nagle delay.
+                let _ = s.set_nodelay(true);
+                Conn::Tcp(s)
+            }),
+        }
+    }
+
+    /// Stops listening; a Unix socket file is removed unless another server has taken its place.
+    fn close(self) {
+        if let Listener::Unix(l, path, id) = self {
+            drop(l);
+            if std::fs::symlink_metadata(&path).is_ok_and(|m| (m.dev(), m.ino()) == id) {
+                let _ = std::fs::remove_file(&path);
+            }
+        }
+    }
+}
+
+/// Listens on a Unix socket at `path`: a socket file left by a server that died is removed, one that
+/// a running server listens on is left alone and refused.
+fn bind_unix(path: &Path) -> Result<Listener, String> {
+    let shown = path.display();
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_socket() => {
+            if UnixStream::connect(path).is_ok() {
+                return Err(format!(
+                    "another process is listening on {shown}: stop it first, or give this one \
+                     another socket with --listen unix:PATH or [lmtp] listen"
+                ));
+            }
+            std::fs::remove_file(path)
+                .map_err(|e| format!("cannot remove the stale socket {shown}: {e}"))?;
+        }
+        Ok(_) => {
+            return Err(format!(
+                "{shown} exists and is not a socket: move it away, or choose another path with \
+                 --listen unix:PATH or [lmtp] listen"
+            ));
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(format!("cannot look at {shown}: {e}")),
+    }
+    let l = UnixListener::bind(path).map_err(|e| {
+        format!("cannot listen on unix:{shown}: {e} (the folder must exist and be writable)")
+    })?;
+    // Anyone who may reach the socket may deliver to it, as anyone may mail the server: who reaches
+    // it is decided by the folder's rights.
+    let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o666));
+    let id = std::fs::symlink_metadata(path)
+        .map(|m| (m.dev(), m.ino()))
+        .map_err(|e| format!("cannot look at {shown}: {e}"))?;
+    Ok(Listener::Unix(l, path.to_path_buf(), id))
+}
+
+/// A client connection.
+enum Conn {
+    Unix(UnixStream),
+    Tcp(TcpStream),
+}
+
+impl Conn {
+    fn set_write_timeout(&self, t: Option<Duration>) -> io::Result<()> {
+        match self {
+            Conn::Unix(s) => s.set_write_timeout(t),
+            Conn::Tcp(s) => s.set_write_timeout(t),
+        }
+    }
+}
+
+impl Read for Conn {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Conn::Unix(s) => s.read(buf),
+            Conn::Tcp(s) => s.read(buf),
+        }
+    }
+}
+
+impl Write for Conn {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Conn::Unix(s) => s.write(buf),
+            Conn::Tcp(s) => s.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl AsRawFd for Conn {
+    fn as_raw_fd(&self) -> RawFd {
+        match self {
+            Conn::Unix(s) => s.as_raw_fd(),
+            Conn::Tcp(s) => s.as_raw_fd(),
+        }
+    }
+}
+
+/// What [`wait_readable`] saw.
+#[derive(Debug, PartialEq, Eq)]
+enum Ready {
+    /// The descriptor has input (or its peer hung up: the read tells).
+    Input,
+    /// The server is shutting down.
+    Woken,
+    /// The time ran out, or a signal interrupted the wait.
+    TimedOut,
+}
+
+/// Waits until `fd` is readable, the wake-up pipe `wake` is (a signal came), or `timeout` passes
+/// (`None`: no limit).
+fn wait_readable(fd: RawFd, wake: Option<RawFd>, timeout: Option<Duration>) -> io::Result<Ready> {
+    let mut fds = [
+        libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        },
+        libc::pollfd {
+            fd: wake.unwrap_or(-1),
+            events: libc::POLLIN,
+            revents: 0,
+        },
+    ];
+    let ms = timeout.map_or(-1, |t| {
+        libc::c_int::try_from(t.as_millis().saturating_add(1)).unwrap_or(libc::c_int::MAX)
+    });
+    // SAFETY: `fds` is a valid array of two pollfd for the length given; a negative fd is ignored.
+    let got = unsafe { libc::poll(fds.as_mut_ptr(), 2, ms) };
+    if got < 0 {
+        let e = io::Error::last_os_error();
+        return if e.kind() == io::ErrorKind::Interrupted {
+            Ok(Ready::TimedOut)
+        } else {
+            Err(e)
+        };
+    }
+    if fds[1].revents != 0 {
+        return Ok(Ready::Woken);
+    }
+    if fds[0].revents != 0 {
+        return Ok(Ready::Input);
+    }
+    Ok(Ready::TimedOut)
+}
+
+/// Makes SIGTERM and SIGINT set [`SHUTDOWN`] and wake every waiting thread; returns the read end of
+/// the wake-up pipe.
+fn install_signal_handlers() -> io::Result<RawFd> {
+    let mut fds = [0 as libc::c_int; 2];
+    // SAFETY: `fds` has room for the two descriptors pipe2 writes.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC | libc::O_NONBLOCK) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    WAKE_WRITE.store(fds[1], Ordering::SeqCst);
+    for sig in [libc::SIGTERM, libc::SIGINT] {
+        // SAFETY: a zeroed sigaction is valid; the handler only does async-signal-safe things
+        // (atomics, write(2), errno).
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            action.sa_flags = libc::SA_RESTART;
+            libc::sigemptyset(&mut action.sa_mask);
+            if libc::sigaction(sig, &action, std::ptr::null_mut()) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+        }
+    }
+    Ok(fds[0])
+}
+
+extern "C" fn on_signal(_: libc::c_int) {
+    SHUTDOWN.store(true, Ordering::SeqCst);
+    let fd = WAKE_WRITE.load(Ordering::SeqCst);
+    if fd >= 0 {
+        // SAFETY: errno is this thread's; write(2) on a non-blocking pipe is async-signal-safe. The
+        // pipe stays readable from then on, which is what wakes every thread.
+        unsafe {
+            let errno = *libc::__errno_location();
+            libc::write(fd, b"x".as_ptr().cast(), 1);
+            *libc::__errno_location() = errno;
+        }
+    }
+}
