@@ -649,7 +649,11 @@ fn play_match(
             }
         };
         tally.games += 1;
+        // `-` for a player who made no move keeps the line's fields in place for scripts.
         let list = |v: &[f64]| {
+            if v.is_empty() {
+                return "-".to_string();
+            }
             v.iter()
                 .map(|t| format!("{t:.1}"))
                 .collect::<Vec<_>>()

@@ -44,9 +44,9 @@ impl Level {
     /// The playouts a move gets at this level (figures in `docs/robot.md`).
     pub fn playouts(self) -> u32 {
         match self {
-            Level::Robot1 => 300,
-            Level::Robot2 => 2_000,
-            Level::Robot3 => 8_000,
+            Level::Robot1 => 1_000,
+            Level::Robot2 => 5_000,
+            Level::Robot3 => 20_000,
         }
     }
 
