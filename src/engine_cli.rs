@@ -922,6 +922,65 @@ mod tests {
     }
 
     #[test]
+    fn reads_best_and_match() {
+        assert_eq!(
+            parsed("limit best --playouts 500 --seed 3"),
+            Ok(Command::Best {
+                player: Robot::Playouts(500),
+                seed: 3
+            })
+        );
+        assert_eq!(
+            parsed("limit best"),
+            Ok(Command::Best {
+                player: Robot::Level(2),
+                seed: 0
+            })
+        );
+        assert_eq!(
+            parsed("limit best --player=Robot3"),
+            Ok(Command::Best {
+                player: Robot::Level(3),
+                seed: 0
+            })
+        );
+        assert_eq!(
+            parsed("limit match robot1 greedy --games 4 -size=6 --players 3"),
+            Ok(Command::Match {
+                a: Robot::Level(1),
+                b: Robot::Greedy,
+                setup: Setup {
+                    options: vec![GameOption::with_value("size", "6")],
+                    players: 3,
+                    seed: None,
+                },
+                games: 4,
+            })
+        );
+        assert!(usage("limit best --playouts").contains("needs a value"));
+        assert!(usage("limit best --player robot0").contains("not a player"));
+        assert!(usage("limit match random").contains("two players"));
+        assert!(usage("limit match random playouts=x --games 1").contains("playouts=N"));
+    }
+
+    #[test]
+    fn wilson_interval_and_median() {
+        // 190 of 200: the interval is about 0.910 to 0.973.
+        let (lo, hi) = wilson(0.95, 200);
+        assert!(
+            (lo - 0.910).abs() < 0.002 && (hi - 0.973).abs() < 0.002,
+            "{lo} {hi}"
+        );
+        // A perfect score still has a lower bound below 1, and the bounds stay within [0, 1].
+        let (lo, hi) = wilson(1.0, 20);
+        assert!((lo - 0.839).abs() < 0.002 && hi == 1.0, "{lo} {hi}");
+        assert_eq!(wilson(0.5, 0), (0.0, 1.0));
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
+        assert_eq!(median(&[]), 0.0);
+    }
+
+    #[test]
     fn guards() {
         assert_eq!(split_guard("3-7,4").unwrap(), ("3-7,4", None));
         assert_eq!(split_guard("3-7,4#12").unwrap(), ("3-7,4", Some(12)));

@@ -46,7 +46,7 @@ impl Level {
         match self {
             Level::Robot1 => 1_000,
             Level::Robot2 => 5_000,
-            Level::Robot3 => 20_000,
+            Level::Robot3 => 30_000,
         }
     }
 
@@ -139,12 +139,17 @@ pub fn think(game: &Game, budget: Budget, seed: u64) -> Option<Thought> {
             return Some(lone(moves[0]));
         }
     }
-    let mut tree = Tree::new(&root);
+    Some(search(&root, budget, &mut rng))
+}
+
+/// The tree search alone, without the shortcuts of [`think`]; `root` must not be over.
+fn search(root: &Game, budget: Budget, rng: &mut ChaCha8Rng) -> Thought {
+    let mut tree = Tree::new(root);
     let start = Instant::now();
     let cap = budget.millis.map(Duration::from_millis);
     let mut done = 0;
     while done < budget.playouts.max(1) {
-        tree.iterate(&root, &mut rng);
+        tree.iterate(root, rng);
         done += 1;
         if let Some(cap) = cap
             && done % 32 == 0
@@ -153,13 +158,13 @@ pub fn think(game: &Game, budget: Budget, seed: u64) -> Option<Thought> {
             break;
         }
     }
-    let (mv, value) = tree.choice(&root);
-    Some(Thought {
+    let (mv, value) = tree.choice(root);
+    Thought {
         mv,
         playouts: done,
         nodes: tree.nodes.len(),
         value,
-    })
+    }
 }
 
 /// A move found without a search (the only one, or a win at once).
@@ -185,7 +190,7 @@ fn winning_act(g: &Game, acts: &[Act], me: usize) -> Option<Act> {
             return false;
         }
         let mut h = g.clone();
-        h.commit_act(a);
+        h.commit_act_unrecorded(a);
         h.result() == Some(&Outcome::Winner(me))
     })
 }
@@ -248,6 +253,9 @@ fn net_gain(before: &Masks, after: &Masks, me: usize) -> i32 {
 /// Progressive widening: a node may have `WIDEN * visits^ALPHA` children (at least one).
 const WIDEN: f32 = 2.0;
 const ALPHA: f32 = 0.5;
+/// Visits a position's node needs before its turns are listed and scored (the root's at once). Listing
+/// them costs several playouts, so positions seen once or twice are only played out from.
+const EXPAND_AT: u32 = 4;
 /// The UCB1 exploration constant for rewards in [0, 1].
 const EXPLORE: f32 = 0.7;
 /// Turns a playout plays before it is scored by the pawns on the board instead (a guard: games end
@@ -330,6 +338,10 @@ impl Tree {
                 break r;
             }
             if self.nodes[at].untried.is_none() {
+                if at != 0 && self.nodes[at].visits < EXPAND_AT {
+                    // Too few visits to be worth listing and scoring its turns: play out from here.
+                    break playout(&mut g, rng);
+                }
                 let list = choices(&g, rng);
                 self.nodes[at].untried = Some(list);
             }
@@ -350,7 +362,7 @@ impl Tree {
                         n
                     }
                     Pending::Act(a) => {
-                        g.commit_act(a);
+                        g.commit_act_unrecorded(a);
                         Node::new(Edge::Act(a), me)
                     }
                     Pending::Place(m) => {
@@ -395,7 +407,7 @@ impl Tree {
                 }
             }
             match self.nodes[pick as usize].edge {
-                Edge::Act(a) => g.commit_act(a),
+                Edge::Act(a) => g.commit_act_unrecorded(a),
                 Edge::Place(m) => g.play_move(&m).expect("a listed placement is legal"),
                 Edge::Step | Edge::Root => {}
             }
@@ -573,7 +585,7 @@ fn playout_counted(g: &mut Game, rng: &mut ChaCha8Rng) -> ([f32; 3], u32) {
             Phase::Over => break,
             Phase::Movement => {
                 let a = policy_act(g, rng, &mut scratch);
-                g.commit_act(a);
+                g.commit_act_unrecorded(a);
             }
             _ => {
                 let moves = g.legal();
@@ -770,6 +782,95 @@ mod tests {
         assert_eq!(Level::from_number(0), None);
         assert!(Level::Robot1.playouts() < Level::Robot2.playouts());
         assert!(Level::Robot2.playouts() < Level::Robot3.playouts());
+    }
+
+    /// The first position of a random game (seeded) where the player to move can win at once and also
+    /// has turns that do not win; with the winning moves.
+    fn win_in_one() -> (Game, Vec<Move>) {
+        for seed in 0..400u64 {
+            let mut g = Game::new(Config::default(), 2, seed).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            while g.phase() == Phase::Movement {
+                let me = g.to_move;
+                let acts = g.legal_acts();
+                let wins: Vec<Move> = acts
+                    .iter()
+                    .filter(|&&a| {
+                        let mut h = g.clone();
+                        h.commit_act(a);
+                        h.result() == Some(&Outcome::Winner(me))
+                    })
+                    .map(|&a| g.act_move(a))
+                    .collect();
+                if !wins.is_empty() && wins.len() * 4 < acts.len() {
+                    return (g, wins);
+                }
+                g.commit_act(acts[below(&mut rng, acts.len())]);
+            }
+        }
+        panic!("no random game reached a win in one");
+    }
+
+    #[test]
+    fn takes_a_winning_capture() {
+        let (g, wins) = win_in_one();
+        for seed in 0..3 {
+            let mv = best_move(&g, Budget::playouts(200), seed).unwrap();
+            assert!(wins.contains(&mv), "{mv} does not win; {wins:?} do");
+            // The tree search finds it by itself too, without the check for a win at once.
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let t = search(&g, Budget::playouts(1500), &mut rng);
+            assert!(
+                wins.contains(&t.mv),
+                "the search chose {}; {wins:?} win",
+                t.mv
+            );
+            assert!(t.value > 0.9, "a won position is scored {}", t.value);
+        }
+    }
+
+    #[test]
+    fn greedy_takes_the_biggest_capture() {
+        let (g, _) = win_in_one();
+        let me = g.to_move;
+        let c = g.config();
+        let gain = |a: Act| {
+            let (m, _) = g
+                .board
+                .try_act(me, a, c.free_edges, c.can_isolate, g.restricted())
+                .unwrap();
+            net_gain(&g.board.m, &m, me)
+        };
+        let best = g.legal_acts().into_iter().map(gain).max().unwrap();
+        assert!(best > 0, "a win in one captures");
+        for seed in 0..4 {
+            let mv = greedy_move(&g, seed).unwrap();
+            let a = g
+                .legal_acts()
+                .into_iter()
+                .find(|&a| g.act_move(a) == mv)
+                .unwrap();
+            assert_eq!(
+                gain(a),
+                best,
+                "greedy {mv} is not among the biggest captures"
+            );
+        }
+    }
+
+    #[test]
+    fn a_seed_fixes_the_move() {
+        let mut g = Game::new(Config::default(), 3, 11).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        for _ in 0..4 {
+            let a = think(&g, Budget::playouts(300), 42).unwrap();
+            let b = think(&g, Budget::playouts(300), 42).unwrap();
+            assert_eq!(a, b);
+            assert_eq!(a.playouts, 300);
+            assert!(g.legal().contains(&a.mv));
+            let acts = g.legal_acts();
+            g.commit_act(acts[below(&mut rng, acts.len())]);
+        }
     }
 
     #[test]
