@@ -209,7 +209,9 @@ fn parse(args: &[String]) -> Result<(&'static dyn GameRules, Command), Failure> 
         }
         "best" => parse_best(rest)?,
         "match" => {
-            let [a, b, flags @ ..] = rest else {
+            // Two words before the first flag: `match robot1 --games 3` names one player, not two.
+            let named = rest.iter().take_while(|w| !w.starts_with('-')).count();
+            let ([a, b, flags @ ..], 2..) = (rest, named) else {
                 return Err(Failure::Usage(
                     "match needs two players and a number of games, e.g. `match robot1 random --games 200`"
                         .into(),

@@ -98,3 +98,28 @@ fn a_time_cap_stops_the_search() {
     assert!(t.playouts >= 1 && t.playouts < u32::MAX);
     assert!(g.legal().contains(&t.mv));
 }
+
+#[test]
+fn the_random_positions_reach_every_phase() {
+    // The property above draws from these positions; make sure they hold every phase it claims to test.
+    let mut seen = Vec::new();
+    for set in 0..OPTION_SETS.len() {
+        for players in 2..=3 {
+            for depth in (0..40).step_by(3) {
+                let g = position(set, players, depth as u64, depth);
+                if !seen.contains(&g.phase()) {
+                    seen.push(g.phase());
+                }
+            }
+        }
+    }
+    for phase in [
+        Phase::Manual,
+        Phase::ClassicTiles,
+        Phase::ClassicBalls,
+        Phase::Movement,
+        Phase::Over,
+    ] {
+        assert!(seen.contains(&phase), "{phase:?} never drawn: {seen:?}");
+    }
+}
