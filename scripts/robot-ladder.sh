@@ -88,19 +88,25 @@ for pair in "${PAIRS[@]}"; do
         }' "$file"
 done
 echo
-echo "| level | moves timed | median ms per move | 90th percentile ms | max ms |"
-echo "| --- | ---: | ---: | ---: | ---: |"
+echo "| level | moves timed | median ms per move | 90th percentile ms | max ms | median ms of its first move |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+# quantiles: reads numbers, one a line, sorted; prints count, median, 90th percentile, max.
+quantiles() {
+    awk '{ v[NR] = $1 }
+        END {
+            if (NR == 0) { print 0, 0, 0, 0; exit }
+            m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+            print NR, m, v[int(0.9 * (NR - 1)) + 1], v[NR]
+        }'
+}
 for level in robot1 robot2 robot3; do
     files=("$DIR/$level"-vs-*.games)
     [[ -f ${files[0]} ]] || continue
-    # Field 9 is A's move times (A is always the level here), comma-separated.
-    awk '$1 == "game" && $9 != "-" { n = split($9, t, ","); for (i = 1; i <= n; i++) print t[i] }' "${files[@]}" |
-        sort -g | awk -v level="$level" '
-            { v[NR] = $1 }
-            END {
-                if (NR == 0) exit
-                m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-                q = v[int(0.9 * (NR - 1)) + 1]
-                printf "| %s | %d | %.1f | %.1f | %.1f |\n", level, NR, m, q, v[NR]
-            }'
+    # Field 9 is A's move times (A is always the level here), comma-separated; the first is the move
+    # from the fullest board, the slowest as a rule.
+    read -r n m q x < <(awk '$1 == "game" && $9 != "-" { n = split($9, t, ","); for (i = 1; i <= n; i++) print t[i] }' \
+        "${files[@]}" | sort -g | quantiles)
+    read -r _ f _ _ < <(awk '$1 == "game" && $9 != "-" { split($9, t, ","); print t[1] }' "${files[@]}" |
+        sort -g | quantiles)
+    printf "| %s | %d | %.1f | %.1f | %.1f | %.1f |\n" "$level" "$n" "$m" "$q" "$x" "$f"
 done

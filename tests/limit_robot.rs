@@ -92,6 +92,7 @@ fn a_time_cap_stops_the_search() {
     let g = Game::new(Config::default(), 2, 3).unwrap();
     let capped = Budget {
         playouts: u32::MAX,
+        placement_playouts: u32::MAX,
         millis: Some(50),
     };
     let t = robot::think(&g, capped, 1).unwrap();

@@ -41,12 +41,23 @@ impl Level {
     /// Every level, weakest first.
     pub const ALL: [Level; 3] = [Level::Robot1, Level::Robot2, Level::Robot3];
 
-    /// The playouts a move gets at this level (figures in `docs/robot.md`).
+    /// The playouts a movement turn gets at this level (figures in `docs/robot.md`).
     pub fn playouts(self) -> u32 {
         match self {
             Level::Robot1 => 1_000,
             Level::Robot2 => 5_000,
             Level::Robot3 => 30_000,
+        }
+    }
+
+    /// The playouts a placement (`-manual`, `-classic`) gets at this level. Fewer: a playout from the
+    /// placement phase lists every legal placement at each of its turns, which costs the engine ten to
+    /// forty times a movement playout, and a placement decides less than a capture does.
+    pub fn placement_playouts(self) -> u32 {
+        match self {
+            Level::Robot1 => 200,
+            Level::Robot2 => 400,
+            Level::Robot3 => 1_000,
         }
     }
 
@@ -75,8 +86,10 @@ impl Level {
 /// How much a search may spend on one move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {
-    /// Playouts (one per iteration of the search). At least one is always run.
+    /// Playouts (one per iteration of the search) for a movement turn. At least one is always run.
     pub playouts: u32,
+    /// Playouts for a placement (`-manual`, `-classic` placement phases).
+    pub placement_playouts: u32,
     /// A wall-clock cap as well, if any. With a cap the move depends on the machine's speed, so it is no
     /// longer fixed by the seed alone.
     pub millis: Option<u64>,
@@ -87,6 +100,7 @@ impl Budget {
     pub fn playouts(n: u32) -> Budget {
         Budget {
             playouts: n,
+            placement_playouts: n,
             millis: None,
         }
     }
@@ -94,7 +108,11 @@ impl Budget {
 
 impl From<Level> for Budget {
     fn from(l: Level) -> Budget {
-        Budget::playouts(l.playouts())
+        Budget {
+            playouts: l.playouts(),
+            placement_playouts: l.placement_playouts(),
+            millis: None,
+        }
     }
 }
 
@@ -148,7 +166,12 @@ fn search(root: &Game, budget: Budget, rng: &mut ChaCha8Rng) -> Thought {
     let start = Instant::now();
     let cap = budget.millis.map(Duration::from_millis);
     let mut done = 0;
-    while done < budget.playouts.max(1) {
+    let playouts = if root.phase() == Phase::Movement {
+        budget.playouts
+    } else {
+        budget.placement_playouts
+    };
+    while done < playouts.max(1) {
         tree.iterate(root, rng);
         done += 1;
         if let Some(cap) = cap
