@@ -55,9 +55,9 @@ impl Level {
     /// forty times a movement playout, and a placement decides less than a capture does.
     pub fn placement_playouts(self) -> u32 {
         match self {
-            Level::Robot1 => 200,
-            Level::Robot2 => 400,
-            Level::Robot3 => 1_000,
+            Level::Robot1 => 100,
+            Level::Robot2 => 250,
+            Level::Robot3 => 500,
         }
     }
 
