@@ -98,6 +98,11 @@ fn a_time_cap_stops_the_search() {
     let t = robot::think(&g, capped, 1).unwrap();
     assert!(t.playouts >= 1 && t.playouts < u32::MAX);
     assert!(g.legal().contains(&t.mv));
+    // A cap that is not reached leaves the search as it was: the same playouts, the same move.
+    let level = Budget::from(robot::Level::Robot1);
+    let loose = robot::think(&g, level.with_millis(3_600_000), 1).unwrap();
+    assert_eq!(loose, robot::think(&g, level, 1).unwrap());
+    assert_eq!(loose.playouts, robot::Level::Robot1.playouts());
 }
 
 #[test]

@@ -106,6 +106,17 @@ impl Budget {
     }
 }
 
+impl Budget {
+    /// This budget with a wall-clock cap as well (see [`Budget::millis`]): for a server that must answer
+    /// within a time on a busy machine, `Budget::from(Level::Robot3).with_millis(2000)`.
+    pub fn with_millis(self, millis: u64) -> Budget {
+        Budget {
+            millis: Some(millis),
+            ..self
+        }
+    }
+}
+
 impl From<Level> for Budget {
     fn from(l: Level) -> Budget {
         Budget {
