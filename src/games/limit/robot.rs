@@ -104,9 +104,7 @@ impl Budget {
             millis: None,
         }
     }
-}
 
-impl Budget {
     /// This budget with a wall-clock cap as well (see [`Budget::millis`]): for a server that must answer
     /// within a time on a busy machine, `Budget::from(Level::Robot3).with_millis(2000)`.
     pub fn with_millis(self, millis: u64) -> Budget {
