@@ -1,10 +1,12 @@
 //! Benchmarks of the Limit engine: legal-move generation and whole random games on the default setup.
 //!
 //! Run with `cargo bench --bench limit`. Throughput is printed by divan as items per second: legal turns
-//! for the generation benchmark, games for the playout benchmark.
+//! for the generation benchmark, games for the playout benchmarks (random, and the robot's playout
+//! policy), playouts for the robot's whole search.
 
 use divan::{Bencher, black_box, counter::ItemsCount};
 use pbem::games::limit::layout::below;
+use pbem::games::limit::robot::{self, Budget};
 use pbem::games::limit::{Config, Game, Phase};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
@@ -68,4 +70,32 @@ fn random_default_games(b: Bencher) {
         }
         turns
     });
+}
+
+/// Plays whole default two-player games from the start with the robot's playout policy (captures first,
+/// no self-captures); throughput counts games, i.e. the robot's playouts from the start.
+#[divan::bench]
+fn robot_policy_playouts(b: Bencher) {
+    let starts: Vec<Game> = (0..64)
+        .map(|s| Game::new(Config::default(), 2, s).expect("game"))
+        .collect();
+    let mut seed = 0u64;
+    b.counter(ItemsCount::new(starts.len())).bench_local(|| {
+        let mut turns = 0;
+        for g in &starts {
+            let mut g = g.clone();
+            seed += 1;
+            turns += robot::policy_playout(&mut g, seed);
+        }
+        turns
+    });
+}
+
+/// The robot's whole search (tree and playouts) from the start of a default game; throughput counts
+/// playouts.
+#[divan::bench(args = [1_000, 5_000])]
+fn robot_search(b: Bencher, playouts: u32) {
+    let g = Game::new(Config::default(), 2, 5).expect("game");
+    b.counter(ItemsCount::new(playouts as usize))
+        .bench(|| robot::best_move(black_box(&g), Budget::playouts(playouts), 1));
 }

@@ -201,7 +201,7 @@ def main():
     ap.add_argument("--connections", type=int, default=4)
     ap.add_argument("--rss-mails", type=int, default=0)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--workers", type=int, default=4)
+    ap.add_argument("--workers", type=int, default=2)
     ap.add_argument(
         "--cheap-argon2",
         action="store_true",

@@ -205,6 +205,6 @@ EOF
 
 if [[ -n ${LMTP:-} ]]; then
     echo "== pbem lmtp (this checkout)" >&2
-    python3 "$ROOT/scripts/lmtp-bench.py" --bin "$NEW" --db "$WORK/new.sqlite" --runs "$RUNS"
+    python3 "$ROOT/scripts/lmtp-bench.py" --pbem "$NEW" --samples "$RUNS" --mails 1000 --rss-mails 10000
 fi
 [[ -z ${KEEP:-} ]] || echo "work folder kept: $WORK" >&2

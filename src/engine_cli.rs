@@ -13,7 +13,7 @@ use std::time::Instant;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 
-use crate::games::{self, GameOption, GameRules, GameState, Outcome, Status};
+use crate::games::{self, GameOption, GameRules, GameState, Outcome, Robot, Status};
 
 /// The usage text printed for a command line that cannot be run.
 const USAGE: &str = "\
@@ -29,6 +29,19 @@ usage: pbem engine GAME COMMAND [ARGS]   (GAME: the game's name, e.g. limit)
   playout --games N [--seed S] [OPTIONS] [--players N]
                                            play N random games to the end; print the results,
                                            the mean length and the games per second
+  best [--playouts N | --player P] [--seed S] < game.json
+                                           the robot's move for the player to move
+                                           (default --player robot2, --seed 0)
+  match A B --games N [--seed S] [OPTIONS] [--players N]
+                                           A plays B N times; game i has seed S+i and A
+                                           takes seat (S+i) mod players; one line per
+                                           game, then A's wins, losses, draws, score with
+                                           its 95% interval (Wilson) and the median time
+                                           per move of each player
+
+Players (A, B, P): random (a random legal move); greedy (one ply: the turn that wins the most
+pawns net of its own losses, ties at random); robot1, robot2, robot3 (the search player at the
+server's robot levels); playouts=N (the search player with N playouts a move).
 
 OPTIONS are the game's own options as a challenge writes them: -size=8 -manual ...
 The engine's own flags take two dashes: --players 3 or --players=3. Without --seed, `new` takes one from
@@ -102,7 +115,20 @@ enum Command {
     Status,
     Show,
     Perft(u32),
-    Playout { setup: Setup, games: u64 },
+    Playout {
+        setup: Setup,
+        games: u64,
+    },
+    Best {
+        player: Robot,
+        seed: u64,
+    },
+    Match {
+        a: Robot,
+        b: Robot,
+        setup: Setup,
+        games: u64,
+    },
 }
 
 /// Reads the command line: the game, then the command and its arguments.
@@ -128,7 +154,7 @@ fn parse(args: &[String]) -> Result<(&'static dyn GameRules, Command), Failure> 
     };
     let Some(word) = args.get(1) else {
         return Err(Failure::Usage(format!(
-            "name a command after {}: new, moves, play, status, show, perft or playout",
+            "name a command after {}: new, moves, play, status, show, perft, playout, best or match",
             game.name()
         )));
     };
@@ -181,9 +207,29 @@ fn parse(args: &[String]) -> Result<(&'static dyn GameRules, Command), Failure> 
             };
             Command::Playout { setup, games }
         }
+        "best" => parse_best(rest)?,
+        "match" => {
+            // Two words before the first flag: `match robot1 --games 3` names one player, not two.
+            let named = rest.iter().take_while(|w| !w.starts_with('-')).count();
+            let ([a, b, flags @ ..], 2..) = (rest, named) else {
+                return Err(Failure::Usage(
+                    "match needs two players and a number of games, e.g. `match robot1 random --games 200`"
+                        .into(),
+                ));
+            };
+            let (a, b) = (parse_player(a)?, parse_player(b)?);
+            let (setup, games) = parse_setup(game, flags, true)?;
+            let Some(games) = games else {
+                return Err(Failure::Usage(
+                    "match needs the number of games, e.g. `--games 200`".into(),
+                ));
+            };
+            Command::Match { a, b, setup, games }
+        }
         other => {
             return Err(Failure::Usage(format!(
-                "unknown command {other:?}: the commands are new, moves, play, status, show, perft, playout"
+                "unknown command {other:?}: the commands are new, moves, play, status, show, perft, playout, \
+                 best, match"
             )));
         }
     };
@@ -265,6 +311,108 @@ fn parse_setup(
         }
     }
     Ok((setup, games))
+}
+
+/// Reads a player's name: `random`, `greedy`, `robot1` to `robot3`, `playouts=N`.
+fn parse_player(word: &str) -> Result<Robot, Failure> {
+    let lower = word.to_ascii_lowercase();
+    let bad = || {
+        Failure::Usage(format!(
+            "{word:?} is not a player: write random, greedy, robot1, robot2, robot3 or playouts=N \
+             (N a whole number from 1, e.g. playouts=5000)"
+        ))
+    };
+    match lower.as_str() {
+        "random" => Ok(Robot::Random),
+        "greedy" => Ok(Robot::Greedy),
+        _ => {
+            if let Some(n) = lower.strip_prefix("robot") {
+                return match n.parse::<u8>() {
+                    Ok(k @ 1..=3) => Ok(Robot::Level(k)),
+                    _ => Err(bad()),
+                };
+            }
+            match lower.strip_prefix("playouts=").map(str::parse::<u32>) {
+                Some(Ok(n)) if n >= 1 => Ok(Robot::Playouts(n)),
+                _ => Err(bad()),
+            }
+        }
+    }
+}
+
+/// A player's name as `match` prints it.
+fn player_name(p: Robot) -> String {
+    match p {
+        Robot::Random => "random".into(),
+        Robot::Greedy => "greedy".into(),
+        Robot::Level(k) => format!("robot{k}"),
+        Robot::Playouts(n) => format!("playouts={n}"),
+    }
+}
+
+/// Reads the flags of `best`: `--playouts N` or `--player P`, and `--seed S`.
+fn parse_best(words: &[String]) -> Result<Command, Failure> {
+    let mut player = None;
+    let mut seed = 0;
+    let mut i = 0;
+    while i < words.len() {
+        let word = &words[i];
+        i += 1;
+        let Some(flag) = word.strip_prefix("--") else {
+            return Err(Failure::Usage(format!(
+                "best reads the game's JSON from standard input and takes only the flags --playouts N, \
+                 --player P and --seed S, not {word:?}"
+            )));
+        };
+        let (name, value) = match flag.split_once('=') {
+            Some((n, v)) => (n, v.to_string()),
+            None => {
+                let Some(v) = words.get(i) else {
+                    return Err(Failure::Usage(format!(
+                        "--{flag} needs a value, e.g. --{flag} 5000"
+                    )));
+                };
+                i += 1;
+                (flag, v.clone())
+            }
+        };
+        let chosen = match name {
+            "playouts" => Some(match value.parse::<u32>() {
+                Ok(n) if n >= 1 => Robot::Playouts(n),
+                _ => {
+                    return Err(Failure::Usage(format!(
+                        "--playouts takes a whole number from 1, e.g. --playouts 5000, not {value:?}"
+                    )));
+                }
+            }),
+            "player" => Some(parse_player(&value)?),
+            "seed" => {
+                seed = value.parse::<u64>().map_err(|_| {
+                    Failure::Usage(format!(
+                        "--seed takes a whole number from 0 to 2^64 - 1, not {value:?}"
+                    ))
+                })?;
+                None
+            }
+            _ => {
+                return Err(Failure::Usage(format!(
+                    "unknown flag {word:?}: best takes --playouts N, --player P and --seed S"
+                )));
+            }
+        };
+        if let Some(p) = chosen {
+            if player.is_some() {
+                return Err(Failure::Usage(
+                    "give --playouts or --player once, not both".into(),
+                ));
+            }
+            player = Some(p);
+        }
+    }
+    Ok(Command::Best {
+        player: player.unwrap_or(Robot::Level(2)),
+        seed,
+    })
 }
 
 /// Reads the game's JSON document from standard input.
@@ -411,6 +559,181 @@ fn playouts(game: &dyn GameRules, setup: &Setup, games: u64) -> Result<Tally, Fa
     Ok(tally)
 }
 
+/// A seed for one move of a match, from the game's seed, the move number and the seat, so that every
+/// game of a match is fixed by its own seed whichever run it is played in.
+fn move_seed(game_seed: u64, move_number: u32, seat: usize) -> u64 {
+    let mut x = game_seed
+        ^ u64::from(move_number).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        ^ (seat as u64).wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// Results of a match, from A's side.
+#[derive(Debug, Default, PartialEq)]
+struct MatchTally {
+    games: u64,
+    wins: u64,
+    losses: u64,
+    draws: u64,
+    /// Milliseconds each of A's and B's moves took.
+    a_ms: Vec<f64>,
+    b_ms: Vec<f64>,
+}
+
+/// Games longer than this are a bug in the game (Limit ends in well under a hundred moves).
+const MATCH_MOVE_CAP: u32 = 10_000;
+
+/// Plays a match of `games` games between A and B; writes one line per game as it ends.
+fn play_match(
+    game: &dyn GameRules,
+    setup: &Setup,
+    (a, b): (Robot, Robot),
+    games: u64,
+    out: &mut dyn Write,
+) -> Result<MatchTally, Failure> {
+    let seed = setup.seed.unwrap_or(0);
+    let mut tally = MatchTally::default();
+    for i in 0..games {
+        let game_seed = seed.wrapping_add(i);
+        let mut state = game
+            .new_game(&setup.options, setup.players, game_seed)
+            .map_err(|e| Failure::Refused(e.to_string()))?;
+        let seats = state.seat_names().len().max(1);
+        let a_seat = (game_seed % seats as u64) as usize;
+        let (mut a_ms, mut b_ms) = (Vec::new(), Vec::new());
+        let outcome = loop {
+            let seat = match state.status() {
+                Status::Over(o) => break o,
+                Status::ToMove(s) => s,
+            };
+            let now = state.move_number();
+            if now > MATCH_MOVE_CAP {
+                return Err(Failure::Refused(format!(
+                    "game {game_seed} did not end within {MATCH_MOVE_CAP} moves"
+                )));
+            }
+            let player = if seat == a_seat { a } else { b };
+            let start = Instant::now();
+            let Some(mv) = state.robot_move(player, move_seed(game_seed, now, seat)) else {
+                return Err(Failure::Refused(format!(
+                    "{} has no {} player",
+                    game.title(),
+                    player_name(player)
+                )));
+            };
+            let ms = start.elapsed().as_secs_f64() * 1000.0;
+            if seat == a_seat {
+                a_ms.push(ms);
+            } else {
+                b_ms.push(ms);
+            }
+            state.play(&mv).map_err(|e| {
+                Failure::Refused(format!(
+                    "game {game_seed}, move {now}: {} chose {mv:?}, which the rules refuse: {e}",
+                    player_name(player)
+                ))
+            })?;
+        };
+        let result = match outcome {
+            Outcome::Winner(s) if s == a_seat => {
+                tally.wins += 1;
+                "win"
+            }
+            Outcome::Draw(v) if v.contains(&a_seat) => {
+                tally.draws += 1;
+                "draw"
+            }
+            _ => {
+                tally.losses += 1;
+                "loss"
+            }
+        };
+        tally.games += 1;
+        // `-` for a player who made no move keeps the line's fields in place for scripts.
+        let list = |v: &[f64]| {
+            if v.is_empty() {
+                return "-".to_string();
+            }
+            v.iter()
+                .map(|t| format!("{t:.1}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        writeln!(
+            out,
+            "game {game_seed} a {} {result} moves {} a-ms {} b-ms {}",
+            seat_name(state.as_ref(), a_seat),
+            state.move_number() - 1,
+            list(&a_ms),
+            list(&b_ms)
+        )?;
+        tally.a_ms.extend(a_ms);
+        tally.b_ms.extend(b_ms);
+    }
+    Ok(tally)
+}
+
+/// The 95% Wilson score interval of a proportion `p` observed over `n` trials.
+fn wilson(p: f64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let z = 1.959_964;
+    let n = n as f64;
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// The median of some figures (0 for none).
+fn median(v: &[f64]) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    let k = s.len() / 2;
+    if s.len() % 2 == 1 {
+        s[k]
+    } else {
+        (s[k - 1] + s[k]) / 2.0
+    }
+}
+
+/// Prints the summary of `match`, one `key value` line each.
+fn write_match(out: &mut dyn Write, (a, b): (Robot, Robot), t: &MatchTally) -> std::io::Result<()> {
+    let score = if t.games == 0 {
+        0.0
+    } else {
+        (t.wins as f64 + t.draws as f64 / 2.0) / t.games as f64
+    };
+    let (lo, hi) = wilson(score, t.games);
+    writeln!(out, "games {}", t.games)?;
+    writeln!(out, "a {}", player_name(a))?;
+    writeln!(out, "b {}", player_name(b))?;
+    writeln!(out, "wins {}", t.wins)?;
+    writeln!(out, "losses {}", t.losses)?;
+    writeln!(out, "draws {}", t.draws)?;
+    writeln!(out, "score {score:.3} (wins + draws/2, per game)")?;
+    writeln!(out, "interval {lo:.3} {hi:.3} (95%, Wilson)")?;
+    writeln!(
+        out,
+        "a ms per move median {:.1} over {} moves",
+        median(&t.a_ms),
+        t.a_ms.len()
+    )?;
+    writeln!(
+        out,
+        "b ms per move median {:.1} over {} moves",
+        median(&t.b_ms),
+        t.b_ms.len()
+    )?;
+    Ok(())
+}
+
 /// Runs one parsed command.
 fn execute(
     game: &dyn GameRules,
@@ -458,6 +781,27 @@ fn execute(
             let tally = playouts(game, setup, *games)?;
             let seconds = start.elapsed().as_secs_f64();
             write_tally(out, &tally, seconds)?;
+        }
+        Command::Best { player, seed } => {
+            let state = load(game, input)?;
+            if let Status::Over(_) = state.status() {
+                return Err(Failure::Refused(format!(
+                    "the game is over ({}): there is no move to find",
+                    status_line(state.as_ref())
+                )));
+            }
+            let Some(mv) = state.robot_move(*player, *seed) else {
+                return Err(Failure::Refused(format!(
+                    "{} has no {} player",
+                    game.title(),
+                    player_name(*player)
+                )));
+            };
+            writeln!(out, "{mv}")?;
+        }
+        Command::Match { a, b, setup, games } => {
+            let tally = play_match(game, setup, (*a, *b), *games, out)?;
+            write_match(out, (*a, *b), &tally)?;
         }
     }
     Ok(())
@@ -577,6 +921,65 @@ mod tests {
         assert!(usage("limit new size=8").contains("neither a game option"));
         assert!(usage("limit playout -size=8").contains("number of games"));
         assert!(usage("limit playout --games=many").contains("number of games"));
+    }
+
+    #[test]
+    fn reads_best_and_match() {
+        assert_eq!(
+            parsed("limit best --playouts 500 --seed 3"),
+            Ok(Command::Best {
+                player: Robot::Playouts(500),
+                seed: 3
+            })
+        );
+        assert_eq!(
+            parsed("limit best"),
+            Ok(Command::Best {
+                player: Robot::Level(2),
+                seed: 0
+            })
+        );
+        assert_eq!(
+            parsed("limit best --player=Robot3"),
+            Ok(Command::Best {
+                player: Robot::Level(3),
+                seed: 0
+            })
+        );
+        assert_eq!(
+            parsed("limit match robot1 greedy --games 4 -size=6 --players 3"),
+            Ok(Command::Match {
+                a: Robot::Level(1),
+                b: Robot::Greedy,
+                setup: Setup {
+                    options: vec![GameOption::with_value("size", "6")],
+                    players: 3,
+                    seed: None,
+                },
+                games: 4,
+            })
+        );
+        assert!(usage("limit best --playouts").contains("needs a value"));
+        assert!(usage("limit best --player robot0").contains("not a player"));
+        assert!(usage("limit match random").contains("two players"));
+        assert!(usage("limit match random playouts=x --games 1").contains("playouts=N"));
+    }
+
+    #[test]
+    fn wilson_interval_and_median() {
+        // 190 of 200: the interval is about 0.910 to 0.973.
+        let (lo, hi) = wilson(0.95, 200);
+        assert!(
+            (lo - 0.910).abs() < 0.002 && (hi - 0.973).abs() < 0.002,
+            "{lo} {hi}"
+        );
+        // A perfect score still has a lower bound below 1, and the bounds stay within [0, 1].
+        let (lo, hi) = wilson(1.0, 20);
+        assert!((lo - 0.839).abs() < 0.002 && hi == 1.0, "{lo} {hi}");
+        assert_eq!(wilson(0.5, 0), (0.0, 1.0));
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
+        assert_eq!(median(&[]), 0.0);
     }
 
     #[test]

@@ -1849,7 +1849,7 @@ impl Core {
                 return next;
             };
             let seed = (u64::from(board) << 32) | u64::from(now.move_number());
-            let Some(mv) = now.robot_move(level, seed) else {
+            let Some(mv) = now.robot_move(games::Robot::Level(level), seed) else {
                 eprintln!("pbem: board {board}: the robot found no move; the game waits");
                 return next;
             };

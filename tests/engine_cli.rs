@@ -274,3 +274,154 @@ fn bad_input_and_bad_command_lines() {
         );
     }
 }
+
+#[test]
+fn best_prints_a_legal_move_fixed_by_its_seed() {
+    for setup in [
+        "--seed 4",
+        "--seed 4 --players 3",
+        "--seed 4 -classic -size=3",
+    ] {
+        let game = new_game(setup);
+        let listed = moves(&game);
+        for player in ["--playouts 40", "--player greedy", "--player random"] {
+            let mv = engine(&format!("limit best {player} --seed 9"), &game).ok();
+            assert!(
+                listed.iter().any(|m| format!("{m}\n") == mv),
+                "{setup} {player}: {mv:?} not in {listed:?}"
+            );
+            assert_eq!(
+                engine(&format!("limit best {player} --seed 9"), &game).ok(),
+                mv,
+                "the same seed gives the same move"
+            );
+        }
+        // The move it prints plays.
+        let mv = engine("limit best --playouts=40", &game).ok();
+        play(&game, mv.trim()).ok();
+    }
+}
+
+#[test]
+fn best_refuses_a_finished_game_and_bad_flags() {
+    let mut game = new_game("--seed 21 -size=2");
+    while !moves(&game).is_empty() {
+        let mv = engine("limit best --player greedy", &game).ok();
+        game = play(&game, mv.trim()).ok();
+    }
+    let over = engine("limit best --playouts 10", &game);
+    assert_eq!(over.code, 1);
+    assert!(over.err.contains("the game is over"), "{}", over.err);
+    for (bad, why) in [
+        ("limit best --playouts 0", "whole number from 1"),
+        ("limit best --playouts lots", "whole number from 1"),
+        ("limit best --player robot7", "is not a player"),
+        ("limit best --playouts 5 --player greedy", "not both"),
+        ("limit best 3-7,4", "only the flags"),
+        ("limit best --depth 3", "unknown flag"),
+    ] {
+        let run = engine(bad, &game);
+        assert_eq!(run.code, 2, "{bad}");
+        assert!(run.err.contains(why), "{bad}: {}", run.err);
+    }
+}
+
+#[test]
+fn match_counts_every_game_and_swaps_colours() {
+    let out = engine(
+        "limit match playouts=30 random --games 6 --seed 10 -size=4",
+        "",
+    )
+    .ok();
+    let games: Vec<&str> = out.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(games.len(), 6, "{out}");
+    // Game seeds 10..15; A takes seat seed mod 2: red on even seeds, blue on odd ones.
+    for (i, line) in games.iter().enumerate() {
+        let seat = if i % 2 == 0 { "red" } else { "blue" };
+        assert!(
+            line.starts_with(&format!("game {} a {seat} ", 10 + i)),
+            "{line}"
+        );
+    }
+    let value = |key: &str| -> f64 {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(key))
+            .unwrap_or_else(|| panic!("no {key:?} in {out}"));
+        line[key.len()..]
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let (w, l, d) = (value("wins "), value("losses "), value("draws "));
+    assert_eq!(w + l + d, 6.0, "{out}");
+    let outcomes = |word: &str| {
+        games
+            .iter()
+            .filter(|g| g.contains(&format!(" {word} moves ")))
+            .count() as f64
+    };
+    assert_eq!(
+        (outcomes("win"), outcomes("loss"), outcomes("draw")),
+        (w, l, d)
+    );
+    let score = value("score ");
+    assert!((score - (w + d / 2.0) / 6.0).abs() < 1e-3, "{out}");
+    let interval: Vec<f64> = out
+        .lines()
+        .find(|l| l.starts_with("interval "))
+        .unwrap()
+        .split_whitespace()
+        .skip(1)
+        .take(2)
+        .map(|x| x.parse().unwrap())
+        .collect();
+    assert!(interval[0] <= score && score <= interval[1], "{out}");
+    assert!(out.contains("a playouts=30\nb random\n"), "{out}");
+    assert!(out.contains("a ms per move median "), "{out}");
+    // The same seeds play the same games, whichever run plays them.
+    let again = engine(
+        "limit match playouts=30 random --games 2 --seed 14 -size=4",
+        "",
+    )
+    .ok();
+    let strip = |l: &str| l.split(" a-ms ").next().unwrap().to_string();
+    let tail: Vec<String> = again
+        .lines()
+        .filter(|l| l.starts_with("game "))
+        .map(strip)
+        .collect();
+    assert_eq!(
+        tail,
+        games[4..].iter().map(|l| strip(l)).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn match_with_three_players_and_bad_command_lines() {
+    let out = engine(
+        "limit match greedy random --games 3 --players 3 -size=3 --seed 0",
+        "",
+    )
+    .ok();
+    for (i, seat) in ["red", "blue", "green"].iter().enumerate() {
+        assert!(out.contains(&format!("game {i} a {seat} ")), "{out}");
+    }
+    assert!(out.contains("games 3\n"), "{out}");
+    for (bad, why) in [
+        ("limit match robot1 --games 3", "two players"),
+        ("limit match robot1 chess --games 3", "is not a player"),
+        ("limit match robot1 playouts=0 --games 3", "is not a player"),
+        ("limit match robot1 random", "number of games"),
+        (
+            "limit match robot1 random --games 2 --colour red",
+            "unknown flag",
+        ),
+    ] {
+        let run = engine(bad, "");
+        assert_eq!(run.code, 2, "{bad}");
+        assert!(run.err.contains(why), "{bad}: {}", run.err);
+    }
+}

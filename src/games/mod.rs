@@ -119,6 +119,19 @@ pub struct MoveRecord {
     pub auto: bool,
 }
 
+/// A computer player, as `pbem engine <game> match` and the server's robot accounts name them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Robot {
+    /// A uniformly random legal move.
+    Random,
+    /// The game's one-ply player (for Limit: the turn that wins the most pawns at once).
+    Greedy,
+    /// The game's search player at a named strength, 1 (weakest) to 3.
+    Level(u8),
+    /// The game's search player with this many playouts a move.
+    Playouts(u32),
+}
+
 /// A rule-level error: an option, a move or a state document that the game refuses. The text says what
 /// was wrong and how to write it right; it is shown to players as it stands.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -233,11 +246,22 @@ pub trait GameState: Send {
             played += 1;
         }
     }
-    /// The robot's move for the player to move, in canonical notation: `level` 1 (weakest) to 3,
-    /// deterministic for a `seed`. `None` when the game has no robot or is over.
-    fn robot_move(&self, level: u8, seed: u64) -> Option<String> {
-        let _ = (level, seed);
-        None
+    /// The move `robot` chooses for the player to move, in canonical notation, with `seed` driving any
+    /// randomness (the same seed gives the same move); `None` once the game is over, or when the game has
+    /// no such player. The default knows only [`Robot::Random`].
+    fn robot_move(&self, robot: Robot, seed: u64) -> Option<String> {
+        if robot != Robot::Random {
+            return None;
+        }
+        let moves = self.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        let mut x = seed ^ 0x9e37_79b9_7f4a_7c15;
+        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        x ^= x >> 31;
+        Some(moves[(x % moves.len() as u64) as usize].clone())
     }
     /// Lines the summary prints under the status (pawns left in the box, and the like); may be empty.
     fn notes(&self) -> Vec<String> {

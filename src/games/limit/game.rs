@@ -900,18 +900,30 @@ remove tile 4)"
     /// # Panics
     /// If `act` is not legal.
     pub fn commit_act(&mut self, act: Act) {
+        self.apply_act(act, true);
+    }
+
+    /// [`Game::commit_act`] without the move-list entry, for the robot's searches: their copies of the game
+    /// are never shown, and writing the move's text is a good part of a playout's time.
+    pub(crate) fn commit_act_unrecorded(&mut self, act: Act) {
+        self.apply_act(act, false);
+    }
+
+    fn apply_act(&mut self, act: Act, record: bool) {
         let me = self.to_move;
         let c = self.cfg;
         let (m, _) = self
             .board
             .try_act(me, act, c.free_edges, c.can_isolate, self.restricted())
             .expect("a checked act is legal");
-        let text = self.act_move(act).to_string();
-        self.records.push(MoveRecord {
-            seat: me,
-            text,
-            auto: false,
-        });
+        if record {
+            let text = self.act_move(act).to_string();
+            self.records.push(MoveRecord {
+                seat: me,
+                text,
+                auto: false,
+            });
+        }
         let before = self.in_seats();
         self.board.m = m;
         self.had_turn[me] = true;

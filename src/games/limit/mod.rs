@@ -3,7 +3,7 @@
 //!
 //! [`game::Game`] is the engine; [`board`] holds the movement rules as bit operations over tile indices;
 //! [`json`] reads and writes the state document; [`notation`] the move syntax; [`layout`] the random
-//! layout; [`view`] and [`render`] the board a player reads.
+//! layout; [`view`] and [`render`] the board a player reads; [`robot`] the computer player.
 
 pub mod board;
 pub mod game;
@@ -13,12 +13,13 @@ pub mod layout;
 pub mod notation;
 pub mod options;
 pub mod render;
+pub mod robot;
 pub mod view;
 
 #[cfg(test)]
 mod rules_tests;
 
-use super::{GameOption, GameRules, GameState, MoveRecord, Outcome, RuleError, Status};
+use super::{GameOption, GameRules, GameState, MoveRecord, Outcome, Robot, RuleError, Status};
 use board::bits;
 pub use game::{Game, IllegalMove, Phase, SeatState};
 pub use notation::Move;
@@ -56,6 +57,9 @@ impl GameRules for Limit {
     fn read_move(&self, mv: &str) -> Result<(), RuleError> {
         notation::Move::parse(mv).map_err(game::IllegalMove::from)?;
         Ok(())
+    }
+    fn has_robot(&self) -> bool {
+        true
     }
 }
 
@@ -172,6 +176,15 @@ impl GameState for Game {
     }
     fn random_playout(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> u32 {
         self.playout(pick)
+    }
+    fn robot_move(&self, robot: Robot, seed: u64) -> Option<String> {
+        let mv = match robot {
+            Robot::Random => robot::random_move(self, seed),
+            Robot::Greedy => robot::greedy_move(self, seed),
+            Robot::Level(n) => robot::best_move(self, robot::Level::from_number(n)?, seed),
+            Robot::Playouts(n) => robot::best_move(self, robot::Budget::playouts(n), seed),
+        };
+        mv.map(|m| m.to_string())
     }
     fn notes(&self) -> Vec<String> {
         let mut out = Vec::new();
