@@ -41,6 +41,9 @@ pub const SERVER_KEYWORDS: &[&str] = &[
     "help", "signup", "add", "change", "signoff", "list", "vacation", "confirm", "password",
 ];
 
+/// The most userids of one `games` command.
+pub const MAX_GAMES_USERIDS: usize = 10;
+
 /// The words a game command may start with (after the game's name).
 pub const GAME_COMMAND_WORDS: &[&str] = &[
     "help",
@@ -177,8 +180,11 @@ pub enum RawCommand {
         /// The code from the confirmation mail.
         code: String,
     },
-    /// `list`: the games this server hosts.
-    List,
+    /// `list [gametype...]`: the games this server hosts, or those named with their counts.
+    List {
+        /// The game types named, lowercase; none: all.
+        games: Vec<String>,
+    },
     /// `vacation userid password FROM TO` (days, `YYYY-MM-DD`, UTC, both included), or
     /// `vacation userid password off`.
     Vacation {
@@ -206,8 +212,10 @@ pub enum GamesFilter {
     Active,
     /// Every game.
     All,
-    /// The games that are over.
+    /// The games that are over (`finished`, or pbmserv's `inactive`).
     Finished,
+    /// The games where it is the player's turn.
+    Next,
 }
 
 impl GamesFilter {
@@ -217,6 +225,7 @@ impl GamesFilter {
             GamesFilter::Active => "active",
             GamesFilter::All => "all",
             GamesFilter::Finished => "finished",
+            GamesFilter::Next => "next",
         }
     }
 }
@@ -275,8 +284,8 @@ pub enum GameCommand {
     },
     /// `<game> games userid [active|all|finished]`
     Games {
-        /// Whose games, as written.
-        userid: String,
+        /// Whose games, as written (one or more).
+        userids: Vec<String>,
         /// Which games.
         filter: GamesFilter,
     },
@@ -473,7 +482,9 @@ impl RawCommand {
                 } => vec![password.as_str()],
                 _ => Vec::new(),
             },
-            RawCommand::Help { .. } | RawCommand::List | RawCommand::Confirm { .. } => Vec::new(),
+            RawCommand::Help { .. } | RawCommand::List { .. } | RawCommand::Confirm { .. } => {
+                Vec::new()
+            }
         }
     }
 
@@ -524,7 +535,11 @@ impl RawCommand {
                 m.into(),
                 m.into(),
             ],
-            RawCommand::List => vec!["list".into()],
+            RawCommand::List { games } => {
+                let mut w = vec!["list".to_string()];
+                w.extend(games.iter().cloned());
+                w
+            }
             RawCommand::Confirm { userid, code } => {
                 vec!["confirm".into(), userid.clone(), code.clone()]
             }
@@ -594,8 +609,10 @@ impl RawCommand {
                             w.extend(["page".into(), p.to_string()]);
                         }
                     }
-                    GameCommand::Games { userid, filter } => {
-                        w.extend(["games".into(), userid.clone(), filter.as_str().to_string()]);
+                    GameCommand::Games { userids, filter } => {
+                        w.push("games".into());
+                        w.extend(userids.iter().cloned());
+                        w.push(filter.as_str().to_string());
                     }
                     GameCommand::Preview { board, moves } => {
                         w.extend(["preview".into(), board.to_string()]);
@@ -791,7 +808,7 @@ fn usage_server(cmd: &str) -> &'static str {
         "vacation" => {
             "vacation <userid> <password> <first day> <last day>   (days as YYYY-MM-DD, UTC)\n   or: vacation <userid> <password> off"
         }
-        _ => "list",
+        _ => "list [<game>...]",
     }
 }
 
@@ -806,7 +823,7 @@ fn usage_game(game: &str, word: &str) -> String {
         "resign" => "resign <board> <userid> <password>",
         "show" => "show <board>[#N]...",
         "history" => "history [<board> | page <n>]",
-        "games" => "games <userid> [active|all|finished]",
+        "games" => "games <userid>... [active|all|finished|next]   (next: where it is their turn)",
         "preview" => "preview <board> <move>...",
         "chat" => "chat <board> <userid> <password>   (the mail body is the message)",
         "ratings" => "ratings",
@@ -962,14 +979,15 @@ impl Parser<'_> {
             }
             "vacation" => self.vacation(args),
             "list" => {
-                if args.is_empty() {
-                    Ok(RawCommand::List)
-                } else {
-                    Err(self.usage_err(
-                        "'list' takes no words after it".to_string(),
+                if args.len() > MAX_GAMES_USERIDS {
+                    return Err(self.usage_err(
+                        format!("'list' takes at most {MAX_GAMES_USERIDS} game names"),
                         usage_server("list").to_string(),
-                    ))
+                    ));
                 }
+                Ok(RawCommand::List {
+                    games: args.iter().map(|w| w.to_lowercase()).collect(),
+                })
             }
             _ => self.game(first, args),
         }
@@ -1328,30 +1346,29 @@ impl Parser<'_> {
             },
             "games" => {
                 self.min_args(&cmd, args, &["the userid"], &usage)?;
-                let userid = self.userid(args[0], &usage)?;
-                let filter = match args.get(1).map(|w| w.to_lowercase()).as_deref() {
-                    None | Some("active") => GamesFilter::Active,
-                    Some("all") => GamesFilter::All,
-                    Some("finished") => GamesFilter::Finished,
-                    Some(_) => {
-                        return Err(self.usage_err(
-                            format!(
-                                "'{}' is not a choice of games: write active, all or finished",
-                                self.q(args[1])
-                            ),
-                            usage,
-                        ));
+                let (filter, names) = match args.last().map(|w| w.to_lowercase()).as_deref() {
+                    Some("active") => (GamesFilter::Active, &args[..args.len() - 1]),
+                    Some("all") => (GamesFilter::All, &args[..args.len() - 1]),
+                    Some("finished" | "inactive") => {
+                        (GamesFilter::Finished, &args[..args.len() - 1])
                     }
+                    Some("next") => (GamesFilter::Next, &args[..args.len() - 1]),
+                    _ => (GamesFilter::Active, args),
                 };
-                if args.len() > 2 {
+                if names.is_empty() {
+                    return Err(self.usage_err(format!("'{cmd}' needs a userid"), usage));
+                }
+                if names.len() > MAX_GAMES_USERIDS {
                     return Err(self.usage_err(
-                        format!(
-                            "'{cmd}' takes one userid and at most one of active, all or finished"
-                        ),
+                        format!("'{cmd}' takes at most {MAX_GAMES_USERIDS} userids"),
                         usage,
                     ));
                 }
-                GameCommand::Games { userid, filter }
+                let userids = names
+                    .iter()
+                    .map(|u| self.userid(u, &usage))
+                    .collect::<Result<Vec<_>, _>>()?;
+                GameCommand::Games { userids, filter }
             }
             "preview" => {
                 self.min_args(&cmd, args, &["the board number", "the moves"], &usage)?;
@@ -2327,7 +2344,13 @@ mod tests {
                     password: "secret".into(),
                 },
             ),
-            ("LIST", RawCommand::List),
+            ("LIST", RawCommand::List { games: Vec::new() }),
+            (
+                "list Limit",
+                RawCommand::List {
+                    games: vec!["limit".into()],
+                },
+            ),
             ("Limit help", game(GameCommand::Help)),
             (
                 "limit challenge -size=6 -manual --nagtime=7 alice bob",
@@ -2450,22 +2473,36 @@ mod tests {
             (
                 "limit games alice",
                 game(GameCommand::Games {
-                    userid: "alice".into(),
+                    userids: vec!["alice".into()],
                     filter: GamesFilter::Active,
                 }),
             ),
             (
                 "limit games alice ALL",
                 game(GameCommand::Games {
-                    userid: "alice".into(),
+                    userids: vec!["alice".into()],
                     filter: GamesFilter::All,
                 }),
             ),
             (
                 "limit games alice finished",
                 game(GameCommand::Games {
-                    userid: "alice".into(),
+                    userids: vec!["alice".into()],
                     filter: GamesFilter::Finished,
+                }),
+            ),
+            (
+                "limit games alice bob inactive",
+                game(GameCommand::Games {
+                    userids: vec!["alice".into(), "bob".into()],
+                    filter: GamesFilter::Finished,
+                }),
+            ),
+            (
+                "limit games alice next",
+                game(GameCommand::Games {
+                    userids: vec!["alice".into()],
+                    filter: GamesFilter::Next,
                 }),
             ),
             (
@@ -2521,7 +2558,11 @@ mod tests {
                     "<game> show",
                 ],
             ),
-            ("list all", &["takes no words", "usage: list"]),
+            // `list all` now names a game (issue 16: `list [gametype...]`); the server refuses it.
+            (
+                "list a b c d e f g h i j k",
+                &["at most 10 game names", "usage: list [<game>...]"],
+            ),
             (
                 "signup alice",
                 &["missing the password", "usage: signup <userid> <password>"],
@@ -2614,14 +2655,19 @@ mod tests {
                 "limit games",
                 &[
                     "missing the userid",
-                    "usage: limit games <userid> [active|all|finished]",
+                    "usage: limit games <userid>... [active|all|finished|next]",
                 ],
             ),
             (
-                "limit games alice mine",
-                &["'mine' is not a choice of games"],
+                // With several userids (issue 16) a last word that is no choice is a userid: the
+                // server then answers that it is no player.
+                "limit games alice b?b",
+                &["'b?b' is not a userid"],
             ),
-            ("limit games alice all finished", &["at most one of"]),
+            (
+                "limit games a b c d e f g h i j k",
+                &["at most 10 userids"],
+            ),
             (
                 "limit preview 101",
                 &["missing the moves", "usage: limit preview"],

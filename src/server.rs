@@ -1003,7 +1003,7 @@ impl Core {
     ) -> Step<Outcome> {
         match cmd {
             RawCommand::Help { subject } => self.help(subject),
-            RawCommand::List => Ok(self.list()),
+            RawCommand::List { games } => self.list(tx, games),
             RawCommand::Confirm { userid, code } => self.confirm(tx, userid, code, origin),
             RawCommand::Signup {
                 userid,
@@ -1077,9 +1077,26 @@ impl Core {
         }
     }
 
-    fn list(&self) -> Outcome {
+    /// `list [gametype...]`: the games this server hosts; with names, those games with how many
+    /// are running and finished.
+    fn list(&self, tx: &Tx<'_>, names: &[String]) -> Step<Outcome> {
+        let chosen: Vec<&'static dyn GameRules> = if names.is_empty() {
+            games::registry().to_vec()
+        } else {
+            names
+                .iter()
+                .map(|n| {
+                    games::find(n).ok_or_else(|| {
+                        Refusal::new(format!(
+                            "This server hosts no game called '{n}'. It hosts: {}.",
+                            game_names()
+                        ))
+                    })
+                })
+                .collect::<Result<_, _>>()?
+        };
         let mut text = format!("Games hosted by {}:\n\n", self.cfg.server.name);
-        for g in games::registry() {
+        for g in chosen {
             let p = g.players();
             text.push_str(&format!(
                 "  {:<10} {} ({}-{} players): send `{} help` for the rules\n",
@@ -1089,8 +1106,20 @@ impl Core {
                 p.end(),
                 g.name()
             ));
+            if !names.is_empty() {
+                let (running, finished) = tx.game_counts(g.name())?;
+                text.push_str(&format!(
+                    "  {:<10} {running} running, {finished} finished; `{} games <userid> next` \
+                     lists a player's games waiting for them\n",
+                    "",
+                    g.name()
+                ));
+            }
         }
-        Outcome::reply(format!("{} games", self.cfg.server.name), text)
+        Ok(Outcome::reply(
+            format!("{} games", self.cfg.server.name),
+            text,
+        ))
     }
 
     /// Checks a userid and password. Unknown userids, wrong passwords and throttled attempts get the
@@ -1435,7 +1464,7 @@ impl Core {
                 Some(board) => self.history(tx, rules, *board),
                 None => self.history_all(tx, rules, page.unwrap_or(1)),
             },
-            GameCommand::Games { userid, filter } => self.games(tx, rules, userid, *filter),
+            GameCommand::Games { userids, filter } => self.games(tx, rules, userids, *filter),
             GameCommand::Preview { board, moves } => self.preview(tx, rules, *board, moves),
             GameCommand::Chat {
                 board,
@@ -2014,39 +2043,65 @@ impl Core {
         ))
     }
 
+    /// `<game> games userid... [active|all|finished|next]`: each player's games of the type, by
+    /// board, from the saved status lines (no game is loaded).
     fn games(
         &self,
         tx: &Tx<'_>,
         rules: &dyn GameRules,
-        userid: &str,
+        whose: &[String],
         filter: GamesFilter,
     ) -> Step<Outcome> {
-        let user = tx.user(userid)?.ok_or_else(|| {
-            Refusal::new(format!(
-                "'{userid}' is not a registered player. Write it `{} games <userid> [active|all|finished]`.",
-                rules.name()
-            ))
-        })?;
-        let (filter, word) = match filter {
+        let (stored, word) = match filter {
             GamesFilter::Active => (GameFilter::Active, "active"),
             GamesFilter::All => (GameFilter::All, "all"),
             GamesFilter::Finished => (GameFilter::Finished, "finished"),
+            GamesFilter::Next => (GameFilter::Next, "their turn"),
         };
-        let rows = tx.games_of(user.id, rules.name(), filter)?;
-        let mut text = format!("{} games of {} ({word}):\n\n", rules.title(), user.userid);
-        if rows.is_empty() {
-            text.push_str("  none\n");
-        }
-        for game in &rows {
-            let status = listed_status(tx, rules, game)?;
+        let mut text = String::new();
+        let mut names = Vec::new();
+        for userid in whose {
+            let user = tx.user(userid)?.ok_or_else(|| {
+                Refusal::new(format!(
+                    "'{userid}' is not a registered player. Write it `{} games <userid>... \
+                     [active|all|finished|next]`.",
+                    rules.name()
+                ))
+            })?;
+            if filter == GamesFilter::Next {
+                // Games saved before the seat to move was kept: fill it in once.
+                for board in tx.games_without_to_move(user.id, rules.name())? {
+                    if let Some(row) = tx.game(rules.name(), board)?
+                        && let Ok(state) = rules.load(&row.state)
+                    {
+                        tx.set_status(row.id, &saved_status(state.as_ref(), &userids(&row)))?;
+                    }
+                }
+            }
+            let rows = tx.games_of(user.id, rules.name(), stored)?;
+            if !text.is_empty() {
+                text.push('\n');
+            }
             text.push_str(&format!(
-                "  Board {}: {}  {status}\n",
-                game.board,
-                game.players.join(" vs ")
+                "{} games of {} ({word}):\n\n",
+                rules.title(),
+                user.userid
             ));
+            if rows.is_empty() {
+                text.push_str("  none\n");
+            }
+            for game in &rows {
+                let status = listed_status(tx, rules, game)?;
+                text.push_str(&format!(
+                    "  Board {}: {}  {status}\n",
+                    game.board,
+                    game.players.join(" vs ")
+                ));
+            }
+            names.push(user.userid);
         }
         Ok(Outcome::reply(
-            format!("{} games {}", rules.title(), user.userid),
+            format!("{} games {}", rules.title(), names.join(" ")),
             text,
         ))
     }

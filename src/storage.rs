@@ -246,6 +246,8 @@ pub enum GameFilter {
     Active,
     /// Games that are over.
     Finished,
+    /// Games going on where it is the player's turn.
+    Next,
     /// All of them.
     All,
 }

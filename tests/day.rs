@@ -504,3 +504,63 @@ fn a_code_expires_after_a_day() {
             .success()
     );
 }
+
+#[test]
+fn games_next_and_several_players_and_list_of_a_game() {
+    let env = Env::new();
+    env.players(&["alice", "bob", "carol"]);
+    let admin = |line: &str| {
+        let out = env.admin(line);
+        (
+            out.status.code().unwrap(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    admin("limit challenge alice bob"); // 101: alice to move
+    admin("limit challenge carol alice"); // 102: carol to move
+    admin("limit challenge bob alice"); // 103: bob to move, then over
+    assert_eq!(admin("limit resign 103 bob pw-bob").0, 0);
+    env.take_mails();
+
+    let (code, next) = admin("limit games alice next");
+    assert_eq!(code, 0, "{next}");
+    assert!(next.contains("Limit games of alice (their turn):\n\n  Board 101: alice vs bob  Red (alice) to move.\n"), "{next}");
+    assert!(
+        !next.contains("Board 102") && !next.contains("Board 103"),
+        "{next}"
+    );
+
+    let (_, both) = admin("limit games alice carol next");
+    assert!(both.contains("Limit games of carol (their turn):\n\n  Board 102: carol vs alice  Red (carol) to move.\n"), "{both}");
+    assert!(both.contains("Board 101"), "{both}");
+
+    let (_, old) = admin("limit games alice inactive");
+    assert!(old.contains("(finished)"), "{old}");
+    assert!(
+        old.contains("Board 103: bob vs alice  Game over: Blue (alice) wins."),
+        "{old}"
+    );
+    assert!(!old.contains("Board 101"), "{old}");
+
+    // A game saved before the seat to move was kept is found too, once filled in.
+    env.sqlite()
+        .execute(
+            "UPDATE games SET to_move = NULL, status = NULL WHERE board = 101",
+            [],
+        )
+        .unwrap();
+    let (_, again) = admin("limit games alice next");
+    assert!(
+        again.contains("Board 101: alice vs bob  Red (alice) to move."),
+        "{again}"
+    );
+
+    let (code, list) = admin("list limit");
+    assert_eq!(code, 0, "{list}");
+    assert!(list.contains("2 running, 1 finished"), "{list}");
+    let (code, list) = admin("list chess");
+    assert_eq!(code, 1, "{list}");
+    assert!(list.contains("no game called 'chess'"), "{list}");
+    let (code, _) = admin("limit games");
+    assert_eq!(code, 64);
+}

@@ -140,10 +140,11 @@ impl Tx<'_> {
         filter: GameFilter,
     ) -> Result<Vec<Listed>> {
         let finished = match filter {
-            GameFilter::Active => Some(false),
+            GameFilter::Active | GameFilter::Next => Some(false),
             GameFilter::Finished => Some(true),
             GameFilter::All => None,
         };
+        let next = filter == GameFilter::Next;
         let mut stmt = self.0.prepare_cached(
             "SELECT g.id, g.board, g.finished, g.updated_at, g.status, s.seat, u.userid,
                     r.result, r.rating_before, r.games_before, r.rating_after
@@ -151,9 +152,10 @@ impl Tx<'_> {
              JOIN seats s ON s.game_id = g.id JOIN users u ON u.id = s.user_id
              LEFT JOIN game_results r ON r.game_id = g.id AND r.seat = s.seat
              WHERE mine.user_id = ?1 AND g.game_type = ?2 AND (?3 IS NULL OR g.finished = ?3)
+               AND (NOT ?4 OR g.to_move = mine.seat)
              ORDER BY g.board, s.seat",
         )?;
-        let mut rows = stmt.query(params![user_id, game_type, finished])?;
+        let mut rows = stmt.query(params![user_id, game_type, finished, next])?;
         collect_listing(&mut rows)
     }
 
@@ -175,6 +177,17 @@ impl Tx<'_> {
         collect_listing(&mut rows)
     }
 
+    /// How many games of a type are running, and how many finished.
+    pub fn game_counts(&self, game_type: &str) -> Result<(u64, u64)> {
+        let (running, finished): (i64, i64) = self.0.query_row(
+            "SELECT COALESCE(SUM(finished = 0), 0), COALESCE(SUM(finished = 1), 0)
+             FROM games WHERE game_type = ?1",
+            [game_type],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        Ok((running.max(0) as u64, finished.max(0) as u64))
+    }
+
     /// How many games of a type are finished.
     pub fn finished_count(&self, game_type: &str) -> Result<u64> {
         let n: i64 = self.0.query_row(
@@ -192,6 +205,19 @@ impl Tx<'_> {
             [game_id],
             |r| r.get(0),
         )?)
+    }
+
+    /// A player's running games of a type whose seat to move is not saved yet (saved before
+    /// migration 0011): `games ... next` fills them in first.
+    pub fn games_without_to_move(&self, user_id: i64, game_type: &str) -> Result<Vec<u32>> {
+        let mut stmt = self.0.prepare_cached(
+            "SELECT g.board FROM games g JOIN seats s ON s.game_id = g.id
+             WHERE s.user_id = ?1 AND g.game_type = ?2 AND g.finished = 0 AND g.to_move IS NULL",
+        )?;
+        let ids = stmt
+            .query_map(params![user_id, game_type], |r| r.get(0))?
+            .collect::<rusqlite::Result<Vec<u32>>>()?;
+        Ok(ids)
     }
 
     /// Saves what the lists show of a game whose state is unchanged (a game saved before migration
