@@ -39,6 +39,7 @@ pub const MAX_USERID_LEN: usize = 20;
 /// The server-level keywords; any other first word is taken as the name of a game.
 pub const SERVER_KEYWORDS: &[&str] = &[
     "help", "signup", "add", "change", "signoff", "list", "vacation", "confirm", "password",
+    "message",
 ];
 
 /// The most userids of one `games` command.
@@ -141,6 +142,15 @@ pub enum RawCommand {
         old: String,
         /// The new password.
         new: String,
+    },
+    /// `message userid password to-userid...`: the mail's body to other players, through the server.
+    Message {
+        /// The sender, as written.
+        userid: String,
+        /// The sender's password.
+        password: String,
+        /// The recipients, as written.
+        to: Vec<String>,
     },
     /// `password reset userid`: mail a one-time code to the account's addresses.
     PasswordReset {
@@ -463,6 +473,7 @@ impl RawCommand {
             RawCommand::ChangePassword { old, new, .. } => vec![old.as_str(), new.as_str()],
             RawCommand::PasswordSet { code, new, .. } => vec![code.as_str(), new.as_str()],
             RawCommand::PasswordReset { .. } => Vec::new(),
+            RawCommand::Message { password, .. } => vec![password.as_str()],
             RawCommand::Game { command, .. } => match command {
                 GameCommand::Move { password, .. }
                 | GameCommand::Resign { password, .. }
@@ -525,6 +536,11 @@ impl RawCommand {
                 w
             }
             RawCommand::Signoff { userid, .. } => vec!["signoff".into(), userid.clone(), m.into()],
+            RawCommand::Message { userid, to, .. } => {
+                let mut w = vec!["message".into(), userid.clone(), m.into()];
+                w.extend(to.iter().cloned());
+                w
+            }
             RawCommand::PasswordReset { userid } => {
                 vec!["password".into(), "reset".into(), userid.clone()]
             }
@@ -749,6 +765,7 @@ pub fn command_list() -> String {
         usage_server("change password"),
         usage_server("change address"),
         usage_server("signoff"),
+        usage_server("message"),
         usage_server("password reset"),
         usage_server("password set"),
         usage_server("confirm"),
@@ -797,6 +814,7 @@ fn usage_server(cmd: &str) -> &'static str {
             "change password <userid> <old password> <new password>\n   or: change address <userid> <password> [<address>...]"
         }
         "signoff" => "signoff <userid> <password>",
+        "message" => "message <userid> <password> <to userid>...   (the mail body is the message)",
         "password reset" => "password reset <userid>   (a one-time code goes to your address)",
         "password set" => {
             "password set <userid> <code> <new password>   (the code of the reset mail)"
@@ -956,6 +974,29 @@ impl Parser<'_> {
             "signup" | "add" => self.signup(&first, args),
             "change" => self.change(args),
             "password" => self.password(args),
+            "message" => {
+                let usage = usage_server("message").to_string();
+                self.min_args(
+                    "message",
+                    args,
+                    &["your userid", "your password", "whom it is for"],
+                    &usage,
+                )?;
+                if args.len() > 2 + MAX_GAMES_USERIDS {
+                    return Err(self.usage_err(
+                        format!("'message' goes to at most {MAX_GAMES_USERIDS} players at once"),
+                        usage,
+                    ));
+                }
+                Ok(RawCommand::Message {
+                    userid: self.userid(args[0], &usage)?,
+                    password: args[1].to_string(),
+                    to: args[2..]
+                        .iter()
+                        .map(|u| self.userid(u, &usage))
+                        .collect::<Result<_, _>>()?,
+                })
+            }
             "confirm" => {
                 let usage = usage_server("confirm").to_string();
                 self.exact_args(
@@ -1888,9 +1929,11 @@ fn password_positions(words: &[&str]) -> Vec<usize> {
     let first = first.to_lowercase();
     let pos: &[usize] = match closest(
         &first,
-        &["signup", "add", "change", "signoff", "vacation", "password"],
+        &[
+            "signup", "add", "change", "signoff", "vacation", "password", "message",
+        ],
     ) {
-        Some("signup" | "add" | "signoff" | "vacation") => &[2],
+        Some("signup" | "add" | "signoff" | "vacation" | "message") => &[2],
         // `password set userid CODE NEW`; a `password reset` line holds no secret, but an
         // unreadable `password` line may.
         Some("password") => match words.get(1).map(|w| w.to_lowercase()).as_deref() {
@@ -2664,10 +2707,7 @@ mod tests {
                 "limit games alice b?b",
                 &["'b?b' is not a userid"],
             ),
-            (
-                "limit games a b c d e f g h i j k",
-                &["at most 10 userids"],
-            ),
+            ("limit games a b c d e f g h i j k", &["at most 10 userids"]),
             (
                 "limit preview 101",
                 &["missing the moves", "usage: limit preview"],

@@ -25,6 +25,7 @@ use crate::summary::{self, Summary};
 mod addresses; // addresses that wait for confirmation, `confirm`
 mod clock; // nags, forfeits, vacations, `pbem cron`
 mod consent; // who agreed to a game, so that only agreed games are rated
+mod message; // player-to-player mail: `message`
 mod proposals; // undo and draw proposals, queued moves
 mod reset; // a forgotten password: `password reset`, `password set`
 mod social; // subscriptions, notifications, challenge limits and accept/reject lists
@@ -1020,6 +1021,11 @@ impl Core {
             } => self.change_address(tx, userid, password, addresses, origin),
             RawCommand::Signoff { userid, password } => self.signoff(tx, userid, password),
             RawCommand::PasswordReset { userid } => self.password_reset(tx, userid, origin),
+            RawCommand::Message {
+                userid,
+                password,
+                to,
+            } => self.message(tx, userid, password, to, comment),
             RawCommand::PasswordSet { userid, code, new } => {
                 self.password_set(tx, userid, code, new, origin)
             }
@@ -2196,6 +2202,9 @@ fn queue(tx: &Tx<'_>, mails: &[OutgoingMail], now: i64) -> Result<Vec<i64>, Stor
 fn credentials(cmd: &RawCommand) -> Option<(&str, &str)> {
     match cmd {
         RawCommand::ChangePassword { userid, old, .. } => Some((userid, old)),
+        RawCommand::Message {
+            userid, password, ..
+        } => Some((userid, password)),
         RawCommand::ChangeAddress {
             userid, password, ..
         }
@@ -2390,6 +2399,7 @@ fn general_help(cfg: &Config) -> String {
          \x20 change password userid old new\n\
          \x20 change address userid password [address...]\n\
          \x20 signoff userid password\n\
+         \x20 message userid password to-userid...   the mail's body to other players (no addresses shown)\n\
          \x20 password reset userid                  forgot it: a one-time code goes to your address\n\
          \x20 password set userid code new           a new password with that code (within 24 hours)\n\
          \x20 confirm userid code                    from an address given to signup or change\n\

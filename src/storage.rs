@@ -74,6 +74,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0013_password_resets",
         include_str!("../migrations/0013_password_resets.sql"),
     ),
+    (
+        "0014_messages",
+        include_str!("../migrations/0014_messages.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.

@@ -564,3 +564,86 @@ fn games_next_and_several_players_and_list_of_a_game() {
     let (code, _) = admin("limit games");
     assert_eq!(code, 64);
 }
+
+#[test]
+fn players_write_to_each_other_through_the_server_without_seeing_addresses() {
+    let env = Env::new();
+    env.players(&["alice", "bob", "carol"]);
+    env.deliver(&eml(
+        "alice@example.org",
+        "message alice pw-alice bob carol",
+        "Shall we start a three-player game on Friday?\n",
+    ));
+    let mails = env.take_mails();
+    assert_eq!(mails.len(), 3, "{mails:#?}");
+    for who in ["bob", "carol"] {
+        let m = mails
+            .iter()
+            .find(|m| m.to == [format!("{who}@example.org")])
+            .unwrap();
+        assert_eq!(m.subject, "pbem message from alice");
+        assert!(
+            m.body
+                .contains("Shall we start a three-player game on Friday?"),
+            "{}",
+            m.body
+        );
+        assert!(
+            m.body.contains(&format!("message {who} <password> alice")),
+            "{}",
+            m.body
+        );
+        assert!(
+            !m.raw.contains("alice@example.org"),
+            "alice's address shown:\n{}",
+            m.raw
+        );
+        assert!(!m.raw.contains("pw-alice"), "{}", m.raw);
+    }
+    let answer = mails
+        .iter()
+        .find(|m| m.to == ["alice@example.org"])
+        .unwrap();
+    assert!(
+        answer.body.contains("Your message went to bob, carol."),
+        "{}",
+        answer.body
+    );
+    assert!(!answer.raw.contains("bob@example.org"), "{}", answer.raw);
+
+    // Refused, and nothing sent to anyone: an unknown recipient, a robot, a wrong password, no text.
+    for (subject, body, why) in [
+        (
+            "message alice pw-alice bob nobody",
+            "hi",
+            "'nobody' is not a registered player",
+        ),
+        (
+            "message alice pw-alice robot1",
+            "hi",
+            "'robot1' is not a registered player",
+        ),
+        ("message alice wrong bob", "hi", "password"),
+        ("message alice pw-alice bob", "", "it is empty"),
+    ] {
+        env.deliver(&eml("alice@example.org", subject, body));
+        let mails = env.take_mails();
+        assert_eq!(mails.len(), 1, "{subject}: {mails:#?}");
+        assert_eq!(mails[0].to, ["alice@example.org"]);
+        assert!(mails[0].body.contains(why), "{subject}: {}", mails[0].body);
+    }
+    // At most 30 recipients a day: 2 so far, 28 more, then no more.
+    for n in 0..15 {
+        env.deliver(&eml(
+            "alice@example.org",
+            "message alice pw-alice bob carol",
+            &format!("note {n}"),
+        ));
+        let mails = env.take_mails();
+        assert_eq!(
+            mails.len(),
+            if n < 14 { 3 } else { 1 },
+            "message {n}: {mails:#?}"
+        );
+    }
+}

@@ -196,6 +196,26 @@ impl Tx<'_> {
     }
 }
 
+impl Tx<'_> {
+    /// Records a player-to-player message to one recipient.
+    pub fn record_message(&self, from_user: i64, to_user: i64, now: i64) -> Result<()> {
+        self.0.execute(
+            "INSERT INTO messages (from_user, to_user, sent_at) VALUES (?1, ?2, ?3)",
+            params![from_user, to_user, now],
+        )?;
+        Ok(())
+    }
+
+    /// Messages (one a recipient) a player sent since `since`.
+    pub fn messages_since(&self, from_user: i64, since: i64) -> Result<u32> {
+        Ok(self.0.query_row(
+            "SELECT COUNT(*) FROM messages WHERE from_user = ?1 AND sent_at >= ?2",
+            params![from_user, since],
+            |r| r.get(0),
+        )?)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::Duration;

@@ -1,0 +1,79 @@
+//! Player-to-player mail through the server (issue 16): `message userid password to-userid...`, the
+//! mail's body being the message. Neither side sees the other's address: the recipient reads who
+//! wrote and answers with a `message` of their own.
+//!
+//! Only a signed-up player with their password can write, only to signed-up people (not the robots),
+//! and at most [`MESSAGES_PER_DAY`] recipients a day, so the server is no relay for strangers.
+
+use super::{Core, Letter, Outcome, Refusal, Step};
+use crate::storage::{Tx, User};
+
+/// Recipients one player may write to in 24 hours.
+pub const MESSAGES_PER_DAY: u32 = 30;
+
+impl Core {
+    /// `message userid password to-userid...`.
+    pub(super) fn message(
+        &self,
+        tx: &Tx<'_>,
+        userid: &str,
+        password: &str,
+        to: &[String],
+        body: &str,
+    ) -> Step<Outcome> {
+        let sender = self.authenticate(tx, userid, password)?;
+        let body = body.trim();
+        if body.is_empty() {
+            return Err(Refusal::new(
+                "The message is the body of your mail, and it is empty. Write the command in the \
+                 Subject and the message in the body.",
+            )
+            .into());
+        }
+        let mut recipients: Vec<User> = Vec::new();
+        for name in to {
+            let user = tx
+                .user(name)?
+                .filter(|u| u.password_hash.is_some() && !u.addresses.is_empty())
+                .ok_or_else(|| {
+                    Refusal::new(format!(
+                        "'{name}' is not a registered player, so nothing was sent (to anyone). \
+                         Write it `message <userid> <password> <to userid>...`."
+                    ))
+                })?;
+            if !recipients.iter().any(|r| r.id == user.id) {
+                recipients.push(user);
+            }
+        }
+        let sent = tx.messages_since(sender.id, self.now - 86_400)?;
+        if sent + recipients.len() as u32 > MESSAGES_PER_DAY {
+            return Err(Refusal::new(format!(
+                "You can write to {MESSAGES_PER_DAY} players a day and have written to {sent} in \
+                 the last 24 hours, so nothing was sent. Try again tomorrow."
+            ))
+            .into());
+        }
+        let mut letters = Vec::new();
+        for r in &recipients {
+            tx.record_message(sender.id, r.id, self.now)?;
+            letters.push(Letter {
+                to: r.addresses.clone(),
+                subject: format!("{} message from {}", self.cfg.server.name, sender.userid),
+                body: format!(
+                    "{} writes to you through {} (neither of you sees the other's address):\n\n\
+                     {body}\n\n\
+                     To answer, send `message {} <password> {}` with your answer in the body.\n",
+                    sender.userid, self.cfg.server.name, r.userid, sender.userid
+                ),
+                reply: false,
+            });
+        }
+        let names: Vec<&str> = recipients.iter().map(|r| r.userid.as_str()).collect();
+        let mut outcome = Outcome::reply(
+            format!("{} message sent", self.cfg.server.name),
+            format!("Your message went to {}.\n", names.join(", ")),
+        );
+        outcome.letters.extend(letters);
+        Ok(outcome)
+    }
+}
