@@ -991,6 +991,7 @@ impl Core {
             started: row.created_at,
             last_move: row.updated_at,
             now: self.now,
+            time_used: &tx.time_used(row.id)?,
         }
         .render())
     }
@@ -1837,6 +1838,7 @@ impl Core {
         let status = saved_status(state, &userids(&row));
         let finished = status.finished;
         let row_was_finished = row.finished;
+        tx.charge_time(row.id, self.now)?;
         tx.update_game(row.id, &state.to_json(), &status, self.now)?;
         let row = GameRow {
             updated_at: self.now,
@@ -2316,8 +2318,8 @@ fn next_move_lines(
     Some((
         seat,
         format!(
-            "It is your move, {who}. Send this line (as the Subject, or alone on a line of a reply),\n\
-             with your password and your move in place of the example:\n\n    \
+            "It is your move, {who}. Send this line as the Subject (or alone on a line\n\
+             of a reply), with your password and your move in place of the example:\n\n    \
              {} move {} {who} <password> {example}#{}\n\n\
              ({example} is one legal move here; #{} makes sure the move is played only at move {}.)\n",
             rules.name(),

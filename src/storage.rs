@@ -78,6 +78,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0014_messages",
         include_str!("../migrations/0014_messages.sql"),
     ),
+    (
+        "0015_time_used",
+        include_str!("../migrations/0015_time_used.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.
@@ -705,6 +709,29 @@ impl Tx<'_> {
                 .collect::<rusqlite::Result<Vec<_>>>()?
         };
         ids.into_iter().map(|id| self.user_by_id(id)).collect()
+    }
+
+    /// Charges the time since the game's last change to the seat that had the move (as saved with
+    /// the game): called when a turn is made, before its state is saved.
+    pub fn charge_time(&self, game_id: i64, now: i64) -> Result<()> {
+        self.0.execute(
+            "UPDATE seats SET time_used = time_used +
+                 MAX(0, ?2 - (SELECT updated_at FROM games WHERE id = ?1))
+             WHERE game_id = ?1 AND seat = (SELECT to_move FROM games WHERE id = ?1)",
+            params![game_id, now],
+        )?;
+        Ok(())
+    }
+
+    /// The time each seat of a game has used, in seconds, seat by seat.
+    pub fn time_used(&self, game_id: i64) -> Result<Vec<i64>> {
+        let mut stmt = self
+            .0
+            .prepare_cached("SELECT time_used FROM seats WHERE game_id = ?1 ORDER BY seat")?;
+        let rows = stmt
+            .query_map([game_id], |r| r.get(0))?
+            .collect::<rusqlite::Result<Vec<i64>>>()?;
+        Ok(rows)
     }
 
     /// Saves a game's new state, with what the lists show of it.

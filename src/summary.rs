@@ -29,6 +29,8 @@ pub struct Summary<'a> {
     pub last_move: i64,
     /// Unix seconds.
     pub now: i64,
+    /// Seconds each seat has had the move (empty: not shown).
+    pub time_used: &'a [i64],
 }
 
 /// `Red (alice)`: a seat as players read it.
@@ -188,7 +190,32 @@ impl Summary<'_> {
             format_time(self.last_move),
             format_time(self.now)
         ));
+        if !self.time_used.is_empty() {
+            let used: Vec<String> = self
+                .time_used
+                .iter()
+                .enumerate()
+                .map(|(seat, secs)| {
+                    let who = self.players.get(seat).map(String::as_str).unwrap_or("?");
+                    format!("{who} {}", format_duration(*secs))
+                })
+                .collect();
+            out.push_str(&format!("Time used:    {}\n", used.join(", ")));
+        }
         out
+    }
+}
+
+/// `3d 4h`, `5h 12m`, `7m`: a span of seconds as the board mail shows time used.
+pub fn format_duration(secs: i64) -> String {
+    let secs = secs.max(0);
+    let (d, h, m) = (secs / 86_400, secs % 86_400 / 3_600, secs % 3_600 / 60);
+    if d > 0 {
+        format!("{d}d {h}h")
+    } else if h > 0 {
+        format!("{h}h {m}m")
+    } else {
+        format!("{m}m")
     }
 }
 
@@ -257,6 +284,16 @@ pub fn error_body(message: &str, board: Option<&str>, original: &str) -> String 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn durations_read_as_days_hours_minutes() {
+        assert_eq!(format_duration(0), "0m");
+        assert_eq!(format_duration(59), "0m");
+        assert_eq!(format_duration(7 * 60), "7m");
+        assert_eq!(format_duration(5 * 3600 + 12 * 60), "5h 12m");
+        assert_eq!(format_duration(3 * 86_400 + 4 * 3600 + 59), "3d 4h");
+        assert_eq!(format_duration(-5), "0m");
+    }
 
     #[test]
     fn error_subjects() {

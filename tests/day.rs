@@ -647,3 +647,35 @@ fn players_write_to_each_other_through_the_server_without_seeing_addresses() {
         );
     }
 }
+
+#[test]
+fn the_board_mail_shows_the_time_each_player_used() {
+    let mut env = Env::new();
+    env.players(&["alice", "bob"]);
+    env.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
+    env.take_mails();
+    // alice takes 2 hours over her move, bob 3 days and 4 hours over his.
+    for (at, who) in [(2 * 3600, "alice"), (2 * 3600 + 3 * DAY + 4 * 3600, "bob")] {
+        env.now = NOW + at;
+        let mv = env.stored_game(101).legal_moves()[0].clone();
+        env.deliver(&eml(
+            &format!("{who}@example.org"),
+            &format!("limit move 101 {who} pw-{who} {mv}"),
+            "",
+        ));
+        if who == "alice" {
+            let mail = only_mail_to(&env, "alice@example.org");
+            assert!(
+                mail.body.contains("Time used:    alice 2h 0m, bob 0m\n"),
+                "{}",
+                mail.body
+            );
+        }
+    }
+    let mail = only_mail_to(&env, "alice@example.org");
+    assert!(
+        mail.body.contains("Time used:    alice 2h 0m, bob 3d 4h\n"),
+        "{}",
+        mail.body
+    );
+}
