@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use clap::{Parser, Subcommand};
 
 use crate::config::{Config, Transport};
-use crate::server::{IngestOutcome, Server, ServerError};
+use crate::server::{IngestOutcome, Override, Server, ServerError};
 
 /// Handled.
 pub const EX_OK: i32 = 0;
@@ -101,9 +101,71 @@ pub enum Command {
         #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
         args: Vec<String>,
     },
+    /// The admin's overrides, at the shell only: each is written into the game's history with the
+    /// reason, and the players get the board.
+    Admin {
+        /// What to do.
+        #[command(subcommand)]
+        action: AdminAction,
+    },
     /// Any command line of the mail language, run as the admin: `pbem limit show 101`.
     #[command(external_subcommand)]
     Mail(Vec<String>),
+}
+
+/// `pbem admin ...`
+#[derive(Debug, Subcommand)]
+pub enum AdminAction {
+    /// Sets a player's password.
+    Password {
+        /// The player.
+        userid: String,
+        /// The new password.
+        password: String,
+    },
+    /// Ends a running game: a winner, a draw, or cancelled (unrated).
+    End {
+        /// The game type: limit.
+        game: String,
+        /// The board number.
+        board: u32,
+        /// The player who wins (the others forfeit).
+        #[arg(long, conflicts_with_all = ["draw", "cancel"])]
+        winner: Option<String>,
+        /// A draw between the players still in (rated).
+        #[arg(long, conflicts_with = "cancel")]
+        draw: bool,
+        /// Ends it unrated, as if never played.
+        #[arg(long)]
+        cancel: bool,
+        /// Why, as the players will read it.
+        #[arg(long)]
+        reason: String,
+    },
+    /// Puts another player in a player's seat.
+    Replace {
+        /// The game type: limit.
+        game: String,
+        /// The board number.
+        board: u32,
+        /// The player leaving.
+        old: String,
+        /// The player coming in.
+        new: String,
+        /// Why, as the players will read it.
+        #[arg(long)]
+        reason: String,
+    },
+    /// Takes back the last move of a running game.
+    Undo {
+        /// The game type: limit.
+        game: String,
+        /// The board number.
+        board: u32,
+        /// Why, as the players will read it.
+        #[arg(long)]
+        reason: String,
+    },
 }
 
 /// `pbem outbox ...`
@@ -320,6 +382,65 @@ pub fn run(args: Args) -> i32 {
             }
             Err(e) => server_failure(&mut err, &ServerError::Storage(e), db),
         },
+        Command::Admin { action } => {
+            let what = match action {
+                AdminAction::Password { userid, password } => {
+                    Override::Password { userid, password }
+                }
+                AdminAction::End {
+                    game,
+                    board,
+                    winner,
+                    draw,
+                    cancel,
+                    reason,
+                } => {
+                    if winner.is_none() && !draw && !cancel {
+                        let _ = writeln!(
+                            err,
+                            "pbem: admin end: say how it ends: --winner USERID, --draw or --cancel"
+                        );
+                        return EX_USAGE;
+                    }
+                    Override::End {
+                        game,
+                        board,
+                        winner,
+                        cancel,
+                        reason,
+                    }
+                }
+                AdminAction::Replace {
+                    game,
+                    board,
+                    old,
+                    new,
+                    reason,
+                } => Override::Replace {
+                    game,
+                    board,
+                    old,
+                    new,
+                    reason,
+                },
+                AdminAction::Undo {
+                    game,
+                    board,
+                    reason,
+                } => Override::Undo {
+                    game,
+                    board,
+                    reason,
+                },
+            };
+            match server.admin_override(&what) {
+                Ok((ok, text)) => {
+                    let _ = out.write_all(text.as_bytes());
+                    if ok { EX_OK } else { EX_REFUSED }
+                }
+                Err(e) => server_failure(&mut err, &e, db),
+            }
+        }
         Command::Mail(words) => {
             let line = words.join(" ");
             // A line that is no command of the language is a usage error (64), answered with the

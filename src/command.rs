@@ -972,6 +972,11 @@ impl Parser<'_> {
                 subject: args.iter().map(|s| s.to_string()).collect(),
             }),
             "signup" | "add" => self.signup(&first, args),
+            "admin" => Err(CommandError::Unknown {
+                what: "'admin' is the server admin's, at the shell (`pbem admin ...`); it is not \
+                       taken by mail"
+                    .to_string(),
+            }),
             "change" => self.change(args),
             "password" => self.password(args),
             "message" => {
@@ -2239,6 +2244,10 @@ pub fn looks_like_command(line: &str, games: &[&str]) -> bool {
     }
     if first == "password" {
         return matches!(second.as_deref(), Some("reset" | "set"));
+    }
+    // The admin's overrides are refused by mail, with a word on where they are taken.
+    if first == "admin" {
+        return second.is_some();
     }
     if SERVER_KEYWORDS.contains(&first.as_str()) {
         return true;

@@ -26,12 +26,14 @@ mod addresses; // addresses that wait for confirmation, `confirm`
 mod clock; // nags, forfeits, vacations, `pbem cron`
 mod consent; // who agreed to a game, so that only agreed games are rated
 mod message; // player-to-player mail: `message`
+mod overrides; // the admin's overrides at the shell: password, end, replace, undo
 mod proposals; // undo and draw proposals, queued moves
 mod reset; // a forgotten password: `password reset`, `password set`
 mod social; // subscriptions, notifications, challenge limits and accept/reject lists
 mod standings; // Elo ratings, standings, the history of finished games
 
 pub use clock::CronReport;
+pub use overrides::Override;
 
 /// A failure of the server itself (not of a player's command: those are answered by mail).
 #[derive(Debug, thiserror::Error)]
@@ -2023,6 +2025,11 @@ impl Core {
         let players = userids(&row);
         let mut text = format!("History of {} Board {board}\n\n", rules.title());
         text.push_str(&summary::status_line(state.as_ref(), &players));
+        // What the clock or the admin did to the game, with the reason.
+        if let Some(verdict) = tx.game_clock(row.id)?.verdict {
+            text.push('\n');
+            text.push_str(verdict.trim_end());
+        }
         text.push_str("\n\nMoves:\n");
         text.push_str(&summary::move_list(state.as_ref(), &players));
         let comments = tx.comments(row.id)?;

@@ -82,6 +82,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0015_time_used",
         include_str!("../migrations/0015_time_used.sql"),
     ),
+    (
+        "0016_cancelled",
+        include_str!("../migrations/0016_cancelled.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.
@@ -719,6 +723,33 @@ impl Tx<'_> {
                  MAX(0, ?2 - (SELECT updated_at FROM games WHERE id = ?1))
              WHERE game_id = ?1 AND seat = (SELECT to_move FROM games WHERE id = ?1)",
             params![game_id, now],
+        )?;
+        Ok(())
+    }
+
+    /// Marks a game cancelled by the admin: it ends unrated.
+    pub fn cancel_game(&self, game_id: i64, now: i64) -> Result<()> {
+        self.0.execute(
+            "UPDATE games SET cancelled_at = ?2 WHERE id = ?1",
+            params![game_id, now],
+        )?;
+        Ok(())
+    }
+
+    /// True when the admin cancelled the game.
+    pub fn is_cancelled(&self, game_id: i64) -> Result<bool> {
+        Ok(self.0.query_row(
+            "SELECT cancelled_at IS NOT NULL FROM games WHERE id = ?1",
+            [game_id],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// Puts another player in a seat (the admin's `replace`), who agrees to the game by it.
+    pub fn replace_seat(&self, game_id: i64, seat: usize, user_id: i64, now: i64) -> Result<()> {
+        self.0.execute(
+            "UPDATE seats SET user_id = ?3, agreed_at = ?4 WHERE game_id = ?1 AND seat = ?2",
+            params![game_id, seat as i64, user_id, now],
         )?;
         Ok(())
     }

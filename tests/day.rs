@@ -679,3 +679,152 @@ fn the_board_mail_shows_the_time_each_player_used() {
         mail.body
     );
 }
+
+#[test]
+fn the_admin_can_override_at_the_shell_and_every_override_is_recorded_with_its_reason() {
+    let env = Env::new();
+    env.players(&["alice", "bob", "carol"]);
+    let admin = |args: &[&str]| {
+        let out = env.cmd().args(args).output().unwrap();
+        (
+            out.status.code().unwrap(),
+            String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr),
+        )
+    };
+    let shell = |line: &str| admin(&line.split_whitespace().collect::<Vec<_>>());
+    shell("limit challenge alice bob"); // 101
+    shell("limit challenge alice bob"); // 102
+    shell("limit challenge alice bob"); // 103
+    env.take_mails();
+
+    // Undo: alice's first move taken back; everyone gets the board, the history says why.
+    let mv = env.stored_game(101).legal_moves()[0].clone();
+    env.deliver(&eml(
+        "alice@example.org",
+        &format!("limit move 101 alice pw-alice {mv}"),
+        "",
+    ));
+    env.take_mails();
+    let (code, text) = admin(&[
+        "admin",
+        "undo",
+        "limit",
+        "101",
+        "--reason",
+        "alice mistyped",
+    ]);
+    assert_eq!(code, 0, "{text}");
+    assert_eq!(env.stored_moves(101).len(), 0);
+    let mails = env.take_mails();
+    assert_eq!(mails.len(), 2, "{mails:#?}");
+    assert!(
+        mails[0]
+            .body
+            .contains("The server's admin took back move 1"),
+        "{}",
+        mails[0].body
+    );
+    let (_, history) = shell("limit history 101");
+    assert!(
+        history.contains("took back move 1") && history.contains("alice mistyped"),
+        "{history}"
+    );
+
+    // Replace: carol takes bob's seat, and agrees by it.
+    let (code, text) = admin(&[
+        "admin", "replace", "limit", "101", "bob", "carol", "--reason", "bob left",
+    ]);
+    assert_eq!(code, 0, "{text}");
+    let (_, games) = shell("limit games carol");
+    assert!(games.contains("Board 101: alice vs carol"), "{games}");
+    let mails = env.take_mails();
+    assert!(
+        mails.iter().any(|m| m.to == ["carol@example.org"]),
+        "{mails:#?}"
+    );
+    assert!(
+        !mails.iter().any(|m| m.to == ["bob@example.org"]),
+        "{mails:#?}"
+    );
+
+    // End: adjudicated (rated), or cancelled (not rated).
+    let (code, text) = admin(&[
+        "admin",
+        "end",
+        "limit",
+        "102",
+        "--winner",
+        "bob",
+        "--reason",
+        "alice lost on time by mail",
+    ]);
+    assert_eq!(code, 0, "{text}");
+    let (_, history) = shell("limit history");
+    assert!(
+        history.contains("Board 102: alice vs bob") && history.contains("Won by bob."),
+        "{history}"
+    );
+    let (code, text) = admin(&[
+        "admin",
+        "end",
+        "limit",
+        "103",
+        "--cancel",
+        "--reason",
+        "test game",
+    ]);
+    assert_eq!(code, 0, "{text}");
+    let (_, one) = shell("limit history 103");
+    assert!(
+        one.contains("Cancelled by the server's admin, not rated"),
+        "{one}"
+    );
+    let (_, history) = shell("limit history");
+    assert!(
+        history.contains("Board 103: alice vs bob") && history.contains("Not rated."),
+        "{history}"
+    );
+    env.take_mails();
+
+    // Password.
+    let (code, text) = admin(&["admin", "password", "alice", "new-pw-alice"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(shell("change password alice new-pw-alice pw-alice").0 == 0);
+
+    // Refused: no reason, a finished game, a bad flag mix; and by mail, never.
+    assert_eq!(
+        admin(&["admin", "undo", "limit", "101", "--reason", " "]).0,
+        1
+    );
+    assert_eq!(
+        admin(&["admin", "undo", "limit", "102", "--reason", "x"]).0,
+        1
+    );
+    assert_eq!(
+        admin(&["admin", "end", "limit", "101", "--reason", "x"]).0,
+        64
+    );
+    assert_eq!(
+        admin(&[
+            "admin", "end", "limit", "101", "--draw", "--cancel", "--reason", "x"
+        ])
+        .0,
+        64
+    );
+    env.take_mails();
+    env.deliver(&eml(
+        "alice@example.org",
+        "admin undo limit 101 --reason x",
+        "",
+    ));
+    let answer = only_mail_to(&env, "alice@example.org");
+    assert!(
+        answer
+            .body
+            .contains("'admin' is the server admin's, at the shell"),
+        "{}",
+        answer.body
+    );
+    assert_eq!(env.stored_moves(101).len(), 0);
+}

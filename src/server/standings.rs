@@ -56,7 +56,7 @@ impl Core {
         let Status::Over(outcome) = state.status() else {
             return Ok(());
         };
-        if tx.is_settled(row.id)? {
+        if tx.is_settled(row.id)? || tx.is_cancelled(row.id)? {
             return Ok(());
         }
         // A game counts only when every player agreed to it: a stranger's challenge cannot move

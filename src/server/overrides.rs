@@ -1,0 +1,262 @@
+//! The admin's overrides (issue 16), at the shell only (`pbem admin ...`): set a player's password,
+//! end a game (a winner, a draw, or cancelled unrated), put another player in a seat, take back the
+//! last move. Each is written into the game's verdict lines with the admin's reason, so that every
+//! board mail and `history` of the game show it, and the players get the board as after a move.
+//! By mail, `admin` is no command (see `crate::command`).
+
+use super::{Core, Outcome, Refusal, Server, ServerError, Step, queue};
+use crate::accounts;
+use crate::games::{self, GameRules, GameState, Status};
+use crate::storage::Tx;
+
+/// What the admin does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Override {
+    /// Sets a player's password (they forgot it and have no address that works).
+    Password {
+        /// The player.
+        userid: String,
+        /// The new password.
+        password: String,
+    },
+    /// Ends a game: `winner` a player, or `None` for a draw between the players still in; rated
+    /// unless `cancel`.
+    End {
+        /// The game type.
+        game: String,
+        /// The board.
+        board: u32,
+        /// The winner; `None`: a draw.
+        winner: Option<String>,
+        /// True: the game ends unrated, as if never played.
+        cancel: bool,
+        /// Why, as the players will read it.
+        reason: String,
+    },
+    /// Puts `new` in the seat of `old`.
+    Replace {
+        /// The game type.
+        game: String,
+        /// The board.
+        board: u32,
+        /// The player leaving.
+        old: String,
+        /// The player coming in.
+        new: String,
+        /// Why.
+        reason: String,
+    },
+    /// Takes back the last move (and the `(Auto)` entries after it).
+    Undo {
+        /// The game type.
+        game: String,
+        /// The board.
+        board: u32,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl Server {
+    /// Carries out an admin override in one transaction, with its mails; the answer is the text
+    /// for the admin.
+    pub fn admin_override(&mut self, what: &Override) -> Result<(bool, String), ServerError> {
+        let tx = self.db.transaction()?;
+        let origin = super::Origin {
+            reply_to: None,
+            message_id: None,
+            references: Vec::new(),
+        };
+        let outcome = match self.core.override_step(&tx, what) {
+            Ok(o) => o,
+            Err(super::Failure::Refused(r)) => return Ok((false, format!("{}\n", r.message))),
+            Err(super::Failure::Storage(e)) => return Err(e.into()),
+        };
+        let text = outcome.text.clone();
+        let mails = self.core.letters_to_mails(&tx, &origin, vec![outcome])?;
+        let ids = queue(&tx, &mails, self.core.now)?;
+        tx.commit()?;
+        self.core.send_claimed(&self.db, &ids, &mails);
+        Ok((true, text))
+    }
+}
+
+impl Core {
+    fn override_step(&self, tx: &Tx<'_>, what: &Override) -> Step<Outcome> {
+        match what {
+            Override::Password { userid, password } => {
+                accounts::check_password(password).map_err(|e| Refusal::new(e.to_string()))?;
+                let user = tx
+                    .user(userid)?
+                    .filter(|u| u.robot.is_none())
+                    .ok_or_else(|| {
+                        Refusal::new(format!("'{userid}' is not a registered player."))
+                    })?;
+                let hash = accounts::hash_password(&self.cfg.passwords, password)
+                    .map_err(|e| Refusal::new(e.to_string()))?;
+                tx.set_password(user.id, Some(&hash))?;
+                Ok(Outcome::notice(
+                    format!("{} password changed", self.cfg.server.name),
+                    format!(
+                        "The password of {} has been set by the server's admin.\n",
+                        user.userid
+                    ),
+                    user.addresses,
+                ))
+            }
+            Override::End {
+                game,
+                board,
+                winner,
+                cancel,
+                reason,
+            } => {
+                let (rules, row, state) = self.game_for_override(tx, game, *board, reason)?;
+                let mut next = state.clone_box();
+                let said = match winner {
+                    Some(w) => {
+                        let seat = row
+                            .players
+                            .iter()
+                            .position(|p| p.userid.eq_ignore_ascii_case(w))
+                            .ok_or_else(|| {
+                                Refusal::new(format!("'{w}' does not play on board {board}."))
+                            })?;
+                        for other in 0..row.players.len() {
+                            if other != seat && !matches!(next.status(), Status::Over(_)) {
+                                // A seat already out refuses; the others forfeit.
+                                let _ = next.forfeit(other);
+                            }
+                        }
+                        if next.status() != Status::Over(games::Outcome::Winner(seat)) {
+                            return Err(Refusal::new(format!(
+                                "{w} cannot be made the winner of board {board}: they are out of \
+                                 the game."
+                            ))
+                            .into());
+                        }
+                        format!("{} wins", row.players[seat].userid)
+                    }
+                    None => {
+                        next.agree_draw().map_err(|e| Refusal::new(e.to_string()))?;
+                        "a draw between the players still in".to_string()
+                    }
+                };
+                let verdict = if *cancel {
+                    tx.cancel_game(row.id, self.now)?;
+                    format!("Cancelled by the server's admin, not rated ({said}): {reason}")
+                } else {
+                    format!("Adjudicated by the server's admin: {said}. {reason}")
+                };
+                tx.add_verdict(row.id, &verdict)?;
+                let before = next.move_number();
+                self.record_turn(tx, rules, row, next.as_ref(), None, before, "")
+            }
+            Override::Replace {
+                game,
+                board,
+                old,
+                new,
+                reason,
+            } => {
+                let (rules, row, state) = self.game_for_override(tx, game, *board, reason)?;
+                let seat = row
+                    .players
+                    .iter()
+                    .position(|p| p.userid.eq_ignore_ascii_case(old))
+                    .ok_or_else(|| {
+                        Refusal::new(format!("'{old}' does not play on board {board}."))
+                    })?;
+                let user = tx
+                    .user(new)?
+                    .filter(|u| u.password_hash.is_some() || u.robot.is_some())
+                    .ok_or_else(|| Refusal::new(format!("'{new}' is not a registered player.")))?;
+                if row.players.iter().any(|p| p.id == user.id) {
+                    return Err(Refusal::new(format!(
+                        "{} already plays on board {board}.",
+                        user.userid
+                    ))
+                    .into());
+                }
+                if user.robot.is_some() && !rules.has_robot() {
+                    return Err(Refusal::new(format!(
+                        "{} is a robot, and there is no robot for {}.",
+                        user.userid,
+                        rules.title()
+                    ))
+                    .into());
+                }
+                let old_name = row.players[seat].userid.clone();
+                tx.replace_seat(row.id, seat, user.id, self.now)?;
+                tx.clear_queued_moves(row.id)?;
+                tx.add_verdict(
+                    row.id,
+                    &format!(
+                        "The server's admin put {} in the seat of {old_name}: {reason}",
+                        user.userid
+                    ),
+                )?;
+                let row = tx
+                    .game(rules.name(), *board)?
+                    .ok_or_else(|| Refusal::new(format!("Board {board} vanished.")))?;
+                let before = state.move_number();
+                self.record_turn(tx, rules, row, state.as_ref(), None, before, "")
+            }
+            Override::Undo {
+                game,
+                board,
+                reason,
+            } => {
+                let (rules, row, state) = self.game_for_override(tx, game, *board, reason)?;
+                let moves = state.moves();
+                let last = moves.iter().rposition(|m| !m.auto).ok_or_else(|| {
+                    Refusal::new(format!("Board {board} has no move to take back."))
+                })?;
+                let next = state
+                    .at_move(last as u32 + 1)
+                    .map_err(|e| Refusal::new(format!("The move cannot be taken back: {e}")))?;
+                tx.clear_queued_moves(row.id)?;
+                tx.add_verdict(
+                    row.id,
+                    &format!(
+                        "The server's admin took back move {} ({}): {reason}",
+                        last + 1,
+                        moves[last].text
+                    ),
+                )?;
+                let before = next.move_number();
+                self.record_turn(tx, rules, row, next.as_ref(), None, before, "")
+            }
+        }
+    }
+
+    /// The running game an override acts on, after checking the reason is given.
+    fn game_for_override(
+        &self,
+        tx: &Tx<'_>,
+        game: &str,
+        board: u32,
+        reason: &str,
+    ) -> Step<(
+        &'static dyn GameRules,
+        crate::storage::GameRow,
+        Box<dyn GameState>,
+    )> {
+        if reason.trim().is_empty() {
+            return Err(Refusal::new(
+                "Give the reason (--reason \"...\"): the players read it with the board.",
+            )
+            .into());
+        }
+        let rules = games::find(game)
+            .ok_or_else(|| Refusal::new(format!("This server hosts no game called '{game}'.")))?;
+        let (row, state) = self.load_game(tx, rules, board)?;
+        if row.finished {
+            return Err(Refusal::new(format!(
+                "Board {board} is over: its result and ratings stand."
+            ))
+            .into());
+        }
+        Ok((rules, row, state))
+    }
+}
