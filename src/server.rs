@@ -1847,7 +1847,8 @@ impl Core {
             finished,
             ..row
         };
-        let notes = self.game_changed(tx, &row, state)?;
+        let mut notes = state.turn_notes(before);
+        notes.extend(self.game_changed(tx, &row, state)?);
         if finished && !row_was_finished {
             self.settle_game(tx, rules, &row, state)?;
         }
@@ -1990,6 +1991,7 @@ impl Core {
         let mut subject = None;
         for &(board, at) in boards {
             let (row, state) = self.load_game(tx, rules, board)?;
+            let now_at = state.move_number();
             let state = match at {
                 Some(n) => state
                     .at_move(n)
@@ -2002,6 +2004,13 @@ impl Core {
             });
             if !text.is_empty() {
                 text.push_str("\n\n");
+            }
+            if let Some(n) = at.filter(|&n| n != now_at) {
+                text.push_str(&format!(
+                    "This is board {board} as it was at move {n}; the game is now at move \
+                     {now_at}. Send `{} show {board}` for the board as it stands.\n\n",
+                    rules.name()
+                ));
             }
             // The comments that came with the last move, as its board mail showed them.
             let comments: Vec<Comment> = if at.is_none() {

@@ -828,3 +828,144 @@ fn the_admin_can_override_at_the_shell_and_every_override_is_recorded_with_its_r
     );
     assert_eq!(env.stored_moves(101).len(), 0);
 }
+
+/// Each side's pawns on the board, from a stored game's JSON.
+fn on_board(env: &Env) -> Vec<u64> {
+    let doc: serde_json::Value = serde_json::from_str(&env.stored_game(101).to_json()).unwrap();
+    doc["sides"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["on_board"].as_u64().unwrap())
+        .collect()
+}
+
+#[test]
+fn the_board_mail_says_which_pawns_were_captured() {
+    let env = Env::new();
+    env.players(&["alice", "bob"]);
+    env.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
+    env.take_mails();
+    let mut told = 0;
+    for _ in 0..200 {
+        let game = env.stored_game(101);
+        let pbem::games::Status::ToMove(seat) = game.status() else {
+            break;
+        };
+        let who = ["alice", "bob"][seat];
+        let before = on_board(&env);
+        // The last legal move: it removes a tile late in the list, which captures now and then.
+        let mv = game.legal_moves().last().unwrap().clone();
+        env.deliver(&eml(
+            &format!("{who}@example.org"),
+            &format!("limit move 101 {who} pw-{who} {mv}"),
+            "",
+        ));
+        let after = on_board(&env);
+        let mail = env.take_mails().into_iter().next().unwrap();
+        for (side, name) in ["Red", "Blue"].iter().enumerate() {
+            let lost = before[side] - after[side];
+            let says = mail.body.lines().find(|l| {
+                l.starts_with(&format!("{name}'s pawn"))
+                    || l.starts_with(&format!("{name} lost its own pawn"))
+            });
+            match (lost, says) {
+                (0, None) => {}
+                (n, Some(line)) => {
+                    let cells = line.split(" on ").nth(1).unwrap();
+                    let cells = cells.split(" w").next().unwrap();
+                    assert_eq!(cells.split(", ").count() as u64, n, "{line}\n{}", mail.body);
+                    told += 1;
+                }
+                (n, None) => panic!(
+                    "{name} lost {n} pawns and the mail does not say so:\n{}",
+                    mail.body
+                ),
+            }
+        }
+    }
+    assert!(
+        told > 0,
+        "no capture happened in the game: pick other moves"
+    );
+}
+
+#[test]
+fn an_old_position_and_an_open_proposal_say_so() {
+    let env = Env::new();
+    env.players(&["alice", "bob"]);
+    env.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
+    for who in ["alice", "bob"] {
+        let mv = env.stored_game(101).legal_moves()[0].clone();
+        env.deliver(&eml(
+            &format!("{who}@example.org"),
+            &format!("limit move 101 {who} pw-{who} {mv}"),
+            "",
+        ));
+    }
+    env.take_mails();
+    env.deliver(&eml("carol@example.net", "limit show 101#2", ""));
+    let old = only_mail_to(&env, "carol@example.net");
+    assert!(
+        old.body
+            .contains("This is board 101 as it was at move 2; the game is now at move 3."),
+        "{}",
+        old.body
+    );
+
+    env.deliver(&eml(
+        "alice@example.org",
+        "limit move 101 alice pw-alice propose draw",
+        "",
+    ));
+    let mails = env.take_mails();
+    let bob = mails.iter().find(|m| m.to == ["bob@example.org"]).unwrap();
+    assert!(
+        bob.body.contains("limit move 101 bob <password> accept"),
+        "{}",
+        bob.body
+    );
+    assert!(
+        bob.body.contains("limit move 101 bob <password> reject"),
+        "{}",
+        bob.body
+    );
+}
+
+#[test]
+fn the_nag_says_what_the_forfeit_time_brings() {
+    let mut env = Env::new();
+    env.players(&["alice", "bob"]);
+    env.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
+    env.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
+    // On 102 bob has proposed a draw that alice leaves open.
+    env.deliver(&eml(
+        "bob@example.org",
+        "limit move 102 bob pw-bob propose draw",
+        "",
+    ));
+    env.take_mails();
+    env.now = NOW + 7 * DAY;
+    assert!(env.cmd().arg("cron").output().unwrap().status.success());
+    let mails = env.take_mails();
+    let nag = |board: u32| {
+        mails
+            .iter()
+            .find(|m| m.subject == format!("Nag: Limit Board {board} alice"))
+            .unwrap_or_else(|| panic!("no nag for {board}: {mails:#?}"))
+            .body
+            .clone()
+    };
+    assert!(
+        nag(101).contains("After 21 days without a move you forfeit the game"),
+        "{}",
+        nag(101)
+    );
+    assert!(
+        nag(102).contains(
+            "After 21 days without a move the open draw proposal is accepted and the game is drawn"
+        ),
+        "{}",
+        nag(102)
+    );
+}

@@ -263,6 +263,12 @@ pub trait GameState: Send {
         x ^= x >> 31;
         Some(moves[(x % moves.len() as u64) as usize].clone())
     }
+    /// What happened from move `since` (the move then awaited) to now, in words, for the board mail:
+    /// captures, and why an `(Auto)` entry was made. Empty when there is nothing to tell.
+    fn turn_notes(&self, since: u32) -> Vec<String> {
+        let _ = since;
+        Vec::new()
+    }
     /// Lines the summary prints under the status (pawns left in the box, and the like); may be empty.
     fn notes(&self) -> Vec<String> {
         Vec::new()

@@ -272,11 +272,21 @@ impl Core {
         // The clock's own deadline, but never sooner than the warning a forfeit needs.
         let deadline =
             (self.now + i64::from(forfeit_days) * DAY - counted).max(first_nag + FORFEIT_WARNING);
+        // With a draw proposal open, the forfeit time draws the game instead (see `clock_tick`).
+        let draw_open = matches!(
+            tx.open_proposal(row.id)?,
+            Some(p) if p.kind == crate::command::ProposalKind::Draw
+        );
+        let at_forfeit = if draw_open {
+            "the open draw proposal is accepted and the game is drawn"
+        } else {
+            "you forfeit the game"
+        };
         let mut body = format!(
             "{who}, it is your move on {title} Board {board}, and it has been for {} days{not_counted},\n\
              since {}.\n\n\
-             After {forfeit_days} days without a move you forfeit the game: that is on {}, unless you\n\
-             move before then. You are reminded every {nag_days} days until you move.\n\n\
+             After {forfeit_days} days without a move {at_forfeit}: that is on {},\n\
+             unless you move before then. You are reminded every {nag_days} days until you move.\n\n\
              To move:      {} move {board} {who} <password> <move>\n\
              Going away?   vacation {who} <password> <first day> <last day>   (YYYY-MM-DD)\n\
              \x20             stops the clock of all your games while you are away.\n\n",

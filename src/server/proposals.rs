@@ -57,14 +57,25 @@ impl Core {
     pub(super) fn proposal_lines(
         &self,
         tx: &Tx<'_>,
-        _rules: &dyn GameRules,
+        rules: &dyn GameRules,
         row: &GameRow,
         state: &dyn GameState,
     ) -> Result<Vec<String>, StorageError> {
-        Ok(match tx.open_proposal(row.id)? {
-            Some(p) => vec![proposal_line(&p, row, state)],
-            None => Vec::new(),
-        })
+        let Some(p) = tx.open_proposal(row.id)? else {
+            return Ok(Vec::new());
+        };
+        let mut lines = vec![proposal_line(&p, row, state)];
+        // How each player still to answer does it.
+        for who in waiting_for(&p, row, state) {
+            let line = format!("{} move {} {who} <password>", rules.name(), row.board);
+            lines.push(format!("  {who} answers with:  {line} accept"));
+            lines.push(format!(
+                "  {:width$}   or:  {line} reject",
+                "",
+                width = who.len() + 8
+            ));
+        }
+        Ok(lines)
     }
 
     /// Takes the draw proposal open on this board, if any, for the forfeit clock, which accepts it

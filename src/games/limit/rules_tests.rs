@@ -832,3 +832,54 @@ fn help_names_every_option() {
         assert!(h.contains(o), "{o}");
     }
 }
+
+/// The board mail's words for an `(Auto)` entry say why it was made (issue 16), for every kind the
+/// engine makes: passes in placement and movement, and eliminations.
+#[test]
+fn turn_notes_explain_every_auto_entry() {
+    let mut seen = std::collections::BTreeSet::new();
+    for (words, players) in [
+        (&["-classic", "-size=4"][..], 3),
+        (&["-size=4"][..], 3),
+        (&["-size=4", "-move_or_remove"][..], 3),
+        (&["-size=4", "-move_or_remove"][..], 2),
+    ] {
+        let Ok(c) = Config::from_options(
+            &words
+                .iter()
+                .map(|w| GameOption::parse(w).unwrap())
+                .collect::<Vec<_>>(),
+        ) else {
+            continue;
+        };
+        for seed in 0..25u64 {
+            let mut g = Game::new(c, players, seed).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            while let Status::ToMove(_) = GameState::status(&g) {
+                let moves = GameState::legal_moves(&g);
+                GameState::play(&mut g, &moves[below(&mut rng, moves.len())]).unwrap();
+            }
+            for (k, rec) in g.records().iter().enumerate().filter(|(_, r)| r.auto) {
+                let notes = g.turn_notes(k as u32 + 1);
+                let side = g.side_title(rec.seat);
+                assert!(
+                    notes
+                        .first()
+                        .is_some_and(|n| n.starts_with(&side) && n.contains("(Auto)")),
+                    "{words:?} seed {seed}, entry {} ({}): {notes:?}",
+                    k + 1,
+                    rec.text
+                );
+                seen.insert(format!(
+                    "{} {:?}",
+                    rec.text,
+                    g.at_move(k as u32 + 1).unwrap().phase()
+                ));
+            }
+        }
+    }
+    assert!(
+        seen.len() >= 2,
+        "too few kinds of (Auto) entries met: {seen:?}"
+    );
+}
