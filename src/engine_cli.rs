@@ -347,6 +347,7 @@ fn player_name(p: Robot) -> String {
         Robot::Greedy => "greedy".into(),
         Robot::Level(k) => format!("robot{k}"),
         Robot::Playouts(n) => format!("playouts={n}"),
+        Robot::Within { level, millis } => format!("robot{level} (at most {millis} ms)"),
     }
 }
 

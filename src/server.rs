@@ -270,6 +270,10 @@ enum Checked {
     TooMany,
 }
 
+/// The longest a robot account thinks over a move: it thinks while the mail's transaction holds the
+/// database's write lock, so other mails wait that long at most.
+const ROBOT_THINKING_MILLIS: u64 = 2_000;
+
 /// How far back the password throttle counts, in seconds.
 const THROTTLE_WINDOW: i64 = 3600;
 
@@ -1889,7 +1893,11 @@ impl Core {
                 return next;
             };
             let seed = (u64::from(board) << 32) | u64::from(now.move_number());
-            let Some(mv) = now.robot_move(games::Robot::Level(level), seed) else {
+            let robot = games::Robot::Within {
+                level,
+                millis: ROBOT_THINKING_MILLIS,
+            };
+            let Some(mv) = now.robot_move(robot, seed) else {
                 eprintln!("pbem: board {board}: the robot found no move; the game waits");
                 return next;
             };

@@ -130,6 +130,15 @@ pub enum Robot {
     Level(u8),
     /// The game's search player with this many playouts a move.
     Playouts(u32),
+    /// The game's search player at a level, stopping at `millis` of thinking if its playouts are not
+    /// done by then (the server's robot accounts: an answer in time even on a busy machine; the move
+    /// is fixed by the seed unless the cap cuts the search short).
+    Within {
+        /// The level, 1 to 3.
+        level: u8,
+        /// The most milliseconds to think.
+        millis: u64,
+    },
 }
 
 /// A rule-level error: an option, a move or a state document that the game refuses. The text says what

@@ -183,6 +183,11 @@ impl GameState for Game {
             Robot::Greedy => robot::greedy_move(self, seed),
             Robot::Level(n) => robot::best_move(self, robot::Level::from_number(n)?, seed),
             Robot::Playouts(n) => robot::best_move(self, robot::Budget::playouts(n), seed),
+            Robot::Within { level, millis } => robot::best_move(
+                self,
+                robot::Budget::from(robot::Level::from_number(level)?).with_millis(millis),
+                seed,
+            ),
         };
         mv.map(|m| m.to_string())
     }
