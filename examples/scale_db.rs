@@ -158,6 +158,9 @@ fn run(a: &Args) -> Result<(), Box<dyn std::error::Error>> {
     let t0 = a.now - 366 * DAY;
 
     let tx = conn.transaction()?;
+    // A newer schema has users already (the robot accounts): ours go after them.
+    let base: i64 = tx.query_row("SELECT COALESCE(MAX(id), 0) FROM users", [], |r| r.get(0))?;
+    let uid = |u: usize| base + u as i64 + 1;
     for u in 0..a.users {
         let userid = if u == 0 {
             "alice".to_string()
@@ -167,11 +170,11 @@ fn run(a: &Args) -> Result<(), Box<dyn std::error::Error>> {
         tx.execute(
             "INSERT INTO users (id, userid, userid_key, password_hash, created_at)
              VALUES (?1, ?2, ?2, ?3, ?4)",
-            params![u as i64 + 1, userid, hash, t0],
+            params![uid(u), userid, hash, t0],
         )?;
         tx.execute(
             "INSERT INTO addresses (user_id, position, address) VALUES (?1, 0, ?2)",
-            params![u as i64 + 1, format!("{userid}@example.org")],
+            params![uid(u), format!("{userid}@example.org")],
         )?;
     }
 
@@ -236,7 +239,7 @@ fn run(a: &Args) -> Result<(), Box<dyn std::error::Error>> {
         for (seat, &u) in p.players.iter().enumerate() {
             tx.execute(
                 "INSERT INTO seats (game_id, seat, user_id, agreed_at) VALUES (?1, ?2, ?3, ?4)",
-                params![id, seat as i64, u as i64 + 1, p.created_at],
+                params![id, seat as i64, uid(u), p.created_at],
             )?;
         }
         if let Status::Over(outcome) = &status {
@@ -255,7 +258,7 @@ fn run(a: &Args) -> Result<(), Box<dyn std::error::Error>> {
                     params![
                         id,
                         seat as i64,
-                        u as i64 + 1,
+                        uid(u),
                         results[seat].as_str(),
                         before[seat].rating,
                         after[seat].rating,
@@ -298,7 +301,7 @@ fn run(a: &Args) -> Result<(), Box<dyn std::error::Error>> {
     for (u, r) in &ratings {
         tx.execute(
             "INSERT INTO ratings (game_type, user_id, rating, games) VALUES ('limit', ?1, ?2, ?3)",
-            params![*u as i64 + 1, r.rating, r.games],
+            params![uid(*u), r.rating, r.games],
         )?;
     }
     tx.commit()?;
