@@ -25,6 +25,7 @@ usage: pbem engine GAME COMMAND [ARGS]   (GAME: the game's name, e.g. limit)
                                            a move may end in #N: refused unless the game is at move N
   status  < game.json                      one line: to-move PLAYER | winner PLAYER | draw
   show    < game.json                      the board as players read it
+  svg     < game.json                      the board as an SVG picture (last move marked)
   perft DEPTH < game.json                  the number of legal move sequences of DEPTH moves
   playout --games N [--seed S] [OPTIONS] [--players N]
                                            play N random games to the end; print the results,
@@ -114,6 +115,7 @@ enum Command {
     Play(Vec<String>),
     Status,
     Show,
+    Svg,
     Perft(u32),
     Playout {
         setup: Setup,
@@ -178,6 +180,7 @@ fn parse(args: &[String]) -> Result<(&'static dyn GameRules, Command), Failure> 
         "moves" => no_args(Command::Moves)?,
         "status" => no_args(Command::Status)?,
         "show" => no_args(Command::Show)?,
+        "svg" => no_args(Command::Svg)?,
         "play" => {
             if rest.is_empty() {
                 return Err(Failure::Usage(
@@ -765,6 +768,18 @@ fn execute(
             let state = load(game, input)?;
             writeln!(out, "{}", status_line(state.as_ref()))?;
         }
+        Command::Svg => {
+            let state = load(game, input)?;
+            match state.svg() {
+                Some(svg) => write!(out, "{svg}")?,
+                None => {
+                    return Err(Failure::Usage(format!(
+                        "there is no picture of a {} board yet: use `show`",
+                        game.title()
+                    )));
+                }
+            }
+        }
         Command::Show => {
             let state = load(game, input)?;
             let board = state.render();
@@ -864,6 +879,7 @@ mod tests {
         assert_eq!(parsed("limit moves"), Ok(Command::Moves));
         assert_eq!(parsed("LIMIT Status"), Ok(Command::Status));
         assert_eq!(parsed("limit show"), Ok(Command::Show));
+        assert_eq!(parsed("limit svg"), Ok(Command::Svg));
         assert_eq!(parsed("limit perft 3"), Ok(Command::Perft(3)));
         assert_eq!(
             parsed("limit play r3 3-7,4#12"),

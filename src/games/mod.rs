@@ -222,6 +222,10 @@ pub trait GameState: Send {
     fn at_move(&self, n: u32) -> Result<Box<dyn GameState>, RuleError>;
     /// The ASCII board a player reads (fits 72 columns at the default size), with legend and whose turn.
     fn render(&self) -> String;
+    /// The board as an SVG picture, with the last move marked; `None` for a game without one.
+    fn svg(&self) -> Option<String> {
+        None
+    }
     /// The number of legal move sequences of length `depth` (perft), counting from this position.
     /// Games override this with a faster walk over their own types.
     fn perft(&self, depth: u32) -> u64 {

@@ -14,6 +14,7 @@ pub mod notation;
 pub mod options;
 pub mod render;
 pub mod robot;
+pub mod svg;
 pub mod view;
 
 #[cfg(test)]
@@ -190,6 +191,9 @@ impl GameState for Game {
             ),
         };
         mv.map(|m| m.to_string())
+    }
+    fn svg(&self) -> Option<String> {
+        Some(svg::svg(self))
     }
     fn turn_notes(&self, since: u32) -> Vec<String> {
         let mut out = Vec::new();
