@@ -14,6 +14,7 @@ pub mod games;
 pub mod lmtp;
 pub mod mail_in;
 pub mod mail_out;
+pub mod picture;
 pub mod ratings;
 pub mod server;
 pub mod storage;

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use lettre::message::header::{ContentTransferEncoding, ContentType, HeaderName, HeaderValue};
-use lettre::message::{Body, Mailbox};
+use lettre::message::{Attachment, Body, Mailbox, MultiPart, SinglePart};
 use lettre::transport::smtp::authentication::{Credentials, DEFAULT_MECHANISMS};
 use lettre::transport::smtp::client::{Certificate, SmtpConnection, TlsParameters};
 use lettre::transport::smtp::extension::ClientId;
@@ -59,6 +59,10 @@ pub struct OutgoingMail {
     pub x_loop: String,
     /// The Date header, in seconds since 1970-01-01 UTC.
     pub date_unix: i64,
+    /// A board mail's picture, as SVG: the mail is then `multipart/alternative`, the text first, then
+    /// HTML showing the board as an inline PNG (`multipart/related`, `cid:`) above the same text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub picture: Option<String>,
 }
 
 /// Why a mail could not be built.
@@ -142,6 +146,7 @@ impl OutgoingMail {
             date_unix: SystemTime::now()
                 .duration_since(UNIX_EPOCH)
                 .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX)),
+            picture: None,
         }
     }
 
@@ -212,7 +217,6 @@ impl OutgoingMail {
             .subject(self.subject.clone())
             .message_id(Some(self.message_id.clone()))
             .date(date)
-            .header(ContentType::TEXT_PLAIN)
             .raw_header(HeaderValue::new(
                 HeaderName::new_from_ascii_str("Auto-Submitted"),
                 self.auto_submitted.clone(),
@@ -231,10 +235,58 @@ impl OutgoingMail {
             // One header: lettre's `references()` replaces rather than appends.
             builder = builder.references(self.references.join(" "));
         }
-        builder
-            .body(text_body(&self.body))
-            .map_err(|e| MailOutError::Build(e.to_string()))
+        // A picture that cannot be drawn leaves the mail as text alone: the text says everything.
+        let png = self
+            .picture
+            .as_deref()
+            .and_then(|svg| crate::picture::png(svg).ok());
+        match png {
+            None => builder
+                .header(ContentType::TEXT_PLAIN)
+                .body(text_body(&self.body)),
+            Some(png) => builder.multipart(
+                MultiPart::alternative()
+                    .singlepart(
+                        SinglePart::builder()
+                            .header(ContentType::TEXT_PLAIN)
+                            .body(text_body(&self.body)),
+                    )
+                    .multipart(
+                        MultiPart::related()
+                            .singlepart(
+                                SinglePart::builder()
+                                    .header(ContentType::TEXT_HTML)
+                                    .body(text_body(&html_body(&self.subject, &self.body))),
+                            )
+                            .singlepart(Attachment::new_inline(BOARD_CID.to_string()).body(
+                                png.to_vec(),
+                                ContentType::parse("image/png").expect("a MIME type"),
+                            )),
+                    ),
+            ),
+        }
+        .map_err(|e| MailOutError::Build(e.to_string()))
     }
+}
+
+/// The Content-ID of a board mail's picture.
+const BOARD_CID: &str = "board@pbem";
+
+/// The HTML part of a board mail: the picture, then the same text as the text part.
+fn html_body(subject: &str, text: &str) -> String {
+    let esc = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('"', "&quot;")
+    };
+    format!(
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{}</title></head>\n<body>\n\
+         <p><img src=\"cid:{BOARD_CID}\" alt=\"The board, as drawn in the text below\"></p>\n\
+         <pre style=\"font-family: monospace; font-size: 13px\">{}</pre>\n</body></html>\n",
+        esc(subject),
+        esc(text)
+    )
 }
 
 /// The body as text/plain: NUL and other control characters (except tab and line ends) become
@@ -867,6 +919,7 @@ mod tests {
             auto_submitted: AUTO_REPLIED.to_string(),
             x_loop: "pbem@example.org".to_string(),
             date_unix: 1_700_000_000,
+            picture: None,
         }
     }
 

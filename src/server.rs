@@ -113,6 +113,8 @@ struct Letter {
     /// True for the answer to the sender (auto-replied, threaded); false for mail to others
     /// (auto-generated).
     reply: bool,
+    /// The board as SVG, for the picture of a board mail (`mail.pictures`).
+    picture: Option<String>,
 }
 
 /// What one command did.
@@ -148,6 +150,7 @@ impl Outcome {
                 subject: subject.clone(),
                 body: text.clone(),
                 reply: false,
+                picture: None,
             }],
             text,
             subject,
@@ -812,7 +815,7 @@ impl Core {
                 && let Some(to) = &origin.reply_to
             {
                 if tx.allow_reply(to, self.now - 3600, self.now, limit)? {
-                    mails.push(self.mail(origin, vec![to.clone()], o.subject, o.text, true));
+                    mails.push(self.mail(origin, vec![to.clone()], o.subject, o.text, true, None));
                 } else {
                     eprintln!(
                         "pbem: {limit} replies to {to} in the last hour; no more until it passes"
@@ -823,7 +826,7 @@ impl Core {
                 if l.to.is_empty() {
                     continue;
                 }
-                mails.push(self.mail(origin, l.to, l.subject, l.body, l.reply));
+                mails.push(self.mail(origin, l.to, l.subject, l.body, l.reply, l.picture));
             }
         }
         Ok(mails)
@@ -836,6 +839,7 @@ impl Core {
         subject: String,
         body: String,
         reply: bool,
+        picture: Option<String>,
     ) -> OutgoingMail {
         // Only ids that fit in a header we write: a reply to a mail whose Message-ID has, say, a
         // non-ASCII byte goes out unthreaded rather than failing to build for ever (found by fuzzing).
@@ -867,6 +871,7 @@ impl Core {
             },
             x_loop: self.cfg.server.address.clone(),
             date_unix: self.now,
+            picture,
         }
     }
 
@@ -1317,6 +1322,7 @@ impl Core {
                 subject,
                 body: text,
                 reply: false,
+                picture: None,
             }],
         }
     }
@@ -1691,6 +1697,11 @@ impl Core {
         );
         let body = self.summary(tx, rules, row, state, comments)?;
         let next = next_move_lines(rules, row, state);
+        let picture = if self.cfg.mail.pictures {
+            state.svg()
+        } else {
+            None
+        };
         let mut letters: Vec<Letter> = row
             .players
             .iter()
@@ -1703,9 +1714,17 @@ impl Core {
                     _ => body.clone(),
                 },
                 reply: Some(seat) == actor,
+                picture: picture.clone(),
             })
             .collect();
-        letters.extend(self.subscriber_letters(tx, row, &subject, &body)?);
+        letters.extend(
+            self.subscriber_letters(tx, row, &subject, &body)?
+                .into_iter()
+                .map(|l| Letter {
+                    picture: picture.clone(),
+                    ..l
+                }),
+        );
         Ok(Outcome {
             ok: true,
             text: body,

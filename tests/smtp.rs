@@ -317,6 +317,7 @@ fn board_mail(to: &[&str]) -> OutgoingMail {
         auto_submitted: AUTO_GENERATED.to_string(),
         x_loop: "pbem@example.org".to_string(),
         date_unix: 1_700_000_000,
+        picture: None,
     }
 }
 

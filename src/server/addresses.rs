@@ -73,6 +73,7 @@ impl Core {
                         self.cfg.server.name
                     ),
                     reply: false,
+                    picture: None,
                 });
             }
         }

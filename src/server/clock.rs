@@ -306,6 +306,7 @@ impl Core {
                 subject,
                 body,
                 reply: false,
+                picture: None,
             }],
         })
     }

@@ -66,6 +66,7 @@ impl Core {
                     sender.userid, self.cfg.server.name, r.userid, sender.userid
                 ),
                 reply: false,
+                picture: None,
             });
         }
         let names: Vec<&str> = recipients.iter().map(|r| r.userid.as_str()).collect();

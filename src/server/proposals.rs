@@ -537,6 +537,7 @@ impl Core {
             ),
             body,
             reply: false,
+            picture: None,
         })
     }
 }
@@ -805,6 +806,7 @@ mod tests {
                 subject: "s".into(),
                 body: "Summary".into(),
                 reply: false,
+                picture: None,
             }],
         };
         let o = with_notice(o, "bob rejects.");

@@ -64,6 +64,7 @@ impl Core {
                 user.userid, self.cfg.server.name, user.userid
             ),
             reply: false,
+            picture: None,
         });
         Ok(answer)
     }

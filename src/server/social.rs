@@ -38,6 +38,7 @@ impl Core {
                 subject: subject.to_string(),
                 body: body.to_string(),
                 reply: false,
+                picture: None,
             })
             .collect())
     }
@@ -135,6 +136,7 @@ impl Core {
                 subject: subject.clone(),
                 body: text.clone(),
                 reply: false,
+                picture: None,
             })
             .collect())
     }

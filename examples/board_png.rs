@@ -1,0 +1,40 @@
+//! Draws a Limit board as the board mails do and writes the PNG; prints its size and the time to
+//! render it (median of 20 runs, the first one, with the font load, left out).
+//!
+//!   cargo run --release --example board_png -- OUT.png [SIZE] [MOVES]
+
+use std::time::Instant;
+
+use pbem::games::{GameOption, find};
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let out = args.next().unwrap_or_else(|| "board.png".into());
+    let size: u32 = args.next().and_then(|s| s.parse().ok()).unwrap_or(8);
+    let moves: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(4);
+    let opts = [GameOption::with_value("size", &size.to_string())];
+    let mut g = find("limit").unwrap().new_game(&opts, 2, 7).unwrap();
+    for _ in 0..moves {
+        let Some(m) = g.legal_moves().into_iter().next() else {
+            break;
+        };
+        g.play(&m).unwrap();
+    }
+    let svg = g.svg().unwrap();
+    let png = pbem::picture::png(&svg).unwrap();
+    let mut times: Vec<f64> = (0..20)
+        .map(|_| {
+            let t = Instant::now();
+            let _ = pbem::picture::draw(&svg).unwrap();
+            t.elapsed().as_secs_f64() * 1000.0
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    std::fs::write(&out, png.as_slice()).unwrap();
+    println!(
+        "{out}: size {size}, {} bytes PNG, {} bytes SVG, render median {:.1} ms",
+        png.len(),
+        svg.len(),
+        (times[9] + times[10]) / 2.0
+    );
+}

@@ -1,0 +1,143 @@
+//! Board pictures as PNG (issue "See the board", item 2): the game's SVG rendered by resvg, with the
+//! font compiled into the binary (DejaVu Sans, assets/fonts/), so that the picture is the same on
+//! every machine whatever fonts it has.
+
+use std::sync::{Arc, LazyLock, Mutex};
+
+use resvg::{tiny_skia, usvg};
+
+/// The one font the pictures use.
+static FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
+
+static FONTS: LazyLock<Arc<usvg::fontdb::Database>> = LazyLock::new(|| {
+    let mut db = usvg::fontdb::Database::new();
+    db.load_font_data(FONT.to_vec());
+    db.set_sans_serif_family("DejaVu Sans");
+    Arc::new(db)
+});
+
+/// The last pictures drawn, by their SVG: the board mails of one move (one to each player and
+/// subscriber) show the same picture, drawn once.
+static RECENT: LazyLock<Mutex<Vec<Drawn>>> = LazyLock::new(Mutex::default);
+
+/// A picture drawn: its SVG and its PNG.
+type Drawn = (String, Arc<Vec<u8>>);
+
+/// Renders an SVG document to PNG bytes at its own size (the same document twice in a row is drawn
+/// once).
+pub fn png(svg: &str) -> Result<Arc<Vec<u8>>, String> {
+    let mut recent = RECENT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, png)) = recent.iter().find(|(s, _)| s == svg) {
+        return Ok(png.clone());
+    }
+    drop(recent);
+    let png = Arc::new(draw(svg)?);
+    recent = RECENT.lock().unwrap_or_else(|e| e.into_inner());
+    if recent.len() >= 4 {
+        recent.remove(0);
+    }
+    recent.push((svg.to_string(), png.clone()));
+    Ok(png)
+}
+
+/// [`png`] without the memory.
+pub fn draw(svg: &str) -> Result<Vec<u8>, String> {
+    let options = usvg::Options {
+        font_family: "DejaVu Sans".into(),
+        fontdb: FONTS.clone(),
+        ..usvg::Options::default()
+    };
+    let tree =
+        usvg::Tree::from_str(svg, &options).map_err(|e| format!("the board picture: {e}"))?;
+    let size = tree.size().to_int_size();
+    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
+        .ok_or_else(|| "the board picture has no size".to_string())?;
+    resvg::render(
+        &tree,
+        tiny_skia::Transform::identity(),
+        &mut pixmap.as_mut(),
+    );
+    indexed_png(size.width(), size.height(), pixmap.data())
+}
+
+/// Encodes opaque RGBA pixels as an 8-bit paletted PNG: the board's few flat colours and the shades
+/// of their anti-aliased edges fit a palette, which makes the picture about a quarter of a full-colour
+/// PNG (a size-8 board 108 KB as RGBA, about 25 KB so), small enough for a mail. The exact colours are
+/// kept when there are at most 256; otherwise each channel is rounded to six levels (216 colours),
+/// which only shows at the edges.
+fn indexed_png(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, String> {
+    use std::collections::HashMap;
+    let pixels: Vec<[u8; 3]> = rgba.chunks_exact(4).map(|p| [p[0], p[1], p[2]]).collect();
+    let mut palette: HashMap<[u8; 3], u8> = HashMap::new();
+    let mut exact = true;
+    for p in &pixels {
+        if !palette.contains_key(p) {
+            if palette.len() == 256 {
+                exact = false;
+                break;
+            }
+            let n = palette.len() as u8;
+            palette.insert(*p, n);
+        }
+    }
+    let round = |c: u8| ((u16::from(c) + 25) / 51 * 51) as u8;
+    if !exact {
+        palette.clear();
+        for p in &pixels {
+            let q = [round(p[0]), round(p[1]), round(p[2])];
+            let n = palette.len();
+            palette.entry(q).or_insert(n as u8);
+        }
+    }
+    let mut colours = vec![[0u8; 3]; palette.len()];
+    for (c, &i) in &palette {
+        colours[usize::from(i)] = *c;
+    }
+    let indices: Vec<u8> = pixels
+        .iter()
+        .map(|p| {
+            let key = if exact {
+                *p
+            } else {
+                [round(p[0]), round(p[1]), round(p[2])]
+            };
+            palette[&key]
+        })
+        .collect();
+    let mut out = Vec::new();
+    {
+        let mut encoder = png::Encoder::new(&mut out, width, height);
+        encoder.set_color(png::ColorType::Indexed);
+        encoder.set_depth(png::BitDepth::Eight);
+        encoder.set_palette(colours.concat());
+        encoder.set_compression(png::Compression::Best);
+        let mut writer = encoder
+            .write_header()
+            .map_err(|e| format!("the board picture: {e}"))?;
+        writer
+            .write_image_data(&indices)
+            .map_err(|e| format!("the board picture: {e}"))?;
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_board_renders_to_a_png_with_its_text() {
+        let g = crate::games::limit::Game::new(Default::default(), 2, 7).unwrap();
+        let svg = crate::games::limit::svg::svg(&g);
+        let png = draw(&svg).unwrap();
+        assert_eq!(*super::png(&svg).unwrap(), png);
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+        // Base64 in the mail adds a third: the picture stays under 40 KB for a mail under 60 KB.
+        assert!(
+            png.len() > 5_000 && png.len() < 40_000,
+            "{} bytes",
+            png.len()
+        );
+        assert!(draw("<svg").is_err());
+    }
+}

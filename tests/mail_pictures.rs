@@ -1,0 +1,89 @@
+//! Board mails with a picture (issue "See the board", item 2): with `[mail] pictures = true` a board
+//! mail is `multipart/alternative`: the unchanged text first, then HTML showing the board as an inline
+//! PNG (`multipart/related`, `cid:`). Through the real binary, with the mails read back from the file
+//! transport.
+
+mod common;
+
+use common::{Env, eml};
+use mail_parser::{MessageParser, MimeHeaders};
+
+fn deliver_with(env: &Env, config: &std::path::Path, message: &str) {
+    let out = env
+        .cmd()
+        .arg("--config")
+        .arg(config)
+        .arg("ingest")
+        .write_stdin(message.as_bytes().to_vec())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+}
+
+#[test]
+fn a_board_mail_carries_the_board_as_an_inline_png_after_the_same_text() {
+    let plain = Env::new();
+    plain.players(&["alice", "bob"]);
+    plain.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
+    let text_only = plain
+        .take_mails()
+        .into_iter()
+        .find(|m| m.to == ["bob@example.org"])
+        .unwrap();
+    assert!(
+        !text_only.raw.contains("multipart"),
+        "pictures are off by default"
+    );
+
+    let env = Env::new();
+    let config = env.dir.path().join("pbem.toml");
+    std::fs::write(&config, "[mail]\npictures = true\n").unwrap();
+    for who in ["alice", "bob"] {
+        deliver_with(
+            &env,
+            &config,
+            &eml(
+                &format!("{who}@example.org"),
+                &format!("signup {who} pw-{who}"),
+                "",
+            ),
+        );
+    }
+    env.take_mails();
+    deliver_with(
+        &env,
+        &config,
+        &eml("alice@example.org", "limit challenge alice bob", ""),
+    );
+    let mail = env
+        .take_mails()
+        .into_iter()
+        .find(|m| m.to == ["bob@example.org"])
+        .unwrap();
+    assert!(mail.raw.len() <= 60_000, "{} bytes", mail.raw.len());
+    // The text part is the mail a text reader gets without pictures.
+    assert_eq!(mail.body, text_only.body);
+
+    let msg = MessageParser::default().parse(mail.raw.as_bytes()).unwrap();
+    let root = msg.content_type().unwrap();
+    assert_eq!(
+        (root.ctype(), root.subtype()),
+        ("multipart", Some("alternative")),
+        "{}",
+        &mail.raw[..600.min(mail.raw.len())]
+    );
+    let html = msg.body_html(0).unwrap();
+    assert!(html.contains("<img src=\"cid:board@pbem\""), "{html}");
+    assert!(html.contains("Summary of Limit Board 101"), "{html}");
+    let png = msg
+        .attachments()
+        .find(|a| a.content_id() == Some("board@pbem"))
+        .expect("the picture, by its Content-ID");
+    let ct = png.content_type().unwrap();
+    assert_eq!((ct.ctype(), ct.subtype()), ("image", Some("png")));
+    assert_eq!(&png.contents()[..8], b"\x89PNG\r\n\x1a\n");
+    // The reply to the sender (no board) stays plain text.
+    deliver_with(&env, &config, &eml("carol@example.net", "help", ""));
+    let help = env.take_mails().into_iter().next().unwrap();
+    assert!(!help.raw.contains("multipart"), "{}", help.raw);
+}
