@@ -67,50 +67,54 @@ pub fn draw(svg: &str) -> Result<Vec<u8>, String> {
 /// which only shows at the edges.
 fn indexed_png(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, String> {
     use std::collections::HashMap;
-    let pixels: Vec<[u8; 3]> = rgba.chunks_exact(4).map(|p| [p[0], p[1], p[2]]).collect();
-    let mut palette: HashMap<[u8; 3], u8> = HashMap::new();
-    let mut exact = true;
-    for p in &pixels {
-        if !palette.contains_key(p) {
-            if palette.len() == 256 {
-                exact = false;
-                break;
-            }
-            let n = palette.len() as u8;
-            palette.insert(*p, n);
-        }
-    }
-    let round = |c: u8| ((u16::from(c) + 25) / 51 * 51) as u8;
-    if !exact {
-        palette.clear();
-        for p in &pixels {
-            let q = [round(p[0]), round(p[1]), round(p[2])];
-            let n = palette.len();
-            palette.entry(q).or_insert(n as u8);
-        }
-    }
-    let mut colours = vec![[0u8; 3]; palette.len()];
-    for (c, &i) in &palette {
-        colours[usize::from(i)] = *c;
-    }
-    let indices: Vec<u8> = pixels
-        .iter()
-        .map(|p| {
-            let key = if exact {
-                *p
-            } else {
-                [round(p[0]), round(p[1]), round(p[2])]
-            };
-            palette[&key]
-        })
+    let pixels: Vec<u32> = rgba
+        .chunks_exact(4)
+        .map(|p| u32::from(p[0]) << 16 | u32::from(p[1]) << 8 | u32::from(p[2]))
         .collect();
+    let round = |c: u32| {
+        let q = |v: u32| (v + 25) / 51 * 51;
+        q(c >> 16 & 0xFF) << 16 | q(c >> 8 & 0xFF) << 8 | q(c & 0xFF)
+    };
+    // Runs of one colour are the rule (flat tiles, background): the last colour seen is checked
+    // before the map, which keeps the hashing to the edges.
+    let index_all = |key: &dyn Fn(u32) -> u32, limit: Option<usize>| {
+        let mut palette: HashMap<u32, u8> = HashMap::new();
+        let mut indices = Vec::with_capacity(pixels.len());
+        let mut last: Option<(u32, u8)> = None;
+        for &p in &pixels {
+            let k = key(p);
+            let i = match last {
+                Some((c, i)) if c == k => i,
+                _ => {
+                    let n = palette.len();
+                    if limit.is_some_and(|l| n == l) && !palette.contains_key(&k) {
+                        return None;
+                    }
+                    let i = *palette.entry(k).or_insert(n as u8);
+                    last = Some((k, i));
+                    i
+                }
+            };
+            indices.push(i);
+        }
+        Some((palette, indices))
+    };
+    let (palette, indices) = match index_all(&|p| p, Some(256)) {
+        Some(exact) => exact,
+        None => index_all(&round, None).expect("216 colours at most"),
+    };
+    let mut colours = vec![0u8; palette.len() * 3];
+    for (c, &i) in &palette {
+        let at = usize::from(i) * 3;
+        colours[at..at + 3].copy_from_slice(&[(c >> 16) as u8, (c >> 8) as u8, *c as u8]);
+    }
     let mut out = Vec::new();
     {
         let mut encoder = png::Encoder::new(&mut out, width, height);
         encoder.set_color(png::ColorType::Indexed);
         encoder.set_depth(png::BitDepth::Eight);
-        encoder.set_palette(colours.concat());
-        encoder.set_compression(png::Compression::Best);
+        encoder.set_palette(colours);
+        encoder.set_compression(png::Compression::Default);
         let mut writer = encoder
             .write_header()
             .map_err(|e| format!("the board picture: {e}"))?;
