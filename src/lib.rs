@@ -19,3 +19,4 @@ pub mod server;
 pub mod storage;
 pub mod summary;
 pub mod sys;
+pub mod web;
