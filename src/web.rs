@@ -464,11 +464,12 @@ fn board_page(
     for (seat, (userid, rating)) in view.players.iter().enumerate() {
         let _ = write!(
             body,
-            "<tr><td>{}</td><td>{}</td><td>{} ({} games)</td>",
+            "<tr><td>{}</td><td>{}</td><td>{} ({} game{})</td>",
             escape(sides.get(seat).map(String::as_str).unwrap_or("?")),
             escape(userid),
             rating.rating,
-            rating.games
+            rating.games,
+            if rating.games == 1 { "" } else { "s" }
         );
         if let Some(r) = results.iter().find(|r| r.seat == seat) {
             let _ = write!(
