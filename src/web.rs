@@ -104,7 +104,10 @@ fn worker(server: &tiny_http::Server, db_path: &Path, busy: Duration) {
                     None => error_page(500, "The database cannot be read just now; try again."),
                 }
             }
-            _ => error_page(405, "These pages are read-only: only GET and HEAD are answered."),
+            _ => error_page(
+                405,
+                "These pages are read-only: only GET and HEAD are answered.",
+            ),
         };
         let mut response = tiny_http::Response::from_string(page.html)
             .with_status_code(page.status)
@@ -238,7 +241,7 @@ pub fn escape(s: &str) -> String {
 const STYLE: &str = "body{font-family:sans-serif;max-width:60em;margin:1em auto;padding:0 1em;\
 color:#222}table{border-collapse:collapse}td,th{padding:.2em .6em;text-align:left;\
 border-bottom:1px solid #ddd}nav a{margin-right:1em}.note{background:#fff3cd;padding:.5em}\
-.board svg{max-width:100%;height:auto}ol.moves{columns:3}.current{font-weight:bold}";
+.board svg{width:100%;max-width:34em;height:auto}ol.moves{columns:3}.current{font-weight:bold}";
 
 /// A whole document around `body` (already HTML); `title` is plain text.
 fn document(status: u16, title: &str, body: &str) -> Page {
@@ -553,11 +556,7 @@ fn ratings(db: &mut Db, rules: &'static dyn GameRules) -> Result<Page, StorageEr
         }
         body.push_str("</table>\n");
     }
-    Ok(document(
-        200,
-        &format!("{} ratings", rules.title()),
-        &body,
-    ))
+    Ok(document(200, &format!("{} ratings", rules.title()), &body))
 }
 
 fn standings(db: &mut Db, rules: &'static dyn GameRules) -> Result<Page, StorageError> {
@@ -600,7 +599,17 @@ mod tests {
     fn numbers_are_digits_only_and_bounded() {
         assert_eq!(parse_number("12"), Some(12));
         assert_eq!(parse_number("999999999"), Some(999_999_999));
-        for bad in ["", "-1", "+1", "1e3", "abc", " 1", "%00", "9999999999", "1.0"] {
+        for bad in [
+            "",
+            "-1",
+            "+1",
+            "1e3",
+            "abc",
+            " 1",
+            "%00",
+            "9999999999",
+            "1.0",
+        ] {
             assert_eq!(parse_number(bad), None, "{bad:?}");
         }
         assert_eq!(number_param("a=1&move=7", "move"), Param::Number(7));
@@ -635,6 +644,67 @@ mod tests {
         assert_eq!(answer(&mut db, "/limit/standings").status, 200);
         let long = format!("/limit?page={}", "1".repeat(5000));
         assert_eq!(answer(&mut db, &long).status, 400);
+    }
+
+    #[test]
+    fn the_list_is_paged_newest_first_and_stored_text_is_escaped() {
+        use crate::storage::SavedStatus;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.sqlite");
+        {
+            let mut db = Db::open(&path, Duration::from_secs(5)).unwrap();
+            let tx = db.transaction().unwrap();
+            // Userids are checked on signup, not by storage: a page must escape whatever is stored.
+            let a = tx.insert_user("<b>ann", "h", &[], 1).unwrap();
+            let b = tx.insert_user("bo&b", "h", &[], 1).unwrap();
+            for i in 0..51u32 {
+                let status = SavedStatus {
+                    finished: i % 2 == 0,
+                    to_move: None,
+                    line: format!("line {i} <script>"),
+                };
+                tx.insert_game(
+                    "limit",
+                    101 + i,
+                    "{}",
+                    &status,
+                    &[a, b],
+                    1000 + i64::from(i),
+                )
+                .unwrap();
+            }
+            tx.commit().unwrap();
+        }
+        let mut db = Db::open_read_only(&path, Duration::from_secs(5)).unwrap();
+        let first = answer(&mut db, "/limit");
+        assert_eq!(first.status, 200);
+        assert!(
+            first.html.contains("25 running, 26 finished"),
+            "{}",
+            first.html
+        );
+        assert!(first.html.contains("Page 1 of 2."));
+        assert_eq!(first.html.matches("<tr><td><a href").count(), 50);
+        // Newest first: board 151 (moved last) leads, board 101 is on page 2.
+        assert!(first.html.contains("href=\"/limit/151\""));
+        assert!(!first.html.contains("href=\"/limit/101\""));
+        assert!(first.html.contains("href=\"/limit?page=2\">Older games"));
+        assert!(first.html.contains("&lt;b&gt;ann, bo&amp;b"));
+        assert!(first.html.contains("line 50 &lt;script&gt;"));
+        assert!(!first.html.contains("<script>") && !first.html.contains("<b>ann"));
+        let second = answer(&mut db, "/limit?page=2");
+        assert_eq!(second.status, 200);
+        assert_eq!(second.html.matches("<tr><td><a href").count(), 1);
+        assert!(second.html.contains("href=\"/limit/101\""));
+        assert!(second.html.contains("href=\"/limit?page=1\">Newer games"));
+        assert_eq!(answer(&mut db, "/limit?page=3").status, 404);
+        // The standings page escapes the stored userids too.
+        let standings = answer(&mut db, "/limit/standings");
+        assert!(
+            standings.html.contains("&lt;b&gt;ann"),
+            "{}",
+            standings.html
+        );
     }
 
     #[test]

@@ -221,7 +221,10 @@ fn pages_show_the_games_boards_and_ratings_and_nothing_private() {
         .unwrap()
         .svg()
         .expect("limit draws its board");
-    assert!(old.contains(&expected), "the page shows at_move(3)'s picture");
+    assert!(
+        old.contains(&expected),
+        "the page shows at_move(3)'s picture"
+    );
     seen.push(("/limit/101".to_string(), b101));
     seen.push(("/limit/101?move=3".to_string(), old));
 
@@ -236,7 +239,10 @@ fn pages_show_the_games_boards_and_ratings_and_nothing_private() {
 
     let (status, ratings) = get(a, "/limit/ratings");
     assert_eq!(status, 200);
-    let rows: Vec<&str> = ratings.lines().filter(|l| l.starts_with("<tr><td>")).collect();
+    let rows: Vec<&str> = ratings
+        .lines()
+        .filter(|l| l.starts_with("<tr><td>"))
+        .collect();
     assert_eq!(rows.len(), 3, "{ratings}");
     assert!(rows[0].contains("carol"), "the winner is first: {ratings}");
     assert!(!rows[0].contains("<td>1600</td>"), "{ratings}");
@@ -245,7 +251,8 @@ fn pages_show_the_games_boards_and_ratings_and_nothing_private() {
     let (status, standings) = get(a, "/limit/standings");
     assert_eq!(status, 200);
     assert!(
-        standings.contains("<tr><td>carol</td><td>1</td><td>1</td><td>0</td><td>0</td><td>1</td></tr>"),
+        standings
+            .contains("<tr><td>carol</td><td>1</td><td>1</td><td>0</td><td>0</td><td>1</td></tr>"),
         "carol: 1 played, 1 won, 1 running: {standings}"
     );
     seen.push(("/limit/standings".to_string(), standings));
@@ -263,7 +270,10 @@ fn pages_show_the_games_boards_and_ratings_and_nothing_private() {
         assert!(!body.contains("<script"), "{target}");
     }
     drop(web);
-    assert!(before == db_bytes(&env.db), "serving pages changed the database");
+    assert!(
+        before == db_bytes(&env.db),
+        "serving pages changed the database"
+    );
 }
 
 #[test]
@@ -303,7 +313,10 @@ fn bad_and_hostile_requests_get_an_error_page_that_repeats_nothing() {
         assert!(!body.contains("<script"), "{target} reflected: {body}");
         assert!(!body.contains("alert(1)"), "{target} reflected: {body}");
         assert!(!body.contains("<b>"), "{target} reflected: {body}");
-        assert!(body.contains("<a href=\"/\">"), "{target}: a way back: {body}");
+        assert!(
+            body.contains("<a href=\"/\">"),
+            "{target}: a way back: {body}"
+        );
         assert_no_secrets(target, &body);
     }
     // Nothing but reading: any other method is refused.
