@@ -83,6 +83,8 @@ fn worker(server: &tiny_http::Server, db_path: &Path, busy: Duration) {
             Ok(r) => r,
             Err(e) => {
                 eprintln!("pbem: web: {e}");
+                // Out of file descriptors and the like: wait instead of spinning on the error.
+                std::thread::sleep(Duration::from_millis(100));
                 continue;
             }
         };

@@ -269,11 +269,24 @@ fn pages_show_the_games_boards_and_ratings_and_nothing_private() {
         assert!(body.starts_with("<!DOCTYPE html>"), "{target}");
         assert!(!body.contains("<script"), "{target}");
     }
-    drop(web);
     assert!(
         before == db_bytes(&env.db),
         "serving pages changed the database"
     );
+
+    // The server holds no lock: a move by mail goes through while it runs, and the next page shows it.
+    let (status, _) = get(a, "/limit/102");
+    assert_eq!(status, 200);
+    play(&env, 102, &["alice", "bob"], 1);
+    let (status, b102) = get(a, "/limit/102");
+    assert_eq!(status, 200);
+    assert!(b102.contains("Move 4."), "{b102}");
+    let (status, _) = raw(
+        a,
+        b"HEAD /limit/102 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    );
+    assert_eq!(status, 200);
+    drop(web);
 }
 
 #[test]
