@@ -82,6 +82,13 @@ pub enum Command {
         #[arg(long)]
         listen: Option<String>,
     },
+    /// Serve read-only web pages of the games (boards, move lists, ratings, standings) over HTTP.
+    /// Stops on SIGTERM/SIGINT.
+    Web {
+        /// Where to listen, overriding `[web] listen`: host:port (port 0: any free port, printed).
+        #[arg(long)]
+        listen: Option<String>,
+    },
     /// Run the clock (daily or hourly, from cron): nag every player whose move is overdue, forfeit
     /// those past the forfeit time, then send what the outbox holds. Safe to run twice at once.
     Cron,
@@ -276,6 +283,15 @@ pub fn run(args: Args) -> i32 {
         }
         _ => None,
     };
+    if let Command::Web { listen } = &args.command {
+        let listen = listen.clone().unwrap_or_else(|| cfg.web.listen.clone());
+        if let Err(e) = crate::config::check_host_port(&listen) {
+            let _ = writeln!(err, "pbem: --listen: {e}");
+            return EX_USAGE;
+        }
+        drop((out, err));
+        return crate::web::run(&cfg, &listen);
+    }
     if let Command::Lmtp { listen } = &args.command {
         let listen = match listen {
             Some(s) => crate::config::Listen::parse(s).map_err(|e| format!("--listen: {e}")),
@@ -299,7 +315,9 @@ pub fn run(args: Args) -> i32 {
         Err(e) => return server_failure(&mut err, &e, db),
     };
     match args.command {
-        Command::Engine { .. } | Command::Lmtp { .. } => unreachable!("handled above"),
+        Command::Engine { .. } | Command::Lmtp { .. } | Command::Web { .. } => {
+            unreachable!("handled above")
+        }
         Command::Ingest { files } => match stdin_message {
             Some(raw) => ingest_one(
                 &mut server,

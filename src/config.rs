@@ -31,6 +31,8 @@ pub struct Config {
     pub time: TimeConfig,
     /// `pbem lmtp`: where it listens and how many mails it handles at once.
     pub lmtp: LmtpConfig,
+    /// `pbem web`: the read-only web pages of the games.
+    pub web: WebConfig,
 }
 
 /// `[server]`: the server's identity.
@@ -371,6 +373,50 @@ impl Default for LmtpConfig {
     }
 }
 
+/// `[web]`: the read-only web pages (`pbem web`) that show the games, their boards and the ratings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct WebConfig {
+    /// `host:port` to listen on.
+    pub listen: String,
+    /// The address the pages are reached at from outside (`https://games.example.org/pbem`), for
+    /// links to them in mails; `None`: no links.
+    pub base_url: Option<String>,
+}
+
+impl Default for WebConfig {
+    fn default() -> Self {
+        WebConfig {
+            // Localhost: the admin decides to show the pages to the world (a reverse proxy).
+            listen: "127.0.0.1:8080".to_string(),
+            base_url: None,
+        }
+    }
+}
+
+impl WebConfig {
+    /// The page of one game (`https://games.example.org/pbem/limit/101`), when `base_url` is set.
+    pub fn game_url(&self, game_type: &str, board: u32) -> Option<String> {
+        self.base_url
+            .as_ref()
+            .map(|b| format!("{}/{game_type}/{board}", b.trim_end_matches('/')))
+    }
+}
+
+/// Checks a `host:port` to listen on; the error says how to write one.
+pub fn check_host_port(s: &str) -> Result<(), String> {
+    let ok = s
+        .rsplit_once(':')
+        .is_some_and(|(host, port)| !host.is_empty() && port.parse::<u16>().is_ok());
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "{s:?} is not host:port; write e.g. listen = \"127.0.0.1:8080\""
+        ))
+    }
+}
+
 /// Where `pbem lmtp` listens.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Listen {
@@ -701,6 +747,23 @@ impl Config {
                 "must be at least 1; write e.g. idle_timeout_secs = 300".to_string(),
             ));
         }
+        if let Err(e) = check_host_port(&self.web.listen) {
+            return Err(bad("web.listen", e));
+        }
+        if let Some(url) = &self.web.base_url {
+            let rest = url
+                .strip_prefix("https://")
+                .or_else(|| url.strip_prefix("http://"));
+            if rest.is_none_or(|r| r.is_empty() || r.contains(char::is_whitespace)) {
+                return Err(bad(
+                    "web.base_url",
+                    format!(
+                        "{url:?} is not an http:// or https:// address; write e.g. \
+                         base_url = \"https://games.example.org/pbem\""
+                    ),
+                ));
+            }
+        }
         let l = &self.limits;
         for (field, value) in [
             ("limits.max_message_bytes", l.max_message_bytes),
@@ -802,6 +865,18 @@ mod tests {
         );
         assert_eq!(c.limits.max_message_bytes, 262144);
         assert_eq!((c.time.nag_days, c.time.forfeit_days), (7, 21));
+        assert_eq!(c.web.listen, "127.0.0.1:8080");
+        assert_eq!(c.web.base_url, None);
+        assert_eq!(c.web.game_url("limit", 101), None);
+    }
+
+    #[test]
+    fn web_base_url_makes_game_links() {
+        let c = parse("[web]\nbase_url = \"https://games.example.org/pbem/\"\n").unwrap();
+        assert_eq!(
+            c.web.game_url("limit", 101).as_deref(),
+            Some("https://games.example.org/pbem/limit/101")
+        );
     }
 
     #[test]
@@ -833,6 +908,10 @@ mod tests {
         assert_eq!(
             c.lmtp.listen.as_deref(),
             Some("unix:/var/lib/pbem/lmtp.sock")
+        );
+        assert_eq!(
+            c.web.base_url.as_deref(),
+            Some("https://games.example.org/pbem")
         );
     }
 
@@ -929,6 +1008,11 @@ mod tests {
             ("[lmtp]\nworkers = 65\n", "lmtp.workers"),
             ("[lmtp]\nmax_connections = 0\n", "lmtp.max_connections"),
             ("[lmtp]\nidle_timeout_secs = 0\n", "lmtp.idle_timeout_secs"),
+            ("[web]\nlisten = \"8080\"\n", "web.listen"),
+            ("[web]\nlisten = \":8080\"\n", "web.listen"),
+            ("[web]\nlisten = \"localhost:99999\"\n", "web.listen"),
+            ("[web]\nbase_url = \"games.example.org\"\n", "web.base_url"),
+            ("[web]\nbase_url = \"https://\"\n", "web.base_url"),
         ];
         for (text, want) in cases {
             match parse(text) {

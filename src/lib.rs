@@ -20,3 +20,4 @@ pub mod server;
 pub mod storage;
 pub mod summary;
 pub mod sys;
+pub mod web;

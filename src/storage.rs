@@ -24,7 +24,7 @@ mod social;
 mod trust;
 
 pub use clock::{GameClock, Vacation};
-pub use listing::{ClockCandidate, Listed};
+pub use listing::{ClockCandidate, GameView, Listed};
 pub use passwords::LoginState;
 pub use proposals::{Proposal, QueuedMove};
 pub use ratings::{GameResult, Standing};
@@ -271,6 +271,36 @@ impl Db {
         Self::setup(conn, busy_timeout, true)
     }
 
+    /// Opens the database file read-only, for `pbem web`: SQLite itself refuses every write on this
+    /// connection, so that a bug or a hostile request cannot change a game. The schema must be this
+    /// binary's (a read-only connection cannot migrate): an older file is brought up to date by any
+    /// other pbem command, such as `pbem outbox list`.
+    pub fn open_read_only(path: &Path, busy_timeout: Duration) -> Result<Db> {
+        let conn = Connection::open_with_flags(
+            path,
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        conn.busy_timeout(busy_timeout)?;
+        let db = Db {
+            conn,
+            claimer: None,
+        };
+        let found = db.schema_version()?;
+        if found > SCHEMA_VERSION {
+            return Err(StorageError::TooNew {
+                found,
+                known: SCHEMA_VERSION,
+            });
+        }
+        if found < SCHEMA_VERSION {
+            return Err(StorageError::Corrupt(format!(
+                "schema version {found}, older than this pbem's ({SCHEMA_VERSION}); run any other \
+                 pbem command once (e.g. pbem outbox list) to bring it up to date"
+            )));
+        }
+        Ok(db)
+    }
+
     /// A private in-memory database (tests and fuzzing).
     pub fn open_in_memory() -> Result<Db> {
         let conn = Connection::open_in_memory()?;
@@ -345,6 +375,16 @@ impl Db {
         Ok(Tx(
             self.conn
                 .transaction_with_behavior(TransactionBehavior::Immediate)?,
+            self.claimer.as_ref(),
+        ))
+    }
+
+    /// Starts a read transaction (`BEGIN DEFERRED`): one consistent view of the database for a page
+    /// of `pbem web`, without the write lock that [`Db::transaction`] takes.
+    pub fn read(&mut self) -> Result<Tx<'_>> {
+        Ok(Tx(
+            self.conn
+                .transaction_with_behavior(TransactionBehavior::Deferred)?,
             self.claimer.as_ref(),
         ))
     }

@@ -1,7 +1,7 @@
 //! Storage for the lists (`games`, `history`) and the clock's choice of games: each answered by one
 //! query over the small `games` rows, never by reading (let alone replaying) a game's state.
 
-use rusqlite::params;
+use rusqlite::{OptionalExtension, params};
 
 use super::{GameFilter, Result, SavedStatus, StorageError, Tx};
 use crate::ratings::{Rating, SeatResult};
@@ -25,6 +25,21 @@ pub struct Listed {
     pub players: Vec<String>,
     /// The settled results, seat by seat (empty for a game in progress or not rated).
     pub results: Vec<GameResult>,
+}
+
+/// A game as `pbem web` shows it ([`Tx::game_view`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameView {
+    /// Row id.
+    pub id: i64,
+    /// The game's JSON document.
+    pub state: String,
+    /// Unix seconds.
+    pub created_at: i64,
+    /// Unix seconds of the last move.
+    pub updated_at: i64,
+    /// The players' userids and current ratings in this game type, seat by seat.
+    pub players: Vec<(String, Rating)>,
 }
 
 /// A running game the clock may have to act on.
@@ -175,6 +190,66 @@ impl Tx<'_> {
         let offset = i64::try_from(offset).unwrap_or(i64::MAX);
         let mut rows = stmt.query(params![game_type, limit, offset])?;
         collect_listing(&mut rows)
+    }
+
+    /// One page of a game type's games, running and finished, most recently moved first (`limit`
+    /// games after skipping `offset`), with their players and results, in one query (`pbem web`).
+    pub fn games_page(&self, game_type: &str, limit: u32, offset: u64) -> Result<Vec<Listed>> {
+        let mut stmt = self.0.prepare_cached(
+            "WITH page AS (SELECT id, board, finished, updated_at, status FROM games
+                           WHERE game_type = ?1
+                           ORDER BY updated_at DESC, board DESC LIMIT ?2 OFFSET ?3)
+             SELECT p.id, p.board, p.finished, p.updated_at, p.status, s.seat, u.userid,
+                    r.result, r.rating_before, r.games_before, r.rating_after
+             FROM page p JOIN seats s ON s.game_id = p.id JOIN users u ON u.id = s.user_id
+             LEFT JOIN game_results r ON r.game_id = p.id AND r.seat = s.seat
+             ORDER BY p.updated_at DESC, p.board DESC, s.seat",
+        )?;
+        let offset = i64::try_from(offset).unwrap_or(i64::MAX);
+        let mut rows = stmt.query(params![game_type, limit, offset])?;
+        collect_listing(&mut rows)
+    }
+
+    /// One game as `pbem web` shows it: its state and its players with their ratings, and nothing
+    /// else of theirs (no address, no password hash is read).
+    pub fn game_view(&self, game_type: &str, board: u32) -> Result<Option<GameView>> {
+        let head = self
+            .0
+            .query_row(
+                "SELECT g.id, st.state, g.created_at, g.updated_at
+                 FROM games g JOIN game_states st ON st.game_id = g.id
+                 WHERE g.game_type = ?1 AND g.board = ?2",
+                params![game_type, board],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+            )
+            .optional()?;
+        let Some((id, state, created_at, updated_at)) = head else {
+            return Ok(None);
+        };
+        let mut stmt = self.0.prepare_cached(
+            "SELECT u.userid, COALESCE(r.rating, ?3), COALESCE(r.games, 0)
+             FROM seats s JOIN users u ON u.id = s.user_id
+             LEFT JOIN ratings r ON r.user_id = s.user_id AND r.game_type = ?2
+             WHERE s.game_id = ?1 ORDER BY s.seat",
+        )?;
+        let players = stmt
+            .query_map(params![id, game_type, Rating::default().rating], |r| {
+                Ok((
+                    r.get(0)?,
+                    Rating {
+                        rating: r.get(1)?,
+                        games: r.get(2)?,
+                    },
+                ))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(Some(GameView {
+            id,
+            state,
+            created_at,
+            updated_at,
+            players,
+        }))
     }
 
     /// How many games of a type are running, and how many finished.

@@ -1,0 +1,721 @@
+//! `pbem web`: read-only web pages of the games, served over HTTP with `tiny_http`.
+//!
+//! Pages: `/` (the game types), `/limit` (every game, paged), `/limit/101` (a board as SVG with its
+//! move list; `?move=12` shows the game as move 12 was awaited), `/limit/ratings`, `/limit/standings`.
+//!
+//! Read-only by construction: each worker holds a connection opened with SQLITE_OPEN_READ_ONLY, and
+//! reads only what players may see of each other (userids, games, ratings): no query here selects an
+//! address or a password hash. Every text from the database or the request is HTML-escaped; a request
+//! that cannot be answered gets a 400 or 404 page that does not repeat what was asked.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::config::Config;
+use crate::games::{self, GameRules, GameState, Status};
+use crate::storage::{Db, Listed, StorageError};
+use crate::summary;
+
+/// Games on one page of a game type's list.
+pub const PAGE_SIZE: u32 = 50;
+
+/// Requests handled at the same time, each by a worker with its own read-only connection.
+const WORKERS: usize = 2;
+
+/// The longest query string read; a longer one is refused (400) without being looked at.
+const MAX_QUERY: usize = 1024;
+
+/// A page: the HTTP status and the whole HTML document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Page {
+    /// 200, 400, 404, 405 or 500.
+    pub status: u16,
+    /// The HTML document.
+    pub html: String,
+}
+
+/// Runs the web server on `listen` (`host:port`) until the process is stopped; returns the exit
+/// status when it cannot start. One stderr line says where it listens (with the port chosen, for
+/// port 0).
+pub fn run(cfg: &Config, listen: &str) -> i32 {
+    let db_path = cfg.database.path.clone();
+    let busy = Duration::from_millis(cfg.database.busy_timeout_ms);
+    // Opened once here so that a missing or too old database is said at start, not on every page.
+    if let Err(e) = Db::open_read_only(&db_path, busy) {
+        eprintln!(
+            "pbem: web: cannot read the database {}: {e} (pbem web only reads it: run any other \
+             pbem command once to create it)",
+            db_path.display()
+        );
+        return crate::cli::EX_UNAVAILABLE;
+    }
+    let server = match tiny_http::Server::http(listen) {
+        Ok(s) => Arc::new(s),
+        Err(e) => {
+            eprintln!("pbem: web: cannot listen on {listen}: {e}");
+            return crate::cli::EX_UNAVAILABLE;
+        }
+    };
+    match server.server_addr().to_ip() {
+        Some(addr) => eprintln!("pbem web: listening on http://{addr}/"),
+        None => eprintln!("pbem web: listening on {listen}"),
+    }
+    let workers: Vec<_> = (0..WORKERS)
+        .map(|_| {
+            let server = Arc::clone(&server);
+            let db_path = db_path.clone();
+            std::thread::spawn(move || worker(&server, &db_path, busy))
+        })
+        .collect();
+    for w in workers {
+        let _ = w.join();
+    }
+    crate::cli::EX_OK
+}
+
+/// Answers requests until the server stops, with one read-only connection (reopened after a failure).
+fn worker(server: &tiny_http::Server, db_path: &Path, busy: Duration) {
+    let mut db: Option<Db> = None;
+    loop {
+        let request = match server.recv() {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("pbem: web: {e}");
+                // Out of file descriptors and the like: wait instead of spinning on the error.
+                std::thread::sleep(Duration::from_millis(100));
+                continue;
+            }
+        };
+        let page = match request.method() {
+            tiny_http::Method::Get | tiny_http::Method::Head => {
+                if db.is_none() {
+                    db = Db::open_read_only(db_path, busy)
+                        .map_err(|e| eprintln!("pbem: web: {}: {e}", db_path.display()))
+                        .ok();
+                }
+                match db.as_mut() {
+                    Some(d) => {
+                        let page = answer(d, request.url());
+                        if page.status == 500 {
+                            db = None;
+                        }
+                        page
+                    }
+                    None => error_page(500, "The database cannot be read just now; try again."),
+                }
+            }
+            _ => error_page(
+                405,
+                "These pages are read-only: only GET and HEAD are answered.",
+            ),
+        };
+        let mut response = tiny_http::Response::from_string(page.html)
+            .with_status_code(page.status)
+            .with_header(header("Content-Type", "text/html; charset=utf-8"))
+            .with_header(header("X-Content-Type-Options", "nosniff"))
+            // No script, no outside resource: even a text that slipped through escaping could not run.
+            .with_header(header(
+                "Content-Security-Policy",
+                "default-src 'none'; style-src 'unsafe-inline'",
+            ));
+        if page.status == 405 {
+            response = response.with_header(header("Allow", "GET, HEAD"));
+        }
+        let _ = request.respond(response);
+    }
+}
+
+fn header(name: &str, value: &str) -> tiny_http::Header {
+    tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes())
+        .expect("a fixed header is valid")
+}
+
+/// The page for a request target (`/limit/101?move=12`). Never panics on any input; a storage
+/// failure is a 500 page (and a line on stderr).
+pub fn answer(db: &mut Db, target: &str) -> Page {
+    match route(db, target) {
+        Ok(page) => page,
+        Err(e) => {
+            eprintln!("pbem: web: {e}");
+            error_page(500, "The database cannot be read just now; try again.")
+        }
+    }
+}
+
+fn route(db: &mut Db, target: &str) -> Result<Page, StorageError> {
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    if query.len() > MAX_QUERY {
+        return Ok(error_page(400, "The query is too long."));
+    }
+    let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+    if parts.is_empty() {
+        return index(db);
+    }
+    let Some(rules) = games::registry()
+        .iter()
+        .copied()
+        .find(|g| g.name() == parts[0])
+    else {
+        return Ok(not_found());
+    };
+    match parts[1..] {
+        [] => {
+            let page = match number_param(query, "page") {
+                Param::Absent => 1,
+                Param::Number(n) if n >= 1 => n,
+                _ => {
+                    return Ok(error_page(
+                        400,
+                        "page must be a page number, 1 or more, like ?page=2.",
+                    ));
+                }
+            };
+            game_list(db, rules, page)
+        }
+        ["ratings"] => ratings(db, rules),
+        ["standings"] => standings(db, rules),
+        [board] => {
+            let Some(board) = parse_number(board) else {
+                return Ok(not_found());
+            };
+            let at = match number_param(query, "move") {
+                Param::Absent => None,
+                Param::Number(n) if n >= 1 => Some(n),
+                _ => {
+                    return Ok(error_page(
+                        400,
+                        "move must be a move number, 1 or more, like ?move=12.",
+                    ));
+                }
+            };
+            board_page(db, rules, board, at)
+        }
+        _ => Ok(not_found()),
+    }
+}
+
+/// What a query string says of one parameter.
+#[derive(Debug, PartialEq, Eq)]
+enum Param {
+    Absent,
+    Number(u32),
+    Bad,
+}
+
+/// The value of `name` in a query string (`a=1&page=2`), read as a whole number of at most 9 digits.
+fn number_param(query: &str, name: &str) -> Param {
+    let found = query
+        .split('&')
+        .filter_map(|kv| kv.split_once('=').or(Some((kv, ""))))
+        .find(|(k, _)| *k == name);
+    match found {
+        None => Param::Absent,
+        Some((_, v)) => parse_number(v).map_or(Param::Bad, Param::Number),
+    }
+}
+
+/// Digits only (no sign, no space), at most 9 of them: `u32` without overflow.
+fn parse_number(s: &str) -> Option<u32> {
+    if s.is_empty() || s.len() > 9 || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    s.parse().ok()
+}
+
+/// Escapes text for HTML content and attribute values.
+pub fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+const STYLE: &str = "body{font-family:sans-serif;max-width:60em;margin:1em auto;padding:0 1em;\
+color:#222}table{border-collapse:collapse}td,th{padding:.2em .6em;text-align:left;\
+border-bottom:1px solid #ddd}nav a{margin-right:1em}.note{background:#fff3cd;padding:.5em}\
+.board svg{width:100%;max-width:34em;height:auto}ol.moves{columns:3}.current{font-weight:bold}";
+
+/// A whole document around `body` (already HTML); `title` is plain text.
+fn document(status: u16, title: &str, body: &str) -> Page {
+    Page {
+        status,
+        html: format!(
+            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+             <title>{t}</title><style>{STYLE}</style></head>\n<body>\n<h1>{t}</h1>\n{body}\
+             </body></html>\n",
+            t = escape(title)
+        ),
+    }
+}
+
+fn error_page(status: u16, message: &str) -> Page {
+    let title = match status {
+        400 => "Bad request",
+        404 => "Not found",
+        405 => "Method not allowed",
+        _ => "Server error",
+    };
+    document(
+        status,
+        title,
+        &format!(
+            "<p>{}</p>\n<p><a href=\"/\">All games</a></p>\n",
+            escape(message)
+        ),
+    )
+}
+
+fn not_found() -> Page {
+    error_page(404, "There is no such page here.")
+}
+
+fn nav(rules: &dyn GameRules) -> String {
+    let n = rules.name();
+    format!(
+        "<nav><a href=\"/\">Home</a><a href=\"/{n}\">{t} games</a>\
+         <a href=\"/{n}/ratings\">Ratings</a><a href=\"/{n}/standings\">Standings</a></nav>\n",
+        t = escape(rules.title())
+    )
+}
+
+fn index(db: &mut Db) -> Result<Page, StorageError> {
+    let tx = db.read()?;
+    let mut body = String::from("<p>The games this server hosts (read-only).</p>\n<ul>\n");
+    for rules in games::registry() {
+        let (running, finished) = tx.game_counts(rules.name())?;
+        let n = rules.name();
+        let _ = writeln!(
+            body,
+            "<li><a href=\"/{n}\">{t}</a>: {running} running, {finished} finished \
+             (<a href=\"/{n}/ratings\">ratings</a>, <a href=\"/{n}/standings\">standings</a>)</li>",
+            t = escape(rules.title())
+        );
+    }
+    body.push_str("</ul>\n");
+    Ok(document(200, "pbem", &body))
+}
+
+/// A listed game's status line: the saved one, or (a game not saved since migration 0011) from its
+/// state.
+fn listed_status(
+    tx: &crate::storage::Tx<'_>,
+    rules: &dyn GameRules,
+    g: &Listed,
+) -> Result<String, StorageError> {
+    if let Some(s) = &g.status {
+        return Ok(s.clone());
+    }
+    let json = tx.game_state(g.id)?;
+    Ok(match rules.load(&json) {
+        Ok(state) => summary::status_line(state.as_ref(), &g.players),
+        Err(_) => "(unreadable)".to_string(),
+    })
+}
+
+fn game_list(db: &mut Db, rules: &'static dyn GameRules, page: u32) -> Result<Page, StorageError> {
+    let tx = db.read()?;
+    let (running, finished) = tx.game_counts(rules.name())?;
+    let total = running + finished;
+    let pages = total.div_ceil(u64::from(PAGE_SIZE)).max(1);
+    if u64::from(page) > pages {
+        return Ok(error_page(
+            404,
+            &format!("There is no page {page}: the list has {pages} page(s)."),
+        ));
+    }
+    let offset = u64::from(page - 1) * u64::from(PAGE_SIZE);
+    let games = tx.games_page(rules.name(), PAGE_SIZE, offset)?;
+    let n = rules.name();
+    let mut body = nav(rules);
+    let _ = writeln!(
+        body,
+        "<p>{running} running, {finished} finished; most recently moved first. Page {page} of \
+         {pages}.</p>"
+    );
+    if games.is_empty() {
+        body.push_str("<p>No games yet.</p>\n");
+    } else {
+        body.push_str(
+            "<table>\n<tr><th>Board</th><th>Players</th><th>Status</th><th>Last move</th></tr>\n",
+        );
+        for g in &games {
+            let status = listed_status(&tx, rules, g)?;
+            let players: Vec<String> = g.players.iter().map(|p| escape(p)).collect();
+            let _ = writeln!(
+                body,
+                "<tr><td><a href=\"/{n}/{b}\">{b}</a></td><td>{p}</td><td>{s}</td><td>{t}</td></tr>",
+                b = g.board,
+                p = players.join(", "),
+                s = escape(&status),
+                t = escape(&summary::format_time(g.updated_at)),
+            );
+        }
+        body.push_str("</table>\n");
+    }
+    body.push_str("<p>");
+    if page > 1 {
+        let _ = write!(body, "<a href=\"/{n}?page={}\">Newer games</a> ", page - 1);
+    }
+    if u64::from(page) < pages {
+        let _ = write!(body, "<a href=\"/{n}?page={}\">Older games</a>", page + 1);
+    }
+    body.push_str("</p>\n");
+    Ok(document(200, &format!("{} games", rules.title()), &body))
+}
+
+fn board_page(
+    db: &mut Db,
+    rules: &'static dyn GameRules,
+    board: u32,
+    at: Option<u32>,
+) -> Result<Page, StorageError> {
+    let tx = db.read()?;
+    let Some(view) = tx.game_view(rules.name(), board)? else {
+        return Ok(error_page(
+            404,
+            &format!("There is no {} board {board}.", rules.title()),
+        ));
+    };
+    let now_state = match rules.load(&view.state) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("pbem: web: {} board {board}: {e}", rules.name());
+            return Ok(error_page(500, "This game's record cannot be read."));
+        }
+    };
+    let current = now_state.move_number();
+    let at = at.filter(|&m| m != current);
+    let shown: Box<dyn GameState> = match at {
+        None => now_state.clone_box(),
+        Some(m) if m > current => {
+            return Ok(error_page(
+                404,
+                &format!("Board {board} has moves 1 to {current} only."),
+            ));
+        }
+        Some(m) => match now_state.at_move(m) {
+            Ok(s) => s,
+            Err(_) => {
+                return Ok(error_page(
+                    404,
+                    &format!("Board {board} has no position at move {m}."),
+                ));
+            }
+        },
+    };
+    let players: Vec<String> = view.players.iter().map(|(u, _)| u.clone()).collect();
+    let results = tx.game_results(view.id)?;
+    let n = rules.name();
+    let mut body = nav(rules);
+    if let Some(m) = at {
+        let _ = writeln!(
+            body,
+            "<p class=\"note\">This is an old position: the game as move {m} was awaited. \
+             The game is now at move {current}: <a href=\"/{n}/{board}\">see it as it stands</a>.</p>"
+        );
+    }
+    let _ = writeln!(
+        body,
+        "<p><strong>{}</strong> Move {}.</p>",
+        escape(&summary::status_line(shown.as_ref(), &players)),
+        shown.move_number()
+    );
+    match shown.svg() {
+        Some(svg) => {
+            let _ = writeln!(body, "<div class=\"board\">{svg}</div>");
+        }
+        None => {
+            let _ = writeln!(body, "<pre>{}</pre>", escape(&shown.render()));
+        }
+    }
+    let shown_number = shown.move_number();
+    body.push_str("<p>");
+    if shown_number > 1 {
+        let _ = write!(
+            body,
+            "<a href=\"/{n}/{board}?move={}\">&larr; Move {}</a> ",
+            shown_number - 1,
+            shown_number - 1
+        );
+    }
+    if shown_number < current {
+        let next = shown_number + 1;
+        let href = if next == current {
+            format!("/{n}/{board}")
+        } else {
+            format!("/{n}/{board}?move={next}")
+        };
+        let _ = write!(body, "<a href=\"{href}\">Move {next} &rarr;</a>");
+    }
+    body.push_str("</p>\n");
+
+    body.push_str("<h2>Players</h2>\n<table>\n<tr><th>Side</th><th>Player</th><th>Rating</th>");
+    if !results.is_empty() {
+        body.push_str("<th>Result</th>");
+    }
+    body.push_str("</tr>\n");
+    let sides = now_state.seat_names();
+    for (seat, (userid, rating)) in view.players.iter().enumerate() {
+        let _ = write!(
+            body,
+            "<tr><td>{}</td><td>{}</td><td>{} ({} game{})</td>",
+            escape(sides.get(seat).map(String::as_str).unwrap_or("?")),
+            escape(userid),
+            rating.rating,
+            rating.games,
+            if rating.games == 1 { "" } else { "s" }
+        );
+        if let Some(r) = results.iter().find(|r| r.seat == seat) {
+            let _ = write!(
+                body,
+                "<td>{}: {} &rarr; {}</td>",
+                escape(r.result.as_str()),
+                r.before.rating,
+                r.after
+            );
+        } else if !results.is_empty() {
+            body.push_str("<td></td>");
+        }
+        body.push_str("</tr>\n");
+    }
+    body.push_str("</table>\n");
+    let _ = writeln!(
+        body,
+        "<p>Options: {}. Started {}, last move {}.</p>",
+        escape(&now_state.options_summary()),
+        escape(&summary::format_time(view.created_at)),
+        escape(&summary::format_time(view.updated_at))
+    );
+
+    body.push_str("<h2>Moves</h2>\n");
+    let moves = now_state.moves();
+    if moves.is_empty() {
+        body.push_str("<p>No moves yet.</p>\n");
+    } else {
+        let _ = writeln!(
+            body,
+            "<p>Each move links to the board as it was after it; \
+             <a href=\"/{n}/{board}?move=1\">the start</a>.</p>\n<ol class=\"moves\">"
+        );
+        for (i, m) in moves.iter().enumerate() {
+            // Entry i (1-based) was played while move i was awaited: after it, move i + 1 is.
+            let after = i as u32 + 2;
+            let href = if after >= current {
+                format!("/{n}/{board}")
+            } else {
+                format!("/{n}/{board}?move={after}")
+            };
+            let class = if after == shown_number {
+                " class=\"current\""
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                body,
+                "<li{class}><a href=\"{href}\">{}</a> {}{}</li>",
+                escape(&m.text),
+                escape(&summary::seat_label(now_state.as_ref(), &players, m.seat)),
+                if m.auto { " (Auto)" } else { "" }
+            );
+        }
+        body.push_str("</ol>\n");
+    }
+    if matches!(now_state.status(), Status::Over(_)) && at.is_none() {
+        body.push_str("<p>The game is over.</p>\n");
+    }
+    let title = format!("{} Board {board}", rules.title());
+    Ok(document(200, &title, &body))
+}
+
+fn ratings(db: &mut Db, rules: &'static dyn GameRules) -> Result<Page, StorageError> {
+    let tx = db.read()?;
+    let list = tx.rating_list(rules.name())?;
+    let mut body = nav(rules);
+    if list.is_empty() {
+        body.push_str("<p>No rated games yet.</p>\n");
+    } else {
+        body.push_str("<table>\n<tr><th>#</th><th>Player</th><th>Rating</th><th>Games</th></tr>\n");
+        for (i, (userid, r)) in list.iter().enumerate() {
+            let _ = writeln!(
+                body,
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                i + 1,
+                escape(userid),
+                r.rating,
+                r.games
+            );
+        }
+        body.push_str("</table>\n");
+    }
+    Ok(document(200, &format!("{} ratings", rules.title()), &body))
+}
+
+fn standings(db: &mut Db, rules: &'static dyn GameRules) -> Result<Page, StorageError> {
+    let tx = db.read()?;
+    let list = tx.standings(rules.name())?;
+    let mut body = nav(rules);
+    if list.is_empty() {
+        body.push_str("<p>No games yet.</p>\n");
+    } else {
+        body.push_str(
+            "<table>\n<tr><th>Player</th><th>Played</th><th>Won</th><th>Lost</th><th>Drawn</th>\
+             <th>Running</th></tr>\n",
+        );
+        for s in &list {
+            let _ = writeln!(
+                body,
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                escape(&s.userid),
+                s.played,
+                s.won,
+                s.lost,
+                s.drawn,
+                s.active
+            );
+        }
+        body.push_str("</table>\n");
+    }
+    Ok(document(
+        200,
+        &format!("{} standings", rules.title()),
+        &body,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_digits_only_and_bounded() {
+        assert_eq!(parse_number("12"), Some(12));
+        assert_eq!(parse_number("999999999"), Some(999_999_999));
+        for bad in [
+            "",
+            "-1",
+            "+1",
+            "1e3",
+            "abc",
+            " 1",
+            "%00",
+            "9999999999",
+            "1.0",
+        ] {
+            assert_eq!(parse_number(bad), None, "{bad:?}");
+        }
+        assert_eq!(number_param("a=1&move=7", "move"), Param::Number(7));
+        assert_eq!(number_param("page=2", "move"), Param::Absent);
+        assert_eq!(number_param("move", "move"), Param::Bad);
+        assert_eq!(number_param("move=<script>", "move"), Param::Bad);
+    }
+
+    #[test]
+    fn escape_covers_markup_and_quotes() {
+        assert_eq!(
+            escape("<a href=\"x\" title='y'>&</a>"),
+            "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;"
+        );
+    }
+
+    #[test]
+    fn pages_of_an_empty_database() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.sqlite");
+        drop(Db::open(&path, Duration::from_secs(5)).unwrap());
+        let mut db = Db::open_read_only(&path, Duration::from_secs(5)).unwrap();
+        assert_eq!(answer(&mut db, "/").status, 200);
+        let list = answer(&mut db, "/limit");
+        assert_eq!(list.status, 200);
+        assert!(list.html.contains("No games yet."));
+        assert_eq!(answer(&mut db, "/limit?page=2").status, 404);
+        assert_eq!(answer(&mut db, "/limit?page=0").status, 400);
+        assert_eq!(answer(&mut db, "/limit/101").status, 404);
+        assert_eq!(answer(&mut db, "/nogame").status, 404);
+        assert_eq!(answer(&mut db, "/limit/ratings").status, 200);
+        assert_eq!(answer(&mut db, "/limit/standings").status, 200);
+        let long = format!("/limit?page={}", "1".repeat(5000));
+        assert_eq!(answer(&mut db, &long).status, 400);
+    }
+
+    #[test]
+    fn the_list_is_paged_newest_first_and_stored_text_is_escaped() {
+        use crate::storage::SavedStatus;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.sqlite");
+        {
+            let mut db = Db::open(&path, Duration::from_secs(5)).unwrap();
+            let tx = db.transaction().unwrap();
+            // Userids are checked on signup, not by storage: a page must escape whatever is stored.
+            let a = tx.insert_user("<b>ann", "h", &[], 1).unwrap();
+            let b = tx.insert_user("bo&b", "h", &[], 1).unwrap();
+            for i in 0..51u32 {
+                let status = SavedStatus {
+                    finished: i % 2 == 0,
+                    to_move: None,
+                    line: format!("line {i} <script>"),
+                };
+                tx.insert_game(
+                    "limit",
+                    101 + i,
+                    "{}",
+                    &status,
+                    &[a, b],
+                    1000 + i64::from(i),
+                )
+                .unwrap();
+            }
+            tx.commit().unwrap();
+        }
+        let mut db = Db::open_read_only(&path, Duration::from_secs(5)).unwrap();
+        let first = answer(&mut db, "/limit");
+        assert_eq!(first.status, 200);
+        assert!(
+            first.html.contains("25 running, 26 finished"),
+            "{}",
+            first.html
+        );
+        assert!(first.html.contains("Page 1 of 2."));
+        assert_eq!(first.html.matches("<tr><td><a href").count(), 50);
+        // Newest first: board 151 (moved last) leads, board 101 is on page 2.
+        assert!(first.html.contains("href=\"/limit/151\""));
+        assert!(!first.html.contains("href=\"/limit/101\""));
+        assert!(first.html.contains("href=\"/limit?page=2\">Older games"));
+        assert!(first.html.contains("&lt;b&gt;ann, bo&amp;b"));
+        assert!(first.html.contains("line 50 &lt;script&gt;"));
+        assert!(!first.html.contains("<script>") && !first.html.contains("<b>ann"));
+        let second = answer(&mut db, "/limit?page=2");
+        assert_eq!(second.status, 200);
+        assert_eq!(second.html.matches("<tr><td><a href").count(), 1);
+        assert!(second.html.contains("href=\"/limit/101\""));
+        assert!(second.html.contains("href=\"/limit?page=1\">Newer games"));
+        assert_eq!(answer(&mut db, "/limit?page=3").status, 404);
+        // The standings page escapes the stored userids too.
+        let standings = answer(&mut db, "/limit/standings");
+        assert!(
+            standings.html.contains("&lt;b&gt;ann"),
+            "{}",
+            standings.html
+        );
+    }
+
+    #[test]
+    fn the_read_only_connection_refuses_writes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.sqlite");
+        drop(Db::open(&path, Duration::from_secs(5)).unwrap());
+        let mut db = Db::open_read_only(&path, Duration::from_secs(5)).unwrap();
+        let tx = db.read().unwrap();
+        assert!(tx.insert_user("mallory", "h", &[], 1).is_err());
+    }
+}
