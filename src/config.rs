@@ -133,9 +133,7 @@ pub struct MailConfig {
     /// `outbox flush` delete it: mail quotes commands, so it is not kept for ever.
     pub outbox_keep_days: u32,
     /// Board mails carry a picture of the board: `multipart/alternative`, the text first, then HTML
-    /// with the board as an inline PNG. The text alone still says everything. Off by default for
-    /// now: drawing takes about 17 ms a size-8 board, inside the mail's handling, which the LMTP
-    /// figures of docs/performance.md do not include.
+    /// with the board as an inline PNG. The text alone still says everything.
     pub pictures: bool,
 }
 
@@ -147,7 +145,7 @@ impl Default for MailConfig {
             sendmail_command: PathBuf::from("/usr/sbin/sendmail"),
             smtp: SmtpConfig::default(),
             outbox_keep_days: 7,
-            pictures: false,
+            pictures: true,
         }
     }
 }

@@ -174,7 +174,7 @@ fn worker(
         .map_err(|e| (cli::EX_USAGE, e))
         .and_then(|now| Server::open(cfg, now).map_err(|e| cli::failure_status(&e, db)));
     let mut server = match opened {
-        Ok(s) => s.with_seed(seed),
+        Ok(s) => s.with_seed(seed).defer_sending(true),
         Err(failure) => {
             let _ = ready.send(Err(failure));
             return;
@@ -189,6 +189,8 @@ fn worker(
         };
         let verdict = ingest(&mut server, &job, db);
         let _ = job.answer.send(verdict);
+        // The mail is committed and answered: its replies go out now, off the MTA's clock.
+        server.send_deferred();
     }
 }
 

@@ -228,6 +228,11 @@ type Step<T> = std::result::Result<T, Failure>;
 pub struct Server {
     db: Db,
     core: Core,
+    /// With [`Server::defer_sending`], the mails of ingested messages wait here for
+    /// [`Server::send_deferred`] (claimed in the outbox, so a server that dies first leaves them to
+    /// the next flush).
+    defer_sending: bool,
+    deferred: Vec<(Vec<i64>, Vec<OutgoingMail>)>,
 }
 
 /// Everything but the database: the commands run on a transaction of it, which borrows the database.
@@ -301,6 +306,8 @@ impl Server {
         let mailer = Mailer::from_config(&cfg).map_err(|e| ServerError::Mail(e.to_string()))?;
         Ok(Server {
             db,
+            defer_sending: false,
+            deferred: Vec::new(),
             core: Core {
                 cfg,
                 mailer,
@@ -319,6 +326,21 @@ impl Server {
     pub fn with_seed(mut self, seed: Option<u64>) -> Server {
         self.core.seed = seed;
         self
+    }
+
+    /// Makes [`Server::ingest`] leave the sending of its mails to [`Server::send_deferred`]: the LMTP
+    /// server answers the MTA once a mail is committed, then sends (drawing a board picture, talking
+    /// to the relay) while the client goes on.
+    pub fn defer_sending(mut self, defer: bool) -> Server {
+        self.defer_sending = defer;
+        self
+    }
+
+    /// Sends the mails that [`Server::ingest`] left with `defer_sending`.
+    pub fn send_deferred(&mut self) {
+        for (ids, mails) in std::mem::take(&mut self.deferred) {
+            self.core.send_claimed(&self.db, &ids, &mails);
+        }
     }
 
     /// Moves this server's clock (a long-lived server in a fuzzer or test; the binary sets it once).
@@ -373,7 +395,11 @@ impl Server {
         let ids = queue(&tx, &mails, self.core.now)?;
         tx.mark_processed(&incoming.key, self.core.now)?;
         tx.commit()?;
-        self.core.send_claimed(&self.db, &ids, &mails);
+        if self.defer_sending {
+            self.deferred.push((ids, mails.clone()));
+        } else {
+            self.core.send_claimed(&self.db, &ids, &mails);
+        }
         Ok(IngestOutcome::Handled { mails: mails.len() })
     }
 
@@ -1695,7 +1721,10 @@ impl Core {
             new,
             !comments.is_empty(),
         );
-        let body = self.summary(tx, rules, row, state, comments)?;
+        let mut body = self.summary(tx, rules, row, state, comments)?;
+        if let Some(url) = self.cfg.web.game_url(rules.name(), row.board) {
+            body.push_str(&format!("The game on the web: {url}\n"));
+        }
         let next = next_move_lines(rules, row, state);
         let picture = if self.cfg.mail.pictures {
             state.svg()

@@ -22,21 +22,39 @@ fn deliver_with(env: &Env, config: &std::path::Path, message: &str) {
 
 #[test]
 fn a_board_mail_carries_the_board_as_an_inline_png_after_the_same_text() {
+    // The same game with pictures off: its text is what the text part must be.
     let plain = Env::new();
-    plain.players(&["alice", "bob"]);
-    plain.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
+    let off = plain.dir.path().join("pbem.toml");
+    std::fs::write(&off, "[mail]\npictures = false\n").unwrap();
+    for who in ["alice", "bob"] {
+        deliver_with(
+            &plain,
+            &off,
+            &eml(
+                &format!("{who}@example.org"),
+                &format!("signup {who} pw-{who}"),
+                "",
+            ),
+        );
+    }
+    deliver_with(
+        &plain,
+        &off,
+        &eml("alice@example.org", "limit challenge alice bob", ""),
+    );
     let text_only = plain
         .take_mails()
         .into_iter()
-        .find(|m| m.to == ["bob@example.org"])
+        .find(|m| m.to == ["bob@example.org"] && m.subject.starts_with("New"))
         .unwrap();
     assert!(
         !text_only.raw.contains("multipart"),
-        "pictures are off by default"
+        "pictures = false: text alone"
     );
 
     let env = Env::new();
     let config = env.dir.path().join("pbem.toml");
+    // On by default; said here all the same.
     std::fs::write(&config, "[mail]\npictures = true\n").unwrap();
     for who in ["alice", "bob"] {
         deliver_with(
@@ -86,4 +104,51 @@ fn a_board_mail_carries_the_board_as_an_inline_png_after_the_same_text() {
     deliver_with(&env, &config, &eml("carol@example.net", "help", ""));
     let help = env.take_mails().into_iter().next().unwrap();
     assert!(!help.raw.contains("multipart"), "{}", help.raw);
+}
+
+#[test]
+fn with_a_web_address_every_board_mail_links_to_its_game_page() {
+    let env = Env::new();
+    let config = env.dir.path().join("pbem.toml");
+    std::fs::write(&config, "[web]\nbase_url = \"https://pbem.example.org/\"\n").unwrap();
+    for who in ["alice", "bob"] {
+        deliver_with(
+            &env,
+            &config,
+            &eml(
+                &format!("{who}@example.org"),
+                &format!("signup {who} pw-{who}"),
+                "",
+            ),
+        );
+    }
+    deliver_with(
+        &env,
+        &config,
+        &eml("alice@example.org", "limit challenge alice bob", ""),
+    );
+    let mails = env.take_mails();
+    let boards: Vec<_> = mails
+        .iter()
+        .filter(|m| m.subject.starts_with("New Limit Board 101"))
+        .collect();
+    assert_eq!(boards.len(), 2, "{mails:#?}");
+    for m in boards {
+        assert!(
+            m.body
+                .contains("The game on the web: https://pbem.example.org/limit/101\n"),
+            "{}",
+            m.body
+        );
+    }
+    // Without the setting, no link.
+    let plain = Env::new();
+    plain.players(&["alice", "bob"]);
+    plain.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
+    assert!(
+        plain
+            .take_mails()
+            .iter()
+            .all(|m| !m.body.contains("on the web"))
+    );
 }
