@@ -409,5 +409,35 @@ fn board_pages_in_headless_chromium() {
         assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "board {board}");
         // A blank page compresses to a few KB; a drawn board with text does not.
         assert!(bytes.len() > 20_000, "board {board}: {} bytes", bytes.len());
+        // What a person sees: the tiles' colours fill part of the screen, each of the four.
+        let counts = tile_colour_pixels(&bytes);
+        for (name, n) in ["red", "blue", "green", "black"].iter().zip(counts) {
+            assert!(
+                n > 1_000,
+                "board {board}: only {n} pixels of {name} tiles on the screen"
+            );
+        }
     }
+}
+
+/// Pixels of each tile colour of the board picture (red, blue, green, black) in a screenshot.
+fn tile_colour_pixels(png_bytes: &[u8]) -> [usize; 4] {
+    let decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let step = info.color_type.samples();
+    let colours: [[u8; 3]; 4] = [
+        [0xD5, 0x5E, 0x00],
+        [0x00, 0x72, 0xB2],
+        [0x00, 0x9E, 0x73],
+        [0x33, 0x33, 0x33],
+    ];
+    let mut counts = [0; 4];
+    for px in buf[..info.buffer_size()].chunks_exact(step) {
+        if let Some(k) = colours.iter().position(|c| px[..3] == c[..]) {
+            counts[k] += 1;
+        }
+    }
+    counts
 }
