@@ -1931,6 +1931,10 @@ fn password_positions(words: &[&str]) -> Vec<usize> {
     let Some(first) = words.first() else {
         return Vec::new();
     };
+    // A reply's "New Limit Board 101 alice" reads like `<game> limit userid PW`, but holds none.
+    if board_subject_words(words) {
+        return Vec::new();
+    }
     let first = first.to_lowercase();
     let pos: &[usize] = match closest(
         &first,
@@ -2070,9 +2074,6 @@ fn edit_distance(a: &str, b: &str) -> usize {
 /// The password words of a line, found by position as [`redact_line`] finds them, whether or not the
 /// line parses. Used to mask them wherever else the mail repeats them.
 pub fn line_passwords(line: &str) -> Vec<&str> {
-    if is_board_mail_subject(line) {
-        return Vec::new();
-    }
     let words: Vec<&str> = line.split_whitespace().collect();
     password_positions(&words)
         .into_iter()
@@ -2085,9 +2086,6 @@ pub fn line_passwords(line: &str) -> Vec<&str> {
 /// words masked too. Works on lines that do not parse, for quoting a bad command back in an error mail.
 /// Words are rejoined with single spaces.
 pub fn redact_line(line: &str) -> String {
-    if is_board_mail_subject(line) {
-        return line.to_string();
-    }
     let words: Vec<&str> = line.split_whitespace().collect();
     let pos = password_positions(&words);
     let secrets: Vec<&str> = pos.iter().map(|&i| secret_of(words[i])).collect();
@@ -2112,7 +2110,11 @@ const PLAIN_WORDS: &[&str] = &[
 /// `New` or `Nag:` before them. Such a Subject is never a command, nor a mistyped one with a
 /// password to hide.
 pub fn is_board_mail_subject(line: &str) -> bool {
-    let words: Vec<&str> = line.split_whitespace().collect();
+    board_subject_words(&line.split_whitespace().collect::<Vec<_>>())
+}
+
+/// [`is_board_mail_subject`] on the words of a line.
+fn board_subject_words(words: &[&str]) -> bool {
     let start = match words.first().map(|w| w.to_lowercase()).as_deref() {
         Some("new" | "nag:") => 1,
         _ => 0,

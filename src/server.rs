@@ -395,12 +395,13 @@ impl Server {
         let ids = queue(&tx, &mails, self.core.now)?;
         tx.mark_processed(&incoming.key, self.core.now)?;
         tx.commit()?;
+        let count = mails.len();
         if self.defer_sending {
-            self.deferred.push((ids, mails.clone()));
+            self.deferred.push((ids, mails));
         } else {
             self.core.send_claimed(&self.db, &ids, &mails);
         }
-        Ok(IngestOutcome::Handled { mails: mails.len() })
+        Ok(IngestOutcome::Handled { mails: count })
     }
 
     /// Runs one command line as the admin at the shell: it changes the games exactly as by mail and mails

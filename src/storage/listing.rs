@@ -177,34 +177,34 @@ impl Tx<'_> {
     /// One page of a game type's finished games, newest first (`limit` games after skipping
     /// `offset`), with their players and results, in one query.
     pub fn finished_page(&self, game_type: &str, limit: u32, offset: u64) -> Result<Vec<Listed>> {
-        let mut stmt = self.0.prepare_cached(
-            "WITH page AS (SELECT id, board, finished, updated_at, status FROM games
-                           WHERE game_type = ?1 AND finished = 1
-                           ORDER BY updated_at DESC, board DESC LIMIT ?2 OFFSET ?3)
-             SELECT p.id, p.board, p.finished, p.updated_at, p.status, s.seat, u.userid,
-                    r.result, r.rating_before, r.games_before, r.rating_after
-             FROM page p JOIN seats s ON s.game_id = p.id JOIN users u ON u.id = s.user_id
-             LEFT JOIN game_results r ON r.game_id = p.id AND r.seat = s.seat
-             ORDER BY p.updated_at DESC, p.board DESC, s.seat",
-        )?;
-        let offset = i64::try_from(offset).unwrap_or(i64::MAX);
-        let mut rows = stmt.query(params![game_type, limit, offset])?;
-        collect_listing(&mut rows)
+        self.page_of_games(game_type, "AND finished = 1", limit, offset)
     }
 
     /// One page of a game type's games, running and finished, most recently moved first (`limit`
     /// games after skipping `offset`), with their players and results, in one query (`pbem web`).
     pub fn games_page(&self, game_type: &str, limit: u32, offset: u64) -> Result<Vec<Listed>> {
-        let mut stmt = self.0.prepare_cached(
+        self.page_of_games(game_type, "", limit, offset)
+    }
+
+    /// The page query of [`Tx::finished_page`] and [`Tx::games_page`]; `only` is a fixed condition
+    /// on games (kept in the SQL text, so that the finished games' partial index serves it).
+    fn page_of_games(
+        &self,
+        game_type: &str,
+        only: &str,
+        limit: u32,
+        offset: u64,
+    ) -> Result<Vec<Listed>> {
+        let mut stmt = self.0.prepare_cached(&format!(
             "WITH page AS (SELECT id, board, finished, updated_at, status FROM games
-                           WHERE game_type = ?1
+                           WHERE game_type = ?1 {only}
                            ORDER BY updated_at DESC, board DESC LIMIT ?2 OFFSET ?3)
              SELECT p.id, p.board, p.finished, p.updated_at, p.status, s.seat, u.userid,
                     r.result, r.rating_before, r.games_before, r.rating_after
              FROM page p JOIN seats s ON s.game_id = p.id JOIN users u ON u.id = s.user_id
              LEFT JOIN game_results r ON r.game_id = p.id AND r.seat = s.seat
-             ORDER BY p.updated_at DESC, p.board DESC, s.seat",
-        )?;
+             ORDER BY p.updated_at DESC, p.board DESC, s.seat"
+        ))?;
         let offset = i64::try_from(offset).unwrap_or(i64::MAX);
         let mut rows = stmt.query(params![game_type, limit, offset])?;
         collect_listing(&mut rows)
