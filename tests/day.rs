@@ -7,17 +7,6 @@ use common::{Env, NOW, Sent, eml};
 
 const DAY: i64 = 86_400;
 
-/// The one mail the last command sent to `to`.
-fn only_mail_to(env: &Env, to: &str) -> Sent {
-    let mails: Vec<Sent> = env
-        .take_mails()
-        .into_iter()
-        .filter(|m| m.to.iter().any(|t| t == to))
-        .collect();
-    assert_eq!(mails.len(), 1, "{mails:#?}");
-    mails.into_iter().next().unwrap()
-}
-
 /// A reply to a mail of the server, as a mail client writes it: `Re:` and the quoted text, with a
 /// word of thanks and no command.
 fn reply_to(mail: &Sent, from: &str) -> String {
@@ -54,12 +43,12 @@ fn assert_no_command_answer(answer: &Sent, subject: &str) {
 fn a_reply_without_a_command_to_any_mail_of_the_server_gets_the_no_command_answer() {
     let mut env = Env::new();
     env.deliver(&eml("alice@example.org", "signup alice pw-alice", ""));
-    let signup = only_mail_to(&env, "alice@example.org");
+    let signup = env.only_mail_to("alice@example.org");
     env.deliver(&eml("bob@example.org", "signup bob pw-bob", ""));
     env.take_mails();
 
     env.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
-    let new_board = only_mail_to(&env, "bob@example.org");
+    let new_board = env.only_mail_to("bob@example.org");
     assert!(
         new_board.subject.starts_with("New Limit Board 101 "),
         "{new_board:#?}"
@@ -70,17 +59,17 @@ fn a_reply_without_a_command_to_any_mail_of_the_server_gets_the_no_command_answe
         "limit move 101 bob wrong 1-2,3",
         "",
     ));
-    let error = only_mail_to(&env, "bob@example.org");
+    let error = env.only_mail_to("bob@example.org");
     assert_eq!(error.subject, "Limit Board 101 Error");
 
     env.deliver(&eml("carol@example.net", "help", ""));
-    let help = only_mail_to(&env, "carol@example.net");
+    let help = env.only_mail_to("carol@example.net");
     assert_eq!(help.subject, "pbem help");
 
     env.now = NOW + 7 * DAY;
     let out = env.cmd().arg("cron").output().unwrap();
     assert!(out.status.success(), "{out:?}");
-    let nag = only_mail_to(&env, "alice@example.org");
+    let nag = env.only_mail_to("alice@example.org");
     assert_eq!(nag.subject, "Nag: Limit Board 101 alice");
 
     for (mail, from) in [
@@ -91,7 +80,7 @@ fn a_reply_without_a_command_to_any_mail_of_the_server_gets_the_no_command_answe
         (&nag, "alice@example.org"),
     ] {
         env.deliver(&reply_to(mail, from));
-        let answer = only_mail_to(&env, from);
+        let answer = env.only_mail_to(from);
         assert_no_command_answer(&answer, &mail.subject);
     }
     // Nothing was changed by the replies: the game waits for alice's first move.
@@ -108,7 +97,7 @@ fn a_challenges_comment_reaches_the_other_players() {
         "limit challenge alice bob",
         "Fancy a game?\n",
     ));
-    let bob = only_mail_to(&env, "bob@example.org");
+    let bob = env.only_mail_to("bob@example.org");
     assert!(
         bob.subject.starts_with("New Limit Board 101 ") && bob.subject.ends_with(" **"),
         "{}",
@@ -129,7 +118,7 @@ fn a_challenges_comment_reaches_the_other_players() {
         "limit challenge --password=pw-alice alice bob",
         "A rematch?\n",
     ));
-    let bob = only_mail_to(&env, "bob@example.org");
+    let bob = env.only_mail_to("bob@example.org");
     assert!(
         bob.body.contains("alice writes:\nA rematch?\n"),
         "{}",
@@ -389,7 +378,7 @@ fn a_forgotten_password_is_reset_with_a_code_mailed_to_the_registered_address() 
         "the code reached the stranger"
     );
     env.deliver(&eml("mallory@example.net", "password reset nobody", ""));
-    let unknown = only_mail_to(&env, "mallory@example.net");
+    let unknown = env.only_mail_to("mallory@example.net");
     assert_eq!(
         unknown.body.replace("nobody", "USER"),
         to_mallory[0].body.replace("alice", "USER"),
@@ -402,7 +391,7 @@ fn a_forgotten_password_is_reset_with_a_code_mailed_to_the_registered_address() 
         "password set alice AAAAAAAAAA stolen-pw",
         "",
     ));
-    let wrong = only_mail_to(&env, "mallory@example.net");
+    let wrong = env.only_mail_to("mallory@example.net");
     assert!(
         wrong
             .body
@@ -425,7 +414,7 @@ fn a_forgotten_password_is_reset_with_a_code_mailed_to_the_registered_address() 
         &format!("password set alice {code} fresh-pw"),
         "",
     ));
-    let done = only_mail_to(&env, "alice@example.org");
+    let done = env.only_mail_to("alice@example.org");
     assert!(
         done.body.contains("The password of alice has been set"),
         "{}",
@@ -454,7 +443,7 @@ fn a_forgotten_password_is_reset_with_a_code_mailed_to_the_registered_address() 
         &format!("password set alice {code} again-pw"),
         "",
     ));
-    let again = only_mail_to(&env, "alice@example.org");
+    let again = env.only_mail_to("alice@example.org");
     assert!(
         again.body.contains("does not set a password"),
         "used once: {}",
@@ -496,7 +485,7 @@ fn a_code_expires_after_a_day() {
         &format!("password set alice {code} late-pw"),
         "",
     ));
-    let late = only_mail_to(&env, "alice@example.org");
+    let late = env.only_mail_to("alice@example.org");
     assert!(late.body.contains("older than 24 hours"), "{}", late.body);
     assert!(
         env.admin("change password alice pw-alice pw-2")
@@ -664,7 +653,7 @@ fn the_board_mail_shows_the_time_each_player_used() {
             "",
         ));
         if who == "alice" {
-            let mail = only_mail_to(&env, "alice@example.org");
+            let mail = env.only_mail_to("alice@example.org");
             assert!(
                 mail.body.contains("Time used:    alice 2h 0m, bob 0m\n"),
                 "{}",
@@ -672,7 +661,7 @@ fn the_board_mail_shows_the_time_each_player_used() {
             );
         }
     }
-    let mail = only_mail_to(&env, "alice@example.org");
+    let mail = env.only_mail_to("alice@example.org");
     assert!(
         mail.body.contains("Time used:    alice 2h 0m, bob 3d 4h\n"),
         "{}",
@@ -818,7 +807,7 @@ fn the_admin_can_override_at_the_shell_and_every_override_is_recorded_with_its_r
         "admin undo limit 101 --reason x",
         "",
     ));
-    let answer = only_mail_to(&env, "alice@example.org");
+    let answer = env.only_mail_to("alice@example.org");
     assert!(
         answer
             .body
@@ -905,7 +894,7 @@ fn an_old_position_and_an_open_proposal_say_so() {
     }
     env.take_mails();
     env.deliver(&eml("carol@example.net", "limit show 101#2", ""));
-    let old = only_mail_to(&env, "carol@example.net");
+    let old = env.only_mail_to("carol@example.net");
     assert!(
         old.body
             .contains("This is board 101 as it was at move 2; the game is now at move 3."),

@@ -5,30 +5,18 @@ mod common;
 
 use common::Env;
 
-/// Runs an admin command and returns what it printed; it must succeed.
-fn admin_ok(env: &Env, line: &str) -> String {
-    let out = env.admin(line);
-    assert!(
-        out.status.success(),
-        "{line}: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
 #[test]
 fn history_shows_the_newest_fifty_and_pages_to_the_older_ones() {
     let env = Env::new();
     env.players(&["alice", "bob"]);
     for board in 101..=152 {
-        admin_ok(&env, "limit challenge alice bob");
-        admin_ok(&env, &format!("limit resign {board} bob pw-bob"));
+        env.admin_ok("limit challenge alice bob");
+        env.admin_ok(&format!("limit resign {board} bob pw-bob"));
     }
     // One game still going: never in the history.
-    admin_ok(&env, "limit challenge alice bob");
+    env.admin_ok("limit challenge alice bob");
 
-    let first = admin_ok(&env, "limit history");
+    let first = env.admin_ok("limit history");
     assert!(
         first.contains("Finished Limit games, newest first (page 1 of 2, 52 games)"),
         "{first}"
@@ -55,7 +43,7 @@ fn history_shows_the_newest_fifty_and_pages_to_the_older_ones() {
         "{first}"
     );
 
-    let second = admin_ok(&env, "limit history page 2");
+    let second = env.admin_ok("limit history page 2");
     assert_eq!(second.matches("\nBoard ").count(), 2, "{second}");
     assert!(
         at(&second, 102).unwrap() < at(&second, 101).unwrap(),
@@ -66,7 +54,7 @@ fn history_shows_the_newest_fifty_and_pages_to_the_older_ones() {
         "the last page: {second}"
     );
 
-    let past = admin_ok(&env, "limit history page 3");
+    let past = env.admin_ok("limit history page 3");
     assert!(
         past.contains("There is no page 3: the last is page 2."),
         "{past}"
@@ -81,10 +69,10 @@ fn history_shows_the_newest_fifty_and_pages_to_the_older_ones() {
 fn games_shows_each_games_saved_status_without_loading_it() {
     let env = Env::new();
     env.players(&["alice", "bob", "carol"]);
-    admin_ok(&env, "limit challenge alice bob");
-    admin_ok(&env, "limit challenge carol alice");
-    admin_ok(&env, "limit resign 102 carol pw-carol");
-    let all = admin_ok(&env, "limit games alice all");
+    env.admin_ok("limit challenge alice bob");
+    env.admin_ok("limit challenge carol alice");
+    env.admin_ok("limit resign 102 carol pw-carol");
+    let all = env.admin_ok("limit games alice all");
     assert!(
         all.contains("  Board 101: alice vs bob  Red (alice) to move.\n"),
         "{all}"
@@ -101,7 +89,7 @@ fn games_shows_each_games_saved_status_without_loading_it() {
             [],
         )
         .unwrap();
-    let active = admin_ok(&env, "limit games alice");
+    let active = env.admin_ok("limit games alice");
     assert!(
         active.contains("  Board 101: alice vs bob  Red (alice) to move.\n"),
         "{active}"
@@ -111,7 +99,7 @@ fn games_shows_each_games_saved_status_without_loading_it() {
     env.sqlite()
         .execute("UPDATE games SET status = NULL WHERE board = 101", [])
         .unwrap();
-    let active = admin_ok(&env, "limit games alice");
+    let active = env.admin_ok("limit games alice");
     assert!(
         active.contains("  Board 101: alice vs bob  unreadable: "),
         "{active}"

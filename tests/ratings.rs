@@ -12,18 +12,6 @@ use pbem::games::{GameOption, Outcome, Status};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
-/// Runs an admin command and returns what it printed; it must succeed.
-fn admin_ok(env: &Env, line: &str) -> String {
-    let out = env.admin(line);
-    assert!(
-        out.status.success(),
-        "{line}: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
 /// The mails of the last command that end a game: each player's board mail with the result.
 fn over_mails(env: &Env, board: u32) -> Vec<common::Sent> {
     let mails: Vec<_> = env
@@ -100,11 +88,11 @@ fn play_by_mail(env: &Env, board: u32, seats: &[&str], moves: &[(usize, String)]
 #[test]
 fn before_any_game_the_lists_say_so() {
     let env = Env::new();
-    let r = admin_ok(&env, "limit ratings");
+    let r = env.admin_ok("limit ratings");
     assert!(r.contains("No game has been rated yet."), "{r}");
-    let s = admin_ok(&env, "limit standings");
+    let s = env.admin_ok("limit standings");
     assert!(s.contains("Nobody has played yet."), "{s}");
-    let h = admin_ok(&env, "limit history");
+    let h = env.admin_ok("limit history");
     assert!(h.contains("No game has finished yet."), "{h}");
     // Extra words are refused with the usage, by mail too.
     env.players(&["alice"]);
@@ -153,8 +141,8 @@ fn a_series_of_games_is_rated_as_worked_out_by_hand() {
         assert!(m.body.contains(&block), "{}", m.body);
     }
     // `show` of the finished game shows the same changes, but not of the game before its end.
-    assert!(admin_ok(&env, "limit show 101").contains(&block));
-    let earlier = admin_ok(&env, "limit show 101#1");
+    assert!(env.admin_ok("limit show 101").contains(&block));
+    let earlier = env.admin_ok("limit show 101#1");
     assert!(earlier.contains("Red (alice) to move."), "{earlier}");
     assert!(!earlier.contains("Rating changes"), "{earlier}");
 
@@ -170,7 +158,7 @@ fn a_series_of_games_is_rated_as_worked_out_by_hand() {
         "a new game has no rating changes"
     );
     accept_all(&env, 102, &["bob", "alice"]);
-    let out = admin_ok(&env, "limit resign 102 alice pw-alice");
+    let out = env.admin_ok("limit resign 102 alice pw-alice");
     assert!(out.contains("Game over: Red (bob) wins."), "{out}");
     let block = changes_block(&["bob 1568 -> 1606 (+38)", "alice 1632 -> 1594 (-38)"]);
     for m in over_mails(&env, 102) {
@@ -304,7 +292,7 @@ fn a_series_of_games_is_rated_as_worked_out_by_hand() {
     // dave:  104 drawn, 106 active -> 1 played, 0-0-1, 1 active.  erin: 104 drawn -> 1, 0-0-1.
     // Ordered by won, then drawn, then fewest lost, then userid: bob and carol both won 1 and drew 1,
     // carol lost fewer.
-    let s = admin_ok(&env, "limit standings");
+    let s = env.admin_ok("limit standings");
     let rows: Vec<Vec<&str>> = s
         .lines()
         .skip_while(|l| !l.trim_start().starts_with("Player"))
@@ -324,7 +312,7 @@ fn a_series_of_games_is_rated_as_worked_out_by_hand() {
     );
 
     // The history of the type: every finished game, its result and its changes; not the open one.
-    let h = admin_ok(&env, "limit history");
+    let h = env.admin_ok("limit history");
     for needle in [
         "Board 101: alice vs bob",
         "  Won by alice.\n  alice 1600 -> 1632 (+32)\n  bob 1600 -> 1568 (-32)\n",
@@ -344,7 +332,7 @@ fn a_series_of_games_is_rated_as_worked_out_by_hand() {
     }
     assert!(!h.contains("Board 106"), "{h}");
     // The history of one board is still the move list.
-    let one = admin_ok(&env, "limit history 103");
+    let one = env.admin_ok("limit history 103");
     assert!(one.contains("History of Limit Board 103"), "{one}");
     assert!(one.contains("resign"), "{one}");
 
@@ -352,7 +340,7 @@ fn a_series_of_games_is_rated_as_worked_out_by_hand() {
     let out = env.admin("limit resign 101 alice pw-alice");
     assert!(!out.status.success());
     env.take_mails();
-    assert_eq!(admin_ok(&env, "limit ratings"), r.as_str());
+    assert_eq!(env.admin_ok("limit ratings"), r.as_str());
 
     // A game that ended before the server kept ratings (no stored results) is listed as not rated
     // (issue 12 shortened the line: games of players who never agreed are not rated either), its
@@ -365,14 +353,14 @@ fn a_series_of_games_is_rated_as_worked_out_by_hand() {
         .unwrap();
     let expected = "Board 101: alice vs bob (ended 2026-11-18 11:06 UTC)\n  Game over: Red (alice) wins.\n  \
                     Not rated.\n";
-    let h = admin_ok(&env, "limit history");
+    let h = env.admin_ok("limit history");
     assert!(h.contains(expected), "{h}");
     // ...or, for a game saved before the lists kept it (migration 0011), from the game itself,
     // once: the line is then saved.
     env.sqlite()
         .execute("UPDATE games SET status = NULL WHERE board = 101", [])
         .unwrap();
-    let h = admin_ok(&env, "limit history");
+    let h = env.admin_ok("limit history");
     assert!(h.contains(expected), "{h}");
     let saved: Option<String> = env
         .sqlite()

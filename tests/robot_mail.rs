@@ -4,19 +4,8 @@
 
 mod common;
 
-use common::{Env, Sent, eml};
+use common::{Env, eml};
 use pbem::games::Status;
-
-/// The one mail of the last command to `to`.
-fn only_mail_to(env: &Env, to: &str) -> Sent {
-    let mails: Vec<Sent> = env
-        .take_mails()
-        .into_iter()
-        .filter(|m| m.to.iter().any(|t| t == to))
-        .collect();
-    assert_eq!(mails.len(), 1, "{mails:#?}");
-    mails.into_iter().next().unwrap()
-}
 
 #[test]
 fn a_robot_answers_each_move_in_the_same_mail() {
@@ -27,7 +16,7 @@ fn a_robot_answers_each_move_in_the_same_mail() {
         "limit challenge alice robot1",
         "",
     ));
-    let new = only_mail_to(&env, "alice@example.org");
+    let new = env.only_mail_to("alice@example.org");
     assert!(
         new.subject.starts_with("New Limit Board 101 alice"),
         "{}",
@@ -45,7 +34,7 @@ fn a_robot_answers_each_move_in_the_same_mail() {
             &format!("limit move 101 alice pw-alice {mv}"),
             "",
         ));
-        let mail = only_mail_to(&env, "alice@example.org");
+        let mail = env.only_mail_to("alice@example.org");
         let after = env.stored_game(101);
         // alice's move and the robot's answer, both in the one board mail she gets.
         assert_eq!(after.moves().len(), before + 2, "turn {turn}");
@@ -76,7 +65,7 @@ fn a_robot_that_moves_first_has_moved_in_the_new_board_mail() {
         "limit challenge robot2 alice",
         "",
     ));
-    let new = only_mail_to(&env, "alice@example.org");
+    let new = env.only_mail_to("alice@example.org");
     let game = env.stored_game(101);
     assert_eq!(game.moves().len(), 1, "the robot's first move");
     assert_eq!(game.status(), Status::ToMove(1));
@@ -119,7 +108,7 @@ fn robots_cannot_log_in_nor_be_signed_up_and_play_each_other_to_the_end_rated() 
         "signup robot3 some-password",
         "",
     ));
-    let answer = only_mail_to(&env, "mallory@example.org");
+    let answer = env.only_mail_to("mallory@example.org");
     assert!(answer.body.contains("robot3"), "{}", answer.body);
     assert!(!answer.body.contains("Welcome"), "{}", answer.body);
     env.deliver(&eml(

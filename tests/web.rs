@@ -88,18 +88,6 @@ fn next_move(env: &Env, board: u32) -> (usize, String) {
     (seat, g.legal_moves()[0].clone())
 }
 
-fn admin_ok(env: &Env, line: &str) -> String {
-    let out = env.admin(line);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{line}: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 /// Plays `n` moves on a board, each by mail from the player to move.
 fn play(env: &Env, board: u32, players: &[&str], n: usize) {
     for _ in 0..n {
@@ -119,15 +107,15 @@ fn play(env: &Env, board: u32, players: &[&str], n: usize) {
 fn fixture() -> Env {
     let env = Env::new();
     env.players(&["alice", "bob", "carol"]);
-    admin_ok(&env, "limit challenge -size=8 alice bob");
+    env.admin_ok("limit challenge -size=8 alice bob");
     play(&env, 101, &["alice", "bob"], 6);
-    admin_ok(&env, "limit challenge -size=4 alice bob");
+    env.admin_ok("limit challenge -size=4 alice bob");
     play(&env, 102, &["alice", "bob"], 2);
-    admin_ok(&env, "limit challenge alice bob carol");
+    env.admin_ok("limit challenge alice bob carol");
     play(&env, 103, &["alice", "bob", "carol"], 3);
-    admin_ok(&env, "limit resign 103 alice pw-alice");
-    admin_ok(&env, "limit resign 103 bob pw-bob");
-    admin_ok(&env, "limit challenge -size=16 bob carol");
+    env.admin_ok("limit resign 103 alice pw-alice");
+    env.admin_ok("limit resign 103 bob pw-bob");
+    env.admin_ok("limit challenge -size=16 bob carol");
     play(&env, 104, &["bob", "carol"], 2);
     env.take_mails();
     assert!(matches!(env.stored_game(103).status(), Status::Over(_)));

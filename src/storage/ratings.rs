@@ -330,23 +330,9 @@ mod tests {
         );
     }
 
-    /// The standings counted from the games, seats and results (what the triggers of migration
-    /// 0011 keep in the `standings` table), in the table's order.
-    fn standings_counted(tx: &Tx<'_>) -> Vec<(String, i64, String, [i64; 5])> {
-        let mut stmt =
-            tx.0.prepare(
-                "SELECT x.game_type, x.user_id, u.userid, SUM(played), SUM(won), SUM(lost),
-                        SUM(drawn), SUM(active)
-                 FROM (SELECT g.game_type, r.user_id, 1 AS played, r.result = 'won' AS won,
-                              r.result = 'lost' AS lost, r.result = 'drew' AS drawn, 0 AS active
-                       FROM game_results r JOIN games g ON g.id = r.game_id
-                       UNION ALL
-                       SELECT g.game_type, s.user_id, 0, 0, 0, 0, 1
-                       FROM seats s JOIN games g ON g.id = s.game_id WHERE g.finished = 0) x
-                 JOIN users u ON u.id = x.user_id
-                 GROUP BY x.game_type, x.user_id ORDER BY 1, 2",
-            )
-            .unwrap();
+    /// Rows of (game type, user id, userid, [played, won, lost, drawn, active]) from `sql`.
+    fn standings_rows(tx: &Tx<'_>, sql: &str) -> Vec<(String, i64, String, [i64; 5])> {
+        let mut stmt = tx.0.prepare(sql).unwrap();
         stmt.query_map([], |r| {
             Ok((
                 r.get(0)?,
@@ -360,27 +346,33 @@ mod tests {
         .collect()
     }
 
+    /// The standings counted from the games, seats and results (what the triggers of migration
+    /// 0011 keep in the `standings` table), in the table's order.
+    fn standings_counted(tx: &Tx<'_>) -> Vec<(String, i64, String, [i64; 5])> {
+        standings_rows(
+            tx,
+            "SELECT x.game_type, x.user_id, u.userid, SUM(played), SUM(won), SUM(lost),
+                    SUM(drawn), SUM(active)
+             FROM (SELECT g.game_type, r.user_id, 1 AS played, r.result = 'won' AS won,
+                          r.result = 'lost' AS lost, r.result = 'drew' AS drawn, 0 AS active
+                   FROM game_results r JOIN games g ON g.id = r.game_id
+                   UNION ALL
+                   SELECT g.game_type, s.user_id, 0, 0, 0, 0, 1
+                   FROM seats s JOIN games g ON g.id = s.game_id WHERE g.finished = 0) x
+             JOIN users u ON u.id = x.user_id
+             GROUP BY x.game_type, x.user_id ORDER BY 1, 2",
+        )
+    }
+
     /// The `standings` table, with the rows of nothing dropped.
     fn standings_kept(tx: &Tx<'_>) -> Vec<(String, i64, String, [i64; 5])> {
-        let mut stmt =
-            tx.0.prepare(
-                "SELECT s.game_type, s.user_id, u.userid, played, won, lost, drawn, active
-                 FROM standings s JOIN users u ON u.id = s.user_id
-                 WHERE played <> 0 OR won <> 0 OR lost <> 0 OR drawn <> 0 OR active <> 0
-                 ORDER BY 1, 2",
-            )
-            .unwrap();
-        stmt.query_map([], |r| {
-            Ok((
-                r.get(0)?,
-                r.get(1)?,
-                r.get(2)?,
-                [r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?],
-            ))
-        })
-        .unwrap()
-        .map(Result::unwrap)
-        .collect()
+        standings_rows(
+            tx,
+            "SELECT s.game_type, s.user_id, u.userid, played, won, lost, drawn, active
+             FROM standings s JOIN users u ON u.id = s.user_id
+             WHERE played <> 0 OR won <> 0 OR lost <> 0 OR drawn <> 0 OR active <> 0
+             ORDER BY 1, 2",
+        )
     }
 
     #[test]

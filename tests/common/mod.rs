@@ -128,6 +128,29 @@ impl Env {
         out
     }
 
+    /// Runs a mail-language command from the shell; it must succeed. Returns what it printed.
+    pub fn admin_ok(&self, line: &str) -> String {
+        let out = self.admin(line);
+        assert!(
+            out.status.success(),
+            "{line}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    /// The one mail to `to` among those sent since the last call (the others are dropped).
+    pub fn only_mail_to(&self, to: &str) -> Sent {
+        let mails: Vec<Sent> = self
+            .take_mails()
+            .into_iter()
+            .filter(|m| m.to.iter().any(|t| t == to))
+            .collect();
+        assert_eq!(mails.len(), 1, "{mails:#?}");
+        mails.into_iter().next().unwrap()
+    }
+
     /// Signs up alice and bob (and carol) by mail and drops the confirmations.
     pub fn players(&self, names: &[&str]) {
         for n in names {
