@@ -109,7 +109,11 @@ fn robots_cannot_log_in_nor_be_signed_up_and_play_each_other_to_the_end_rated() 
         "",
     ));
     let answer = env.only_mail_to("mallory@example.org");
-    assert!(answer.body.contains("robot3"), "{}", answer.body);
+    assert!(
+        answer.body.contains("The userid 'robot3' is taken"),
+        "{}",
+        answer.body
+    );
     assert!(!answer.body.contains("Welcome"), "{}", answer.body);
     env.deliver(&eml(
         "alice@example.org",

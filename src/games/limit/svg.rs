@@ -75,6 +75,36 @@ fn corners(x: f64, y: f64, size: f64) -> String {
         .join(" ")
 }
 
+/// A cell drawn as a dashed outline with its number: an open cell, or the tile the last move took.
+struct Outline {
+    class: &'static str,
+    stroke: &'static str,
+    width: &'static str,
+    dash: &'static str,
+    ink: &'static str,
+}
+
+impl Outline {
+    fn write(&self, out: &mut String, n: u32, x: f64, y: f64) {
+        let Outline {
+            class,
+            stroke,
+            width,
+            dash,
+            ink,
+        } = self;
+        let _ = writeln!(
+            out,
+            "<g class=\"{class}\" data-number=\"{n}\"><polygon points=\"{}\" fill=\"none\" \
+             stroke=\"{stroke}\" stroke-width=\"{width}\" stroke-dasharray=\"{dash}\"/>\
+             <text x=\"{x:.1}\" y=\"{:.1}\" font-size=\"9\" fill=\"{ink}\" \
+             text-anchor=\"middle\">{n}</text></g>",
+            corners(x, y, HEX - 1.0),
+            y + 3.0,
+        );
+    }
+}
+
 /// Escapes text for SVG.
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
@@ -152,16 +182,14 @@ pub fn svg(g: &Game) -> String {
             }
             None => {
                 // A cell where a tile may be laid now (placement phases).
-                let _ = writeln!(
-                    out,
-                    "<g class=\"open\" data-number=\"{n}\"><polygon points=\"{}\" fill=\"none\" \
-                     stroke=\"#999999\" stroke-width=\"1\" stroke-dasharray=\"2 3\"/>\
-                     <text x=\"{x:.1}\" y=\"{:.1}\" font-size=\"9\" fill=\"#777777\" \
-                     text-anchor=\"middle\">{n}</text></g>",
-                    corners(x, y, HEX - 1.0),
-                    y + 3.0,
-                    n = c.number,
-                );
+                let outline = Outline {
+                    class: "open",
+                    stroke: "#999999",
+                    width: "1",
+                    dash: "2 3",
+                    ink: "#777777",
+                };
+                outline.write(&mut out, c.number, x, y);
             }
         }
         if let Some(side) = c.pawn {
@@ -182,15 +210,14 @@ pub fn svg(g: &Game) -> String {
     if let Some(n) = removed {
         let (q, r) = geom::axial(n);
         let (x, y) = at(q, r);
-        let _ = writeln!(
-            out,
-            "<g class=\"removed\" data-number=\"{n}\"><polygon points=\"{}\" fill=\"none\" \
-             stroke=\"#111111\" stroke-width=\"2\" stroke-dasharray=\"5 4\"/>\
-             <text x=\"{x:.1}\" y=\"{:.1}\" font-size=\"9\" fill=\"#111111\" \
-             text-anchor=\"middle\">{n}</text></g>",
-            corners(x, y, HEX - 1.0),
-            y + 3.0,
-        );
+        let outline = Outline {
+            class: "removed",
+            stroke: "#111111",
+            width: "2",
+            dash: "5 4",
+            ink: "#111111",
+        };
+        outline.write(&mut out, n, x, y);
     }
     if let Some((from, to)) = moved {
         let (fq, fr) = geom::axial(from);
