@@ -20,28 +20,29 @@ fn deliver_with(env: &Env, config: &std::path::Path, message: &str) {
     assert!(out.status.success(), "{out:?}");
 }
 
+/// A server with this configuration file, alice and bob signed up and game 101 started between them;
+/// the mails so far are left in the outbox. Returns the server and its configuration's path.
+fn game_with(config_text: &str) -> (Env, std::path::PathBuf) {
+    let env = Env::new();
+    let config = env.dir.path().join("pbem.toml");
+    std::fs::write(&config, config_text).unwrap();
+    for who in ["alice", "bob"] {
+        let signup = eml(
+            &format!("{who}@example.org"),
+            &format!("signup {who} pw-{who}"),
+            "",
+        );
+        deliver_with(&env, &config, &signup);
+    }
+    let challenge = eml("alice@example.org", "limit challenge alice bob", "");
+    deliver_with(&env, &config, &challenge);
+    (env, config)
+}
+
 #[test]
 fn a_board_mail_carries_the_board_as_an_inline_png_after_the_same_text() {
     // The same game with pictures off: its text is what the text part must be.
-    let plain = Env::new();
-    let off = plain.dir.path().join("pbem.toml");
-    std::fs::write(&off, "[mail]\npictures = false\n").unwrap();
-    for who in ["alice", "bob"] {
-        deliver_with(
-            &plain,
-            &off,
-            &eml(
-                &format!("{who}@example.org"),
-                &format!("signup {who} pw-{who}"),
-                "",
-            ),
-        );
-    }
-    deliver_with(
-        &plain,
-        &off,
-        &eml("alice@example.org", "limit challenge alice bob", ""),
-    );
+    let (plain, _) = game_with("[mail]\npictures = false\n");
     let text_only = plain
         .take_mails()
         .into_iter()
@@ -52,31 +53,12 @@ fn a_board_mail_carries_the_board_as_an_inline_png_after_the_same_text() {
         "pictures = false: text alone"
     );
 
-    let env = Env::new();
-    let config = env.dir.path().join("pbem.toml");
     // On by default; said here all the same.
-    std::fs::write(&config, "[mail]\npictures = true\n").unwrap();
-    for who in ["alice", "bob"] {
-        deliver_with(
-            &env,
-            &config,
-            &eml(
-                &format!("{who}@example.org"),
-                &format!("signup {who} pw-{who}"),
-                "",
-            ),
-        );
-    }
-    env.take_mails();
-    deliver_with(
-        &env,
-        &config,
-        &eml("alice@example.org", "limit challenge alice bob", ""),
-    );
+    let (env, config) = game_with("[mail]\npictures = true\n");
     let mail = env
         .take_mails()
         .into_iter()
-        .find(|m| m.to == ["bob@example.org"])
+        .find(|m| m.to == ["bob@example.org"] && m.subject.starts_with("New"))
         .unwrap();
     assert!(mail.raw.len() <= 60_000, "{} bytes", mail.raw.len());
     // The text part is the mail a text reader gets without pictures.
@@ -108,25 +90,7 @@ fn a_board_mail_carries_the_board_as_an_inline_png_after_the_same_text() {
 
 #[test]
 fn with_a_web_address_every_board_mail_links_to_its_game_page() {
-    let env = Env::new();
-    let config = env.dir.path().join("pbem.toml");
-    std::fs::write(&config, "[web]\nbase_url = \"https://pbem.example.org/\"\n").unwrap();
-    for who in ["alice", "bob"] {
-        deliver_with(
-            &env,
-            &config,
-            &eml(
-                &format!("{who}@example.org"),
-                &format!("signup {who} pw-{who}"),
-                "",
-            ),
-        );
-    }
-    deliver_with(
-        &env,
-        &config,
-        &eml("alice@example.org", "limit challenge alice bob", ""),
-    );
+    let (env, _) = game_with("[web]\nbase_url = \"https://pbem.example.org/\"\n");
     let mails = env.take_mails();
     let boards: Vec<_> = mails
         .iter()
