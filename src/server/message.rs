@@ -6,6 +6,7 @@
 //! and at most [`MESSAGES_PER_DAY`] recipients a day, so the server is no relay for strangers.
 
 use super::{Core, Letter, Outcome, Refusal, Step};
+use crate::games::GameRules;
 use crate::storage::{Tx, User};
 
 /// Recipients one player may write to in 24 hours.
@@ -76,5 +77,42 @@ impl Core {
         );
         outcome.letters.extend(letters);
         Ok(outcome)
+    }
+}
+
+impl Core {
+    pub(super) fn chat(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        board: u32,
+        userid: &str,
+        password: &str,
+        comment: &str,
+    ) -> Step<Outcome> {
+        let (row, state, user, seat) = self.seated(tx, rules, board, userid, password)?;
+        if comment.trim().is_empty() {
+            return Err(Refusal::on(
+                format!(
+                    "A chat needs a message: write it in the body of the mail, with \
+                     `{} chat {board} {} <password>` in the Subject.",
+                    rules.name(),
+                    user.userid
+                ),
+                rules.name(),
+                board,
+            )
+            .into());
+        }
+        let comments = self.comment_at(tx, &row, state.move_number(), user.id, comment)?;
+        self.board_mails(
+            tx,
+            rules,
+            &row,
+            state.as_ref(),
+            &comments,
+            false,
+            Some(seat),
+        )
     }
 }

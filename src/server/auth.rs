@@ -1,0 +1,278 @@
+//! Passwords: checked before the write lock (argon2 is slow), throttled by sender and account, and
+//! used inside the transaction only if the stored hash is still the one checked.
+
+use super::{Core, Failure, Refusal, Step};
+use crate::accounts;
+use crate::command::{self, GameCommand, RawCommand};
+use crate::games::GameRules;
+use crate::storage::{Db, LoginState, StorageError, Tx, User};
+use std::collections::HashMap;
+
+/// The password checks of one mail: who sent it, what was checked, and how many argon2 runs it cost.
+#[derive(Debug, Default)]
+pub(super) struct Logins {
+    /// The mail's reply address, which the throttle counts by; `None` for the admin at the shell.
+    sender: Option<String>,
+    /// By (lowercase userid, password): checks made before the write lock.
+    checked: HashMap<(String, String), Checked>,
+    /// argon2 runs spent on this mail's password checks so far.
+    runs: u32,
+}
+
+/// The result of a password check made before the write lock.
+#[derive(Debug, Clone)]
+pub(super) enum Checked {
+    /// Verified against this stored hash; true when it matched.
+    Hash(String, bool),
+    /// Unknown or signed-off userid: the equal-time dummy check was spent.
+    Burned,
+    /// The sender or the account had too many wrong passwords in the last hour: not checked.
+    Throttled,
+    /// The mail had used up its password checks: not checked.
+    TooMany,
+}
+
+/// How far back the password throttle counts, in seconds.
+pub(super) const THROTTLE_WINDOW: i64 = 3600;
+
+impl Core {
+    /// Checks the passwords of these command lines before the write lock is taken, so that the argon2
+    /// work (tens of milliseconds each) of one process does not hold up every other process. Inside the
+    /// transaction, [`Core::authenticate`] uses the result only if the stored hash is still the one
+    /// checked here, and records the wrong passwords. `sender` is the mail's reply address (`None`
+    /// at the shell). A sender past its hourly allowance of wrong passwords, and every check past the
+    /// mail's allowance, is not checked at all: no argon2 run.
+    pub(super) fn precheck(
+        &self,
+        db: &Db,
+        lines: &[String],
+        sender: Option<String>,
+    ) -> Result<(), StorageError> {
+        let mut logins = Logins {
+            sender,
+            ..Logins::default()
+        };
+        // The wrong passwords this mail is about to add, (userid, sender registered to it): the
+        // throttle holds within one mail as well as across mails.
+        let mut pending: Vec<(String, bool)> = Vec::new();
+        for line in lines {
+            let Ok(cmd) = command::parse(line) else {
+                continue;
+            };
+            let Some((userid, password)) = credentials(&cmd) else {
+                continue;
+            };
+            let key = (userid.to_lowercase(), password.to_string());
+            if logins.checked.contains_key(&key) {
+                continue;
+            }
+            let sender = logins.sender.as_deref();
+            let mut state = db.login_state(userid, sender, self.now - THROTTLE_WINDOW)?;
+            let mine = |(u, r): &&(String, bool)| *u == key.0 && *r == state.sender_registered;
+            if state.sender_registered {
+                state.sender_failures += pending.iter().filter(mine).count() as u32;
+            } else {
+                state.sender_failures += pending.iter().filter(|(_, r)| !r).count() as u32;
+                state.account_failures += pending.iter().filter(mine).count() as u32;
+            }
+            let result = if sender.is_some() && self.throttled(&state) {
+                Checked::Throttled
+            } else if logins.runs >= self.cfg.limits.max_password_checks_per_mail {
+                Checked::TooMany
+            } else {
+                logins.runs += 1;
+                let checked = match state.password_hash {
+                    Some(hash) => {
+                        let ok = accounts::verify_password(&hash, password);
+                        Checked::Hash(hash, ok)
+                    }
+                    None => {
+                        accounts::burn_verify(&self.cfg.passwords, password);
+                        Checked::Burned
+                    }
+                };
+                if !matches!(checked, Checked::Hash(_, true)) {
+                    pending.push((key.0.clone(), state.sender_registered));
+                }
+                checked
+            };
+            logins.checked.insert(key, result);
+        }
+        *self.logins.borrow_mut() = logins;
+        Ok(())
+    }
+
+    /// True when a password from this sender for this account is not to be checked now.
+    pub(super) fn throttled(&self, state: &LoginState) -> bool {
+        let l = &self.cfg.limits;
+        if state.sender_registered {
+            // A registered address has its own allowance for its account: strangers cannot use it up.
+            state.sender_failures >= l.password_failures_per_sender_per_hour
+        } else {
+            state.sender_failures >= l.password_failures_per_sender_per_hour
+                || state.account_failures >= l.password_failures_per_account_per_hour
+        }
+    }
+
+    /// Checks a userid and password. Unknown userids, wrong passwords and throttled attempts get the
+    /// same answer, so that the answer tells a guesser nothing. Nothing locks an account: a wrong
+    /// password is recorded, and a sender past its hourly allowance is not checked (see
+    /// [`Core::throttled`]); the account's registered addresses keep their own allowance.
+    pub(super) fn authenticate(&self, tx: &Tx<'_>, userid: &str, password: &str) -> Step<User> {
+        let limits = &self.cfg.limits;
+        let refusal = || {
+            self.login_refused.set(true);
+            Refusal::new(format!(
+                "The userid '{userid}' and that password do not match a registered player. \
+                 Passwords are case-sensitive. To stop guessing, at most {} wrong passwords an \
+                 hour are checked from one address, and at most {} an hour for one account from \
+                 addresses not registered to it; past that, passwords from there are not checked \
+                 until the hour has passed, and get this answer. Mail from an address registered \
+                 to the account keeps its own {} an hour whatever anyone else sends, so it always \
+                 works with the right password. To register, send `signup <userid> <password>`.",
+                limits.password_failures_per_sender_per_hour,
+                limits.password_failures_per_account_per_hour,
+                limits.password_failures_per_sender_per_hour,
+            ))
+        };
+        let mut logins = self.logins.borrow_mut();
+        let key = (userid.to_lowercase(), password.to_string());
+        let pre = logins.checked.get(&key).cloned();
+        let too_many = || {
+            self.login_refused.set(true);
+            Refusal::new(format!(
+                "Too many password checks in one mail (at most {}); send the rest in another mail.",
+                limits.max_password_checks_per_mail
+            ))
+        };
+        match pre {
+            Some(Checked::TooMany) => return Err(too_many().into()),
+            Some(Checked::Throttled) => return Err(refusal().into()),
+            _ => {}
+        }
+        let sender = logins.sender.clone();
+        let state = tx.login_state(userid, sender.as_deref(), self.now - THROTTLE_WINDOW)?;
+        // Counted again inside the lock: an earlier line of this mail, or another process, may have
+        // added failures since the check.
+        if sender.is_some() && self.throttled(&state) {
+            return Err(refusal().into());
+        }
+        let ok = match (&pre, &state.password_hash) {
+            (Some(Checked::Hash(checked, ok)), Some(hash)) if checked == hash => *ok,
+            (Some(Checked::Burned), None) => false,
+            // Not checked before the lock, or the hash changed since (an earlier line of the mail).
+            (_, hash) => {
+                if logins.runs >= limits.max_password_checks_per_mail {
+                    return Err(too_many().into());
+                }
+                logins.runs += 1;
+                match hash {
+                    Some(hash) => accounts::verify_password(hash, password),
+                    None => accounts::burn_verify(&self.cfg.passwords, password),
+                }
+            }
+        };
+        if !ok {
+            // Committed with the error reply, so that it counts for the next attempt.
+            if let Some(sender) = &sender {
+                tx.record_password_failure(userid, sender, state.sender_registered, self.now)?;
+            }
+            return Err(refusal().into());
+        }
+        match tx.user(userid)? {
+            Some(user) => Ok(user),
+            None => Err(refusal().into()),
+        }
+    }
+
+    /// [`Core::authenticate`] for a command on a board: a refusal names the board (in the Subject,
+    /// `Limit Board 101 Error`) and shows it, as every other refusal of a command on a board does. The
+    /// board is public, so showing it to a wrong guesser tells nothing.
+    pub(super) fn authenticate_on(
+        &self,
+        tx: &Tx<'_>,
+        userid: &str,
+        password: &str,
+        rules: &dyn GameRules,
+        board: u32,
+    ) -> Step<User> {
+        self.authenticate(tx, userid, password)
+            .map_err(|f| match f {
+                Failure::Refused(r) if r.board.is_none() => {
+                    Refusal::on(r.message, rules.name(), board).into()
+                }
+                other => other,
+            })
+    }
+}
+
+/// The userid and password a command logs in with, if any.
+pub(super) fn credentials(cmd: &RawCommand) -> Option<(&str, &str)> {
+    match cmd {
+        RawCommand::ChangePassword { userid, old, .. } => Some((userid, old)),
+        RawCommand::Message {
+            userid, password, ..
+        } => Some((userid, password)),
+        RawCommand::ChangeAddress {
+            userid, password, ..
+        }
+        | RawCommand::Signoff { userid, password } => Some((userid, password)),
+        RawCommand::Vacation {
+            userid, password, ..
+        } => Some((userid, password)),
+        RawCommand::Game {
+            command:
+                GameCommand::Move {
+                    userid, password, ..
+                }
+                | GameCommand::Resign {
+                    userid, password, ..
+                }
+                | GameCommand::Chat {
+                    userid, password, ..
+                }
+                | GameCommand::Propose {
+                    userid, password, ..
+                }
+                | GameCommand::Answer {
+                    userid, password, ..
+                }
+                | GameCommand::Queue {
+                    userid, password, ..
+                },
+            ..
+        } => Some((userid, password)),
+        RawCommand::Game {
+            command:
+                GameCommand::Challenge {
+                    userids,
+                    password: Some(password),
+                    ..
+                },
+            ..
+        } => userids.first().map(|u| (u.as_str(), password.as_str())),
+        RawCommand::Game {
+            command:
+                GameCommand::Subscribe {
+                    userid, password, ..
+                }
+                | GameCommand::Unsubscribe {
+                    userid, password, ..
+                }
+                | GameCommand::Notify {
+                    userid, password, ..
+                }
+                | GameCommand::Limit {
+                    userid, password, ..
+                }
+                | GameCommand::Accept {
+                    userid, password, ..
+                }
+                | GameCommand::Reject {
+                    userid, password, ..
+                },
+            ..
+        } => Some((userid, password)),
+        _ => None,
+    }
+}

@@ -1,0 +1,243 @@
+//! Boards: the summary a board mail shows, the mails of a new position, `show`.
+
+use super::{Core, Letter, Outcome, Refusal, Step};
+use crate::games::{self, GameRules, GameState, Status};
+use crate::storage::{Comment, GameRow, Listed, SavedStatus, StorageError, Tx};
+use crate::summary::{self, Summary};
+
+impl Core {
+    /// The current summary of a board, if it exists and loads (for error mails).
+    pub(super) fn board_text(
+        &self,
+        tx: &Tx<'_>,
+        game_type: &str,
+        board: u32,
+    ) -> Result<Option<String>, StorageError> {
+        let Some(rules) = games::find(game_type) else {
+            return Ok(None);
+        };
+        let Some(row) = tx.game(game_type, board)? else {
+            return Ok(None);
+        };
+        let Ok(state) = rules.load(&row.state) else {
+            return Ok(None);
+        };
+        Ok(Some(self.summary(tx, rules, &row, state.as_ref(), &[])?))
+    }
+
+    /// A board's summary as its mails show it, with what the server adds to the game itself: open
+    /// proposals and vacations under the status, rating changes, subscribers.
+    pub(super) fn summary(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        row: &GameRow,
+        state: &dyn GameState,
+        comments: &[Comment],
+    ) -> Result<String, StorageError> {
+        let players = userids(row);
+        let mut status_notes = self.proposal_lines(tx, rules, row, state)?;
+        status_notes.extend(self.agreement_lines(tx, rules, row, state)?);
+        status_notes.extend(self.away_lines(tx, row)?);
+        // `show 101#5` of a finished game shows a position before its end: no rating changes there.
+        let rating_changes = if matches!(state.status(), Status::Over(_)) {
+            self.rating_lines(tx, row)?
+        } else {
+            Vec::new()
+        };
+        let subscribers = self.subscriber_names(tx, row)?;
+        Ok(Summary {
+            title: rules.title(),
+            board: row.board,
+            state,
+            players: &players,
+            comments,
+            status_notes: &status_notes,
+            rating_changes: &rating_changes,
+            subscribers: &subscribers,
+            started: row.created_at,
+            last_move: row.updated_at,
+            now: self.now,
+            time_used: &tx.time_used(row.id)?,
+        }
+        .render())
+    }
+
+    /// Every player's own board mail, and each subscriber's. `actor` is the seat that acted (their mail
+    /// is the reply).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn board_mails(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        row: &GameRow,
+        state: &dyn GameState,
+        comments: &[Comment],
+        new: bool,
+        actor: Option<usize>,
+    ) -> Step<Outcome> {
+        let players = userids(row);
+        let subject = summary::board_subject(
+            rules.title(),
+            row.board,
+            state,
+            &players,
+            new,
+            !comments.is_empty(),
+        );
+        let mut body = self.summary(tx, rules, row, state, comments)?;
+        if let Some(url) = self.cfg.web.game_url(rules.name(), row.board) {
+            body.push_str(&format!("The game on the web: {url}\n"));
+        }
+        let next = next_move_lines(rules, row, state);
+        let picture = if self.cfg.mail.pictures {
+            state.svg()
+        } else {
+            None
+        };
+        let mut letters: Vec<Letter> = row
+            .players
+            .iter()
+            .enumerate()
+            .map(|(seat, p)| Letter {
+                to: p.addresses.clone(),
+                subject: subject.clone(),
+                body: match &next {
+                    Some((to_move, lines)) if *to_move == seat => format!("{body}\n{lines}"),
+                    _ => body.clone(),
+                },
+                reply: Some(seat) == actor,
+                picture: picture.clone(),
+            })
+            .collect();
+        letters.extend(
+            self.subscriber_letters(tx, row, &subject, &body)?
+                .into_iter()
+                .map(|l| Letter {
+                    picture: picture.clone(),
+                    ..l
+                }),
+        );
+        Ok(Outcome {
+            ok: true,
+            text: body,
+            subject,
+            reply_to_sender: false,
+            letters,
+        })
+    }
+
+    pub(super) fn show(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        boards: &[(u32, Option<u32>)],
+    ) -> Step<Outcome> {
+        let mut text = String::new();
+        let mut subject = None;
+        for &(board, at) in boards {
+            let (row, state) = self.load_game(tx, rules, board)?;
+            let now_at = state.move_number();
+            let state = match at {
+                Some(n) => state
+                    .at_move(n)
+                    .map_err(|e| Refusal::on(e.to_string(), rules.name(), board))?,
+                None => state,
+            };
+            let players = userids(&row);
+            subject.get_or_insert_with(|| {
+                summary::board_subject(rules.title(), board, state.as_ref(), &players, false, false)
+            });
+            if !text.is_empty() {
+                text.push_str("\n\n");
+            }
+            if let Some(n) = at.filter(|&n| n != now_at) {
+                text.push_str(&format!(
+                    "This is board {board} as it was at move {n}; the game is now at move \
+                     {now_at}. Send `{} show {board}` for the board as it stands.\n\n",
+                    rules.name()
+                ));
+            }
+            // The comments that came with the last move, as its board mail showed them.
+            let comments: Vec<Comment> = if at.is_none() {
+                tx.comments(row.id)?
+                    .into_iter()
+                    .filter(|c| c.created_at == row.updated_at)
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            text.push_str(&self.summary(tx, rules, &row, state.as_ref(), &comments)?);
+        }
+        Ok(Outcome::reply(
+            subject.unwrap_or_else(|| format!("{} show", rules.title())),
+            text,
+        ))
+    }
+}
+
+pub(super) fn userids(row: &GameRow) -> Vec<String> {
+    row.players.iter().map(|p| p.userid.clone()).collect()
+}
+
+/// The end of the board mail to the player on move: the exact line to send, with their board, userid
+/// and `<password>`, and a legal move of this position as the example (`None` once the game is over
+/// or when the position has no move to show).
+pub(super) fn next_move_lines(
+    rules: &dyn GameRules,
+    row: &GameRow,
+    state: &dyn GameState,
+) -> Option<(usize, String)> {
+    let Status::ToMove(seat) = state.status() else {
+        return None;
+    };
+    let who = &row.players.get(seat)?.userid;
+    let example = state.legal_moves().into_iter().next()?;
+    Some((
+        seat,
+        format!(
+            "It is your move, {who}. Send this line as the Subject (or alone on a line\n\
+             of a reply), with your password and your move in place of the example:\n\n    \
+             {} move {} {who} <password> {example}#{}\n\n\
+             ({example} is one legal move here; #{} makes sure the move is played only at move {}.)\n",
+            rules.name(),
+            row.board,
+            state.move_number(),
+            state.move_number(),
+            state.move_number(),
+        ),
+    ))
+}
+
+/// What the lists show of a game, saved with its state.
+pub(super) fn saved_status(state: &dyn GameState, players: &[String]) -> SavedStatus {
+    let (finished, to_move) = match state.status() {
+        Status::ToMove(seat) => (false, Some(seat)),
+        Status::Over(_) => (true, None),
+    };
+    SavedStatus {
+        finished,
+        to_move,
+        line: summary::status_line(state, players),
+    }
+}
+
+/// A listed game's status line: the saved one, or, for a game not saved since the lists began to
+/// keep it, its state's (which is then saved, so that this happens once a game).
+pub(super) fn listed_status(
+    tx: &Tx<'_>,
+    rules: &dyn GameRules,
+    game: &Listed,
+) -> Result<String, StorageError> {
+    if let Some(line) = &game.status {
+        return Ok(line.clone());
+    }
+    match rules.load(&tx.game_state(game.id)?) {
+        Ok(state) => {
+            let status = saved_status(state.as_ref(), &game.players);
+            tx.set_status(game.id, &status)?;
+            Ok(status.line)
+        }
+        Err(e) => Ok(format!("unreadable: {e}")),
+    }
+}

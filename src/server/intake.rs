@@ -1,0 +1,391 @@
+//! One mail's commands: the size limit, the words that may be passwords, carrying out each line and
+//! turning a refusal into its error mail, and the dispatch of a checked command to its family.
+
+use super::{Core, Failure, IngestOutcome, Origin, Outcome, Refusal, ServerError, Step};
+use super::{game_names, mask, queue};
+use crate::command::{self, RawCommand};
+use crate::games;
+use crate::mail_in::{Incoming, MailLimits};
+use crate::storage::{Db, StorageError, Tx};
+use crate::summary;
+
+impl Core {
+    /// The answer to a mail larger than `max_message_bytes`: nothing of it is acted on, and the
+    /// sender is told so (once: the mail counts as processed).
+    pub(super) fn refuse_oversized(
+        &self,
+        db: &mut Db,
+        incoming: &Incoming,
+        origin: &Origin,
+    ) -> Result<IngestOutcome, ServerError> {
+        let max = self.cfg.limits.max_message_bytes;
+        let size = if max.is_multiple_of(1024) {
+            format!("{} KiB", max / 1024)
+        } else {
+            format!("{max} bytes")
+        };
+        let text = summary::error_body(
+            &format!(
+                "Your mail is larger than {size}, the most this server reads; nothing was done. \
+                 Send the command again in a short plain-text mail: without attachments, pictures \
+                 or a long quoted conversation."
+            ),
+            None,
+            &command::redact_line(&incoming.subject),
+        );
+        let tx = db.transaction()?;
+        if tx.is_processed(&incoming.key)? {
+            return Ok(IngestOutcome::Duplicate);
+        }
+        let outcome = Outcome::error(summary::error_subject(None, None), text);
+        let mails = self.letters_to_mails(&tx, origin, vec![outcome])?;
+        let ids = queue(&tx, &mails, self.now)?;
+        tx.mark_processed(&incoming.key, self.now)?;
+        tx.commit()?;
+        self.send_claimed(db, &ids, &mails);
+        Ok(IngestOutcome::Handled { mails: mails.len() })
+    }
+
+    pub(super) fn limits(&self) -> MailLimits {
+        let l = &self.cfg.limits;
+        MailLimits {
+            max_bytes: l.max_message_bytes,
+            max_lines: l.max_body_lines,
+            max_parts: l.max_mime_parts,
+            max_commands: l.max_commands_per_mail,
+        }
+    }
+
+    /// Carries out a mail's commands, then hides in everything they answer and send every word of
+    /// the mail that may be a password (see [`Core::suspect_words`]).
+    pub(super) fn run_mail_commands(
+        &self,
+        tx: &mut Tx<'_>,
+        incoming: &Incoming,
+        origin: &Origin,
+    ) -> Result<Vec<Outcome>, StorageError> {
+        self.confirmation_sent.set(false);
+        // The comment is stored and shown to the other players: hide the suspects before it is.
+        let parsed: Vec<&str> = incoming
+            .commands
+            .iter()
+            .map(String::as_str)
+            .filter(|l| command::parse(l).is_ok())
+            .collect();
+        let before = self.suspect_words(tx, incoming, &parsed)?;
+        let before: Vec<&str> = before.iter().map(String::as_str).collect();
+        let comment = command::mask_words(&incoming.comment, &before);
+        let mut clean = Vec::new();
+        let mut outcomes = self.run_commands(tx, incoming, origin, &comment, &mut clean)?;
+        // Again after the commands, which may have registered a userid that was a suspect, and
+        // leaving out the lines that were read and logged in as written: their password was in its
+        // place, so their other words are quoted back as they are.
+        let after = self.suspect_words(tx, incoming, &clean)?;
+        let after: Vec<&str> = after.iter().map(String::as_str).collect();
+        let hide = |text: &str| command::mask_words(text, &after);
+        for o in &mut outcomes {
+            o.text = hide(&o.text);
+            o.subject = hide(&o.subject);
+            for l in &mut o.letters {
+                l.body = hide(&l.body);
+                l.subject = hide(&l.subject);
+            }
+        }
+        Ok(outcomes)
+    }
+
+    /// Every word of a mail's command lines, Subject, and comment lines that look like a mistyped
+    /// command, that may be a password: the password positions of each line, and every word that is
+    /// not part of the command language, a number, a move or a registered userid. Mail the server
+    /// writes and rows it stores must contain none of them as a word.
+    /// `clean` are command lines left out (ones that parsed and passed their password check, or
+    /// needed none). Registered userids are not suspects: they are public (boards, standings), and
+    /// hiding them would spoil the boards that answers show.
+    pub(super) fn suspect_words(
+        &self,
+        tx: &Tx<'_>,
+        incoming: &Incoming,
+        clean: &[&str],
+    ) -> Result<Vec<String>, StorageError> {
+        let names: Vec<&str> = games::registry().iter().map(|g| g.name()).collect();
+        let lines = incoming
+            .commands
+            .iter()
+            .map(String::as_str)
+            .chain([incoming.subject.as_str()])
+            .chain(incoming.comment.lines())
+            .filter(|l| !clean.contains(l));
+        let mut words: Vec<String> = Vec::new();
+        for line in lines {
+            words.extend(
+                command::line_passwords(line)
+                    .into_iter()
+                    .map(str::to_string),
+            );
+            for w in command::suspect_words(line, &names) {
+                if tx.user(w)?.is_none() {
+                    words.push(w.to_string());
+                }
+            }
+        }
+        words.sort();
+        words.dedup();
+        Ok(words)
+    }
+
+    pub(super) fn run_commands<'a>(
+        &self,
+        tx: &mut Tx<'_>,
+        incoming: &'a Incoming,
+        origin: &Origin,
+        comment: &str,
+        clean: &mut Vec<&'a str>,
+    ) -> Result<Vec<Outcome>, StorageError> {
+        if incoming.commands.is_empty() {
+            // A Subject that names a game but no command of it ("limit frobnicate 101") was meant as
+            // a command: say what is wrong with it. A reply's "Limit Board 101 bob" was not.
+            let mut words = incoming.subject.split_whitespace();
+            let first = words.next().unwrap_or("");
+            let second = words.next().unwrap_or("");
+            let game_named = games::find(first).is_some() && !second.eq_ignore_ascii_case("board");
+            // "chess show 101": a game command word after an unknown game's name.
+            let unknown_game = command::looks_like_command(&incoming.subject, &[first]);
+            // "New Limit Board 101 alice", "Nag: Limit Board 101 alice": a reply to our own mail,
+            // although "Limit" after "New" reads like a game command word.
+            // "pbem help", "pbem signup alice": the Subject of one of the server's own answers.
+            let reply = command::is_board_mail_subject(&incoming.subject)
+                || first.eq_ignore_ascii_case(&self.cfg.server.name);
+            if (game_named || unknown_game) && !reply {
+                return Ok(vec![self.execute(
+                    tx,
+                    &incoming.subject,
+                    "",
+                    origin,
+                    &[],
+                )?]);
+            }
+            let example = self.example_move(tx, origin)?;
+            let text = summary::error_body(
+                &format!(
+                    "Your mail holds no command. Write the command in the Subject, for example\n\
+                     \n    {example}\n\n\
+                     with your own password in place of <password>, and anything in the body is \
+                     shown to the other players as your comment. Or reply to a board mail with the \
+                     command on a line of its own. Send `help` in the Subject for every command.{}",
+                    notes_text(&incoming.notes)
+                ),
+                None,
+                &command::redact_line(&incoming.subject),
+            );
+            return Ok(vec![Outcome::error(
+                summary::error_subject(None, None),
+                text,
+            )]);
+        }
+        let mut all: Vec<String> = Vec::new();
+        // The Subject too: when the commands are in the body, a Subject that looked like a command
+        // may still hold a password that a body line repeats (the fuzzer found one).
+        for line in incoming.commands.iter().chain([&incoming.subject]) {
+            all.extend(
+                command::line_passwords(line)
+                    .into_iter()
+                    .map(str::to_string),
+            );
+            if let Ok(cmd) = command::parse(line) {
+                all.extend(cmd.passwords().into_iter().map(str::to_string));
+            }
+        }
+        all.sort();
+        all.dedup();
+        let mut outcomes = Vec::new();
+        let mut result = Ok(());
+        for line in &incoming.commands {
+            self.login_refused.set(false);
+            match self.execute(tx, line, comment, origin, &all) {
+                Ok(o) => {
+                    // Clean: read as written, and either carried out or refused after its password
+                    // was found right (so the password stood in its place).
+                    let clean_line = command::parse(line).is_ok_and(|cmd| {
+                        !self.login_refused.get() && (o.ok || !cmd.passwords().is_empty())
+                    });
+                    if clean_line {
+                        clean.push(line.as_str());
+                    }
+                    outcomes.push(o)
+                }
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        // What goes back to the sender hides every password of the mail, wherever a command's
+        // answer repeats it (the fuzzer wrote one inside another command's userid).
+        for o in &mut outcomes {
+            if o.reply_to_sender {
+                o.text = mask(&o.text, &all);
+                o.subject = mask(&o.subject, &all);
+            }
+        }
+        result.map(|()| outcomes)
+    }
+
+    /// A move command to show as an example: the sender's own userid and one of their boards when the
+    /// sender is a registered player, with `<password>` where the password goes. The placeholder is
+    /// refused before any password check, so an autoresponder that echoes the example costs nothing.
+    pub(super) fn example_move(
+        &self,
+        tx: &Tx<'_>,
+        origin: &Origin,
+    ) -> Result<String, StorageError> {
+        let game = games::registry().first().map_or("limit", |g| g.name());
+        let userid = match &origin.reply_to {
+            Some(a) => tx.userid_at_address(a)?,
+            None => None,
+        };
+        let board = match &userid {
+            Some(u) => tx.an_active_board(u, game)?,
+            None => None,
+        };
+        let userid = userid.unwrap_or_else(|| "<userid>".to_string());
+        Ok(format!(
+            "{game} move {} {userid} <password> 3-7,4",
+            board.unwrap_or(101)
+        ))
+    }
+
+    /// Parses, validates and carries out one command line. `mail_passwords` are every password written
+    /// in the mail the line came from: what the answer quotes back hides them too, not only the line's
+    /// own (found by fuzzing: a move's text holding the next line's password).
+    pub(super) fn execute(
+        &self,
+        tx: &mut Tx<'_>,
+        line: &str,
+        comment: &str,
+        origin: &Origin,
+        mail_passwords: &[String],
+    ) -> Result<Outcome, StorageError> {
+        let parsed = command::parse(line);
+        let game_word = line.split_whitespace().next().map(str::to_lowercase);
+        let cmd = match parsed {
+            Ok(cmd) => cmd,
+            Err(e) => {
+                let word = game_word.filter(|w| games::find(w).is_some());
+                return Ok(Outcome::error(
+                    summary::error_subject(None, word.as_deref()),
+                    summary::error_body(
+                        &mask(&e.to_string(), mail_passwords),
+                        None,
+                        &mask(&command::redact_line(line), mail_passwords),
+                    ),
+                ));
+            }
+        };
+        let mut passwords: Vec<String> = cmd.passwords().iter().map(|p| p.to_string()).collect();
+        passwords.extend(mail_passwords.iter().cloned());
+        let comment = mask(comment, &passwords);
+        let quoted = format!("{}\n{}", mask(&cmd.redacted(), &passwords), comment);
+        self.agreeing.borrow_mut().clear();
+        let done = self.dispatch(tx, &cmd, &comment, origin);
+        let agreeing = std::mem::take(&mut *self.agreeing.borrow_mut());
+        if !matches!(&done, Ok(o) if o.ok) {
+            for (game_id, seat) in agreeing {
+                tx.unagree(game_id, seat)?;
+            }
+        }
+        match done {
+            Ok(o) => Ok(o),
+            Err(Failure::Storage(e)) => Err(e),
+            Err(Failure::Refused(r)) => {
+                // The game word goes into the Subject: only a plain word (the parser takes any
+                // word here; the fuzzer sent one with NULs, and the answer could not be built).
+                let game_word = match &cmd {
+                    RawCommand::Game { game, .. }
+                        if game.len() <= 20
+                            && game
+                                .chars()
+                                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') =>
+                    {
+                        Some(game.as_str())
+                    }
+                    _ => None,
+                };
+                let (subject, board) = match &r.board {
+                    Some((game_type, board)) => {
+                        let title = games::find(game_type).map_or("Game", |g| g.title());
+                        let shown = self.board_text(tx, game_type, *board)?;
+                        (
+                            summary::error_subject(Some((title, *board)), game_word),
+                            shown,
+                        )
+                    }
+                    None => (summary::error_subject(None, game_word), None),
+                };
+                Ok(Outcome::error(
+                    subject,
+                    summary::error_body(&r.message, board.as_deref(), &quoted),
+                ))
+            }
+        }
+    }
+
+    pub(super) fn dispatch(
+        &self,
+        tx: &mut Tx<'_>,
+        cmd: &RawCommand,
+        comment: &str,
+        origin: &Origin,
+    ) -> Step<Outcome> {
+        match cmd {
+            RawCommand::Help { subject } => self.help(subject),
+            RawCommand::List { games } => self.list(tx, games),
+            RawCommand::Confirm { userid, code } => self.confirm(tx, userid, code, origin),
+            RawCommand::Signup {
+                userid,
+                password,
+                addresses,
+            } => self.signup(tx, userid, password, addresses, origin),
+            RawCommand::ChangePassword { userid, old, new } => {
+                self.change_password(tx, userid, old, new)
+            }
+            RawCommand::ChangeAddress {
+                userid,
+                password,
+                addresses,
+            } => self.change_address(tx, userid, password, addresses, origin),
+            RawCommand::Signoff { userid, password } => self.signoff(tx, userid, password),
+            RawCommand::PasswordReset { userid } => self.password_reset(tx, userid, origin),
+            RawCommand::Message {
+                userid,
+                password,
+                to,
+            } => self.message(tx, userid, password, to, comment),
+            RawCommand::PasswordSet { userid, code, new } => {
+                self.password_set(tx, userid, code, new, origin)
+            }
+            RawCommand::Vacation {
+                userid,
+                password,
+                days,
+            } => self.vacation(tx, userid, password, *days, origin),
+            RawCommand::Game { game, command } => {
+                let rules = games::find(game).ok_or_else(|| {
+                    Refusal::new(format!(
+                        "This server hosts no game called '{game}'. It hosts: {}. \
+                         Send `list` for the list, or `<game> help` for a game's rules.",
+                        game_names()
+                    ))
+                })?;
+                self.game_command(tx, rules, command, comment, origin)
+            }
+        }
+    }
+}
+
+pub(super) fn notes_text(notes: &[String]) -> String {
+    if notes.is_empty() {
+        String::new()
+    } else {
+        format!("\n\nAbout your mail: {}", notes.join("; "))
+    }
+}

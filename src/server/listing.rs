@@ -1,0 +1,157 @@
+//! The lists: `list` (the games hosted), `<game> history` (finished games), `<game> games` (a
+//! player's games).
+
+use super::{Core, Outcome, Refusal, Step};
+use super::{game_names, listed_status, saved_status, userids};
+use crate::command::GamesFilter;
+use crate::games::{self, GameRules};
+use crate::storage::{GameFilter, Tx};
+use crate::summary;
+
+impl Core {
+    /// `list [gametype...]`: the games this server hosts; with names, those games with how many
+    /// are running and finished.
+    pub(super) fn list(&self, tx: &Tx<'_>, names: &[String]) -> Step<Outcome> {
+        let chosen: Vec<&'static dyn GameRules> = if names.is_empty() {
+            games::registry().to_vec()
+        } else {
+            names
+                .iter()
+                .map(|n| {
+                    games::find(n).ok_or_else(|| {
+                        Refusal::new(format!(
+                            "This server hosts no game called '{n}'. It hosts: {}.",
+                            game_names()
+                        ))
+                    })
+                })
+                .collect::<Result<_, _>>()?
+        };
+        let mut text = format!("Games hosted by {}:\n\n", self.cfg.server.name);
+        for g in chosen {
+            let p = g.players();
+            text.push_str(&format!(
+                "  {:<10} {} ({}-{} players): send `{} help` for the rules\n",
+                g.name(),
+                g.title(),
+                p.start(),
+                p.end(),
+                g.name()
+            ));
+            if !names.is_empty() {
+                let (running, finished) = tx.game_counts(g.name())?;
+                text.push_str(&format!(
+                    "  {:<10} {running} running, {finished} finished; `{} games <userid> next` \
+                     lists a player's games waiting for them\n",
+                    "",
+                    g.name()
+                ));
+            }
+        }
+        Ok(Outcome::reply(
+            format!("{} games", self.cfg.server.name),
+            text,
+        ))
+    }
+
+    pub(super) fn history(&self, tx: &Tx<'_>, rules: &dyn GameRules, board: u32) -> Step<Outcome> {
+        let (row, state) = self.load_game(tx, rules, board)?;
+        let players = userids(&row);
+        let mut text = format!("History of {} Board {board}\n\n", rules.title());
+        text.push_str(&summary::status_line(state.as_ref(), &players));
+        // What the clock or the admin did to the game, with the reason.
+        if let Some(verdict) = tx.game_clock(row.id)?.verdict {
+            text.push('\n');
+            text.push_str(verdict.trim_end());
+        }
+        text.push_str("\n\nMoves:\n");
+        text.push_str(&summary::move_list(state.as_ref(), &players));
+        let comments = tx.comments(row.id)?;
+        if !comments.is_empty() {
+            text.push_str("\nComments (by the move they came with):\n");
+            for c in &comments {
+                text.push_str(&format!(
+                    "  move {} {} ({}):\n",
+                    c.move_number,
+                    c.userid,
+                    summary::format_time(c.created_at)
+                ));
+                for l in c.body.lines() {
+                    text.push_str(&format!("    {l}\n"));
+                }
+            }
+        }
+        text.push_str(&format!(
+            "\nGame started: {}\nLast move:    {}\n",
+            summary::format_time(row.created_at),
+            summary::format_time(row.updated_at)
+        ));
+        Ok(Outcome::reply(
+            format!("{} Board {board} History", rules.title()),
+            text,
+        ))
+    }
+
+    /// `<game> games userid... [active|all|finished|next]`: each player's games of the type, by
+    /// board, from the saved status lines (no game is loaded).
+    pub(super) fn games(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        whose: &[String],
+        filter: GamesFilter,
+    ) -> Step<Outcome> {
+        let (stored, word) = match filter {
+            GamesFilter::Active => (GameFilter::Active, "active"),
+            GamesFilter::All => (GameFilter::All, "all"),
+            GamesFilter::Finished => (GameFilter::Finished, "finished"),
+            GamesFilter::Next => (GameFilter::Next, "their turn"),
+        };
+        let mut text = String::new();
+        let mut names = Vec::new();
+        for userid in whose {
+            let user = tx.user(userid)?.ok_or_else(|| {
+                Refusal::new(format!(
+                    "'{userid}' is not a registered player. Write it `{} games <userid>... \
+                     [active|all|finished|next]`.",
+                    rules.name()
+                ))
+            })?;
+            if filter == GamesFilter::Next {
+                // Games saved before the seat to move was kept: fill it in once.
+                for board in tx.games_without_to_move(user.id, rules.name())? {
+                    if let Some(row) = tx.game(rules.name(), board)?
+                        && let Ok(state) = rules.load(&row.state)
+                    {
+                        tx.set_status(row.id, &saved_status(state.as_ref(), &userids(&row)))?;
+                    }
+                }
+            }
+            let rows = tx.games_of(user.id, rules.name(), stored)?;
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(&format!(
+                "{} games of {} ({word}):\n\n",
+                rules.title(),
+                user.userid
+            ));
+            if rows.is_empty() {
+                text.push_str("  none\n");
+            }
+            for game in &rows {
+                let status = listed_status(tx, rules, game)?;
+                text.push_str(&format!(
+                    "  Board {}: {}  {status}\n",
+                    game.board,
+                    game.players.join(" vs ")
+                ));
+            }
+            names.push(user.userid);
+        }
+        Ok(Outcome::reply(
+            format!("{} games {}", rules.title(), names.join(" ")),
+            text,
+        ))
+    }
+}

@@ -1,0 +1,475 @@
+//! The server: turns commands (from mail or from the shell) into changes of the stored games and the
+//! mails that report them.
+//!
+//! Parse, then validate: [`crate::command`] makes a raw command of a line of text; here it is checked
+//! against the accounts, the stored games and the rules. Each incoming mail is handled in one database
+//! transaction that also records its Message-ID and queues its replies, so a mail is acted on exactly once
+//! and its replies are never lost; the replies are sent after the commit.
+
+use std::cell::{Cell, RefCell};
+use std::time::Duration;
+
+use crate::config::Config;
+use crate::games;
+use crate::mail_in::{self};
+use crate::mail_out::{Mailer, OutgoingMail};
+use crate::storage::{Db, StorageError};
+
+// One concern a file; each adds `impl Core` blocks.
+mod accounts; // signup, change password/address, signoff
+mod addresses; // addresses that wait for confirmation, `confirm`
+mod auth; // password checks before the write lock, the throttle, authenticate
+mod boards; // summaries, board mails, `show`
+mod clock; // nags, forfeits, vacations, `pbem cron`
+mod consent; // who agreed to a game, so that only agreed games are rated
+mod help; // `help` pages
+mod intake; // one mail's commands: size limit, password hiding, execute, dispatch
+mod letters; // headers, threading, reply allowance, outbox, sending
+mod listing; // `list`, `history`, `games`
+mod message; // player-to-player mail: `message`, `chat`
+mod overrides; // the admin's overrides at the shell: password, end, replace, undo
+mod play; // challenge, move, resign, preview, robot answers
+mod proposals; // undo and draw proposals, queued moves
+mod reset; // a forgotten password: `password reset`, `password set`
+mod social; // subscriptions, notifications, challenge limits and accept/reject lists
+mod standings; // Elo ratings, standings, the history of finished games
+
+use auth::{Logins, THROTTLE_WINDOW};
+use boards::{listed_status, saved_status, userids};
+use help::game_names;
+use letters::{mask, queue};
+
+pub use clock::CronReport;
+pub use overrides::Override;
+
+/// A failure of the server itself (not of a player's command: those are answered by mail).
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// The database failed.
+    #[error(transparent)]
+    Storage(#[from] StorageError),
+    /// The mail transport could not be set up.
+    #[error("mail transport: {0}")]
+    Mail(String),
+    /// Reading input failed.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+impl ServerError {
+    /// True when trying again later may succeed (the MTA should retry: exit 75).
+    pub fn is_temporary(&self) -> bool {
+        match self {
+            ServerError::Storage(e) => e.is_temporary(),
+            ServerError::Mail(_) => false,
+            ServerError::Io(_) => true,
+        }
+    }
+}
+
+/// What became of one incoming message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IngestOutcome {
+    /// Acted on; this many mails were queued.
+    Handled {
+        /// Mails queued (and tried at once).
+        mails: usize,
+    },
+    /// The same message was processed before: nothing done.
+    Duplicate,
+    /// Mail that must not be answered (bounce, autoreply, list, our own): nothing done.
+    Silent(String),
+    /// No address to answer to: dropped.
+    Dropped(String),
+}
+
+/// What a command run from the shell did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AdminOutcome {
+    /// False when the command was refused.
+    pub ok: bool,
+    /// The answer, as the sender of the command by mail would have read it.
+    pub text: String,
+}
+
+/// What `outbox flush` did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FlushReport {
+    /// Mails sent.
+    pub sent: usize,
+    /// Mails that failed this time (left for the next flush).
+    pub failed: usize,
+    /// Mails a killed sender's sendmail hand-off had delivered: recorded as sent, not sent again.
+    pub delivered_earlier: usize,
+}
+
+/// Who sent a command, and what to answer to.
+struct Origin {
+    /// The address replies go to; `None` for the admin at the shell.
+    reply_to: Option<String>,
+    /// The incoming Message-ID, for threading.
+    message_id: Option<String>,
+    references: Vec<String>,
+}
+
+/// One mail that a command produces, before it gets its headers.
+struct Letter {
+    to: Vec<String>,
+    subject: String,
+    body: String,
+    /// True for the answer to the sender (auto-replied, threaded); false for mail to others
+    /// (auto-generated).
+    reply: bool,
+    /// The board as SVG, for the picture of a board mail (`mail.pictures`).
+    picture: Option<String>,
+}
+
+/// What one command did.
+struct Outcome {
+    ok: bool,
+    /// What the admin sees, or the sender's reply when `reply_to_sender` is set.
+    text: String,
+    subject: String,
+    /// Send `subject`/`text` to the sender (errors, show, help, ...). Board mails to players are in
+    /// `letters` instead.
+    reply_to_sender: bool,
+    letters: Vec<Letter>,
+}
+
+impl Outcome {
+    fn reply(subject: String, text: String) -> Outcome {
+        Outcome {
+            ok: true,
+            text,
+            subject,
+            reply_to_sender: true,
+            letters: Vec::new(),
+        }
+    }
+
+    /// A notice mailed to a player's registered addresses only (not to whoever sent the command), so
+    /// that account changes reach the account's owner.
+    fn notice(subject: String, text: String, to: Vec<String>) -> Outcome {
+        Outcome {
+            ok: true,
+            letters: vec![Letter {
+                to,
+                subject: subject.clone(),
+                body: text.clone(),
+                reply: false,
+                picture: None,
+            }],
+            text,
+            subject,
+            reply_to_sender: false,
+        }
+    }
+
+    /// Nothing done and nothing said (a dropped unsolicited challenge).
+    fn silent() -> Outcome {
+        Outcome {
+            ok: false,
+            text: String::new(),
+            subject: String::new(),
+            reply_to_sender: false,
+            letters: Vec::new(),
+        }
+    }
+
+    fn error(subject: String, text: String) -> Outcome {
+        Outcome {
+            ok: false,
+            text,
+            subject,
+            reply_to_sender: true,
+            letters: Vec::new(),
+        }
+    }
+}
+
+/// A refused command: the message for the player, and the game it concerns (for the error subject and
+/// the board shown under the message).
+struct Refusal {
+    message: String,
+    board: Option<(String, u32)>,
+}
+
+impl Refusal {
+    fn new(message: impl Into<String>) -> Refusal {
+        Refusal {
+            message: message.into(),
+            board: None,
+        }
+    }
+
+    fn on(message: impl Into<String>, game_type: &str, board: u32) -> Refusal {
+        Refusal {
+            message: message.into(),
+            board: Some((game_type.to_string(), board)),
+        }
+    }
+}
+
+/// Either a command's outcome, a refusal to answer with an error mail, or a storage failure that aborts
+/// the whole message.
+enum Failure {
+    Refused(Refusal),
+    Storage(StorageError),
+}
+
+impl From<StorageError> for Failure {
+    fn from(e: StorageError) -> Self {
+        Failure::Storage(e)
+    }
+}
+
+impl From<Refusal> for Failure {
+    fn from(r: Refusal) -> Self {
+        Failure::Refused(r)
+    }
+}
+
+type Step<T> = std::result::Result<T, Failure>;
+
+/// The server: configuration, database and mail transport.
+pub struct Server {
+    db: Db,
+    core: Core,
+    /// With [`Server::defer_sending`], the mails of ingested messages wait here for
+    /// [`Server::send_deferred`] (claimed in the outbox, so a server that dies first leaves them to
+    /// the next flush).
+    defer_sending: bool,
+    deferred: Vec<(Vec<i64>, Vec<OutgoingMail>)>,
+}
+
+/// Everything but the database: the commands run on a transaction of it, which borrows the database.
+struct Core {
+    cfg: Config,
+    mailer: Mailer,
+    now: i64,
+    seed: Option<u64>,
+    /// Seats `(game id, seat)` whose player agreed to their game by the command being carried out
+    /// (their first act on it with the password): taken back if the command is refused, since a
+    /// refused command changes nothing.
+    agreeing: RefCell<Vec<(i64, usize)>>,
+    /// Set when a userid and password did not match during the command being carried out: then its
+    /// words may hold a password out of place (see [`Core::suspect_words`]).
+    login_refused: Cell<bool>,
+    /// Set once the mail being handled caused a confirmation mail: one mail causes at most one.
+    confirmation_sent: Cell<bool>,
+    /// The password checks of the mail (or shell command) being handled (see [`Core::precheck`]).
+    logins: RefCell<Logins>,
+}
+
+impl Server {
+    /// Opens the database named in the configuration and sets up the mail transport. `now` is the clock
+    /// (unix seconds) used for everything this server does.
+    pub fn open(cfg: Config, now: i64) -> Result<Server, ServerError> {
+        let db = Db::open(
+            &cfg.database.path,
+            Duration::from_millis(cfg.database.busy_timeout_ms),
+        )?;
+        Server::on(db, cfg, now)
+    }
+
+    /// A server on a private in-memory database (fuzzing and tests): like [`Server::open`] but nothing
+    /// outlives the value; mail goes to the configured transport.
+    pub fn open_in_memory(cfg: Config, now: i64) -> Result<Server, ServerError> {
+        Server::on(Db::open_in_memory()?, cfg, now)
+    }
+
+    fn on(db: Db, cfg: Config, now: i64) -> Result<Server, ServerError> {
+        let mailer = Mailer::from_config(&cfg).map_err(|e| ServerError::Mail(e.to_string()))?;
+        Ok(Server {
+            db,
+            defer_sending: false,
+            deferred: Vec::new(),
+            core: Core {
+                cfg,
+                mailer,
+                now,
+                seed: None,
+                agreeing: RefCell::new(Vec::new()),
+                login_refused: Cell::new(false),
+                confirmation_sent: Cell::new(false),
+                logins: RefCell::new(Logins::default()),
+            },
+        })
+    }
+
+    /// Fixes the seed of every new game's random layout (the demo and tests use it, through
+    /// `PBEM_SEED`; players cannot choose it).
+    pub fn with_seed(mut self, seed: Option<u64>) -> Server {
+        self.core.seed = seed;
+        self
+    }
+
+    /// Makes [`Server::ingest`] leave the sending of its mails to [`Server::send_deferred`]: the LMTP
+    /// server answers the MTA once a mail is committed, then sends (drawing a board picture, talking
+    /// to the relay) while the client goes on.
+    pub fn defer_sending(mut self, defer: bool) -> Server {
+        self.defer_sending = defer;
+        self
+    }
+
+    /// Sends the mails that [`Server::ingest`] left with `defer_sending`.
+    pub fn send_deferred(&mut self) {
+        for (ids, mails) in std::mem::take(&mut self.deferred) {
+            self.core.send_claimed(&self.db, &ids, &mails);
+        }
+    }
+
+    /// Moves this server's clock (a long-lived server in a fuzzer or test; the binary sets it once).
+    pub fn set_now(&mut self, now: i64) {
+        self.core.now = now;
+        *self.core.logins.borrow_mut() = Logins::default();
+    }
+
+    /// The open database (for inspection by tools and tests).
+    pub fn db(&self) -> &Db {
+        &self.db
+    }
+
+    /// Handles one RFC 5322 message: acts on its commands and queues and sends the replies.
+    pub fn ingest(&mut self, raw: &[u8]) -> Result<IngestOutcome, ServerError> {
+        let names: Vec<&str> = games::registry().iter().map(|g| g.name()).collect();
+        let incoming = mail_in::parse(
+            raw,
+            &self.core.limits(),
+            &self.core.cfg.server.address,
+            &names,
+        );
+        if let Some(reason) = &incoming.silent {
+            return Ok(IngestOutcome::Silent(reason.to_string()));
+        }
+        let Some(reply_to) = incoming.reply_to.clone() else {
+            return Ok(IngestOutcome::Dropped(
+                "no From or Reply-To address to answer to".into(),
+            ));
+        };
+        if let Err(e) = crate::accounts::check_address(&reply_to) {
+            return Ok(IngestOutcome::Dropped(format!(
+                "the reply address is unusable: {e}"
+            )));
+        }
+        let origin = Origin {
+            reply_to: Some(reply_to),
+            message_id: incoming.message_id.clone(),
+            references: incoming.references.clone(),
+        };
+        if raw.len() > self.core.cfg.limits.max_message_bytes {
+            return self.core.refuse_oversized(&mut self.db, &incoming, &origin);
+        }
+        self.core
+            .precheck(&self.db, &incoming.commands, origin.reply_to.clone())?;
+        let mut tx = self.db.transaction()?;
+        if tx.is_processed(&incoming.key)? {
+            return Ok(IngestOutcome::Duplicate);
+        }
+        let outcomes = self.core.run_mail_commands(&mut tx, &incoming, &origin)?;
+        let mails = self.core.letters_to_mails(&tx, &origin, outcomes)?;
+        let ids = queue(&tx, &mails, self.core.now)?;
+        tx.mark_processed(&incoming.key, self.core.now)?;
+        tx.commit()?;
+        let count = mails.len();
+        if self.defer_sending {
+            self.deferred.push((ids, mails));
+        } else {
+            self.core.send_claimed(&self.db, &ids, &mails);
+        }
+        Ok(IngestOutcome::Handled { mails: count })
+    }
+
+    /// Runs one command line as the admin at the shell: it changes the games exactly as by mail and mails
+    /// the players the same way; the answer is returned instead of mailed.
+    pub fn run_admin(&mut self, line: &str, comment: &str) -> Result<AdminOutcome, ServerError> {
+        let origin = Origin {
+            reply_to: None,
+            message_id: None,
+            references: Vec::new(),
+        };
+        self.core.precheck(&self.db, &[line.to_string()], None)?;
+        let mut tx = self.db.transaction()?;
+        let outcome = self.core.execute(&mut tx, line, comment, &origin, &[])?;
+        let ok = outcome.ok;
+        let text = outcome.text.clone();
+        let mails = self.core.letters_to_mails(&tx, &origin, vec![outcome])?;
+        let ids = queue(&tx, &mails, self.core.now)?;
+        tx.commit()?;
+        self.core.send_claimed(&self.db, &ids, &mails);
+        Ok(AdminOutcome { ok, text })
+    }
+
+    /// Sends what the outbox still holds (mail whose sending failed or was interrupted).
+    pub fn flush_outbox(&mut self) -> Result<FlushReport, ServerError> {
+        let mut report = FlushReport::default();
+        let keep = i64::from(self.core.cfg.mail.outbox_keep_days) * 86_400;
+        self.db.prune_sent(self.core.now - keep)?;
+        // A claim older than this belongs to a sender that died.
+        let stale_before = self.core.now - 600;
+        loop {
+            let rows = self.db.claim_unsent(self.core.now, stale_before, 100)?;
+            if rows.is_empty() {
+                return Ok(report);
+            }
+            let mut any_failed = false;
+            for row in rows {
+                let now = self.core.now;
+                // Delivered by the hand-off of a sender that died before recording it: not again.
+                if self.core.mailer.handed_off_status(row.id) == Some(true) {
+                    self.db.mark_sent(row.id, now)?;
+                    report.delivered_earlier += 1;
+                    continue;
+                }
+                let db = &self.db;
+                let sent = match serde_json::from_str::<OutgoingMail>(&row.mail) {
+                    Ok(mail) => self
+                        .core
+                        .mailer
+                        .send_outbox(
+                            &mail,
+                            row.id,
+                            |to| db.hand_over_claim(row.id, to).map_err(|e| e.to_string()),
+                            || db.mark_sent(row.id, now),
+                        )
+                        .map_err(|e| e.to_string()),
+                    Err(e) => Err(format!("unreadable: {e}")),
+                };
+                match sent {
+                    Ok(recorded) => {
+                        recorded?;
+                        report.sent += 1;
+                    }
+                    Err(e) => {
+                        self.db.mark_failed(row.id, &e)?;
+                        report.failed += 1;
+                        any_failed = true;
+                    }
+                }
+            }
+            if any_failed {
+                // Failed mails were released; trying them again at once would only fail again.
+                return Ok(report);
+            }
+        }
+    }
+}
+
+impl Core {}
+
+/// A digest different on every call: of the clock, the process, the nanosecond and `parts` (for new
+/// games' seeds and confirmation codes; unpredictable enough for both, not a secret key).
+fn fresh_digest(now: i64, parts: &[&[u8]]) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(now.to_le_bytes());
+    h.update(std::process::id().to_le_bytes());
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    h.update(nanos.to_le_bytes());
+    for p in parts {
+        h.update(p);
+    }
+    h.finalize().into()
+}

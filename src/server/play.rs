@@ -1,0 +1,589 @@
+//! Play: `challenge`, `move`, `resign`, `preview`, and the robot accounts' answers.
+
+use super::{Core, Failure, Origin, Outcome, Refusal, Step};
+use super::{fresh_digest, saved_status, userids};
+use crate::command::GameCommand;
+use crate::games::{self, GameRules, GameState, Status};
+use crate::storage::{Comment, GameRow, StorageError, Tx, User};
+use crate::summary;
+
+/// The longest a robot account thinks over a move: it thinks while the mail's transaction holds the
+/// database's write lock, so other mails wait that long at most.
+pub(super) const ROBOT_THINKING_MILLIS: u64 = 2_000;
+
+impl Core {
+    pub(super) fn load_game(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        board: u32,
+    ) -> Step<(GameRow, Box<dyn GameState>)> {
+        let row = tx.game(rules.name(), board)?.ok_or_else(|| {
+            Refusal::new(format!(
+                "There is no {} board {board}. Send `{} games <userid>` for a player's boards.",
+                rules.title(),
+                rules.name()
+            ))
+        })?;
+        let state = rules.load(&row.state).map_err(|e| {
+            Failure::Storage(StorageError::Corrupt(format!(
+                "{} board {board}: {e}",
+                rules.name()
+            )))
+        })?;
+        Ok((row, state))
+    }
+
+    pub(super) fn game_command(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        cmd: &GameCommand,
+        comment: &str,
+        origin: &Origin,
+    ) -> Step<Outcome> {
+        match cmd {
+            GameCommand::Help => Ok(Outcome::reply(
+                format!("{} help", rules.title()),
+                rules.help(),
+            )),
+            GameCommand::Challenge {
+                options,
+                server_options,
+                userids,
+                password,
+            } => self.challenge(
+                tx,
+                rules,
+                options,
+                server_options,
+                userids,
+                password.as_deref(),
+                comment,
+                origin,
+            ),
+            GameCommand::Move {
+                board,
+                userid,
+                password,
+                mv,
+                guard,
+            } => {
+                if mv.trim().eq_ignore_ascii_case("resign") {
+                    self.resign(tx, rules, *board, userid, password, comment)
+                } else {
+                    self.play(tx, rules, *board, userid, password, mv, *guard, comment)
+                }
+            }
+            GameCommand::Resign {
+                board,
+                userid,
+                password,
+            } => self.resign(tx, rules, *board, userid, password, comment),
+            GameCommand::Show { boards } => self.show(tx, rules, boards),
+            GameCommand::History { board, page } => match board {
+                Some(board) => self.history(tx, rules, *board),
+                None => self.history_all(tx, rules, page.unwrap_or(1)),
+            },
+            GameCommand::Games { userids, filter } => self.games(tx, rules, userids, *filter),
+            GameCommand::Preview { board, moves } => self.preview(tx, rules, *board, moves),
+            GameCommand::Chat {
+                board,
+                userid,
+                password,
+            } => self.chat(tx, rules, *board, userid, password, comment),
+            GameCommand::Ratings => self.ratings(tx, rules),
+            GameCommand::Standings => self.standings(tx, rules),
+            GameCommand::Subscribe { .. }
+            | GameCommand::Unsubscribe { .. }
+            | GameCommand::Notify { .. }
+            | GameCommand::Limit { .. }
+            | GameCommand::Accept { .. }
+            | GameCommand::Reject { .. } => self.social_command(tx, rules, cmd),
+            GameCommand::Propose {
+                board,
+                userid,
+                password,
+                kind,
+                guard,
+            } => self.propose(tx, rules, *board, userid, password, *kind, *guard, comment),
+            GameCommand::Answer {
+                board,
+                userid,
+                password,
+                accept,
+                guard,
+            } => self.answer(
+                tx, rules, *board, userid, password, *accept, *guard, comment,
+            ),
+            GameCommand::Queue {
+                board,
+                userid,
+                password,
+                mv,
+                guard,
+            } => self.queue_move(tx, rules, *board, userid, password, mv, *guard, comment),
+        }
+    }
+
+    /// `<game> challenge`. The admin's challenge binds every player; by mail, only the first player
+    /// and only with `--password`: the others (and a challenger without it) agree later by acting on
+    /// the game, and the game counts for ratings only once all have. A player who received
+    /// `unsolicited_challenges_per_day` such challenges in the last day gets no more: the challenge is
+    /// dropped without an answer, so that a stranger can neither flood them nor hear back.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn challenge(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        options: &[games::GameOption],
+        server_options: &[(String, Option<String>)],
+        userids: &[String],
+        password: Option<&str>,
+        comment: &str,
+        origin: &Origin,
+    ) -> Step<Outcome> {
+        let usage = format!(
+            "Write it `{} challenge [options] <userid1> <userid2>{}`.",
+            rules.name(),
+            if *rules.players().end() > 2 {
+                " [<userid3>]"
+            } else {
+                ""
+            }
+        );
+        let (nag_days, forfeit_days) = self.clock_options(server_options, &usage)?;
+        if !rules.players().contains(&userids.len()) {
+            return Err(Refusal::new(format!(
+                "{} is played by {} to {} players; you named {}. {usage}",
+                rules.title(),
+                rules.players().start(),
+                rules.players().end(),
+                userids.len()
+            ))
+            .into());
+        }
+        let mut players = Vec::new();
+        for u in userids {
+            let user = tx
+                .user(u)?
+                .filter(|u| u.password_hash.is_some() || u.robot.is_some())
+                .ok_or_else(|| {
+                    Refusal::new(format!(
+                        "'{u}' is not a registered player. Every player signs up first with \
+                         `signup <userid> <password>`. {usage}"
+                    ))
+                })?;
+            if players.iter().any(|p: &User| p.id == user.id) {
+                return Err(Refusal::new(format!(
+                    "'{u}' is named twice: a game needs different players. {usage}"
+                ))
+                .into());
+            }
+            if user.robot.is_some() && !rules.has_robot() {
+                return Err(Refusal::new(format!(
+                    "'{u}' is a robot, and there is no robot for {} yet. {usage}",
+                    rules.title()
+                ))
+                .into());
+            }
+            players.push(user);
+        }
+        self.check_challenge(tx, rules, &players)?;
+        let admin = origin.reply_to.is_none();
+        // A robot agrees to every game it is challenged to.
+        let mut agreed: Vec<bool> = players.iter().map(|p| admin || p.robot.is_some()).collect();
+        if let Some(password) = password {
+            self.authenticate(tx, &userids[0], password)?;
+            agreed[0] = true;
+        }
+        if !admin {
+            let cap = self.cfg.limits.unsolicited_challenges_per_day;
+            for (p, _) in players.iter().zip(&agreed).filter(|(_, a)| !**a) {
+                if tx.unsolicited_challenges(p.id, self.now - 86_400)? >= cap {
+                    eprintln!(
+                        "pbem: {} had {cap} unsolicited challenges in the last day; a challenge \
+                         naming them was dropped without an answer",
+                        p.userid
+                    );
+                    return Ok(Outcome::silent());
+                }
+            }
+        }
+        let seed = self.seed(userids);
+        let state = rules
+            .new_game(options, players.len(), seed)
+            .map_err(|e| Refusal::new(format!("{e}\n{usage}")))?;
+        let board = tx.next_board(rules.name())?;
+        // A robot that moves first has moved when the players get the new board.
+        let state = self
+            .robot_replies(board, &players, state.as_ref())
+            .unwrap_or(state);
+        let ids: Vec<i64> = players.iter().map(|p| p.id).collect();
+        let names: Vec<String> = players.iter().map(|p| p.userid.clone()).collect();
+        let game_id = tx.insert_game(
+            rules.name(),
+            board,
+            &state.to_json(),
+            &saved_status(state.as_ref(), &names),
+            &ids,
+            self.now,
+        )?;
+        if nag_days.is_some() || forfeit_days.is_some() {
+            tx.set_clock_days(game_id, nag_days, forfeit_days)?;
+        }
+        for (seat, _) in agreed.iter().enumerate().filter(|(_, a)| **a) {
+            tx.agree(game_id, seat, self.now)?;
+        }
+        let row = tx
+            .game(rules.name(), board)?
+            .ok_or_else(|| StorageError::Corrupt(format!("game {game_id} vanished")))?;
+        // Robots alone may have played it to the end.
+        self.settle_game(tx, rules, &row, state.as_ref())?;
+        // The challenge's comment ("Fancy a game?") goes to every player. Signed with the first
+        // player's password (--password), it is their comment on the game, kept in its history; a
+        // challenge without one may come from anybody, so its comment is shown as unsigned and
+        // not kept.
+        let comments: Vec<Comment> = if comment.trim().is_empty() {
+            Vec::new()
+        } else if password.is_some() {
+            tx.add_comment(row.id, 1, players[0].id, comment, self.now)?;
+            tx.comments(row.id)?
+        } else {
+            vec![Comment {
+                move_number: 1,
+                userid: "The challenge (unsigned: sent without --password)".into(),
+                body: comment.to_string(),
+                created_at: self.now,
+            }]
+        };
+        let mut outcome =
+            self.board_mails(tx, rules, &row, state.as_ref(), &comments, true, None)?;
+        let letters = self.new_game_letters(tx, rules, &row, &outcome.subject, &outcome.text)?;
+        outcome.letters.extend(letters);
+        Ok(outcome)
+    }
+
+    /// A seed for a new game's random layout: different for every challenge, from the clock, the process
+    /// and the players; stored with the game, so the game replays the same.
+    pub(super) fn seed(&self, userids: &[String]) -> u64 {
+        if let Some(seed) = self.seed {
+            return seed;
+        }
+        let parts: Vec<&[u8]> = userids.iter().map(|u| u.as_bytes()).collect();
+        let d = fresh_digest(self.now, &parts);
+        u64::from_le_bytes(d[..8].try_into().expect("8 bytes"))
+    }
+
+    /// A board, and the player named by a command that acts on it with their seat, after checking
+    /// the password: the start of every command a player makes on their own game. Such an act is the
+    /// player's agreement to the game (see [`Core::challenge`]).
+    pub(super) fn seated(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        board: u32,
+        userid: &str,
+        password: &str,
+    ) -> Step<(GameRow, Box<dyn GameState>, User, usize)> {
+        let (row, state, user, seat) = self.seat_of(tx, rules, board, userid, password)?;
+        self.agree_by_command(tx, row.id, seat)?;
+        Ok((row, state, user, seat))
+    }
+
+    /// [`Core::seated`] without recording an agreement: for the acts that decline a game.
+    pub(super) fn seat_of(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        board: u32,
+        userid: &str,
+        password: &str,
+    ) -> Step<(GameRow, Box<dyn GameState>, User, usize)> {
+        let (row, state) = self.load_game(tx, rules, board)?;
+        let user = self.authenticate_on(tx, userid, password, rules, board)?;
+        let Some(seat) = row.players.iter().position(|p| p.id == user.id) else {
+            return Err(Refusal::on(
+                format!(
+                    "{} does not play {} board {board}: its players are {}.",
+                    user.userid,
+                    rules.title(),
+                    userids(&row).join(", ")
+                ),
+                rules.name(),
+                board,
+            )
+            .into());
+        };
+        Ok((row, state, user, seat))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn play(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        board: u32,
+        userid: &str,
+        password: &str,
+        mv: &str,
+        guard: Option<u32>,
+        comment: &str,
+    ) -> Step<Outcome> {
+        let (row, mut state, user, seat) = self.seated(tx, rules, board, userid, password)?;
+        let refuse = |m: String| Failure::Refused(Refusal::on(m, rules.name(), board));
+        let players = userids(&row);
+        match state.status() {
+            Status::Over(_) => {
+                return Err(refuse(format!(
+                    "{} board {board} is over: {}",
+                    rules.title(),
+                    summary::status_line(state.as_ref(), &players)
+                )));
+            }
+            Status::ToMove(s) if s != seat => {
+                return Err(refuse(format!(
+                    "It is not your turn on board {board}: {}",
+                    summary::status_line(state.as_ref(), &players)
+                )));
+            }
+            Status::ToMove(_) => {}
+        }
+        if let Some(n) = guard
+            && n != state.move_number()
+        {
+            return Err(refuse(format!(
+                "Your move was meant for move {n}, but board {board} is at move {}: the board changed \
+                 since you looked. Look at the board below and send your move again (with #{} or \
+                 without a guard).",
+                state.move_number(),
+                state.move_number()
+            )));
+        }
+        let before = state.move_number();
+        state.play(mv).map_err(|e| {
+            refuse(format!(
+                "The move '{}' is not legal: {e}\nWrite it `{} move {board} {} <password> <move>`; \
+                 the move syntax is in `{} help`.",
+                mv.trim(),
+                rules.name(),
+                user.userid,
+                rules.name()
+            ))
+        })?;
+        self.record_turn(
+            tx,
+            rules,
+            row,
+            state.as_ref(),
+            Some((&user, seat)),
+            before,
+            comment,
+        )
+    }
+
+    /// Saves a game after it changed (a move, a resignation, a forfeit, an accepted proposal) and mails
+    /// every player the board with the comment that came with it. `actor` is the player who acted, if
+    /// a player did (the server's clock acts for nobody). Every game ends through here, so this is
+    /// where a finished game is settled (ratings).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn record_turn(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        row: GameRow,
+        state: &dyn GameState,
+        actor: Option<(&User, usize)>,
+        before: u32,
+        comment: &str,
+    ) -> Step<Outcome> {
+        // A robot whose turn this makes it answers at once, in the same transaction: the players'
+        // board mail shows its move.
+        let replied = self.robot_replies(row.board, &row.players, state);
+        let state = replied.as_deref().unwrap_or(state);
+        let status = saved_status(state, &userids(&row));
+        let finished = status.finished;
+        let row_was_finished = row.finished;
+        tx.charge_time(row.id, self.now)?;
+        tx.update_game(row.id, &state.to_json(), &status, self.now)?;
+        let row = GameRow {
+            updated_at: self.now,
+            finished,
+            ..row
+        };
+        let mut notes = state.turn_notes(before);
+        notes.extend(self.game_changed(tx, &row, state)?);
+        if finished && !row_was_finished {
+            self.settle_game(tx, rules, &row, state)?;
+        }
+        let comments = match actor {
+            Some((user, _)) => self.comment_at(tx, &row, before, user.id, comment)?,
+            None => Vec::new(),
+        };
+        let outcome = self.board_mails(
+            tx,
+            rules,
+            &row,
+            state,
+            &comments,
+            false,
+            actor.map(|(_, seat)| seat),
+        )?;
+        // A queued move comes due only once this change is saved and its mails are written.
+        self.after_turn(tx, rules, &row, state, outcome, &notes)
+    }
+
+    /// Plays the robots' moves while a robot is to move (robot1..robot3: see [`GameState::
+    /// robot_move`]); `None` when no robot is to move. Each move's seed comes from the board and the
+    /// move number, so a game replays the same. A game where robots play each other is played to
+    /// its end here.
+    pub(super) fn robot_replies(
+        &self,
+        board: u32,
+        players: &[User],
+        state: &dyn GameState,
+    ) -> Option<Box<dyn GameState>> {
+        let mut next: Option<Box<dyn GameState>> = None;
+        loop {
+            let now = next.as_deref().unwrap_or(state);
+            let Status::ToMove(seat) = now.status() else {
+                return next;
+            };
+            let Some(level) = players.get(seat).and_then(|p| p.robot) else {
+                return next;
+            };
+            let seed = (u64::from(board) << 32) | u64::from(now.move_number());
+            let robot = games::Robot::Within {
+                level,
+                millis: ROBOT_THINKING_MILLIS,
+            };
+            let Some(mv) = now.robot_move(robot, seed) else {
+                eprintln!("pbem: board {board}: the robot found no move; the game waits");
+                return next;
+            };
+            let mut after = now.clone_box();
+            if let Err(e) = after.play(&mv) {
+                eprintln!(
+                    "pbem: board {board}: the robot's move {mv} was refused ({e}); the game waits"
+                );
+                return next;
+            }
+            next = Some(after);
+        }
+    }
+
+    pub(super) fn comment_at(
+        &self,
+        tx: &Tx<'_>,
+        row: &GameRow,
+        move_number: u32,
+        user_id: i64,
+        comment: &str,
+    ) -> Step<Vec<Comment>> {
+        let body = comment.trim();
+        if body.is_empty() {
+            return Ok(Vec::new());
+        }
+        tx.add_comment(row.id, move_number, user_id, body, self.now)?;
+        let userid = row
+            .players
+            .iter()
+            .find(|p| p.id == user_id)
+            .map_or_else(String::new, |p| p.userid.clone());
+        Ok(vec![Comment {
+            move_number,
+            userid,
+            body: body.to_string(),
+            created_at: self.now,
+        }])
+    }
+
+    pub(super) fn resign(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        board: u32,
+        userid: &str,
+        password: &str,
+        comment: &str,
+    ) -> Step<Outcome> {
+        let (row, state, user, seat) = self.seat_of(tx, rules, board, userid, password)?;
+        self.resign_seated(tx, rules, row, state, &user, seat, comment)
+    }
+
+    /// Resigns a player already seated. A player who resigns before ever agreeing to the game
+    /// declines it: the game ends as a resignation, and is not rated (see `settle_game`).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn resign_seated(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        row: GameRow,
+        mut state: Box<dyn GameState>,
+        user: &User,
+        seat: usize,
+        comment: &str,
+    ) -> Step<Outcome> {
+        let board = row.board;
+        let before = state.move_number();
+        state
+            .resign(seat)
+            .map_err(|e| Refusal::on(e.to_string(), rules.name(), board))?;
+        if !tx.has_agreed(row.id, seat)? {
+            tx.add_verdict(
+                row.id,
+                &format!(
+                    "{} declined the game: resigned before ever agreeing to it.",
+                    user.userid
+                ),
+            )?;
+        }
+        self.record_turn(
+            tx,
+            rules,
+            row,
+            state.as_ref(),
+            Some((user, seat)),
+            before,
+            comment,
+        )
+    }
+
+    pub(super) fn preview(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        board: u32,
+        moves: &[String],
+    ) -> Step<Outcome> {
+        let (row, state) = self.load_game(tx, rules, board)?;
+        let mut trial = state.clone_box();
+        for (i, m) in moves.iter().enumerate() {
+            if matches!(trial.status(), Status::Over(_)) {
+                return Err(Refusal::on(
+                    format!("The game is over after move {}; '{m}' cannot follow.", i),
+                    rules.name(),
+                    board,
+                )
+                .into());
+            }
+            trial.play(m).map_err(|e| {
+                Refusal::on(
+                    format!("Preview move {} '{m}' is not legal: {e}", i + 1),
+                    rules.name(),
+                    board,
+                )
+            })?;
+        }
+        let mut text = format!(
+            "Preview of {} Board {board} after {}: nothing has been played.\n\n",
+            rules.title(),
+            moves.join(" ")
+        );
+        text.push_str(&self.summary(tx, rules, &row, trial.as_ref(), &[])?);
+        Ok(Outcome::reply(
+            format!("{} Board {board} Preview", rules.title()),
+            text,
+        ))
+    }
+}
