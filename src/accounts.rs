@@ -16,7 +16,7 @@ use argon2::password_hash::phc::{Output, ParamsString, PasswordHash, Salt};
 use argon2::{Algorithm, Argon2, Block, Params, Version};
 use thiserror::Error;
 
-use crate::config::PasswordConfig;
+use serde::{Deserialize, Serialize};
 
 /// Longest userid, in characters.
 pub const MAX_USERID_LEN: usize = 20;
@@ -24,6 +24,30 @@ pub const MAX_USERID_LEN: usize = 20;
 pub const MAX_PASSWORD_LEN: usize = 64;
 /// Longest mail address, in bytes (the limit of an SMTP forward path).
 pub const MAX_ADDRESS_LEN: usize = 254;
+
+/// `[passwords]`: argon2id cost parameters for new hashes. Existing hashes keep the parameters they
+/// were made with (they are part of the PHC string), so raising these affects new passwords only.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct PasswordConfig {
+    /// Memory per hash, in KiB (at least 8 × parallelism).
+    pub memory_kib: u32,
+    /// Number of passes (at least 1).
+    pub iterations: u32,
+    /// Lanes (at least 1).
+    pub parallelism: u32,
+}
+
+impl Default for PasswordConfig {
+    /// OWASP's recommended minimum for argon2id: 19 MiB, 2 passes, 1 lane.
+    fn default() -> Self {
+        PasswordConfig {
+            memory_kib: 19456,
+            iterations: 2,
+            parallelism: 1,
+        }
+    }
+}
 
 /// What was wrong with a userid, password or address, worded for the player; or why a hash failed.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]

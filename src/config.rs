@@ -231,29 +231,8 @@ impl fmt::Debug for SmtpConfig {
     }
 }
 
-/// `[passwords]`: argon2id cost parameters for new hashes. Existing hashes keep the parameters they
-/// were made with (they are part of the PHC string), so raising these affects new passwords only.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-pub struct PasswordConfig {
-    /// Memory per hash, in KiB (at least 8 × parallelism).
-    pub memory_kib: u32,
-    /// Number of passes (at least 1).
-    pub iterations: u32,
-    /// Lanes (at least 1).
-    pub parallelism: u32,
-}
-
-impl Default for PasswordConfig {
-    /// OWASP's recommended minimum for argon2id: 19 MiB, 2 passes, 1 lane.
-    fn default() -> Self {
-        PasswordConfig {
-            memory_kib: 19456,
-            iterations: 2,
-            parallelism: 1,
-        }
-    }
-}
+/// `[passwords]`: the argon2id cost, defined with the hashing it controls.
+pub use crate::accounts::PasswordConfig;
 
 /// `[limits]`: bounds on what one mail or one sender may cost the server.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -10,6 +10,7 @@ pub mod cli;
 pub mod command;
 pub mod config;
 pub mod engine_cli;
+pub mod exit;
 pub mod games;
 pub mod lmtp;
 pub mod mail_in;

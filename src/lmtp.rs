@@ -27,8 +27,9 @@ use std::sync::{Arc, Mutex, mpsc};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::cli::{self, EX_OK, EX_TEMPFAIL, EX_UNAVAILABLE};
+use crate::cli;
 use crate::config::{Config, Listen};
+use crate::exit::{self, EX_OK, EX_TEMPFAIL, EX_UNAVAILABLE};
 use crate::server::Server;
 use protocol::{Mail, SHUTTING_DOWN, Session, Step, Verdict};
 
@@ -51,7 +52,7 @@ pub fn run(cfg: Config, listen: &Listen, seed: Option<u64>) -> i32 {
         Ok(fd) => fd,
         Err(e) => {
             eprintln!("pbem: lmtp: cannot set up the signal handlers: {e}");
-            return cli::EX_SOFTWARE;
+            return exit::EX_SOFTWARE;
         }
     };
     let db = cfg.database.path.clone();
@@ -145,7 +146,7 @@ fn start_workers(cfg: &Config, seed: Option<u64>, db: &Path) -> Result<Workers, 
             Ok(h) => handles.push(h),
             Err(e) => {
                 return Err((
-                    cli::EX_SOFTWARE,
+                    exit::EX_SOFTWARE,
                     format!("lmtp: cannot start a worker: {e}"),
                 ));
             }
@@ -156,7 +157,7 @@ fn start_workers(cfg: &Config, seed: Option<u64>, db: &Path) -> Result<Workers, 
         match ready.recv() {
             Ok(Ok(())) => {}
             Ok(Err(failure)) => return Err(failure),
-            Err(_) => return Err((cli::EX_SOFTWARE, "lmtp: a worker died at start".into())),
+            Err(_) => return Err((exit::EX_SOFTWARE, "lmtp: a worker died at start".into())),
         }
     }
     Ok((jobs, handles))
@@ -171,8 +172,8 @@ fn worker(
     ready: &mpsc::Sender<Result<(), (i32, String)>>,
 ) {
     let opened = cli::now()
-        .map_err(|e| (cli::EX_USAGE, e))
-        .and_then(|now| Server::open(cfg, now).map_err(|e| cli::failure_status(&e, db)));
+        .map_err(|e| (exit::EX_USAGE, e))
+        .and_then(|now| Server::open(cfg, now).map_err(|e| exit::failure_status(&e, db)));
     let mut server = match opened {
         Ok(s) => s.with_seed(seed).defer_sending(true),
         Err(failure) => {
@@ -206,7 +207,7 @@ fn ingest(server: &mut Server, job: &Job, db: &Path) -> Verdict {
     server.set_now(now);
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| server.ingest(&job.raw)));
     match result {
-        Ok(Ok(outcome)) => match cli::outcome_note(&outcome) {
+        Ok(Ok(outcome)) => match exit::outcome_note(&outcome) {
             Some(note) => {
                 eprintln!("pbem: {}: {note}", job.name);
                 Verdict::Accepted(note)
@@ -214,7 +215,7 @@ fn ingest(server: &mut Server, job: &Job, db: &Path) -> Verdict {
             None => Verdict::Accepted("handled".into()),
         },
         Ok(Err(e)) => {
-            let (status, line) = cli::failure_status(&e, db);
+            let (status, line) = exit::failure_status(&e, db);
             eprintln!("pbem: {}: {line}", job.name);
             // The reply may reach the sender in a bounce: the details (paths) stay in the log.
             if status == EX_TEMPFAIL {

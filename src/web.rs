@@ -49,13 +49,13 @@ pub fn run(cfg: &Config, listen: &str) -> i32 {
              pbem command once to create it)",
             db_path.display()
         );
-        return crate::cli::EX_UNAVAILABLE;
+        return crate::exit::EX_UNAVAILABLE;
     }
     let server = match tiny_http::Server::http(listen) {
         Ok(s) => Arc::new(s),
         Err(e) => {
             eprintln!("pbem: web: cannot listen on {listen}: {e}");
-            return crate::cli::EX_UNAVAILABLE;
+            return crate::exit::EX_UNAVAILABLE;
         }
     };
     match server.server_addr().to_ip() {
@@ -72,7 +72,7 @@ pub fn run(cfg: &Config, listen: &str) -> i32 {
     for w in workers {
         let _ = w.join();
     }
-    crate::cli::EX_OK
+    crate::exit::EX_OK
 }
 
 /// Answers requests until the server stops, with one read-only connection (reopened after a failure).
