@@ -19,7 +19,7 @@ use crate::config::{Config, Transport};
 use crate::exit::{
     EX_CONFIG, EX_OK, EX_REFUSED, EX_TEMPFAIL, EX_USAGE, failure_status, outcome_note,
 };
-use crate::server::{IngestOutcome, Override, Server, ServerError};
+use crate::server::{IngestOutcome, Override, Parts, Server, ServerError};
 
 /// `pbem`: a play-by-email game server.
 #[derive(Debug, Parser)]
@@ -177,17 +177,6 @@ pub enum OutboxAction {
     },
 }
 
-/// The clock: `PBEM_NOW` (unix seconds) if set, else the system time.
-pub fn now() -> Result<i64, String> {
-    match std::env::var("PBEM_NOW") {
-        Ok(v) => v
-            .trim()
-            .parse()
-            .map_err(|_| format!("PBEM_NOW must be unix seconds, like 1795000000; it is '{v}'")),
-        Err(_) => Ok(chrono::Utc::now().timestamp()),
-    }
-}
-
 /// Reads the configuration and applies the flags that override it.
 pub fn config(args: &Args) -> Result<Config, String> {
     let mut cfg = Config::load(args.config.as_deref()).map_err(|e| e.to_string())?;
@@ -235,7 +224,7 @@ pub fn run(args: Args) -> i32 {
     }
     let db_path = cfg.database.path.clone();
     let db = db_path.as_path();
-    let now = match now() {
+    let clock = match crate::clock::from_env() {
         Ok(n) => n,
         Err(e) => {
             let _ = writeln!(err, "pbem: {e}");
@@ -299,7 +288,8 @@ pub fn run(args: Args) -> i32 {
         };
     }
     let cfg_keep_days = cfg.mail.outbox_keep_days;
-    let mut server = match Server::open(cfg, now) {
+    let opened = Parts::from_config(&cfg, clock).and_then(|parts| Server::open_with(cfg, parts));
+    let mut server = match opened {
         Ok(s) => s.with_seed(seed),
         Err(e) => return server_failure(&mut err, &e, db),
     };

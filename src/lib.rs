@@ -7,6 +7,7 @@
 
 pub mod accounts;
 pub mod cli;
+pub mod clock;
 pub mod command;
 pub mod config;
 pub mod engine_cli;

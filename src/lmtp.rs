@@ -27,10 +27,9 @@ use std::sync::{Arc, Mutex, mpsc};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::cli;
 use crate::config::{Config, Listen};
 use crate::exit::{self, EX_OK, EX_TEMPFAIL, EX_UNAVAILABLE};
-use crate::server::Server;
+use crate::server::{Parts, Server};
 use protocol::{Mail, SHUTTING_DOWN, Session, Step, Verdict};
 
 /// Set by SIGTERM/SIGINT.
@@ -171,9 +170,14 @@ fn worker(
     queue: &Mutex<mpsc::Receiver<Job>>,
     ready: &mpsc::Sender<Result<(), (i32, String)>>,
 ) {
-    let opened = cli::now()
+    // The worker reads the clock afresh for each mail (see `crate::clock`).
+    let opened = crate::clock::from_env()
         .map_err(|e| (exit::EX_USAGE, e))
-        .and_then(|now| Server::open(cfg, now).map_err(|e| exit::failure_status(&e, db)));
+        .and_then(|clock| {
+            Parts::from_config(&cfg, clock)
+                .and_then(|parts| Server::open_with(cfg, parts))
+                .map_err(|e| exit::failure_status(&e, db))
+        });
     let mut server = match opened {
         Ok(s) => s.with_seed(seed).defer_sending(true),
         Err(failure) => {
@@ -197,14 +201,6 @@ fn worker(
 
 /// Ingests one message as `pbem ingest` does, and logs it the same way.
 fn ingest(server: &mut Server, job: &Job, db: &Path) -> Verdict {
-    let now = match cli::now() {
-        Ok(n) => n,
-        Err(e) => {
-            eprintln!("pbem: {}: {e}", job.name);
-            return Verdict::Temporary("no clock; try again later".into());
-        }
-    };
-    server.set_now(now);
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| server.ingest(&job.raw)));
     match result {
         Ok(Ok(outcome)) => match exit::outcome_note(&outcome) {

@@ -288,6 +288,60 @@ pub trait GameState: Send {
     }
 }
 
+/// The game types a server hosts, in the order `list` prints them. The server, the web page and
+/// `pbem engine` are given one; nothing looks games up globally, so a test can host a game of its own.
+#[derive(Clone)]
+pub struct Registry {
+    games: Vec<&'static dyn GameRules>,
+}
+
+impl Registry {
+    /// Every game this crate has.
+    pub fn standard() -> Registry {
+        Registry::new(vec![&limit::Limit])
+    }
+
+    /// Exactly these games, in this order.
+    pub fn new(games: Vec<&'static dyn GameRules>) -> Registry {
+        Registry { games }
+    }
+
+    /// This registry with one more game, listed last.
+    pub fn with(mut self, game: &'static dyn GameRules) -> Registry {
+        self.games.push(game);
+        self
+    }
+
+    /// The game type named `name` (compared ignoring case).
+    pub fn find(&self, name: &str) -> Option<&'static dyn GameRules> {
+        self.games
+            .iter()
+            .copied()
+            .find(|g| g.name().eq_ignore_ascii_case(name))
+    }
+
+    /// The games in list order.
+    pub fn iter(&self) -> impl Iterator<Item = &'static dyn GameRules> + '_ {
+        self.games.iter().copied()
+    }
+
+    /// The games' command words in list order: `limit`.
+    pub fn names(&self) -> Vec<&'static str> {
+        self.iter().map(|g| g.name()).collect()
+    }
+}
+
+impl fmt::Debug for Registry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.names()).finish()
+    }
+}
+
+impl Default for Registry {
+    fn default() -> Registry {
+        Registry::standard()
+    }
+}
 /// Every game type this server hosts, in the order `list` prints them.
 pub fn registry() -> &'static [&'static dyn GameRules] {
     &[&limit::Limit]

@@ -1,7 +1,7 @@
 //! Boards: the summary a board mail shows, the mails of a new position, `show`.
 
 use super::{Core, Letter, Outcome, Refusal, Step};
-use crate::games::{self, GameRules, GameState, Status};
+use crate::games::{GameRules, GameState, Status};
 use crate::storage::{Comment, GameRow, Listed, SavedStatus, StorageError, Tx};
 use crate::summary::{self, Summary};
 
@@ -13,7 +13,7 @@ impl Core {
         game_type: &str,
         board: u32,
     ) -> Result<Option<String>, StorageError> {
-        let Some(rules) = games::find(game_type) else {
+        let Some(rules) = self.games.find(game_type) else {
             return Ok(None);
         };
         let Some(row) = tx.game(game_type, board)? else {

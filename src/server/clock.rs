@@ -11,7 +11,7 @@ use chrono::{DateTime, NaiveDate};
 
 use super::{Core, Failure, Letter, Origin, Outcome, Refusal, Server, ServerError, Step, queue};
 use crate::config::MAX_CLOCK_DAYS;
-use crate::games::{self, GameRules, GameState, Status};
+use crate::games::{GameRules, GameState, Status};
 use crate::storage::{ClockCandidate, GameClock, GameRow, StorageError, Tx, User, Vacation};
 use crate::summary;
 
@@ -78,6 +78,7 @@ impl Server {
     /// Each game is its own transaction, with its mails queued in it: safe to run twice at once or
     /// to interrupt.
     pub fn cron(&mut self) -> Result<CronReport, ServerError> {
+        self.tick();
         let mut report = CronReport::default();
         let origin = Origin {
             reply_to: None,
@@ -141,7 +142,7 @@ impl Core {
     /// Looks at one game and nags or forfeits its player to move if their time is up. Writes only
     /// into `tx`; the caller queues the mails in it and commits.
     fn clock_tick(&self, tx: &Tx<'_>, game_type: &str, board: u32) -> Result<Tick, StorageError> {
-        let Some(rules) = games::find(game_type) else {
+        let Some(rules) = self.games.find(game_type) else {
             return Ok(Tick::Unreadable(format!(
                 "this pbem hosts no game called '{game_type}'"
             )));

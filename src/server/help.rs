@@ -3,14 +3,16 @@
 use super::{Core, Outcome, Refusal, Step};
 use crate::command::{self};
 use crate::config::Config;
-use crate::games;
 
 impl Core {
     pub(super) fn help(&self, subject: &[String]) -> Step<Outcome> {
         match subject.first() {
-            None => Ok(Outcome::reply("pbem help".into(), general_help(&self.cfg))),
+            None => Ok(Outcome::reply(
+                "pbem help".into(),
+                general_help(&self.cfg, &self.game_names()),
+            )),
             // `help limit` is the game's rules; `help limit move` how that command is written.
-            Some(word) => match games::find(word).filter(|_| subject.len() == 1) {
+            Some(word) => match self.games.find(word).filter(|_| subject.len() == 1) {
                 Some(rules) => Ok(Outcome::reply(
                     format!("{} help", rules.title()),
                     rules.help(),
@@ -22,7 +24,7 @@ impl Core {
                             "How to write it:\n\n  {}\n\nSend `help` for every command and what it \
                              does, or `help <game>` for a game's rules; the games are: {}.\n",
                             usage.replace('\n', "\n  "),
-                            game_names()
+                            self.game_names()
                         ),
                     )),
                     None => {
@@ -33,7 +35,7 @@ impl Core {
                             "There is no help on '{}'.{hint} Send `help` for the commands, or \
                              `help <game>` for a game's rules; the games are: {}.",
                             subject.join(" "),
-                            game_names()
+                            self.game_names()
                         ))
                         .into())
                     }
@@ -43,7 +45,7 @@ impl Core {
     }
 }
 
-pub(super) fn general_help(cfg: &Config) -> String {
+pub(super) fn general_help(cfg: &Config, game_names: &str) -> String {
     let mut text = format!(
         "{} is a play-by-email game server. Write one command in the Subject of a mail (the body is a\n\
          comment for the other players), or the Subject `multiple` and one command per line of the body.\n\n\
@@ -103,15 +105,14 @@ pub(super) fn general_help(cfg: &Config) -> String {
     text.push_str(super::proposals::HELP);
     text.push('\n');
     text.push_str("Games: ");
-    text.push_str(&game_names());
+    text.push_str(game_names);
     text.push('\n');
     text
 }
 
-pub(super) fn game_names() -> String {
-    games::registry()
-        .iter()
-        .map(|g| g.name())
-        .collect::<Vec<_>>()
-        .join(", ")
+impl Core {
+    /// The hosted games' command words, `limit, ...`, for texts that list them.
+    pub(super) fn game_names(&self) -> String {
+        self.games.names().join(", ")
+    }
 }

@@ -2,9 +2,8 @@
 //! turning a refusal into its error mail, and the dispatch of a checked command to its family.
 
 use super::{Core, Failure, IngestOutcome, Origin, Outcome, Refusal, ServerError, Step};
-use super::{game_names, mask, queue};
+use super::{mask, queue};
 use crate::command::{self, RawCommand};
-use crate::games;
 use crate::mail_in::{Incoming, MailLimits};
 use crate::storage::{Db, StorageError, Tx};
 use crate::summary;
@@ -107,7 +106,7 @@ impl Core {
         incoming: &Incoming,
         clean: &[&str],
     ) -> Result<Vec<String>, StorageError> {
-        let names: Vec<&str> = games::registry().iter().map(|g| g.name()).collect();
+        let names: Vec<&str> = self.games.names();
         let lines = incoming
             .commands
             .iter()
@@ -147,7 +146,8 @@ impl Core {
             let mut words = incoming.subject.split_whitespace();
             let first = words.next().unwrap_or("");
             let second = words.next().unwrap_or("");
-            let game_named = games::find(first).is_some() && !second.eq_ignore_ascii_case("board");
+            let game_named =
+                self.games.find(first).is_some() && !second.eq_ignore_ascii_case("board");
             // "chess show 101": a game command word after an unknown game's name.
             let unknown_game = command::looks_like_command(&incoming.subject, &[first]);
             // "New Limit Board 101 alice", "Nag: Limit Board 101 alice": a reply to our own mail,
@@ -238,7 +238,7 @@ impl Core {
         tx: &Tx<'_>,
         origin: &Origin,
     ) -> Result<String, StorageError> {
-        let game = games::registry().first().map_or("limit", |g| g.name());
+        let game = self.games.iter().next().map_or("limit", |g| g.name());
         let userid = match &origin.reply_to {
             Some(a) => tx.userid_at_address(a)?,
             None => None,
@@ -270,7 +270,7 @@ impl Core {
         let cmd = match parsed {
             Ok(cmd) => cmd,
             Err(e) => {
-                let word = game_word.filter(|w| games::find(w).is_some());
+                let word = game_word.filter(|w| self.games.find(w).is_some());
                 return Ok(Outcome::error(
                     summary::error_subject(None, word.as_deref()),
                     summary::error_body(
@@ -312,7 +312,7 @@ impl Core {
                 };
                 let (subject, board) = match &r.board {
                     Some((game_type, board)) => {
-                        let title = games::find(game_type).map_or("Game", |g| g.title());
+                        let title = self.games.find(game_type).map_or("Game", |g| g.title());
                         let shown = self.board_text(tx, game_type, *board)?;
                         (
                             summary::error_subject(Some((title, *board)), game_word),
@@ -369,11 +369,11 @@ impl Core {
                 days,
             } => self.vacation(tx, userid, password, *days, origin),
             RawCommand::Game { game, command } => {
-                let rules = games::find(game).ok_or_else(|| {
+                let rules = self.games.find(game).ok_or_else(|| {
                     Refusal::new(format!(
                         "This server hosts no game called '{game}'. It hosts: {}. \
                          Send `list` for the list, or `<game> help` for a game's rules.",
-                        game_names()
+                        self.game_names()
                     ))
                 })?;
                 self.game_command(tx, rules, command, comment, origin)

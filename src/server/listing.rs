@@ -2,9 +2,9 @@
 //! player's games).
 
 use super::{Core, Outcome, Refusal, Step};
-use super::{game_names, listed_status, saved_status, userids};
+use super::{listed_status, saved_status, userids};
 use crate::command::GamesFilter;
-use crate::games::{self, GameRules};
+use crate::games::GameRules;
 use crate::storage::{GameFilter, Tx};
 use crate::summary;
 
@@ -13,15 +13,15 @@ impl Core {
     /// are running and finished.
     pub(super) fn list(&self, tx: &Tx<'_>, names: &[String]) -> Step<Outcome> {
         let chosen: Vec<&'static dyn GameRules> = if names.is_empty() {
-            games::registry().to_vec()
+            self.games.iter().collect()
         } else {
             names
                 .iter()
                 .map(|n| {
-                    games::find(n).ok_or_else(|| {
+                    self.games.find(n).ok_or_else(|| {
                         Refusal::new(format!(
                             "This server hosts no game called '{n}'. It hosts: {}.",
-                            game_names()
+                            self.game_names()
                         ))
                     })
                 })

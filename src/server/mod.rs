@@ -7,11 +7,13 @@
 //! and its replies are never lost; the replies are sent after the commit.
 
 use std::cell::{Cell, RefCell};
+use std::sync::Arc;
 use std::time::Duration;
 
+use crate::clock::{Clock, FixedClock};
 use crate::config::Config;
-use crate::games;
-use crate::mail_in::{self};
+use crate::games::Registry;
+use crate::mail_in;
 use crate::mail_out::{Mailer, OutgoingMail};
 use crate::storage::{Db, StorageError};
 
@@ -36,7 +38,6 @@ mod standings; // Elo ratings, standings, the history of finished games
 
 use auth::{Logins, THROTTLE_WINDOW};
 use boards::{listed_status, saved_status, userids};
-use help::game_names;
 use letters::{mask, queue};
 
 pub use clock::CronReport;
@@ -232,8 +233,13 @@ impl From<Refusal> for Failure {
 type Step<T> = std::result::Result<T, Failure>;
 
 /// The server: configuration, database and mail transport.
+///
+/// A server is one worker's: it holds one database connection and per-mail state, so it is
+/// [`Send`] (a listener moves one into each worker thread) but not [`Sync`]; a web page or listener
+/// that serves many threads gives each its own server on the same database file.
 pub struct Server {
     db: Db,
+    clock: Arc<dyn Clock>,
     core: Core,
     /// With [`Server::defer_sending`], the mails of ingested messages wait here for
     /// [`Server::send_deferred`] (claimed in the outbox, so a server that dies first leaves them to
@@ -242,9 +248,40 @@ pub struct Server {
     deferred: Vec<(Vec<i64>, Vec<OutgoingMail>)>,
 }
 
+/// What a server is given rather than finds for itself: the clock it acts at and the mail transport.
+pub struct Parts {
+    /// The time each mail and command is handled at.
+    pub clock: Arc<dyn Clock>,
+    /// The games hosted.
+    pub games: Registry,
+    /// How mail leaves (SMTP, sendmail, a folder, the outbox only).
+    pub mailer: Mailer,
+}
+
+impl Parts {
+    /// The parts a configuration names: its mail transport and every game this crate has, with the
+    /// clock given.
+    pub fn from_config(cfg: &Config, clock: Arc<dyn Clock>) -> Result<Parts, ServerError> {
+        let mailer = Mailer::from_config(cfg).map_err(|e| ServerError::Mail(e.to_string()))?;
+        Ok(Parts {
+            clock,
+            games: Registry::standard(),
+            mailer,
+        })
+    }
+}
+
+// A listener moves a server into a worker thread (see the doc of `Server`).
+const _: fn() = || {
+    fn is_send<T: Send>() {}
+    is_send::<Server>();
+};
+
 /// Everything but the database: the commands run on a transaction of it, which borrows the database.
 struct Core {
     cfg: Config,
+    /// The games hosted.
+    games: Registry,
     mailer: Mailer,
     now: i64,
     seed: Option<u64>,
@@ -262,30 +299,45 @@ struct Core {
 }
 
 impl Server {
-    /// Opens the database named in the configuration and sets up the mail transport. `now` is the clock
-    /// (unix seconds) used for everything this server does.
+    /// Opens the database named in the configuration with the parts the configuration names (its
+    /// mail transport, every hosted game), at a clock that stands at `now` (unix seconds); see
+    /// [`Server::open_with`] for a server given its parts.
     pub fn open(cfg: Config, now: i64) -> Result<Server, ServerError> {
+        let parts = Parts::from_config(&cfg, Arc::new(FixedClock::new(now)))?;
+        Server::open_with(cfg, parts)
+    }
+
+    /// Opens the database named in the configuration, with the parts given.
+    pub fn open_with(cfg: Config, parts: Parts) -> Result<Server, ServerError> {
         let db = Db::open(
             &cfg.database.path,
             Duration::from_millis(cfg.database.busy_timeout_ms),
         )?;
-        Server::on(db, cfg, now)
+        Ok(Server::on(db, cfg, parts))
     }
 
     /// A server on a private in-memory database (fuzzing and tests): like [`Server::open`] but nothing
     /// outlives the value; mail goes to the configured transport.
     pub fn open_in_memory(cfg: Config, now: i64) -> Result<Server, ServerError> {
-        Server::on(Db::open_in_memory()?, cfg, now)
+        let parts = Parts::from_config(&cfg, Arc::new(FixedClock::new(now)))?;
+        Ok(Server::on(Db::open_in_memory()?, cfg, parts))
     }
 
-    fn on(db: Db, cfg: Config, now: i64) -> Result<Server, ServerError> {
-        let mailer = Mailer::from_config(&cfg).map_err(|e| ServerError::Mail(e.to_string()))?;
-        Ok(Server {
+    fn on(db: Db, cfg: Config, parts: Parts) -> Server {
+        let Parts {
+            clock,
+            games,
+            mailer,
+        } = parts;
+        let now = clock.now();
+        Server {
             db,
+            clock,
             defer_sending: false,
             deferred: Vec::new(),
             core: Core {
                 cfg,
+                games,
                 mailer,
                 now,
                 seed: None,
@@ -294,7 +346,12 @@ impl Server {
                 confirmation_sent: Cell::new(false),
                 logins: RefCell::new(Logins::default()),
             },
-        })
+        }
+    }
+
+    /// Reads the clock: called as each mail or command begins, which then acts at that one time.
+    fn tick(&mut self) {
+        self.core.now = self.clock.now();
     }
 
     /// Fixes the seed of every new game's random layout (the demo and tests use it, through
@@ -319,9 +376,11 @@ impl Server {
         }
     }
 
-    /// Moves this server's clock (a long-lived server in a fuzzer or test; the binary sets it once).
+    /// Stops this server's clock at `now` (a long-lived server in a fuzzer or test), in place of
+    /// the clock it was given.
     pub fn set_now(&mut self, now: i64) {
-        self.core.now = now;
+        self.clock = Arc::new(FixedClock::new(now));
+        self.tick();
         *self.core.logins.borrow_mut() = Logins::default();
     }
 
@@ -332,7 +391,8 @@ impl Server {
 
     /// Handles one RFC 5322 message: acts on its commands and queues and sends the replies.
     pub fn ingest(&mut self, raw: &[u8]) -> Result<IngestOutcome, ServerError> {
-        let names: Vec<&str> = games::registry().iter().map(|g| g.name()).collect();
+        self.tick();
+        let names: Vec<&str> = self.core.games.names();
         let incoming = mail_in::parse(
             raw,
             &self.core.limits(),
@@ -383,6 +443,7 @@ impl Server {
     /// Runs one command line as the admin at the shell: it changes the games exactly as by mail and mails
     /// the players the same way; the answer is returned instead of mailed.
     pub fn run_admin(&mut self, line: &str, comment: &str) -> Result<AdminOutcome, ServerError> {
+        self.tick();
         let origin = Origin {
             reply_to: None,
             message_id: None,
@@ -402,6 +463,7 @@ impl Server {
 
     /// Sends what the outbox still holds (mail whose sending failed or was interrupted).
     pub fn flush_outbox(&mut self) -> Result<FlushReport, ServerError> {
+        self.tick();
         let mut report = FlushReport::default();
         let keep = i64::from(self.core.cfg.mail.outbox_keep_days) * 86_400;
         self.db.prune_sent(self.core.now - keep)?;

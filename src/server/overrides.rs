@@ -61,6 +61,7 @@ impl Server {
     /// Carries out an admin override in one transaction, with its mails; the answer is the text
     /// for the admin.
     pub fn admin_override(&mut self, what: &Override) -> Result<(bool, String), ServerError> {
+        self.tick();
         let tx = self.db.transaction()?;
         let origin = super::Origin {
             reply_to: None,
@@ -248,7 +249,9 @@ impl Core {
             )
             .into());
         }
-        let rules = games::find(game)
+        let rules = self
+            .games
+            .find(game)
             .ok_or_else(|| Refusal::new(format!("This server hosts no game called '{game}'.")))?;
         let (row, state) = self.load_game(tx, rules, board)?;
         if row.finished {
