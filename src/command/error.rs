@@ -1,0 +1,29 @@
+//! What is wrong with a command line.
+
+use super::usage::command_list;
+
+/// What is wrong with a command line. The text says what was wrong and how to write it right; it never
+/// contains a password from the line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CommandError {
+    /// The line has no words at all.
+    #[error(
+        "the command is empty: write one of these commands:\n{}",
+        command_list()
+    )]
+    Empty,
+    /// The first words are not a command we know.
+    #[error("{what}: write one of these commands:\n{}", command_list())]
+    Unknown {
+        /// What was not understood (passwords masked).
+        what: String,
+    },
+    /// A known command written wrongly.
+    #[error("{problem}\nusage: {usage}")]
+    Usage {
+        /// What is wrong (passwords masked).
+        problem: String,
+        /// How the command is written.
+        usage: String,
+    },
+}

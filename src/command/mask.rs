@@ -1,0 +1,68 @@
+//! Hiding passwords: the [`MASK`] written in their place, and the functions that put it there.
+
+/// The mask written in place of a password.
+pub const MASK: &str = "****";
+
+/// The mask for a set of secrets: `****`, unless a secret contains `*`; then four of a character that
+/// occurs in no secret, so that masking can never leave or create an occurrence of a secret.
+pub(crate) fn mask_for(secrets: &[&str]) -> String {
+    let c = ['*', '#', 'x', '?', '~', '_', '.', '\u{2022}']
+        .into_iter()
+        .chain('A'..='Z')
+        .chain('a'..='z')
+        .find(|c| secrets.iter().all(|s| !s.contains(*c)))
+        .unwrap_or('\u{2588}');
+    std::iter::repeat_n(c, 4).collect()
+}
+
+/// Replaces every occurrence of each (non-empty) secret in `text` with a mask (see [`MASK`]; another
+/// character when a secret contains `*`).
+pub fn mask_secrets(text: &str, secrets: &[&str]) -> String {
+    let secrets: Vec<&str> = secrets.iter().copied().filter(|s| !s.is_empty()).collect();
+    if secrets.is_empty() {
+        return text.to_string();
+    }
+    let mask = mask_for(&secrets);
+    let mut out = text.to_string();
+    for s in &secrets {
+        if out.contains(s) {
+            out = out.replace(s, &mask);
+        }
+    }
+    out
+}
+
+/// Replaces each whole-word occurrence of the secrets in `text` with a mask: an occurrence whose
+/// neighbours are not letters, digits or `_`. For words that are only suspected of being passwords,
+/// where masking inside longer words would spoil ordinary text.
+pub fn mask_words(text: &str, secrets: &[&str]) -> String {
+    let secrets: Vec<&str> = secrets.iter().copied().filter(|s| !s.is_empty()).collect();
+    if secrets.is_empty() {
+        return text.to_string();
+    }
+    let mask = mask_for(&secrets);
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = text.to_string();
+    for s in &secrets {
+        let mut result = String::with_capacity(out.len());
+        let mut rest = out.as_str();
+        let mut prev: Option<char> = None;
+        while let Some(i) = rest.find(s) {
+            let before = rest[..i].chars().next_back().or(prev);
+            let after = rest[i + s.len()..].chars().next();
+            let starts = !before.is_some_and(is_word) || !s.starts_with(is_word);
+            let ends = !after.is_some_and(is_word) || !s.ends_with(is_word);
+            result.push_str(&rest[..i]);
+            if starts && ends {
+                result.push_str(&mask);
+            } else {
+                result.push_str(s);
+            }
+            prev = s.chars().next_back();
+            rest = &rest[i + s.len()..];
+        }
+        result.push_str(rest);
+        out = result;
+    }
+    out
+}

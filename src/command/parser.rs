@@ -1,0 +1,130 @@
+//! Reading a line: [`parse`] finds the command in the [`table`](super::table) by its first words and
+//! hands the rest of the line to the command's parse function.
+
+use super::args::{Args, Problem};
+use super::ast::RawCommand;
+use super::error::CommandError;
+use super::mask::mask_secrets;
+use super::recognise::ADMIN;
+use super::redact::{password_positions, secret_of};
+use super::spelling::closest;
+use super::table::{
+    CommandDef, Parse, game_command_words, game_def, group, member, server_def, server_keywords,
+};
+use super::usage::{group_usage, usage};
+use super::words::is_placeholder;
+
+/// Reads one command line. The line is checked for form only (see the module documentation).
+pub fn parse(line: &str) -> Result<RawCommand, CommandError> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let secrets: Vec<&str> = password_positions(&words)
+        .into_iter()
+        .map(|i| secret_of(words[i]))
+        .collect();
+    let cmd = dispatch(&words, &secrets)?;
+    // Our own mails show commands with `<password>` in place of the password. A line that still holds
+    // the placeholder was copied back unchanged (often by an autoresponder quoting our answer): it is
+    // refused here, before any password check, so that an echo costs no argon2 work.
+    if cmd.passwords().iter().any(|pw| is_placeholder(pw)) {
+        return Err(CommandError::Usage {
+            problem: "the command still holds the placeholder `<password>`: write your own \
+                      password in its place"
+                .into(),
+            usage: mask_secrets(&words.join(" "), &secrets),
+        });
+    }
+    Ok(cmd)
+}
+
+/// Finds the command the first words name and reads the rest with its parse function.
+fn dispatch(words: &[&str], secrets: &[&str]) -> Result<RawCommand, CommandError> {
+    let q = |w: &str| mask_secrets(w, secrets);
+    let Some(first) = words.first() else {
+        return Err(CommandError::Empty);
+    };
+    let first = first.to_lowercase();
+    if first == ADMIN {
+        return Err(CommandError::Unknown {
+            what:
+                "'admin' is the server admin's, at the shell (`pbem admin ...`); it is not taken \
+                   by mail"
+                    .to_string(),
+        });
+    }
+    if let Some(g) = group(&first) {
+        let second = words.get(1).map(|w| w.to_lowercase());
+        return match second.as_deref().and_then(|w| member(g, w)) {
+            Some(def) => run_server(def, &def.words.join(" "), &words[2..], secrets),
+            None => Err(CommandError::Usage {
+                problem: (g.problem)(words.get(1).map(|w| q(w)).as_deref()),
+                usage: group_usage(g),
+            }),
+        };
+    }
+    if let Some(def) = server_def(&first) {
+        return run_server(def, &first, &words[1..], secrets);
+    }
+    let game = first;
+    let g = q(&game);
+    let Some(word) = words.get(1) else {
+        // One word: a mistyped server command ("frobnicate", "sigup"), or a game's name alone.
+        let hint = closest(&game, server_keywords())
+            .map(|c| format!(" (did you mean '{c}'?)"))
+            .unwrap_or_default();
+        return Err(CommandError::Unknown {
+            what: format!("'{g}' is not a command{hint} (a game's name needs a command after it)"),
+        });
+    };
+    let word = word.to_lowercase();
+    let Some(def) = game_def(&word) else {
+        // "limit mvoe ...": a mistyped game command; "sigup alice ...": a mistyped server command
+        // read as a game's name.
+        let hint = closest(&word, game_command_words())
+            .map(|c| format!(" (did you mean '{g} {c}'?)"))
+            .or_else(|| {
+                closest(&game, server_keywords()).map(|c| format!(" (did you mean '{c}'?)"))
+            })
+            .unwrap_or_default();
+        return Err(CommandError::Unknown {
+            what: format!("'{g} {}' is not a command{hint}", q(&word)),
+        });
+    };
+    let Parse::Game(parse) = def.parse else {
+        unreachable!("game_def finds only games' commands");
+    };
+    let name = format!("{g} {word}");
+    let args = Args {
+        words: &words[2..],
+        name: &name,
+        game: &g,
+        secrets,
+    };
+    let command = parse(&args).map_err(|p| problem(p, usage(def, &g)))?;
+    Ok(RawCommand::Game { game, command })
+}
+
+/// Reads a server command's words.
+fn run_server(
+    def: &CommandDef,
+    name: &str,
+    words: &[&str],
+    secrets: &[&str],
+) -> Result<RawCommand, CommandError> {
+    let Parse::Server(parse) = def.parse else {
+        unreachable!("server_def and member find only server commands");
+    };
+    let args = Args {
+        words,
+        name,
+        game: "",
+        secrets,
+    };
+    parse(&args).map_err(|p| problem(p, usage(def, "")))
+}
+
+fn problem(p: Problem, usage: String) -> CommandError {
+    CommandError::Usage {
+        problem: p.0,
+        usage,
+    }
+}

@@ -1,0 +1,162 @@
+//! The parse functions of the server's commands (see [`super::table`]).
+
+use super::args::{Args, MAX_GAMES_USERIDS, Problem};
+use super::ast::RawCommand;
+use super::words::parse_date;
+
+/// `help [subject...]`
+pub(crate) fn help(a: &Args) -> Result<RawCommand, Problem> {
+    Ok(RawCommand::Help {
+        subject: a.words.iter().map(|s| s.to_string()).collect(),
+    })
+}
+
+/// `signup userid password [address...]`
+pub(crate) fn signup(a: &Args) -> Result<RawCommand, Problem> {
+    a.at_least(&["the userid", "the password"])?;
+    Ok(RawCommand::Signup {
+        userid: a.userid(a.words[0])?,
+        password: a.words[1].into(),
+        addresses: a.addresses(&a.words[2..])?,
+    })
+}
+
+/// `change password userid old new`
+pub(crate) fn change_password(a: &Args) -> Result<RawCommand, Problem> {
+    a.exact(&["your userid", "the old password", "the new password"])?;
+    Ok(RawCommand::ChangePassword {
+        userid: a.userid(a.words[0])?,
+        old: a.words[1].into(),
+        new: a.words[2].into(),
+    })
+}
+
+/// `change address userid password [address...]`
+pub(crate) fn change_address(a: &Args) -> Result<RawCommand, Problem> {
+    a.at_least(&["your userid", "your password"])?;
+    Ok(RawCommand::ChangeAddress {
+        userid: a.userid(a.words[0])?,
+        password: a.words[1].into(),
+        addresses: a.addresses(&a.words[2..])?,
+    })
+}
+
+/// `signoff userid password`
+pub(crate) fn signoff(a: &Args) -> Result<RawCommand, Problem> {
+    a.exact(&["your userid", "your password"])?;
+    Ok(RawCommand::Signoff {
+        userid: a.userid(a.words[0])?,
+        password: a.words[1].into(),
+    })
+}
+
+/// `message userid password to-userid...`
+pub(crate) fn message(a: &Args) -> Result<RawCommand, Problem> {
+    a.at_least(&["your userid", "your password", "whom it is for"])?;
+    if a.len() > 2 + MAX_GAMES_USERIDS {
+        return Err(
+            format!("'message' goes to at most {MAX_GAMES_USERIDS} players at once").into(),
+        );
+    }
+    Ok(RawCommand::Message {
+        userid: a.userid(a.words[0])?,
+        password: a.words[1].into(),
+        to: a.userids(&a.words[2..])?,
+    })
+}
+
+/// `password reset userid`
+pub(crate) fn password_reset(a: &Args) -> Result<RawCommand, Problem> {
+    a.exact(&["your userid"])?;
+    Ok(RawCommand::PasswordReset {
+        userid: a.userid(a.words[0])?,
+    })
+}
+
+/// `password set userid code new`
+pub(crate) fn password_set(a: &Args) -> Result<RawCommand, Problem> {
+    a.exact(&[
+        "your userid",
+        "the code of the reset mail",
+        "the new password",
+    ])?;
+    Ok(RawCommand::PasswordSet {
+        userid: a.userid(a.words[0])?,
+        code: a.words[1].into(),
+        new: a.words[2].into(),
+    })
+}
+
+/// `confirm userid code`
+pub(crate) fn confirm(a: &Args) -> Result<RawCommand, Problem> {
+    a.exact(&["your userid", "the code of the confirmation mail"])?;
+    Ok(RawCommand::Confirm {
+        userid: a.userid(a.words[0])?,
+        code: a.words[1].to_string(),
+    })
+}
+
+/// `list [gametype...]`
+pub(crate) fn list(a: &Args) -> Result<RawCommand, Problem> {
+    if a.len() > MAX_GAMES_USERIDS {
+        return Err(format!("'list' takes at most {MAX_GAMES_USERIDS} game names").into());
+    }
+    Ok(RawCommand::List {
+        games: a.words.iter().map(|w| w.to_lowercase()).collect(),
+    })
+}
+
+/// `vacation userid password FROM TO` or `vacation userid password off`. Only the form is checked
+/// here (real dates, the last not before the first); the server checks them against the clock.
+pub(crate) fn vacation(a: &Args) -> Result<RawCommand, Problem> {
+    a.at_least(&[
+        "your userid",
+        "your password",
+        "the first and last day (or off)",
+    ])?;
+    let userid = a.userid(a.words[0])?;
+    let password = a.words[1].into();
+    let days = match &a.words[2..] {
+        [w] if w.eq_ignore_ascii_case("off") => None,
+        [from, to] => {
+            let day = |w: &str| {
+                parse_date(w).ok_or_else(|| {
+                    Problem(format!(
+                        "'{}' is not a day: write days as YYYY-MM-DD, such as 2026-12-24",
+                        a.q(w)
+                    ))
+                })
+            };
+            let (from, to) = (day(from)?, day(to)?);
+            if to < from {
+                return Err(format!(
+                    "the last day {to} is before the first day {from}: write the first day, then \
+                     the last"
+                )
+                .into());
+            }
+            Some((from, to))
+        }
+        [one] => {
+            return Err(format!(
+                "'vacation' needs two days, the first and the last away (or 'off'), but only '{}' \
+                 was given",
+                a.q(one)
+            )
+            .into());
+        }
+        more => {
+            return Err(format!(
+                "'vacation' takes the first and the last day (or 'off') after the password, but {} \
+                 words were given",
+                more.len()
+            )
+            .into());
+        }
+    };
+    Ok(RawCommand::Vacation {
+        userid,
+        password,
+        days,
+    })
+}
