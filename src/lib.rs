@@ -16,6 +16,7 @@ pub mod games;
 pub mod lmtp;
 pub mod mail_in;
 pub mod mail_out;
+pub mod model;
 pub mod picture;
 pub mod ratings;
 pub mod server;

@@ -3,9 +3,10 @@
 
 use std::borrow::Cow;
 
-use super::mask::{mask_for, mask_secrets};
+use super::mask::{Password, mask_for, mask_secrets};
 use super::tokenizer::Token;
 use crate::games::GameOption;
+pub use crate::model::ProposalKind;
 
 /// A command as written, checked for form only.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,7 +21,7 @@ pub enum RawCommand {
         /// The new userid, as written.
         userid: String,
         /// The password chosen.
-        password: String,
+        password: Password,
         /// The addresses to mail; empty means the sender's address.
         addresses: Vec<String>,
     },
@@ -29,16 +30,16 @@ pub enum RawCommand {
         /// The userid, as written.
         userid: String,
         /// The current password.
-        old: String,
+        old: Password,
         /// The new password.
-        new: String,
+        new: Password,
     },
     /// `message userid password to-userid...`: the mail's body to other players, through the server.
     Message {
         /// The sender, as written.
         userid: String,
         /// The sender's password.
-        password: String,
+        password: Password,
         /// The recipients, as written.
         to: Vec<String>,
     },
@@ -52,16 +53,16 @@ pub enum RawCommand {
         /// The userid, as written.
         userid: String,
         /// The code of the reset mail.
-        code: String,
+        code: Password,
         /// The new password.
-        new: String,
+        new: Password,
     },
     /// `change address userid password [address...]`
     ChangeAddress {
         /// The userid, as written.
         userid: String,
         /// The password.
-        password: String,
+        password: Password,
         /// The new addresses; empty means the sender's address.
         addresses: Vec<String>,
     },
@@ -70,7 +71,7 @@ pub enum RawCommand {
         /// The userid, as written.
         userid: String,
         /// The password.
-        password: String,
+        password: Password,
     },
     /// `confirm userid code`: sent from an address given to `signup` or `change address` that was
     /// not the sender's, with the code of the confirmation mail it received.
@@ -91,7 +92,7 @@ pub enum RawCommand {
         /// The userid, as written.
         userid: String,
         /// The password.
-        password: String,
+        password: Password,
         /// The first and last day away; `None` for `off` (back now, planned vacations dropped).
         days: Option<(chrono::NaiveDate, chrono::NaiveDate)>,
     },
@@ -146,7 +147,7 @@ pub enum GameCommand {
         userids: Vec<String>,
         /// `--password=PW`: the first player's password. A challenge that carries it counts as that
         /// player's agreement to the game; without it, anyone could have sent it.
-        password: Option<String>,
+        password: Option<Password>,
     },
     /// `<game> move board userid password move[#N]`
     Move {
@@ -155,7 +156,7 @@ pub enum GameCommand {
         /// The userid, as written.
         userid: String,
         /// The password.
-        password: String,
+        password: Password,
         /// The move as written (words joined by single spaces), without the `#N` guard; may be `resign`.
         mv: String,
         /// The `#N` guard: the move is refused unless move N is the one awaited.
@@ -168,7 +169,7 @@ pub enum GameCommand {
         /// The userid, as written.
         userid: String,
         /// The password.
-        password: String,
+        password: Password,
     },
     /// `<game> show board[#N]...`
     Show {
@@ -203,7 +204,7 @@ pub enum GameCommand {
         /// The userid, as written.
         userid: String,
         /// The password.
-        password: String,
+        password: Password,
     },
     /// `<game> ratings`: the rating list.
     Ratings,
@@ -216,7 +217,7 @@ pub enum GameCommand {
         /// The userid, as written.
         userid: String,
         /// The password.
-        password: String,
+        password: Password,
     },
     /// `<game> unsubscribe board userid password`
     Unsubscribe {
@@ -225,14 +226,14 @@ pub enum GameCommand {
         /// The userid, as written.
         userid: String,
         /// The password.
-        password: String,
+        password: Password,
     },
     /// `<game> notify userid password [on|off|board...]`
     Notify {
         /// The userid, as written.
         userid: String,
         /// The password.
-        password: String,
+        password: Password,
         /// What to turn on or off.
         setting: NotifySetting,
     },
@@ -241,7 +242,7 @@ pub enum GameCommand {
         /// The userid, as written.
         userid: String,
         /// The password.
-        password: String,
+        password: Password,
         /// The new limit; `None` only asks for the current one.
         setting: Option<GameLimit>,
     },
@@ -250,7 +251,7 @@ pub enum GameCommand {
         /// The userid, as written.
         userid: String,
         /// The password.
-        password: String,
+        password: Password,
         /// The players whose challenges are taken, as written.
         userids: Vec<String>,
     },
@@ -259,7 +260,7 @@ pub enum GameCommand {
         /// The userid, as written.
         userid: String,
         /// The password.
-        password: String,
+        password: Password,
         /// The players whose challenges are refused, as written.
         userids: Vec<String>,
     },
@@ -270,7 +271,7 @@ pub enum GameCommand {
         /// The userid, as written.
         userid: String,
         /// The password.
-        password: String,
+        password: Password,
         /// What is proposed.
         kind: ProposalKind,
         /// The `#N` guard: refused unless move N is the one awaited.
@@ -283,7 +284,7 @@ pub enum GameCommand {
         /// The userid, as written.
         userid: String,
         /// The password.
-        password: String,
+        password: Password,
         /// True for `accept`, false for `reject`.
         accept: bool,
         /// The `#N` guard: refused unless move N is the one awaited.
@@ -296,40 +297,12 @@ pub enum GameCommand {
         /// The userid, as written.
         userid: String,
         /// The password.
-        password: String,
+        password: Password,
         /// The move as written, without the guard.
         mv: String,
         /// The `#N` guard: the queued move is played only if its turn comes at move N.
         guard: Option<u32>,
     },
-}
-
-/// What a proposal asks the other players to agree to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ProposalKind {
-    /// Take back the proposer's last own move and everything after it.
-    Undo,
-    /// End the game as a draw between the players still in.
-    Draw,
-}
-
-impl ProposalKind {
-    /// The word as written after `propose`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ProposalKind::Undo => "undo",
-            ProposalKind::Draw => "draw",
-        }
-    }
-
-    /// Reads the stored or written word back.
-    pub fn from_word(word: &str) -> Option<ProposalKind> {
-        match word.to_ascii_lowercase().as_str() {
-            "undo" => Some(ProposalKind::Undo),
-            "draw" => Some(ProposalKind::Draw),
-            _ => None,
-        }
-    }
 }
 
 /// What `notify` asks for.
@@ -369,8 +342,8 @@ impl<'a> Piece<'a> {
         Piece::Plain(Cow::Owned(w))
     }
 
-    fn secret(pw: &'a str) -> Self {
-        Piece::Secret("", pw)
+    fn secret(pw: &'a Password) -> Self {
+        Piece::Secret("", pw.expose())
     }
 }
 
@@ -510,15 +483,16 @@ impl GameCommand {
     fn pieces<'a>(&'a self, w: &mut Vec<Piece<'a>>) {
         use Piece as P;
         // The words every command on a board starts with.
-        let on_board = |w: &mut Vec<Piece<'a>>, word, board: &u32, userid: &'a str, pw: &'a str| {
-            w.extend([
-                P::word(word),
-                P::owned(board.to_string()),
-                P::word(userid),
-                P::secret(pw),
-            ]);
-        };
-        let of_player = |w: &mut Vec<Piece<'a>>, word, userid: &'a str, pw: &'a str| {
+        let on_board =
+            |w: &mut Vec<Piece<'a>>, word, board: &u32, userid: &'a str, pw: &'a Password| {
+                w.extend([
+                    P::word(word),
+                    P::owned(board.to_string()),
+                    P::word(userid),
+                    P::secret(pw),
+                ]);
+            };
+        let of_player = |w: &mut Vec<Piece<'a>>, word, userid: &'a str, pw: &'a Password| {
             w.extend([P::word(word), P::word(userid), P::secret(pw)]);
         };
         match self {
@@ -537,7 +511,7 @@ impl GameCommand {
                     }),
                 );
                 if let Some(pw) = password {
-                    w.push(P::Secret("--password=", pw));
+                    w.push(P::Secret("--password=", pw.expose()));
                 }
                 w.extend(userids.iter().map(|u| P::word(u)));
             }

@@ -3,6 +3,7 @@
 
 use super::args::{Args, MAX_GAMES_USERIDS, Problem};
 use super::ast::{GameCommand, GameLimit, GamesFilter, NotifySetting, ProposalKind};
+use super::mask::Password;
 use super::tokenizer::{Token, token};
 use super::words::parse_positive;
 
@@ -32,7 +33,7 @@ pub(crate) fn challenge(a: &Args) -> Result<GameCommand, Problem> {
                         "--password needs the challenger's password: write --password=yourpassword",
                     )
                 })?;
-                password = Some(v);
+                password = Some(Password::from(v));
             }
             Token::ServerOption(n, v) => server_options.push((n, v)),
             Token::Word(w) => {
@@ -153,7 +154,7 @@ pub(crate) fn queue(a: &Args) -> Result<GameCommand, Problem> {
 }
 
 /// The board, userid and password of `resign`, `chat`, `subscribe` and `unsubscribe`.
-fn on_board(a: &Args) -> Result<(u32, String, String), Problem> {
+fn on_board(a: &Args) -> Result<(u32, String, Password), Problem> {
     a.exact(ON_BOARD)?;
     Ok((
         a.board(a.words[0])?,
@@ -400,7 +401,7 @@ pub(crate) fn limit(a: &Args) -> Result<GameCommand, Problem> {
 }
 
 /// The userid, password and other players of `accept` and `reject`, the others without repeats.
-fn challenge_list(a: &Args) -> Result<(String, String, Vec<String>), Problem> {
+fn challenge_list(a: &Args) -> Result<(String, Password, Vec<String>), Problem> {
     a.at_least(&["your userid", "your password"])?;
     let userid = a.userid(a.words[0])?;
     let password = a.words[1].into();

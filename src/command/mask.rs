@@ -1,7 +1,48 @@
-//! Hiding passwords: the [`MASK`] written in their place, and the functions that put it there.
+//! Hiding passwords: the [`Password`] that never prints, the [`MASK`] written in place of one, and
+//! the functions that put it there.
+
+use std::fmt;
 
 /// The mask written in place of a password.
 pub const MASK: &str = "****";
+
+/// A password (or a password reset's one-time code) as written in a command. Its `Debug` and
+/// `Display` print [`MASK`], so that no log line, error or `{:?}` of a command can show it;
+/// [`Password::expose`] gives the text, for hashing, checking and masking it elsewhere.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Password(String);
+
+impl Password {
+    /// The password as written. Every use of the text goes through here, so that a search for
+    /// `expose` finds every place a password leaves this type.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for Password {
+    fn from(text: &str) -> Self {
+        Password(text.to_string())
+    }
+}
+
+impl From<String> for Password {
+    fn from(text: String) -> Self {
+        Password(text)
+    }
+}
+
+impl fmt::Debug for Password {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(MASK)
+    }
+}
+
+impl fmt::Display for Password {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(MASK)
+    }
+}
 
 /// The mask for a set of secrets: `****`, unless a secret contains `*`; then four of a character that
 /// occurs in no secret, so that masking can never leave or create an occurrence of a secret.

@@ -27,8 +27,8 @@
 //! where its passwords stand and which function reads it; the parser, the usage and help texts, the
 //! typo hints and the masking of quoted lines all read it.
 //!
-//! Passwords are the one thing that must never leak: [`CommandError`] never quotes one,
-//! [`RawCommand::redacted`] and [`redact_line`] mask them with `****`.
+//! Passwords are the one thing that must never leak: they are held as [`Password`]s, which print as
+//! `****`; [`CommandError`] never quotes one, [`RawCommand::redacted`] and [`redact_line`] mask them.
 
 mod args;
 mod ast;
@@ -48,7 +48,7 @@ mod words;
 pub use args::MAX_GAMES_USERIDS;
 pub use ast::{GameCommand, GameLimit, GamesFilter, NotifySetting, ProposalKind, RawCommand};
 pub use error::CommandError;
-pub use mask::{MASK, mask_secrets, mask_words};
+pub use mask::{MASK, Password, mask_secrets, mask_words};
 pub use parser::parse;
 pub use recognise::{is_board_mail_subject, looks_like_command, may_be_command};
 pub use redact::{line_passwords, redact_line, suspect_words};

@@ -837,7 +837,8 @@ fn passwords_and_redacted() {
 
 #[test]
 fn proposals_answers_and_queued_moves() {
-    let m = |board, userid: &str, password: &str| (board, userid.to_string(), password.to_string());
+    let m =
+        |board, userid: &str, password: &str| (board, userid.to_string(), Password::from(password));
     let cases: Vec<(&str, GameCommand, &str)> = vec![
         (
             "limit move 101 alice pw propose undo",
@@ -1145,6 +1146,28 @@ fn edit_distance_and_closest() {
     assert_eq!(closest("resing", &["resign", "move"]), Some("resign"));
     assert_eq!(closest("ab", &["add"]), None);
     assert_eq!(closest("zzzz", &["move"]), None);
+}
+
+#[test]
+fn a_password_never_prints() {
+    let pw = Password::from("s3cret");
+    assert_eq!(pw.to_string(), MASK);
+    assert_eq!(format!("{pw:?}"), MASK);
+    assert_eq!(pw.expose(), "s3cret");
+    for line in [
+        "signup alice s3cret",
+        "change password alice s3cret n3wpass",
+        "password set alice s3cret n3wpass",
+        "limit move 101 alice s3cret 3-7,4",
+        "limit challenge --password=s3cret alice bob",
+        "limit notify alice s3cret",
+    ] {
+        let cmd = parse(line).unwrap();
+        let shown = format!("{cmd:?} {cmd:#?}");
+        assert!(!shown.contains("s3cret"), "{line}: {shown}");
+        assert!(!shown.contains("n3wpass"), "{line}: {shown}");
+        assert!(cmd.passwords().contains(&"s3cret"), "{line}");
+    }
 }
 
 #[test]

@@ -1,7 +1,6 @@
 //! What a single word of a command may be: a userid, a board number, a day, a mail address.
 
-/// The longest userid; userids are 1 to this many letters, digits, `_` or `-`.
-pub const MAX_USERID_LEN: usize = 20;
+pub use crate::accounts::MAX_USERID_LEN;
 
 /// True for a well-formed userid: 1 to 20 ASCII letters, digits, `_` or `-`, not starting with `-`
 /// (which would read as an option).

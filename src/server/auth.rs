@@ -209,17 +209,17 @@ impl Core {
 /// The userid and password a command logs in with, if any.
 pub(super) fn credentials(cmd: &RawCommand) -> Option<(&str, &str)> {
     match cmd {
-        RawCommand::ChangePassword { userid, old, .. } => Some((userid, old)),
+        RawCommand::ChangePassword { userid, old, .. } => Some((userid, old.expose())),
         RawCommand::Message {
             userid, password, ..
-        } => Some((userid, password)),
+        } => Some((userid, password.expose())),
         RawCommand::ChangeAddress {
             userid, password, ..
         }
-        | RawCommand::Signoff { userid, password } => Some((userid, password)),
+        | RawCommand::Signoff { userid, password } => Some((userid, password.expose())),
         RawCommand::Vacation {
             userid, password, ..
-        } => Some((userid, password)),
+        } => Some((userid, password.expose())),
         RawCommand::Game {
             command:
                 GameCommand::Move {
@@ -241,7 +241,7 @@ pub(super) fn credentials(cmd: &RawCommand) -> Option<(&str, &str)> {
                     userid, password, ..
                 },
             ..
-        } => Some((userid, password)),
+        } => Some((userid, password.expose())),
         RawCommand::Game {
             command:
                 GameCommand::Challenge {
@@ -250,7 +250,7 @@ pub(super) fn credentials(cmd: &RawCommand) -> Option<(&str, &str)> {
                     ..
                 },
             ..
-        } => userids.first().map(|u| (u.as_str(), password.as_str())),
+        } => userids.first().map(|u| (u.as_str(), password.expose())),
         RawCommand::Game {
             command:
                 GameCommand::Subscribe {
@@ -272,7 +272,7 @@ pub(super) fn credentials(cmd: &RawCommand) -> Option<(&str, &str)> {
                     userid, password, ..
                 },
             ..
-        } => Some((userid, password)),
+        } => Some((userid, password.expose())),
         _ => None,
     }
 }

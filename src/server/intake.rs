@@ -344,30 +344,30 @@ impl Core {
                 userid,
                 password,
                 addresses,
-            } => self.signup(tx, userid, password, addresses, origin),
+            } => self.signup(tx, userid, password.expose(), addresses, origin),
             RawCommand::ChangePassword { userid, old, new } => {
-                self.change_password(tx, userid, old, new)
+                self.change_password(tx, userid, old.expose(), new.expose())
             }
             RawCommand::ChangeAddress {
                 userid,
                 password,
                 addresses,
-            } => self.change_address(tx, userid, password, addresses, origin),
-            RawCommand::Signoff { userid, password } => self.signoff(tx, userid, password),
+            } => self.change_address(tx, userid, password.expose(), addresses, origin),
+            RawCommand::Signoff { userid, password } => self.signoff(tx, userid, password.expose()),
             RawCommand::PasswordReset { userid } => self.password_reset(tx, userid, origin),
             RawCommand::Message {
                 userid,
                 password,
                 to,
-            } => self.message(tx, userid, password, to, comment),
+            } => self.message(tx, userid, password.expose(), to, comment),
             RawCommand::PasswordSet { userid, code, new } => {
-                self.password_set(tx, userid, code, new, origin)
+                self.password_set(tx, userid, code.expose(), new.expose(), origin)
             }
             RawCommand::Vacation {
                 userid,
                 password,
                 days,
-            } => self.vacation(tx, userid, password, *days, origin),
+            } => self.vacation(tx, userid, password.expose(), *days, origin),
             RawCommand::Game { game, command } => {
                 let rules = self.games.find(game).ok_or_else(|| {
                     Refusal::new(format!(

@@ -2,7 +2,7 @@
 
 use super::{Core, Failure, Origin, Outcome, Refusal, Step};
 use super::{fresh_digest, saved_status, userids};
-use crate::command::GameCommand;
+use crate::command::{GameCommand, Password};
 use crate::games::{self, GameRules, GameState, Status};
 use crate::storage::{Comment, GameRow, StorageError, Tx, User};
 use crate::summary;
@@ -58,7 +58,7 @@ impl Core {
                 options,
                 server_options,
                 userids,
-                password.as_deref(),
+                password.as_ref().map(Password::expose),
                 comment,
                 origin,
             ),
@@ -70,16 +70,25 @@ impl Core {
                 guard,
             } => {
                 if mv.trim().eq_ignore_ascii_case("resign") {
-                    self.resign(tx, rules, *board, userid, password, comment)
+                    self.resign(tx, rules, *board, userid, password.expose(), comment)
                 } else {
-                    self.play(tx, rules, *board, userid, password, mv, *guard, comment)
+                    self.play(
+                        tx,
+                        rules,
+                        *board,
+                        userid,
+                        password.expose(),
+                        mv,
+                        *guard,
+                        comment,
+                    )
                 }
             }
             GameCommand::Resign {
                 board,
                 userid,
                 password,
-            } => self.resign(tx, rules, *board, userid, password, comment),
+            } => self.resign(tx, rules, *board, userid, password.expose(), comment),
             GameCommand::Show { boards } => self.show(tx, rules, boards),
             GameCommand::History { board, page } => match board {
                 Some(board) => self.history(tx, rules, *board),
@@ -91,7 +100,7 @@ impl Core {
                 board,
                 userid,
                 password,
-            } => self.chat(tx, rules, *board, userid, password, comment),
+            } => self.chat(tx, rules, *board, userid, password.expose(), comment),
             GameCommand::Ratings => self.ratings(tx, rules),
             GameCommand::Standings => self.standings(tx, rules),
             GameCommand::Subscribe { .. }
@@ -106,7 +115,16 @@ impl Core {
                 password,
                 kind,
                 guard,
-            } => self.propose(tx, rules, *board, userid, password, *kind, *guard, comment),
+            } => self.propose(
+                tx,
+                rules,
+                *board,
+                userid,
+                password.expose(),
+                *kind,
+                *guard,
+                comment,
+            ),
             GameCommand::Answer {
                 board,
                 userid,
@@ -114,7 +132,14 @@ impl Core {
                 accept,
                 guard,
             } => self.answer(
-                tx, rules, *board, userid, password, *accept, *guard, comment,
+                tx,
+                rules,
+                *board,
+                userid,
+                password.expose(),
+                *accept,
+                *guard,
+                comment,
             ),
             GameCommand::Queue {
                 board,
@@ -122,7 +147,16 @@ impl Core {
                 password,
                 mv,
                 guard,
-            } => self.queue_move(tx, rules, *board, userid, password, mv, *guard, comment),
+            } => self.queue_move(
+                tx,
+                rules,
+                *board,
+                userid,
+                password.expose(),
+                mv,
+                *guard,
+                comment,
+            ),
         }
     }
 

@@ -153,32 +153,46 @@ impl Core {
                 board,
                 userid,
                 password,
-            } => self.subscribe(tx, rules, *board, userid, password),
+            } => self.subscribe(tx, rules, *board, userid, password.expose()),
             GameCommand::Unsubscribe {
                 board,
                 userid,
                 password,
-            } => self.unsubscribe(tx, rules, *board, userid, password),
+            } => self.unsubscribe(tx, rules, *board, userid, password.expose()),
             GameCommand::Notify {
                 userid,
                 password,
                 setting,
-            } => self.notify(tx, rules, userid, password, setting),
+            } => self.notify(tx, rules, userid, password.expose(), setting),
             GameCommand::Limit {
                 userid,
                 password,
                 setting,
-            } => self.set_limit(tx, rules, userid, password, *setting),
+            } => self.set_limit(tx, rules, userid, password.expose(), *setting),
             GameCommand::Accept {
                 userid,
                 password,
                 userids,
-            } => self.set_list(tx, rules, userid, password, ChallengeList::Accept, userids),
+            } => self.set_list(
+                tx,
+                rules,
+                userid,
+                password.expose(),
+                ChallengeList::Accept,
+                userids,
+            ),
             GameCommand::Reject {
                 userid,
                 password,
                 userids,
-            } => self.set_list(tx, rules, userid, password, ChallengeList::Reject, userids),
+            } => self.set_list(
+                tx,
+                rules,
+                userid,
+                password.expose(),
+                ChallengeList::Reject,
+                userids,
+            ),
             _ => Err(Refusal::new(format!(
                 "'{}' is not a command about subscriptions or challenges.",
                 rules.name()

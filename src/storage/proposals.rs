@@ -3,7 +3,7 @@
 use rusqlite::{OptionalExtension, params};
 
 use super::{Result, StorageError, Tx};
-use crate::command::ProposalKind;
+use crate::model::ProposalKind;
 
 /// The open proposal of a game.
 #[derive(Debug, Clone, PartialEq, Eq)]
