@@ -57,27 +57,26 @@ pub(crate) fn mask_for(secrets: &[&str]) -> String {
 }
 
 /// Replaces every occurrence of each (non-empty) secret in `text` with a mask (see [`MASK`]; another
-/// character when a secret contains `*`).
-pub fn mask_secrets(text: &str, secrets: &[&str]) -> String {
-    let secrets: Vec<&str> = secrets.iter().copied().filter(|s| !s.is_empty()).collect();
-    if secrets.is_empty() {
-        return text.to_string();
-    }
-    let mask = mask_for(&secrets);
-    let mut out = text.to_string();
-    for s in &secrets {
-        if out.contains(s) {
-            out = out.replace(s, &mask);
-        }
-    }
-    out
+/// character when a secret contains `*`). For known passwords: a quoted line, an error, a reply.
+pub fn mask_secrets<S: AsRef<str>>(text: &str, secrets: &[S]) -> String {
+    mask(text, secrets, false)
 }
 
 /// Replaces each whole-word occurrence of the secrets in `text` with a mask: an occurrence whose
 /// neighbours are not letters, digits or `_`. For words that are only suspected of being passwords,
 /// where masking inside longer words would spoil ordinary text.
-pub fn mask_words(text: &str, secrets: &[&str]) -> String {
-    let secrets: Vec<&str> = secrets.iter().copied().filter(|s| !s.is_empty()).collect();
+pub fn mask_words<S: AsRef<str>>(text: &str, secrets: &[S]) -> String {
+    mask(text, secrets, true)
+}
+
+/// The one masking function: every occurrence of each non-empty secret, or only its whole-word
+/// occurrences, replaced by the mask for the secrets.
+fn mask<S: AsRef<str>>(text: &str, secrets: &[S], whole_words: bool) -> String {
+    let secrets: Vec<&str> = secrets
+        .iter()
+        .map(AsRef::as_ref)
+        .filter(|s| !s.is_empty())
+        .collect();
     if secrets.is_empty() {
         return text.to_string();
     }
@@ -85,6 +84,9 @@ pub fn mask_words(text: &str, secrets: &[&str]) -> String {
     let is_word = |c: char| c.is_alphanumeric() || c == '_';
     let mut out = text.to_string();
     for s in &secrets {
+        if !out.contains(s) {
+            continue;
+        }
         let mut result = String::with_capacity(out.len());
         let mut rest = out.as_str();
         let mut prev: Option<char> = None;
@@ -94,7 +96,7 @@ pub fn mask_words(text: &str, secrets: &[&str]) -> String {
             let starts = !before.is_some_and(is_word) || !s.starts_with(is_word);
             let ends = !after.is_some_and(is_word) || !s.ends_with(is_word);
             result.push_str(&rest[..i]);
-            if starts && ends {
+            if !whole_words || (starts && ends) {
                 result.push_str(&mask);
             } else {
                 result.push_str(s);

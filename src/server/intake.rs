@@ -2,7 +2,7 @@
 //! turning a refusal into its error mail, and the dispatch of a checked command to its family.
 
 use super::{Core, Failure, IngestOutcome, Origin, Outcome, Refusal, ServerError, Step};
-use super::{mask, queue};
+use super::queue;
 use crate::command::{self, RawCommand};
 use crate::mail_in::{Incoming, MailLimits};
 use crate::storage::{Db, StorageError, Tx};
@@ -223,8 +223,8 @@ impl Core {
         // answer repeats it (the fuzzer wrote one inside another command's userid).
         for o in &mut outcomes {
             if o.reply_to_sender {
-                o.text = mask(&o.text, &all);
-                o.subject = mask(&o.subject, &all);
+                o.text = command::mask_secrets(&o.text, &all);
+                o.subject = command::mask_secrets(&o.subject, &all);
             }
         }
         result.map(|()| outcomes)
@@ -274,17 +274,21 @@ impl Core {
                 return Ok(Outcome::error(
                     summary::error_subject(None, word.as_deref()),
                     summary::error_body(
-                        &mask(&e.to_string(), mail_passwords),
+                        &command::mask_secrets(&e.to_string(), mail_passwords),
                         None,
-                        &mask(&command::redact_line(line), mail_passwords),
+                        &command::mask_secrets(&command::redact_line(line), mail_passwords),
                     ),
                 ));
             }
         };
         let mut passwords: Vec<String> = cmd.passwords().iter().map(|p| p.to_string()).collect();
         passwords.extend(mail_passwords.iter().cloned());
-        let comment = mask(comment, &passwords);
-        let quoted = format!("{}\n{}", mask(&cmd.redacted(), &passwords), comment);
+        let comment = command::mask_secrets(comment, &passwords);
+        let quoted = format!(
+            "{}\n{}",
+            command::mask_secrets(&cmd.redacted(), &passwords),
+            comment
+        );
         self.agreeing.borrow_mut().clear();
         let done = self.dispatch(tx, &cmd, &comment, origin);
         let agreeing = std::mem::take(&mut *self.agreeing.borrow_mut());

@@ -136,28 +136,3 @@ pub(super) fn angle(id: &str) -> String {
         format!("<{}>", id.trim_matches(|c| c == '<' || c == '>'))
     }
 }
-
-/// Replaces every occurrence of the passwords in `text` with `****`.
-pub(super) fn mask(text: &str, passwords: &[String]) -> String {
-    let mut out = text.to_string();
-    for p in passwords {
-        if !p.is_empty() {
-            out = out.replace(p.as_str(), "****");
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn mask_hides_every_occurrence() {
-        assert_eq!(
-            mask("my pw is s3cret, s3cret!", &["s3cret".into()]),
-            "my pw is ****, ****!"
-        );
-        assert_eq!(mask("nothing", &[String::new()]), "nothing");
-    }
-}

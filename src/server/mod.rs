@@ -38,7 +38,7 @@ mod standings; // Elo ratings, standings, the history of finished games
 
 use auth::{Logins, THROTTLE_WINDOW};
 use boards::{listed_status, saved_status, userids};
-use letters::{mask, queue};
+use letters::queue;
 
 pub use clock::CronReport;
 pub use overrides::Override;
