@@ -1,7 +1,7 @@
 //! `help`: the general page, a game's rules, how one command is written.
 
 use super::{Core, Outcome, Refusal, Step};
-use crate::command::{self};
+use crate::command::{self, Scope};
 use crate::config::Config;
 
 impl Core {
@@ -45,47 +45,16 @@ impl Core {
     }
 }
 
+/// The `help` mail: what the server is, every command (from the command table), and the rules of
+/// play that hold for every game.
 pub(super) fn general_help(cfg: &Config, game_names: &str) -> String {
     let mut text = format!(
         "{} is a play-by-email game server. Write one command in the Subject of a mail (the body is a\n\
          comment for the other players), or the Subject `multiple` and one command per line of the body.\n\n\
          Server commands:\n\
-         \x20 help [subject...]                      this help, or a game's help: help limit\n\
-         \x20 signup userid password [address...]    register (userid: 1-20 letters, digits, _ or -)\n\
-         \x20 change password userid old new\n\
-         \x20 change address userid password [address...]\n\
-         \x20 signoff userid password\n\
-         \x20 message userid password to-userid...   the mail's body to other players (no addresses shown)\n\
-         \x20 password reset userid                  forgot it: a one-time code goes to your address\n\
-         \x20 password set userid code new           a new password with that code (within 24 hours)\n\
-         \x20 confirm userid code                    from an address given to signup or change\n\
-         \x20                                        address: the code of its confirmation mail\n\
-         \x20 list                                   the games this server hosts\n\
-         \x20 vacation userid password FROM TO       away from day FROM to day TO (YYYY-MM-DD, UTC,\n\
-         \x20                                        at most 60 days): no reminders or forfeits\n\
-         \x20 vacation userid password off           back early (also drops a planned vacation)\n\n\
+         {}\n\
          Game commands (for each game, here <game>):\n\
-         \x20 <game> help\n\
-         \x20 <game> challenge [options] [--password=PW] userid1 userid2 [userid3]\n\
-         \x20 <game> move board userid password move[#N]   (move may be `resign`)\n\
-         \x20 <game> move board userid password accept|reject   agree to a new game, or decline it\n\
-         \x20 <game> resign board userid password\n\
-         \x20 <game> show board[#N]...\n\
-         \x20 <game> history [board]                finished games with rating changes, or one game\n\
-         \x20 <game> ratings                        the rating list (Elo, from 1600)\n\
-         \x20 <game> standings                      games played, won, lost, drawn, active\n\
-         \x20 <game> games userid [active|all|finished]\n\
-         \x20 <game> preview board move...\n\
-         \x20 <game> chat board userid password     (the body is the message)\n\
-         \x20 <game> subscribe board userid password     every board mail of a game, as a spectator\n\
-         \x20 <game> unsubscribe board userid password\n\
-         \x20 <game> notify userid password [on|off|board...]   mail me about each new game\n\
-         \x20                                        (board numbers: subscribe to those games)\n\
-         \x20 <game> limit userid password [N|off]   at most N active games by challenge (0: none)\n\
-         \x20 <game> accept userid password [userid...]   challenges only from these (none: anyone)\n\
-         \x20 <game> reject userid password [userid...]   no challenges from these (none: clear)\n\
-         \x20   (limit, accept and reject concern challenges by others, never your own: the first\n\
-         \x20   userid of a challenge is the challenger)\n\n\
+         {}\n\
          A move ending in #N is played only if the game is still at move N (every board mail says\n\
          `Move N`), so a move written against an old board is refused rather than misplayed.\n\
          Passwords are case-sensitive and are never shown in any mail.\n\n\
@@ -93,7 +62,10 @@ pub(super) fn general_help(cfg: &Config, game_names: &str) -> String {
          command with their password, by `accept`, or, for the challenger, by --password=PW (the\n\
          first userid's password). Declining (`reject`, or resigning before agreeing) ends it\n\
          unrated. Nobody is put into more than {} new games a day that they did not agree to.\n\n",
-        cfg.server.name, cfg.limits.unsolicited_challenges_per_day
+        cfg.server.name,
+        command::help_list(Scope::Server),
+        command::help_list(Scope::Game),
+        cfg.limits.unsolicited_challenges_per_day
     );
     text.push_str(&format!(
         "The player to move is reminded after {} days without a move, and again every {} days;\n\
