@@ -1,8 +1,8 @@
 //! One mail's commands: the size limit, the words that may be passwords, carrying out each line and
 //! turning a refusal into its error mail, and the dispatch of a checked command to its family.
 
-use super::{Core, Failure, IngestOutcome, Origin, Outcome, Refusal, ServerError, Step};
 use super::queue;
+use super::{Core, Failure, IngestOutcome, Origin, Outcome, Refusal, ServerError, Step};
 use crate::command::{self, RawCommand};
 use crate::mail_in::{Incoming, MailLimits};
 use crate::storage::{Db, StorageError, Tx};
