@@ -290,7 +290,11 @@ fn a_game_written_outside_the_crate_is_played_by_mail() {
         .find(|m| m.to == ["bob@example.org"])
         .expect("bob gets the last board");
     assert!(end.body.contains("(0 left)"), "{}", end.body);
-    assert!(end.flat_body().contains("Game over: First (alice) wins."), "{}", end.body);
+    assert!(
+        end.flat_body().contains("Game over: First (alice) wins."),
+        "{}",
+        end.body
+    );
 
     // The stored game is the game's own document, as `to_json` wrote it.
     let state: String = env
