@@ -1,31 +1,19 @@
 //! The command language, the same by mail and from the shell (pbmserv's syntax).
 //!
-//! ```text
-//! help [subject...]                      signup|add userid password [address...]
-//! change password userid old new         change address userid password [address...]
-//! signoff userid password                list
-//! <game> help                            <game> challenge [-option[=value]...] userid1 userid2 [userid3]
-//! <game> move board userid password move[#N]     <game> resign board userid password
-//! <game> show board[#N]...               <game> history [board | page N]
-//! <game> ratings                         <game> standings
-//! <game> games userid [active|all|finished]      <game> preview board move...
-//! <game> move board userid password propose undo|draw    <game> move board userid password accept|reject
-//! <game> queue board userid password move[#N]
-//! <game> chat board userid password      (the mail body is the message)
-//! <game> subscribe|unsubscribe board userid password
-//! <game> notify userid password [on|off|board...]
-//! <game> limit userid password [N|off]   <game> accept|reject userid password [userid...]
-//! vacation userid password FROM TO       vacation userid password off
-//! ```
+//! Every command, how it is written and what its `help` line says is in one table, `table.rs`
+//! (`pbem help` shows it); `signup alice PW`, `limit move 101 alice PW 3-7,4` are typical lines.
 //!
 //! This module only reads the text: [`parse`] turns one line into a [`RawCommand`] and refuses lines that
 //! are malformed on their face (a missing word, a board number that is not a number, a userid with a
 //! space in it). Whether the userids exist, the board exists, the game is hosted and the move is legal is
 //! for the server to check afterwards.
 //!
-//! One table (`table.rs`) says, for every command, its words, how it is written, its `help` lines,
-//! where its passwords stand and which function reads it; the parser, the usage and help texts, the
-//! typo hints and the masking of quoted lines all read it.
+//! The table says, for every command, its words, how it is written, its `help` lines, where its
+//! passwords stand and which function reads it; the parser, the usage and help texts, the typo hints
+//! and the masking of quoted lines all read it. The files: `tokenizer` (words and options), `table`,
+//! `parser` (finding the command), `args` with `server_args` and `game_args` (reading its words),
+//! `ast` (the commands read, and their canonical text), `usage`, `recognise` (command or prose?),
+//! `redact` and `mask` (passwords), `words` and `spelling` (what a word may be; near misses).
 //!
 //! Passwords are the one thing that must never leak: they are held as [`Password`]s, which print as
 //! `****`; [`CommandError`] never quotes one, [`RawCommand::redacted`] and [`redact_line`] mask them.

@@ -5,7 +5,7 @@ use super::mask::{mask_for, mask_secrets};
 use super::recognise::{board_subject_words, may_be_command};
 use super::spelling::closest;
 use super::table::{
-    CommandDef, Scope, TABLE, defs, game_command_words, game_def, group, members, server_keywords,
+    CommandDef, Scope, defs, game_command_words, game_def, group, members, server_keywords,
 };
 use super::words::{is_address, is_placeholder, parse_positive};
 
@@ -78,7 +78,7 @@ pub(crate) fn password_positions(words: &[&str]) -> Vec<usize> {
 fn masked_server_words() -> &'static [&'static str] {
     static WORDS: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
         let mut words: Vec<&'static str> = Vec::new();
-        for d in TABLE.iter().filter(|d| d.scope() == Scope::Server) {
+        for d in defs(Scope::Server) {
             let masked = if d.words.len() == 1 {
                 !d.passwords.is_empty()
             } else {
