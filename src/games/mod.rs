@@ -10,7 +10,10 @@
 
 use std::fmt;
 
+pub mod board;
 pub mod limit;
+
+pub use board::Board;
 
 /// A game option from a challenge, as the command language wrote it: `-size=8` is
 /// `GameOption { name: "size", value: Some("8") }`, `-manual` has no value. The name has no leading dash.
@@ -220,6 +223,9 @@ pub trait GameState: Send {
     fn agree_draw(&mut self) -> Result<(), RuleError>;
     /// The game as it stood when move `n` was awaited (`show 101#5`): replays the first `n - 1` entries.
     fn at_move(&self, n: u32) -> Result<Box<dyn GameState>, RuleError>;
+    /// The position as a game-neutral board (cells, tiles, pieces, whose turn, the last move), which
+    /// renderers draw without knowing the game.
+    fn board_view(&self) -> Board;
     /// The ASCII board a player reads (fits 72 columns at the default size), with legend and whose turn.
     fn render(&self) -> String;
     /// The board as an SVG picture, with the last move marked; `None` for a game without one.

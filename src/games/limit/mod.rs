@@ -3,7 +3,8 @@
 //!
 //! [`game::Game`] is the engine; [`board`] holds the movement rules as bit operations over tile indices;
 //! [`json`] reads and writes the state document; [`notation`] the move syntax; [`layout`] the random
-//! layout; [`view`] and [`render`] the board a player reads; [`robot`] the computer player.
+//! layout; [`view`] turns a position into the game-neutral board that [`render`] (ASCII) and [`svg`]
+//! draw; [`robot`] the computer player.
 
 pub mod board;
 pub mod game;
@@ -21,11 +22,9 @@ pub mod view;
 mod rules_tests;
 
 use super::{GameOption, GameRules, GameState, MoveRecord, Outcome, Robot, RuleError, Status};
-use board::bits;
 pub use game::{Game, IllegalMove, Phase, SeatState};
 pub use notation::Move;
 pub use options::Config;
-use view::{BoardView, CellView, SideView};
 
 /// The game type Limit, as the server's registry lists it.
 pub struct Limit;
@@ -65,44 +64,6 @@ impl GameRules for Limit {
 }
 
 impl Game {
-    /// What the board renderer shows of this position.
-    pub fn view(&self) -> BoardView {
-        let b = self.board();
-        let mut cells: Vec<CellView> = bits(b.m.tiles)
-            .map(|i| CellView {
-                number: b.num[i],
-                q: b.qr[i].0,
-                r: b.qr[i].1,
-                tile: Some(b.colour[i]),
-                pawn: b.m.owner(i).map(|s| self.side(s)),
-            })
-            .collect();
-        for n in self.open_cells() {
-            let (q, r) = geom::axial(n);
-            cells.push(CellView {
-                number: n,
-                q,
-                r,
-                tile: None,
-                pawn: None,
-            });
-        }
-        cells.sort_by_key(|c| c.number);
-        let sides = (0..self.players())
-            .map(|s| SideView {
-                side: self.side(s),
-                on_board: b.m.pawns[s].count_ones(),
-                in_box: self.in_box(s),
-                in_game: self.seat_state(s) == SeatState::In,
-            })
-            .collect();
-        BoardView {
-            cells,
-            sides,
-            status: self.status_line(),
-        }
-    }
-
     /// One line: whose turn and what to do, or how the game ended.
     pub fn status_line(&self) -> String {
         match (self.result(), self.to_move()) {
@@ -169,8 +130,11 @@ impl GameState for Game {
     fn at_move(&self, n: u32) -> Result<Box<dyn GameState>, RuleError> {
         Ok(Box::new(Game::at_move(self, n)?))
     }
+    fn board_view(&self) -> crate::games::board::Board {
+        Game::board_view(self)
+    }
     fn render(&self) -> String {
-        render::render(&self.view())
+        render::render(&Game::board_view(self))
     }
     fn perft(&self, depth: u32) -> u64 {
         Game::perft(self, depth)

@@ -19,7 +19,7 @@
 //! (uppercase): tile 1 is red with a blue pawn on it. An empty cell where a tile may be laid (4 here) is
 //! drawn with dotted edges and a `+`.
 
-use super::view::{BoardView, CellView, Side, TileColour};
+use crate::games::board::{Board, Cell};
 
 /// Width of a cell from wall to wall; a row is shifted by half of it.
 const CELL_W: usize = 6;
@@ -31,9 +31,9 @@ const ROW_H: usize = 3;
 pub const MAIL_WIDTH: usize = 72;
 
 /// Draws the board: a hex grid of numbered tiles, a legend and whose turn it is.
-pub fn render(view: &BoardView) -> String {
+pub fn render(view: &Board) -> String {
     let mut out = String::new();
-    let grid = draw_grid(&view.cells);
+    let grid = draw_grid(view);
     let width = grid.iter().map(String::len).max().unwrap_or(0);
     for line in &grid {
         out.push_str(line);
@@ -58,7 +58,8 @@ pub fn render(view: &BoardView) -> String {
 }
 
 /// The hex grid alone, one string per line, without trailing spaces; empty for a board without cells.
-fn draw_grid(cells: &[CellView]) -> Vec<String> {
+fn draw_grid(board: &Board) -> Vec<String> {
+    let cells = &board.cells;
     if cells.is_empty() {
         return Vec::new();
     }
@@ -70,7 +71,7 @@ fn draw_grid(cells: &[CellView]) -> Vec<String> {
     let width = (max_x - min_x) as usize * HALF + CELL_W + 1;
     let height = (max_r - min_r) as usize * ROW_H + ROW_H + 2;
     let mut canvas = Canvas::new(width, height);
-    let origin = |c: &CellView| {
+    let origin = |c: &Cell| {
         (
             (2 * c.q + c.r - min_x) as usize * HALF,
             (c.r - min_r) as usize * ROW_H,
@@ -80,12 +81,12 @@ fn draw_grid(cells: &[CellView]) -> Vec<String> {
     for cell in cells.iter().filter(|c| c.tile.is_none()) {
         let (x, y) = origin(cell);
         canvas.outline(x, y, '.', '.', ':');
-        canvas.contents(x, y, cell);
+        canvas.contents(x, y, board, cell);
     }
     for cell in cells.iter().filter(|c| c.tile.is_some()) {
         let (x, y) = origin(cell);
         canvas.outline(x, y, '/', '\\', '|');
-        canvas.contents(x, y, cell);
+        canvas.contents(x, y, board, cell);
     }
     canvas.into_lines()
 }
@@ -130,16 +131,19 @@ impl Canvas {
     /// The number, colour and pawn inside the cell. A number of up to three digits sits under the top
     /// corner; a longer one (only on a board that wandered very far) takes the middle line instead, and
     /// colour and pawn move down.
-    fn contents(&mut self, x: usize, y: usize, cell: &CellView) {
+    fn contents(&mut self, x: usize, y: usize, board: &Board, cell: &Cell) {
         let number = cell.number.to_string();
-        let colour = match cell.tile {
-            None => '+',
-            Some(t) => tile_letter(t),
+        let letter = board.tile_of(cell).and_then(|t| t.letter);
+        let colour = match (letter, cell.open) {
+            (Some(l), _) => l,
+            (None, true) => '+',
+            (None, false) => ' ',
         };
-        let pawn = cell.pawn.map(pawn_letter).unwrap_or(' ');
-        // The pawn stands right of the tile's colour; on a plain tile, or an empty cell, in the middle.
-        let (colour_at, pawn_at) = match cell.tile {
-            Some(TileColour::Plain) | None => (3, 3),
+        let pawn = board.piece_of(cell).map_or(' ', |s| s.letter);
+        // The pawn stands right of the tile's colour; on a tile without a letter (plain), or an empty
+        // cell, in the middle.
+        let (colour_at, pawn_at) = match letter {
+            None => (3, 3),
             Some(_) => (2, 4),
         };
         let mid = if number.len() <= 3 {
@@ -165,69 +169,34 @@ impl Canvas {
     }
 }
 
-/// The letter of a tile's colour as the board shows it: the notation letter, lowercase.
-fn tile_letter(t: TileColour) -> char {
-    match t {
-        TileColour::Red => 'r',
-        TileColour::Blue => 'b',
-        TileColour::Green => 'g',
-        TileColour::Black => 'k',
-        TileColour::Plain => ' ',
-    }
-}
-
-/// The letter of a pawn: uppercase, `K` for black as in the tile notation.
-fn pawn_letter(s: Side) -> char {
-    match s {
-        Side::Red => 'R',
-        Side::Blue => 'B',
-        Side::Green => 'G',
-        Side::White => 'W',
-        Side::Black => 'K',
-    }
-}
-
-/// A side's name as players read it.
-fn side_title(s: Side) -> &'static str {
-    match s {
-        Side::Red => "Red",
-        Side::Blue => "Blue",
-        Side::Green => "Green",
-        Side::White => "White",
-        Side::Black => "Black",
-    }
-}
-
 /// The key to the letters, and one line per side.
-fn legend(view: &BoardView) -> Vec<String> {
+fn legend(view: &Board) -> Vec<String> {
     let mut lines = Vec::new();
-    let mut colours: Vec<TileColour> = view.cells.iter().filter_map(|c| c.tile).collect();
-    colours.sort();
-    colours.dedup();
-    if !colours.is_empty() {
-        let names: Vec<String> = colours
-            .iter()
-            .map(|&t| match t {
-                TileColour::Red => "r = red".to_string(),
-                TileColour::Blue => "b = blue".to_string(),
-                TileColour::Green => "g = green".to_string(),
-                TileColour::Black => "k = black".to_string(),
-                TileColour::Plain => "plain".to_string(),
-            })
-            .collect();
+    let names: Vec<String> = view
+        .tiles
+        .iter()
+        .filter(|t| {
+            view.cells
+                .iter()
+                .any(|c| c.tile.as_deref() == Some(&t.name))
+        })
+        .map(|t| match t.letter {
+            Some(l) => format!("{l} = {}", t.name),
+            None => t.name.clone(),
+        })
+        .collect();
+    if !names.is_empty() {
         lines.push(format!("Tiles  {}", names.join(", ")));
     }
-    if view.cells.iter().any(|c| c.tile.is_none()) {
+    if view.cells.iter().any(|c| c.open) {
         lines.push("Empty  + = a tile may be laid here".to_string());
     }
     for (i, s) in view.sides.iter().enumerate() {
         let head = if i == 0 { "Pawns" } else { "" };
-        let name = side_title(s.side);
-        let letter = pawn_letter(s.side);
         let out = if s.in_game { "" } else { ", out" };
         lines.push(format!(
-            "{head:<5}  {letter} = {name:<6} {} on the board, {} in the box{out}",
-            s.on_board, s.in_box
+            "{head:<5}  {} = {:<6} {} on the board, {} in the box{out}",
+            s.letter, s.name, s.on_board, s.in_reserve
         ));
     }
     lines
@@ -235,9 +204,101 @@ fn legend(view: &BoardView) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::view::SideView;
+    use super::super::view::{Side, TileColour};
     use super::*;
+    use crate::games::board::{Grid, SideInfo};
     use std::collections::HashMap;
+
+    /// A cell as these tests write it: in Limit's own colours and sides.
+    struct CellView {
+        number: u32,
+        q: i32,
+        r: i32,
+        tile: Option<TileColour>,
+        pawn: Option<Side>,
+    }
+
+    /// A side for the legend.
+    struct SideView {
+        side: Side,
+        on_board: u32,
+        in_box: u32,
+        in_game: bool,
+    }
+
+    /// A board as these tests write it; [`BoardView::board`] makes the neutral [`Board`] of it.
+    struct BoardView {
+        cells: Vec<CellView>,
+        sides: Vec<SideView>,
+        status: String,
+    }
+
+    impl BoardView {
+        /// The neutral board: a pawn of a side not in `sides` gets a seat after the listed ones.
+        fn board(&self) -> Board {
+            let mut seats: Vec<Side> = self.sides.iter().map(|s| s.side).collect();
+            for c in &self.cells {
+                if let Some(p) = c.pawn.filter(|p| !seats.contains(p)) {
+                    seats.push(p);
+                }
+            }
+            let mut colours: Vec<TileColour> = self.cells.iter().filter_map(|c| c.tile).collect();
+            colours.sort();
+            colours.dedup();
+            let cells = self
+                .cells
+                .iter()
+                .map(|c| Cell {
+                    number: c.number,
+                    q: c.q,
+                    r: c.r,
+                    tile: c.tile.map(|t| t.name().to_string()),
+                    open: c.tile.is_none(),
+                    piece: c.pawn.and_then(|p| seats.iter().position(|&s| s == p)),
+                    mark: None,
+                })
+                .collect();
+            let sides = seats
+                .iter()
+                .map(|&side| {
+                    let listed = self.sides.iter().find(|s| s.side == side);
+                    SideInfo {
+                        name: side.title().to_string(),
+                        letter: side.letter(),
+                        fill: "#FFFFFF".into(),
+                        ring: "#000000".into(),
+                        on_board: listed.map_or(0, |s| s.on_board),
+                        in_reserve: listed.map_or(0, |s| s.in_box),
+                        in_game: listed.is_some_and(|s| s.in_game),
+                    }
+                })
+                .collect();
+            Board {
+                game: "Limit".into(),
+                grid: Grid::Hex,
+                move_number: 1,
+                cells,
+                tiles: colours
+                    .into_iter()
+                    .map(|t| crate::games::board::TileKind {
+                        name: t.name().to_string(),
+                        letter: t.letter(),
+                        fill: "#FFFFFF".into(),
+                        ink: "#000000".into(),
+                    })
+                    .collect(),
+                sides,
+                to_move: None,
+                status: self.status.clone(),
+                last_move: None,
+            }
+        }
+    }
+
+    /// Renders a board written in these tests' terms.
+    fn render(view: &BoardView) -> String {
+        super::render(&view.board())
+    }
 
     /// The cell with position number `n` (rules section 2), for building boards by number.
     fn spiral(n: u32) -> (i32, i32) {

@@ -794,12 +794,14 @@ fn json_refuses_corrupt_documents() {
 #[test]
 fn view_lists_tiles_and_open_cells() {
     let g = Game::new(cfg(&["-manual", "-size=2"]), 2, 0).unwrap();
-    let v = g.view();
+    let v = g.board_view();
     assert_eq!(v.cells.len(), 1);
-    assert_eq!((v.cells[0].number, v.cells[0].tile), (1, None));
+    assert_eq!((v.cells[0].number, v.cells[0].tile.as_deref()), (1, None));
+    assert!(v.cells[0].open);
+    assert_eq!(v.to_move, Some(0));
     assert_eq!(v.status, "Red to lay a tile (placement phase)");
     let g = Game::new(Config::default(), 2, 0).unwrap();
-    let v = g.view();
+    let v = g.board_view();
     assert_eq!(v.cells.len(), 32);
     assert!(v.cells.iter().all(|c| c.tile.is_some()));
     assert_eq!(

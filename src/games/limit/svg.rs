@@ -1,7 +1,7 @@
-//! The board as an SVG picture (issue "See the board", item 1), drawn from the same [`BoardView`] as
-//! the ASCII board: hexagonal tiles in their colours, each also marked with its letter (the colours are
-//! the Okabe-Ito palette, told apart by the common colour-blindnesses, and the letter does not depend
-//! on colour at all), pawns as circles in their side's colour with the side's letter, the position
+//! The board as an SVG picture (issue "See the board", item 1), drawn from the same neutral [`Board`] as
+//! the ASCII board: hexagonal tiles in their colours, each also marked with its letter (the colours, the
+//! Okabe-Ito palette, come with the board from [`super::view`]; the letter does not depend on colour at
+//! all), pawns as circles in their side's colour with the side's letter, the position
 //! number small in each cell, the last move marked (an arrow from where the pawn stood to where it
 //! went, the removed tile's outline dashed), and whose turn it is.
 //!
@@ -11,9 +11,7 @@
 use std::fmt::Write as _;
 
 use super::Game;
-use super::geom;
-use super::notation::Move;
-use super::view::{BoardView, Side, TileColour};
+use crate::games::board::Board;
 
 /// Half the distance between opposite corners of a hexagon, in picture units.
 const HEX: f64 = 28.0;
@@ -22,38 +20,6 @@ const MARGIN: f64 = 16.0;
 /// The status line below the board, then one legend line a side.
 const STATUS_LINE: f64 = 30.0;
 const LEGEND_LINE: f64 = 18.0;
-
-/// A tile's fill and the colour of the text on it.
-fn tile_paint(c: TileColour) -> (&'static str, &'static str, &'static str) {
-    match c {
-        TileColour::Red => ("#D55E00", "#FFFFFF", "r"),
-        TileColour::Blue => ("#0072B2", "#FFFFFF", "b"),
-        TileColour::Green => ("#009E73", "#FFFFFF", "g"),
-        TileColour::Black => ("#333333", "#FFFFFF", "k"),
-        TileColour::Plain => ("#E8DFC8", "#333333", ""),
-    }
-}
-
-/// A pawn's fill, outline and letter: light fills with a dark ring stand out on every tile colour.
-fn pawn_paint(s: Side) -> (&'static str, &'static str, &'static str) {
-    match s {
-        Side::Red => ("#F5B48C", "#7A2E00", "R"),
-        Side::Blue => ("#9CCBEF", "#003A5C", "B"),
-        Side::Green => ("#A6E3CF", "#00533D", "G"),
-        Side::White => ("#FFFFFF", "#222222", "W"),
-        Side::Black => ("#222222", "#FFFFFF", "K"),
-    }
-}
-
-fn side_title(s: Side) -> &'static str {
-    match s {
-        Side::Red => "Red",
-        Side::Blue => "Blue",
-        Side::Green => "Green",
-        Side::White => "White",
-        Side::Black => "Black",
-    }
-}
 
 /// The centre of cell (q, r), pointy-top hexagons, rows growing downwards (as the ASCII board).
 fn centre(q: i32, r: i32) -> (f64, f64) {
@@ -112,27 +78,19 @@ fn esc(s: &str) -> String {
         .replace('>', "&gt;")
 }
 
-/// The last move that moved a pawn or took a tile: where from, where to, which tile went.
-fn last_turn(g: &Game) -> (Option<(u32, u32)>, Option<u32>) {
-    let Some(rec) = g.records().iter().rev().find(|r| !r.auto) else {
-        return (None, None);
-    };
-    match Move::parse(&rec.text) {
-        Ok((Move::Turn { from, to, remove }, _)) => (Some((from, to)), Some(remove)),
-        Ok((Move::Step { from, to }, _)) => (Some((from, to)), None),
-        Ok((Move::Remove { tile }, _)) => (None, Some(tile)),
-        _ => (None, None),
-    }
-}
-
 /// The position as an SVG document.
 pub fn svg(g: &Game) -> String {
-    let view: BoardView = g.view();
-    let (moved, removed) = last_turn(g);
+    draw(&g.board_view())
+}
+
+/// A hexagonal board as an SVG document.
+pub fn draw(view: &Board) -> String {
+    let last = view.last_move.as_ref();
+    let removed = last.and_then(|m| m.removed);
+    let moved = last.and_then(|m| m.from.zip(m.to));
     let mut points: Vec<(f64, f64)> = view.cells.iter().map(|c| centre(c.q, c.r)).collect();
-    if let Some(n) = removed {
-        let (q, r) = geom::axial(n);
-        points.push(centre(q, r));
+    if let Some(spot) = removed {
+        points.push(centre(spot.q, spot.r));
     }
     let min_x = points.iter().map(|p| p.0).fold(f64::INFINITY, f64::min) - HEX;
     let max_x = points.iter().map(|p| p.0).fold(f64::NEG_INFINITY, f64::max) + HEX;
@@ -154,17 +112,19 @@ pub fn svg(g: &Game) -> String {
         out,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" \
          viewBox=\"0 0 {width:.0} {height:.0}\" font-family=\"DejaVu Sans, Verdana, sans-serif\">\n\
-         <title>Limit board, move {}</title>\n\
+         <title>{} board, move {}</title>\n\
          <defs><marker id=\"head\" viewBox=\"0 0 10 10\" refX=\"8\" refY=\"5\" markerWidth=\"5\" \
          markerHeight=\"5\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#111111\"/></marker></defs>\n\
          <rect width=\"100%\" height=\"100%\" fill=\"#FAFAF5\"/>\n",
-        g.records().len() + 1
+        esc(&view.game),
+        view.move_number
     );
     for c in &view.cells {
         let (x, y) = at(c.q, c.r);
-        match c.tile {
-            Some(colour) => {
-                let (fill, ink, letter) = tile_paint(colour);
+        match view.tile_of(c) {
+            Some(kind) => {
+                let (fill, ink) = (&kind.fill, &kind.ink);
+                let letter = kind.letter.map(String::from).unwrap_or_default();
                 let _ = writeln!(
                     out,
                     "<g class=\"tile\" data-number=\"{n}\"><polygon points=\"{}\" fill=\"{fill}\" \
@@ -192,24 +152,23 @@ pub fn svg(g: &Game) -> String {
                 outline.write(&mut out, c.number, x, y);
             }
         }
-        if let Some(side) = c.pawn {
-            let (fill, ring, letter) = pawn_paint(side);
+        if let Some(side) = view.piece_of(c) {
+            let (fill, ring, letter) = (&side.fill, &side.ring, side.letter);
             let _ = writeln!(
                 out,
                 "<g class=\"pawn\" data-side=\"{}\"><circle cx=\"{x:.1}\" cy=\"{:.1}\" r=\"{:.1}\" \
                  fill=\"{fill}\" stroke=\"{ring}\" stroke-width=\"2.5\"/>\
                  <text x=\"{x:.1}\" y=\"{:.1}\" font-size=\"12\" font-weight=\"bold\" fill=\"{ring}\" \
                  text-anchor=\"middle\">{letter}</text></g>",
-                side.name(),
+                side.name.to_lowercase(),
                 y + 1.0,
                 HEX * 0.42,
                 y + 5.5,
             );
         }
     }
-    if let Some(n) = removed {
-        let (q, r) = geom::axial(n);
-        let (x, y) = at(q, r);
+    if let Some(spot) = removed {
+        let (x, y) = at(spot.q, spot.r);
         let outline = Outline {
             class: "removed",
             stroke: "#111111",
@@ -217,12 +176,10 @@ pub fn svg(g: &Game) -> String {
             dash: "5 4",
             ink: "#111111",
         };
-        outline.write(&mut out, n, x, y);
+        outline.write(&mut out, spot.number, x, y);
     }
     if let Some((from, to)) = moved {
-        let (fq, fr) = geom::axial(from);
-        let (tq, tr) = geom::axial(to);
-        let ((x1, y1), (x2, y2)) = (at(fq, fr), at(tq, tr));
+        let ((x1, y1), (x2, y2)) = (at(from.q, from.r), at(to.q, to.r));
         // Stop short of the pawn at the end, so that the head stays visible.
         let len = ((x2 - x1).powi(2) + (y2 - y1).powi(2)).sqrt().max(1.0);
         let short = HEX * 0.5 / len;
@@ -243,11 +200,11 @@ pub fn svg(g: &Game) -> String {
     for (k, s) in view.sides.iter().enumerate() {
         let line = format!(
             "{} ({}): {} on the board{}{}",
-            side_title(s.side),
-            pawn_paint(s.side).2,
+            s.name,
+            s.letter,
             s.on_board,
-            if s.in_box > 0 {
-                format!(", {} in the box", s.in_box)
+            if s.in_reserve > 0 {
+                format!(", {} in the box", s.in_reserve)
             } else {
                 String::new()
             },
