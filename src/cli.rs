@@ -208,7 +208,13 @@ pub fn run(args: Args) -> i32 {
     let mut err = stderr.lock();
     if let Command::Engine { args } = &args.command {
         let stdin = std::io::stdin();
-        return crate::engine_cli::run(args, &mut stdin.lock(), &mut out, &mut err);
+        return crate::engine_cli::run(
+            &crate::games::Registry::standard(),
+            args,
+            &mut stdin.lock(),
+            &mut out,
+            &mut err,
+        );
     }
     let cfg = match config(&args) {
         Ok(c) => c,
@@ -268,7 +274,7 @@ pub fn run(args: Args) -> i32 {
             return EX_USAGE;
         }
         drop((out, err));
-        return crate::web::run(&cfg, &listen);
+        return crate::web::run(&cfg, &listen, &crate::games::Registry::standard());
     }
     if let Command::Lmtp { listen } = &args.command {
         let listen = match listen {

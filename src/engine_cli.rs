@@ -1,6 +1,6 @@
 //! `pbem engine <game> ...`: drives a rules engine from the shell, for tests, bug reports and tools.
 //!
-//! It knows no game: it finds the game by name in the registry and talks to it only through the
+//! It knows no game: it finds the game by name in the [`Registry`] it is given and talks to it only through the
 //! [`GameRules`] and [`GameState`] traits, reading and writing the game's JSON document.
 //!
 //! Exit status: 0 on success; 1 when the game refuses something (an illegal move, a stale `#N` guard, an
@@ -13,7 +13,7 @@ use std::time::Instant;
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 
-use crate::games::{self, GameOption, GameRules, GameState, Outcome, Robot, Status};
+use crate::games::{GameOption, GameRules, GameState, Outcome, Registry, Robot, Status};
 
 /// The usage text printed for a command line that cannot be run.
 const USAGE: &str = "\
@@ -49,8 +49,15 @@ The engine's own flags take two dashes: --players 3 or --players=3. Without --se
 the clock; `playout` starts at seed 0.
 ";
 
-/// Runs `pbem engine` with the words after `engine`; returns the exit status.
-pub fn run(args: &[String], input: &mut dyn Read, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+/// Runs `pbem engine` with the words after `engine`, on the games of `registry`; returns the exit
+/// status.
+pub fn run(
+    registry: &Registry,
+    args: &[String],
+    input: &mut dyn Read,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> i32 {
     if matches!(
         args.first().map(String::as_str),
         Some("help" | "--help" | "-h")
@@ -60,7 +67,8 @@ pub fn run(args: &[String], input: &mut dyn Read, out: &mut dyn Write, err: &mut
             _ => 0,
         };
     }
-    let result = parse(args).and_then(|(game, command)| execute(game, &command, input, out));
+    let result =
+        parse(registry, args).and_then(|(game, command)| execute(game, &command, input, out));
     match result {
         Ok(()) => 0,
         Err(Failure::Usage(why)) => {
@@ -134,21 +142,18 @@ enum Command {
 }
 
 /// Reads the command line: the game, then the command and its arguments.
-fn parse(args: &[String]) -> Result<(&'static dyn GameRules, Command), Failure> {
-    let names = || {
-        games::registry()
-            .iter()
-            .map(|g| g.name())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+fn parse(
+    registry: &Registry,
+    args: &[String],
+) -> Result<(&'static dyn GameRules, Command), Failure> {
+    let names = || registry.names().join(", ");
     let Some(name) = args.first() else {
         return Err(Failure::Usage(format!(
             "name a game ({}) and a command",
             names()
         )));
     };
-    let Some(game) = games::find(name) else {
+    let Some(game) = registry.find(name) else {
         return Err(Failure::Usage(format!(
             "there is no game called {name:?}; the games are: {}",
             names()
@@ -864,7 +869,7 @@ mod tests {
     }
 
     fn parsed(s: &str) -> Result<Command, Failure> {
-        parse(&words(s)).map(|(_, c)| c)
+        parse(&Registry::standard(), &words(s)).map(|(_, c)| c)
     }
 
     fn usage(s: &str) -> String {
@@ -1012,7 +1017,13 @@ mod tests {
     fn exit_statuses_and_where_text_goes() {
         let run_words = |s: &str| {
             let (mut out, mut err) = (Vec::new(), Vec::new());
-            let code = run(&words(s), &mut std::io::empty(), &mut out, &mut err);
+            let code = run(
+                &Registry::standard(),
+                &words(s),
+                &mut std::io::empty(),
+                &mut out,
+                &mut err,
+            );
             (
                 code,
                 String::from_utf8(out).unwrap(),
@@ -1033,6 +1044,40 @@ mod tests {
         assert!(err.contains("standard input is empty") && !err.contains("usage:"));
     }
 
+    #[test]
+    fn the_games_are_those_of_the_registry_given() {
+        let registry = Registry::standard().with(&Race);
+        let run_words = |registry: &Registry, s: &str, input: &str| {
+            let (mut out, mut err) = (Vec::new(), Vec::new());
+            let code = run(
+                registry,
+                &words(s),
+                &mut input.as_bytes(),
+                &mut out,
+                &mut err,
+            );
+            (
+                code,
+                String::from_utf8(out).unwrap(),
+                String::from_utf8(err).unwrap(),
+            )
+        };
+        let (code, game, _) = run_words(&registry, "race new --seed 1 -target=3", "");
+        assert_eq!(code, 0);
+        let (code, out, _) = run_words(&registry, "race status", &game);
+        assert_eq!((code, out.as_str()), (0, "to-move red\n"));
+        let (code, _, err) = run_words(&registry, "chess moves", "");
+        assert_eq!(code, 2);
+        assert!(err.contains("the games are: limit, race"), "{err}");
+        // The standard registry has no race.
+        let (code, _, err) = run_words(&Registry::standard(), "race status", &game);
+        assert_eq!(code, 2);
+        assert!(
+            err.contains("no game called \"race\"; the games are: limit"),
+            "{err}"
+        );
+    }
+
     /// A writer whose reader has gone away, as `pbem engine limit moves | head -1` leaves it.
     struct ClosedPipe;
 
@@ -1049,6 +1094,7 @@ mod tests {
     fn a_closed_output_is_not_an_error() {
         let mut err = Vec::new();
         let code = run(
+            &Registry::standard(),
             &words("help"),
             &mut std::io::empty(),
             &mut ClosedPipe,

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::config::Config;
-use crate::games::{self, GameRules, GameState, Status};
+use crate::games::{GameRules, GameState, Registry, Status};
 use crate::storage::{Db, Listed, StorageError};
 use crate::summary;
 
@@ -38,8 +38,8 @@ pub struct Page {
 
 /// Runs the web server on `listen` (`host:port`) until the process is stopped; returns the exit
 /// status when it cannot start. One stderr line says where it listens (with the port chosen, for
-/// port 0).
-pub fn run(cfg: &Config, listen: &str) -> i32 {
+/// port 0). The pages are those of `registry`'s games.
+pub fn run(cfg: &Config, listen: &str, registry: &Registry) -> i32 {
     let db_path = cfg.database.path.clone();
     let busy = Duration::from_millis(cfg.database.busy_timeout_ms);
     // Opened once here so that a missing or too old database is said at start, not on every page.
@@ -66,7 +66,8 @@ pub fn run(cfg: &Config, listen: &str) -> i32 {
         .map(|_| {
             let server = Arc::clone(&server);
             let db_path = db_path.clone();
-            std::thread::spawn(move || worker(&server, &db_path, busy))
+            let registry = registry.clone();
+            std::thread::spawn(move || worker(&server, &db_path, busy, &registry))
         })
         .collect();
     for w in workers {
@@ -76,7 +77,7 @@ pub fn run(cfg: &Config, listen: &str) -> i32 {
 }
 
 /// Answers requests until the server stops, with one read-only connection (reopened after a failure).
-fn worker(server: &tiny_http::Server, db_path: &Path, busy: Duration) {
+fn worker(server: &tiny_http::Server, db_path: &Path, busy: Duration, registry: &Registry) {
     let mut db: Option<Db> = None;
     loop {
         let request = match server.recv() {
@@ -97,7 +98,7 @@ fn worker(server: &tiny_http::Server, db_path: &Path, busy: Duration) {
                 }
                 match db.as_mut() {
                     Some(d) => {
-                        let page = answer(d, request.url());
+                        let page = answer(d, registry, request.url());
                         if page.status == 500 {
                             db = None;
                         }
@@ -132,10 +133,10 @@ fn header(name: &str, value: &str) -> tiny_http::Header {
         .expect("a fixed header is valid")
 }
 
-/// The page for a request target (`/limit/101?move=12`). Never panics on any input; a storage
-/// failure is a 500 page (and a line on stderr).
-pub fn answer(db: &mut Db, target: &str) -> Page {
-    match route(db, target) {
+/// The page for a request target (`/limit/101?move=12`), among `registry`'s games. Never panics on
+/// any input; a storage failure is a 500 page (and a line on stderr).
+pub fn answer(db: &mut Db, registry: &Registry, target: &str) -> Page {
+    match route(db, registry, target) {
         Ok(page) => page,
         Err(e) => {
             eprintln!("pbem: web: {e}");
@@ -144,20 +145,17 @@ pub fn answer(db: &mut Db, target: &str) -> Page {
     }
 }
 
-fn route(db: &mut Db, target: &str) -> Result<Page, StorageError> {
+fn route(db: &mut Db, registry: &Registry, target: &str) -> Result<Page, StorageError> {
     let (path, query) = target.split_once('?').unwrap_or((target, ""));
     if query.len() > MAX_QUERY {
         return Ok(error_page(400, "The query is too long."));
     }
     let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
     if parts.is_empty() {
-        return index(db);
+        return index(db, registry);
     }
-    let Some(rules) = games::registry()
-        .iter()
-        .copied()
-        .find(|g| g.name() == parts[0])
-    else {
+    // The address names the game exactly as its links write it: lowercase.
+    let Some(rules) = registry.iter().find(|g| g.name() == parts[0]) else {
         return Ok(not_found());
     };
     match parts[1..] {
@@ -289,10 +287,10 @@ fn nav(rules: &dyn GameRules) -> String {
     )
 }
 
-fn index(db: &mut Db) -> Result<Page, StorageError> {
+fn index(db: &mut Db, registry: &Registry) -> Result<Page, StorageError> {
     let tx = db.read()?;
     let mut body = String::from("<p>The games this server hosts (read-only).</p>\n<ul>\n");
-    for rules in games::registry() {
+    for rules in registry.iter() {
         let (running, finished) = tx.game_counts(rules.name())?;
         let n = rules.name();
         let _ = writeln!(
@@ -597,6 +595,11 @@ fn standings(db: &mut Db, rules: &'static dyn GameRules) -> Result<Page, Storage
 mod tests {
     use super::*;
 
+    /// The page for `target` among the standard games.
+    fn get(db: &mut Db, target: &str) -> Page {
+        answer(db, &Registry::standard(), target)
+    }
+
     #[test]
     fn numbers_are_digits_only_and_bounded() {
         assert_eq!(parse_number("12"), Some(12));
@@ -634,18 +637,18 @@ mod tests {
         let path = dir.path().join("t.sqlite");
         drop(Db::open(&path, Duration::from_secs(5)).unwrap());
         let mut db = Db::open_read_only(&path, Duration::from_secs(5)).unwrap();
-        assert_eq!(answer(&mut db, "/").status, 200);
-        let list = answer(&mut db, "/limit");
+        assert_eq!(get(&mut db, "/").status, 200);
+        let list = get(&mut db, "/limit");
         assert_eq!(list.status, 200);
         assert!(list.html.contains("No games yet."));
-        assert_eq!(answer(&mut db, "/limit?page=2").status, 404);
-        assert_eq!(answer(&mut db, "/limit?page=0").status, 400);
-        assert_eq!(answer(&mut db, "/limit/101").status, 404);
-        assert_eq!(answer(&mut db, "/nogame").status, 404);
-        assert_eq!(answer(&mut db, "/limit/ratings").status, 200);
-        assert_eq!(answer(&mut db, "/limit/standings").status, 200);
+        assert_eq!(get(&mut db, "/limit?page=2").status, 404);
+        assert_eq!(get(&mut db, "/limit?page=0").status, 400);
+        assert_eq!(get(&mut db, "/limit/101").status, 404);
+        assert_eq!(get(&mut db, "/nogame").status, 404);
+        assert_eq!(get(&mut db, "/limit/ratings").status, 200);
+        assert_eq!(get(&mut db, "/limit/standings").status, 200);
         let long = format!("/limit?page={}", "1".repeat(5000));
-        assert_eq!(answer(&mut db, &long).status, 400);
+        assert_eq!(get(&mut db, &long).status, 400);
     }
 
     #[test]
@@ -678,7 +681,7 @@ mod tests {
             tx.commit().unwrap();
         }
         let mut db = Db::open_read_only(&path, Duration::from_secs(5)).unwrap();
-        let first = answer(&mut db, "/limit");
+        let first = get(&mut db, "/limit");
         assert_eq!(first.status, 200);
         assert!(
             first.html.contains("25 running, 26 finished"),
@@ -694,14 +697,14 @@ mod tests {
         assert!(first.html.contains("&lt;b&gt;ann, bo&amp;b"));
         assert!(first.html.contains("line 50 &lt;script&gt;"));
         assert!(!first.html.contains("<script>") && !first.html.contains("<b>ann"));
-        let second = answer(&mut db, "/limit?page=2");
+        let second = get(&mut db, "/limit?page=2");
         assert_eq!(second.status, 200);
         assert_eq!(second.html.matches("<tr><td><a href").count(), 1);
         assert!(second.html.contains("href=\"/limit/101\""));
         assert!(second.html.contains("href=\"/limit?page=1\">Newer games"));
-        assert_eq!(answer(&mut db, "/limit?page=3").status, 404);
+        assert_eq!(get(&mut db, "/limit?page=3").status, 404);
         // The standings page escapes the stored userids too.
-        let standings = answer(&mut db, "/limit/standings");
+        let standings = get(&mut db, "/limit/standings");
         assert!(
             standings.html.contains("&lt;b&gt;ann"),
             "{}",

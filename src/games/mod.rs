@@ -3,7 +3,8 @@
 //! A game is one folder under `games/` that implements [`GameRules`] (the game type: how to start a game,
 //! its help page) and [`GameState`] (one game in progress: its moves, its board, its result). The server,
 //! the mail layout and the `pbem engine` command only ever talk to these two traits, so a new game is added
-//! by writing its rules and listing it in [`registry`].
+//! by writing its rules and listing it in [`Registry::standard`]; the web pages and `pbem engine` are
+//! handed a [`Registry`] value.
 //!
 //! Game states travel as JSON text: that is what the database stores and what `pbem engine` reads and
 //! writes, so a game's JSON document is its whole, self-contained state.
@@ -294,6 +295,9 @@ pub trait GameState: Send {
     }
 }
 
+/// The games this crate has, in list order.
+const STANDARD: &[&dyn GameRules] = &[&limit::Limit];
+
 /// The game types a server hosts, in the order `list` prints them. The server, the web page and
 /// `pbem engine` are given one; nothing looks games up globally, so a test can host a game of its own.
 #[derive(Clone)]
@@ -304,7 +308,7 @@ pub struct Registry {
 impl Registry {
     /// Every game this crate has.
     pub fn standard() -> Registry {
-        Registry::new(vec![&limit::Limit])
+        Registry::new(STANDARD.to_vec())
     }
 
     /// Exactly these games, in this order.
@@ -348,12 +352,15 @@ impl Default for Registry {
         Registry::standard()
     }
 }
-/// Every game type this server hosts, in the order `list` prints them.
+
+/// Every game type this crate has ([`Registry::standard`]'s list), in the order `list` prints them.
+// Used by tests (and the server's unit tests) until they take a Registry.
 pub fn registry() -> &'static [&'static dyn GameRules] {
-    &[&limit::Limit]
+    STANDARD
 }
 
-/// The game type named `name` (compared ignoring case).
+/// The game type named `name` (compared ignoring case), among [`registry`]'s.
+// Used by tests (and the server's unit tests) until they take a Registry.
 pub fn find(name: &str) -> Option<&'static dyn GameRules> {
     registry()
         .iter()
