@@ -13,8 +13,8 @@
 //! Nothing here trusts the input: the size, the parts, the lines and the commands read are bounded by
 //! [`MailLimits`], and any bytes at all give an answer (never a panic).
 
-// The body's own lines ([`body`]), with HTML parts as text ([`html`]) and `format=flowed` joined
-// ([`flowed`]); mail that gets no answer ([`silent`]).
+// The body's own lines (body), with HTML parts as text (html) and format=flowed joined (flowed);
+// mail that gets no answer (silent).
 mod body;
 mod flowed;
 mod html;
