@@ -676,48 +676,6 @@ mod tests {
         fn render(&self) -> String {
             format!("total {} of {}", self.total(), self.target)
         }
-        fn board_view(&self) -> crate::games::Board {
-            use crate::games::board::{Board, Cell, Grid, SideInfo};
-            // A track of `target` squares; the last mover's marker stands on the total so far.
-            let total = self.total();
-            let last = (!self.steps.is_empty()).then(|| (self.steps.len() - 1) % self.players);
-            Board {
-                game: "Race".into(),
-                grid: Grid::Square,
-                move_number: self.move_number(),
-                cells: (1..=self.target)
-                    .map(|n| Cell {
-                        number: n,
-                        q: n as i32 - 1,
-                        r: 0,
-                        tile: None,
-                        open: false,
-                        piece: last.filter(|_| n == total),
-                        mark: None,
-                    })
-                    .collect(),
-                tiles: Vec::new(),
-                sides: self
-                    .seat_names()
-                    .into_iter()
-                    .map(|name| SideInfo {
-                        letter: name.chars().next().unwrap_or('?'),
-                        name,
-                        fill: "#FFFFFF".into(),
-                        ring: "#000000".into(),
-                        on_board: 0,
-                        in_reserve: 0,
-                        in_game: true,
-                    })
-                    .collect(),
-                to_move: match self.status() {
-                    Status::ToMove(s) => Some(s),
-                    Status::Over(_) => None,
-                },
-                status: self.render(),
-                last_move: None,
-            }
-        }
     }
 
     /// Runs one command of the race game with `input` on standard input.

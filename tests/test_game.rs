@@ -329,3 +329,92 @@ fn a_server_without_the_game_refuses_it() {
         refused.body
     );
 }
+
+/// `pbem engine` on a registry: (exit status, stdout, stderr).
+fn engine(registry: &Registry, line: &str, input: &str) -> (i32, String, String) {
+    let args: Vec<String> = line.split_whitespace().map(String::from).collect();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = pbem::engine_cli::run(registry, &args, &mut input.as_bytes(), &mut out, &mut err);
+    (
+        code,
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(err).unwrap(),
+    )
+}
+
+#[test]
+fn pbem_engine_plays_the_game_of_the_registry_it_is_given() {
+    let nim = Registry::standard().with(&NIM);
+    let (code, game, err) = engine(&nim, "nim new --seed 1", "");
+    assert_eq!(code, 0, "{err}");
+    // Nim's document is not JSON and its reader takes no trailing line end.
+    let game = game.trim_end();
+    let (code, moves, _) = engine(&nim, "nim moves", game);
+    assert_eq!((code, moves.as_str()), (0, "1\n2\n3\n"));
+    let (code, game, err) = engine(&nim, "nim play 3 3#2", game);
+    assert_eq!(code, 0, "{err}");
+    let game = game.trim_end();
+    let (_, shown, _) = engine(&nim, "nim show", game);
+    assert_eq!(shown, "Pile: | (1 left)\n");
+    let (_, status, _) = engine(&nim, "nim status", game);
+    assert_eq!(status, "to-move first\n");
+    let (code, _, err) = engine(&nim, "chess moves", "");
+    assert_eq!(code, 2);
+    assert!(err.contains("the games are: limit, nim"), "{err}");
+    let (code, _, err) = engine(&Registry::standard(), "nim moves", game);
+    assert_eq!(code, 2);
+    assert!(err.contains("no game called \"nim\""), "{err}");
+}
+
+#[test]
+fn the_web_pages_list_the_games_of_the_registry_they_are_given() {
+    let env = Env::new();
+    drop(nim_server(&env));
+    let busy = std::time::Duration::from_secs(5);
+    let mut db = pbem::storage::Db::open_read_only(&env.db, busy).unwrap();
+    let nim = Registry::standard().with(&NIM);
+    let index = pbem::web::answer(&mut db, &nim, "/");
+    assert_eq!(index.status, 200);
+    assert!(
+        index.html.contains("<a href=\"/nim\">Nim</a>"),
+        "{}",
+        index.html
+    );
+    assert!(index.html.contains("<a href=\"/limit\">Limit</a>"));
+    let list = pbem::web::answer(&mut db, &nim, "/nim");
+    assert_eq!(list.status, 200);
+    assert!(list.html.contains("No games yet."), "{}", list.html);
+    let standard = Registry::standard();
+    assert_eq!(pbem::web::answer(&mut db, &standard, "/nim").status, 404);
+    assert!(
+        !pbem::web::answer(&mut db, &standard, "/")
+            .html
+            .contains("/nim")
+    );
+}
+
+/// Nim draws no cells, so it keeps the default board view: its sides, whose turn and the last move.
+#[test]
+fn a_game_without_cells_gets_the_default_board_view() {
+    let mut pile = NIM.new_game(&[], 2, 0).unwrap();
+    let view = pile.board_view();
+    assert!(view.cells.is_empty() && view.tiles.is_empty());
+    let names: Vec<(&str, char)> = view
+        .sides
+        .iter()
+        .map(|s| (s.name.as_str(), s.letter))
+        .collect();
+    assert_eq!(names, [("First", 'F'), ("Second", 'S')]);
+    assert_eq!((view.to_move, view.move_number), (Some(0), 1));
+    assert_eq!(view.status, "First to move");
+    assert!(view.last_move.is_none());
+    pile.play("2").unwrap();
+    let view = pile.board_view();
+    assert_eq!((view.to_move, view.move_number), (Some(1), 2));
+    let last = view.last_move.unwrap();
+    assert_eq!((last.seat, last.text.as_str()), (0, "2"));
+    pile.play("3").unwrap();
+    pile.play("2").unwrap();
+    let view = pile.board_view();
+    assert_eq!((view.to_move, view.status.as_str()), (None, "First wins"));
+}

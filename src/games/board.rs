@@ -4,6 +4,8 @@
 //! own types. Colours are named here (CSS hex) so that a renderer that knows nothing of the game can
 //! still paint it as the game means it to look.
 
+use super::{GameState, Outcome, Status};
+
 /// How the cells' coordinates are to be read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Grid {
@@ -17,8 +19,6 @@ pub enum Grid {
 /// One position of a game, as any renderer draws it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Board {
-    /// The game's name as players read it (`Limit`).
-    pub game: String,
     /// How the coordinates of [`Cell`] and [`Spot`] are laid out.
     pub grid: Grid,
     /// The number of the move now awaited (as [`super::GameState::move_number`]).
@@ -126,6 +126,57 @@ pub struct Spot {
 }
 
 impl Board {
+    /// The board of a game that draws no cells: its sides, whose turn, a status line and the last
+    /// move, read through [`GameState`] alone. [`GameState::board_view`] gives this unless the game
+    /// draws its own.
+    pub fn without_cells<S: GameState + ?Sized>(state: &S) -> Board {
+        let names = state.seat_names();
+        let name = |s: usize| names.get(s).cloned().unwrap_or_else(|| format!("Seat {s}"));
+        let (to_move, status) = match state.status() {
+            Status::ToMove(s) => (Some(s), format!("{} to move", name(s))),
+            Status::Over(Outcome::Winner(s)) => (None, format!("{} wins", name(s))),
+            Status::Over(Outcome::Draw(seats)) if seats.is_empty() => (None, "Game over".into()),
+            Status::Over(Outcome::Draw(seats)) => {
+                let names: Vec<String> = seats.iter().map(|&s| name(s)).collect();
+                (None, format!("Draw between {}", names.join(" and ")))
+            }
+        };
+        let last_move = state
+            .moves()
+            .into_iter()
+            .rev()
+            .find(|m| !m.auto)
+            .map(|m| LastMove {
+                seat: m.seat,
+                text: m.text,
+                from: None,
+                to: None,
+                removed: None,
+            });
+        Board {
+            grid: Grid::Square,
+            move_number: state.move_number(),
+            cells: Vec::new(),
+            tiles: Vec::new(),
+            sides: names
+                .iter()
+                .map(|n| SideInfo {
+                    name: n.clone(),
+                    letter: n.chars().next().map_or('?', |c| c.to_ascii_uppercase()),
+                    fill: "#FFFFFF".into(),
+                    ring: "#222222".into(),
+                    on_board: 0,
+                    in_reserve: 0,
+                    // The traits do not say who is out; every side is shown as playing.
+                    in_game: true,
+                })
+                .collect(),
+            to_move,
+            status,
+            last_move,
+        }
+    }
+
     /// The tile kind named `name`, if the board has it.
     pub fn tile(&self, name: &str) -> Option<&TileKind> {
         self.tiles.iter().find(|t| t.name == name)
@@ -153,7 +204,6 @@ mod tests {
 
     fn board() -> Board {
         Board {
-            game: "Test".into(),
             grid: Grid::Square,
             move_number: 2,
             cells: vec![

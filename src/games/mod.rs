@@ -225,8 +225,10 @@ pub trait GameState: Send {
     /// The game as it stood when move `n` was awaited (`show 101#5`): replays the first `n - 1` entries.
     fn at_move(&self, n: u32) -> Result<Box<dyn GameState>, RuleError>;
     /// The position as a game-neutral board (cells, tiles, pieces, whose turn, the last move), which
-    /// renderers draw without knowing the game.
-    fn board_view(&self) -> Board;
+    /// renderers draw without knowing the game. The default has no cells ([`Board::without_cells`]).
+    fn board_view(&self) -> Board {
+        Board::without_cells(self)
+    }
     /// The ASCII board a player reads (fits 72 columns at the default size), with legend and whose turn.
     fn render(&self) -> String;
     /// The board as an SVG picture, with the last move marked; `None` for a game without one.

@@ -274,7 +274,6 @@ mod tests {
                 })
                 .collect();
             Board {
-                game: "Limit".into(),
                 grid: Grid::Hex,
                 move_number: 1,
                 cells,

@@ -80,11 +80,11 @@ fn esc(s: &str) -> String {
 
 /// The position as an SVG document.
 pub fn svg(g: &Game) -> String {
-    draw(&g.board_view())
+    draw("Limit", &g.board_view())
 }
 
-/// A hexagonal board as an SVG document.
-pub fn draw(view: &Board) -> String {
+/// A board of hexagons as an SVG document, titled with the game's name.
+pub fn draw(game: &str, view: &Board) -> String {
     let last = view.last_move.as_ref();
     let removed = last.and_then(|m| m.removed);
     let moved = last.and_then(|m| m.from.zip(m.to));
@@ -116,7 +116,7 @@ pub fn draw(view: &Board) -> String {
          <defs><marker id=\"head\" viewBox=\"0 0 10 10\" refX=\"8\" refY=\"5\" markerWidth=\"5\" \
          markerHeight=\"5\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#111111\"/></marker></defs>\n\
          <rect width=\"100%\" height=\"100%\" fill=\"#FAFAF5\"/>\n",
-        esc(&view.game),
+        esc(game),
         view.move_number
     );
     for c in &view.cells {

@@ -219,7 +219,6 @@ impl Game {
             })
             .collect();
         Board {
-            game: "Limit".to_string(),
             grid: Grid::Hex,
             move_number: self.records().len() as u32 + 1,
             cells,
