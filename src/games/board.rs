@@ -2,12 +2,15 @@
 //! whose turn it is and the last move. [`super::GameState::board_view`] returns it; the ASCII board of a
 //! mail, the SVG picture and a web page are renderers of it, and none of them needs to know the game's
 //! own types. Colours are named here (CSS hex) so that a renderer that knows nothing of the game can
-//! still paint it as the game means it to look.
+//! still paint it as the game means it to look; the whole board serializes (as JSON, say) for a page
+//! that draws it in the browser.
+
+use serde::Serialize;
 
 use super::{GameState, Outcome, Status};
 
 /// How the cells' coordinates are to be read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Grid {
     /// Pointy-top hexagons in axial coordinates: `q` grows to the east, `r` downwards (to the
     /// south-east), so that the cell at `(q, r)` is drawn at column `2q + r` (in half cells) and row `r`.
@@ -17,7 +20,7 @@ pub enum Grid {
 }
 
 /// One position of a game, as any renderer draws it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Board {
     /// How the coordinates of [`Cell`] and [`Spot`] are laid out.
     pub grid: Grid,
@@ -39,7 +42,7 @@ pub struct Board {
 }
 
 /// One cell of the board.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Cell {
     /// The number players write in moves to name this cell.
     pub number: u32,
@@ -59,7 +62,7 @@ pub struct Cell {
 }
 
 /// What the last move did at a cell.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Mark {
     /// A piece left this cell.
     From,
@@ -68,7 +71,7 @@ pub enum Mark {
 }
 
 /// A kind of tile, for the legend and the paint.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TileKind {
     /// Its name, lowercase (`red`, `plain`); cells refer to it by this name.
     pub name: String,
@@ -81,7 +84,7 @@ pub struct TileKind {
 }
 
 /// One seat's side: its name, its paint and its pieces.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SideInfo {
     /// The side's name as players read it (`Red`, `White`).
     pub name: String,
@@ -100,7 +103,7 @@ pub struct SideInfo {
 }
 
 /// The last move, as the renderers mark it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LastMove {
     /// The seat that made it.
     pub seat: usize,
@@ -115,7 +118,7 @@ pub struct LastMove {
 }
 
 /// A cell's number and coordinates, for cells a move names (they may no longer be on the board).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Spot {
     /// The cell's number.
     pub number: u32,
@@ -260,5 +263,19 @@ mod tests {
         assert!(b.tile_of(open).is_none() && b.piece_of(open).is_none());
         assert!(b.cell(3).is_none());
         assert!(b.tile("dark").is_none());
+    }
+
+    #[test]
+    fn the_board_serializes_for_a_page_that_draws_it() {
+        let v = serde_json::to_value(board()).unwrap();
+        assert_eq!(v["grid"], "Square");
+        assert_eq!(v["cells"][0]["tile"], "light");
+        assert_eq!(v["cells"][0]["piece"], 1);
+        assert_eq!(v["cells"][0]["mark"], "To");
+        assert_eq!(v["cells"][1]["open"], true);
+        assert_eq!(v["tiles"][0]["letter"], "l");
+        assert_eq!(v["sides"][1]["name"], "B");
+        assert_eq!(v["to_move"], 0);
+        assert!(v["last_move"].is_null());
     }
 }
