@@ -118,18 +118,20 @@ impl SendError {
 }
 
 impl OutgoingMail {
-    /// A mail from the server described by `server`, dated now, with a fresh Message-ID and the
-    /// server's `X-Loop`. `auto_submitted` is [`AUTO_REPLIED`] or [`AUTO_GENERATED`]. Set
-    /// `in_reply_to`/`references` with [`OutgoingMail::replying_to`].
+    /// A mail from the server described by `server` (its plain address, as every mail the server
+    /// writes), dated `now` (the server's clock), with a fresh Message-ID and the server's `X-Loop`.
+    /// `auto_submitted` is [`AUTO_REPLIED`] or [`AUTO_GENERATED`]. Thread it with
+    /// [`OutgoingMail::replying_to`].
     pub fn new(
         server: &ServerConfig,
         to: Vec<String>,
         subject: impl Into<String>,
         body: impl Into<String>,
         auto_submitted: &str,
+        now: i64,
     ) -> OutgoingMail {
         OutgoingMail {
-            from: format!("{} <{}>", server.name, server.address),
+            from: server.address.clone(),
             to,
             subject: subject.into(),
             body: body.into(),
@@ -138,25 +140,34 @@ impl OutgoingMail {
             references: Vec::new(),
             auto_submitted: auto_submitted.to_string(),
             x_loop: server.address.clone(),
-            date_unix: SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX)),
+            date_unix: now,
             picture: None,
         }
     }
 
     /// Threads this mail under an incoming one: `In-Reply-To` its Message-ID, `References` its
-    /// References plus its Message-ID. Ids that are malformed (they come from outside) are dropped
-    /// rather than refused, so that a strange incoming mail still gets its answer.
+    /// References plus its Message-ID. Ids may come with or without their angle brackets. Only ids
+    /// that fit in a header we write are kept: a mail whose own Message-ID does not (say, a non-ASCII
+    /// byte) is answered unthreaded rather than failing to build for ever (found by fuzzing).
     pub fn replying_to(mut self, message_id: Option<&str>, references: &[String]) -> OutgoingMail {
-        let id = message_id.and_then(clean_msg_id);
-        let mut refs: Vec<String> = references.iter().filter_map(|r| clean_msg_id(r)).collect();
-        if let Some(id) = &id {
-            refs.push(id.clone());
-        }
-        let skip = refs.len().saturating_sub(MAX_REFERENCES);
+        let Some(id) = message_id.and_then(|id| clean_msg_id(&bracketed(id))) else {
+            return self;
+        };
+        let mut refs: Vec<String> = references
+            .iter()
+            .filter_map(|r| clean_msg_id(&bracketed(r)))
+            .collect();
+        refs.push(id.clone());
+        // The incoming mail's last references (mail_in keeps at most that many) and its own id.
+        let skip = refs.len().saturating_sub(MAX_REFERENCES + 1);
         self.references = refs.split_off(skip);
-        self.in_reply_to = id;
+        self.in_reply_to = Some(id);
+        self
+    }
+
+    /// This mail with the board as SVG, drawn as a picture when it is sent (`mail.pictures`).
+    pub fn with_picture(mut self, picture: Option<String>) -> OutgoingMail {
+        self.picture = picture;
         self
     }
 
@@ -180,6 +191,16 @@ pub fn clean_msg_id(raw: &str) -> Option<String> {
             .split_once('@')
             .is_some_and(|(l, r)| !l.is_empty() && !r.is_empty() && !r.contains('@'));
     ok.then(|| t.to_string())
+}
+
+/// A Message-ID in its angle brackets, `<left@right>`, however it was written.
+fn bracketed(id: &str) -> String {
+    let id = id.trim();
+    if id.starts_with('<') && id.ends_with('>') {
+        id.to_string()
+    } else {
+        format!("<{}>", id.trim_matches(|c| c == '<' || c == '>'))
+    }
 }
 
 /// A new, unique Message-ID `<pbem.TIME.PID.SEQ.RANDOM@hostname>`. The time comes first in fixed
@@ -429,36 +450,40 @@ mod tests {
     #[test]
     fn replying_to_threads_and_drops_bad_ids() {
         let server = ServerConfig::default();
-        let m = OutgoingMail::new(
-            &server,
-            vec!["a@example.org".into()],
-            "s",
-            "b",
-            AUTO_REPLIED,
-        )
-        .replying_to(
-            Some("<in@x.org>"),
+        let new = || {
+            OutgoingMail::new(
+                &server,
+                vec!["a@example.org".into()],
+                "s",
+                "b",
+                AUTO_REPLIED,
+                1_795_000_000,
+            )
+        };
+        let m = new().replying_to(
+            Some("in@x.org"),
             &["<root@x.org>".to_string(), "junk\r\nBcc: v".to_string()],
         );
         assert_eq!(m.in_reply_to.as_deref(), Some("<in@x.org>"));
         assert_eq!(m.references, ["<root@x.org>", "<in@x.org>"]);
-        assert_eq!(m.from, "pbem <pbem@localhost>");
+        assert_eq!(m.from, "pbem@localhost");
         assert_eq!(m.x_loop, "pbem@localhost");
+        assert_eq!(m.date_unix, 1_795_000_000);
         assert!(m.message_id.ends_with("@localhost>"));
         assert!(m.to_message().is_ok());
 
         let many: Vec<String> = (0..50).map(|i| format!("<r{i}@x.org>")).collect();
-        let m = OutgoingMail::new(
-            &server,
-            vec!["a@example.org".into()],
-            "s",
-            "b",
-            AUTO_REPLIED,
-        )
-        .replying_to(None, &many);
-        assert_eq!(m.references.len(), MAX_REFERENCES);
-        assert_eq!(m.references.last().unwrap(), "<r49@x.org>");
-        assert_eq!(m.in_reply_to, None);
+        let m = new().replying_to(Some("<in@x.org>"), &many);
+        assert_eq!(m.references.len(), MAX_REFERENCES + 1);
+        assert_eq!(m.references[0], "<r30@x.org>");
+        assert_eq!(m.references.last().unwrap(), "<in@x.org>");
+
+        // No usable Message-ID of its own: answered, but not threaded.
+        for id in [None, Some("<caf\u{e9}@x.org>")] {
+            let m = new().replying_to(id, &many);
+            assert_eq!(m.in_reply_to, None);
+            assert!(m.references.is_empty());
+        }
     }
 
     #[test]

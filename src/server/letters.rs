@@ -2,7 +2,7 @@
 //! replies to one address, queueing in the outbox and sending after the commit.
 
 use super::{Core, Origin, Outcome};
-use crate::mail_out::{self, OutgoingMail};
+use crate::mail_out::{AUTO_GENERATED, AUTO_REPLIED, OutgoingMail};
 use crate::storage::{Db, StorageError, Tx};
 
 impl Core {
@@ -76,37 +76,13 @@ impl Core {
         reply: bool,
         picture: Option<String>,
     ) -> OutgoingMail {
-        // Only ids that fit in a header we write: a reply to a mail whose Message-ID has, say, a
-        // non-ASCII byte goes out unthreaded rather than failing to build for ever (found by fuzzing).
-        let message_id = origin
-            .message_id
-            .as_deref()
-            .and_then(|id| mail_out::clean_msg_id(&angle(id)));
-        let threaded = reply && message_id.is_some();
-        let mut references: Vec<String> = origin
-            .references
-            .iter()
-            .filter_map(|r| mail_out::clean_msg_id(&angle(r)))
-            .collect();
-        if threaded && let Some(id) = &message_id {
-            references.push(id.clone());
-        }
-        OutgoingMail {
-            from: self.cfg.server.address.clone(),
-            to,
-            subject,
-            body,
-            message_id: mail_out::new_message_id(self.cfg.server.message_id_host()),
-            in_reply_to: if threaded { message_id.clone() } else { None },
-            references: if threaded { references } else { Vec::new() },
-            auto_submitted: if reply {
-                "auto-replied".into()
-            } else {
-                "auto-generated".into()
-            },
-            x_loop: self.cfg.server.address.clone(),
-            date_unix: self.now,
-            picture,
+        let auto = if reply { AUTO_REPLIED } else { AUTO_GENERATED };
+        let mail = OutgoingMail::new(&self.cfg.server, to, subject, body, auto, self.now)
+            .with_picture(picture);
+        if reply {
+            mail.replying_to(origin.message_id.as_deref(), &origin.references)
+        } else {
+            mail
         }
     }
 }
@@ -125,14 +101,4 @@ pub(super) fn queue(
             tx.queue_mail(&json, now, true)
         })
         .collect()
-}
-
-/// A Message-ID as headers write it: `<left@right>`.
-pub(super) fn angle(id: &str) -> String {
-    let id = id.trim();
-    if id.starts_with('<') && id.ends_with('>') {
-        id.to_string()
-    } else {
-        format!("<{}>", id.trim_matches(|c| c == '<' || c == '>'))
-    }
 }
