@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use pbem::games::{GameOption, find};
+use pbem::games::{GameOption, Registry};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -13,7 +13,11 @@ fn main() {
     let size: u32 = args.next().and_then(|s| s.parse().ok()).unwrap_or(8);
     let moves: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(4);
     let opts = [GameOption::with_value("size", &size.to_string())];
-    let mut g = find("limit").unwrap().new_game(&opts, 2, 7).unwrap();
+    let mut g = Registry::standard()
+        .find("limit")
+        .unwrap()
+        .new_game(&opts, 2, 7)
+        .unwrap();
     for _ in 0..moves {
         let Some(m) = g.legal_moves().into_iter().next() else {
             break;

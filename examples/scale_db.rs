@@ -83,7 +83,9 @@ struct Played {
 }
 
 fn play_game(rng: &mut ChaCha8Rng, a: &Args, n: usize) -> Played {
-    let rules = games::find("limit").expect("limit is hosted");
+    let rules = games::Registry::standard()
+        .find("limit")
+        .expect("limit is hosted");
     let count = if below(rng, 100) < 85 { 2 } else { 3 };
     let mut players: Vec<usize> = Vec::new();
     // alice (user 0) plays about one game in a hundred, as in the figures (105 games).

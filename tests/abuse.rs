@@ -220,7 +220,8 @@ fn same_for(body: &str, userid: &str) -> String {
 /// One guess every `step` seconds at alice's password from mallory; returns the reply to the last
 /// guess and the times of the guesses that reached argon2 (each is recorded as a wrong password).
 fn guess(w: &mut World, guesses: usize, step: i64) -> (String, Vec<i64>) {
-    let m = pbem::games::find("limit")
+    let m = pbem::games::Registry::standard()
+        .find("limit")
         .unwrap()
         .new_game(&[], 2, 7)
         .unwrap()
@@ -307,7 +308,8 @@ fn a_password_guesser_is_throttled_and_the_player_keeps_playing() {
 
     // Throttled now: the right password from mallory's address gets the answer of an unknown userid,
     // which says how many guesses an hour are checked and that the registered address works.
-    let m = pbem::games::find("limit")
+    let m = pbem::games::Registry::standard()
+        .find("limit")
         .unwrap()
         .new_game(&[], 2, 7)
         .unwrap()
@@ -398,7 +400,8 @@ fn no_password_is_written_anywhere() {
         "Carol-pw-4444",
         "Dave-pw-55555",
     ];
-    let m = pbem::games::find("limit")
+    let m = pbem::games::Registry::standard()
+        .find("limit")
         .unwrap()
         .new_game(&[], 2, 7)
         .unwrap()

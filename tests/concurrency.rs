@@ -34,7 +34,8 @@ struct Planned {
 /// `n` legal moves in sequence, spread over the legal moves (not always the first), and the game
 /// after them (its move list is what the database must hold).
 fn plan(n: usize) -> (Vec<Planned>, Box<dyn GameState>) {
-    let mut g = pbem::games::find("limit")
+    let mut g = pbem::games::Registry::standard()
+        .find("limit")
         .unwrap()
         .new_game(&[], 2, SEED)
         .unwrap();

@@ -92,7 +92,8 @@ fn series(moves: usize, seed: u64) {
         .query_row("SELECT COALESCE(MAX(id), 0) FROM outbox", [], |r| r.get(0))
         .unwrap();
     let players = ["alice", "bob"];
-    let mut game = pbem::games::find("limit")
+    let mut game = pbem::games::Registry::standard()
+        .find("limit")
         .unwrap()
         .new_game(&[], 2, SEED)
         .unwrap();
@@ -133,7 +134,8 @@ fn series(moves: usize, seed: u64) {
                 "",
                 &format!("challenge-{board}@client.example"),
             ));
-            game = pbem::games::find("limit")
+            game = pbem::games::Registry::standard()
+                .find("limit")
                 .unwrap()
                 .new_game(&[], 2, SEED)
                 .unwrap();

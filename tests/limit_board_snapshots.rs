@@ -1,14 +1,15 @@
 //! Snapshots of the ASCII board of real games from fixed seeds: several sizes, player counts and phases
 //! (random layout, manual placement, classic placement and its ball-only phase, a finished game).
 
-use pbem::games::{GameOption, GameState, find};
+use pbem::games::{GameOption, GameState, Registry};
 
 fn game(options: &[&str], players: usize, seed: u64) -> Box<dyn GameState> {
     let opts: Vec<GameOption> = options
         .iter()
         .map(|o| GameOption::parse(o).unwrap())
         .collect();
-    find("limit")
+    Registry::standard()
+        .find("limit")
         .unwrap()
         .new_game(&opts, players, seed)
         .unwrap()

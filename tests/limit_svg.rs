@@ -3,14 +3,15 @@
 //! binary.
 
 use assert_cmd::Command;
-use pbem::games::{GameOption, GameState, find};
+use pbem::games::{GameOption, GameState, Registry};
 
 fn game(options: &[&str], players: usize, seed: u64, moves: usize) -> Box<dyn GameState> {
     let opts: Vec<GameOption> = options
         .iter()
         .map(|o| GameOption::parse(o).unwrap())
         .collect();
-    let mut g = find("limit")
+    let mut g = Registry::standard()
+        .find("limit")
         .unwrap()
         .new_game(&opts, players, seed)
         .unwrap();

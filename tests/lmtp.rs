@@ -262,7 +262,8 @@ type Planned = (usize, String, u32);
 /// the game going for `n` moves.
 fn plan(n: usize) -> (Vec<Planned>, Box<dyn GameState>) {
     'stride: for stride in 1..100 {
-        let mut g = pbem::games::find("limit")
+        let mut g = pbem::games::Registry::standard()
+            .find("limit")
             .unwrap()
             .new_game(&[], 2, SEED)
             .unwrap();

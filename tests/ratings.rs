@@ -36,7 +36,7 @@ fn changes_block(lines: &[&str]) -> String {
 /// outcome `want` accepts: the moves, each with the seat that plays it. The random moves come from
 /// seeded ChaCha streams tried in order, so the same game is found every time.
 fn game_ending(players: usize, want: impl Fn(&Outcome) -> bool) -> Vec<(usize, String)> {
-    let rules = pbem::games::find("limit").unwrap();
+    let rules = pbem::games::Registry::standard().find("limit").unwrap();
     let options: Vec<GameOption> = Vec::new();
     for stream in 0..2000u64 {
         let mut rng = ChaCha8Rng::seed_from_u64(stream);

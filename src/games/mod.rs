@@ -354,18 +354,3 @@ impl Default for Registry {
         Registry::standard()
     }
 }
-
-/// Every game type this crate has ([`Registry::standard`]'s list), in the order `list` prints them.
-// Used by tests (and the server's unit tests) until they take a Registry.
-pub fn registry() -> &'static [&'static dyn GameRules] {
-    STANDARD
-}
-
-/// The game type named `name` (compared ignoring case), among [`registry`]'s.
-// Used by tests (and the server's unit tests) until they take a Registry.
-pub fn find(name: &str) -> Option<&'static dyn GameRules> {
-    registry()
-        .iter()
-        .copied()
-        .find(|g| g.name().eq_ignore_ascii_case(name))
-}

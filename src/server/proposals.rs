@@ -682,7 +682,8 @@ mod tests {
     use crate::games;
 
     fn new_game(players: usize) -> Box<dyn GameState> {
-        games::find("limit")
+        games::Registry::standard()
+            .find("limit")
             .unwrap()
             .new_game(&[], players, 7)
             .unwrap()

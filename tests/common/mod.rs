@@ -194,7 +194,8 @@ pub fn legal_moves_after(options: &[&str], players: usize, moves: &[&str]) -> Ve
         .iter()
         .map(|o| pbem::games::GameOption::parse(o).unwrap())
         .collect();
-    let mut g = pbem::games::find("limit")
+    let mut g = pbem::games::Registry::standard()
+        .find("limit")
         .unwrap()
         .new_game(&opts, players, SEED)
         .unwrap();
@@ -266,7 +267,11 @@ impl Env {
                 |r| r.get(0),
             )
             .unwrap();
-        pbem::games::find("limit").unwrap().load(&state).unwrap()
+        pbem::games::Registry::standard()
+            .find("limit")
+            .unwrap()
+            .load(&state)
+            .unwrap()
     }
 
     /// `PRAGMA integrity_check` on the database file: `ok` when all is well.
