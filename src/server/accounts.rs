@@ -1,7 +1,8 @@
 //! Accounts: `signup`, `change password`, `change address`, `signoff`.
 
-use super::{Core, Letter, Origin, Outcome, Refusal, Step};
+use super::{Core, Letter, Origin, Outcome, Step};
 use crate::accounts;
+use crate::decision::AccountRefusal;
 use crate::storage::Tx;
 
 impl Core {
@@ -14,18 +15,14 @@ impl Core {
             match &origin.reply_to {
                 Some(a) => vec![a.clone()],
                 None => {
-                    return Err(Refusal::new(
-                        "From the shell, give the player's mail address: \
-                         `signup <userid> <password> <address>`.",
-                    )
-                    .into());
+                    return Err(AccountRefusal::AddressNeededAtShell.into());
                 }
             }
         } else {
             addresses.to_vec()
         };
         for a in &list {
-            accounts::check_address(a).map_err(|e| Refusal::new(e.to_string()))?;
+            accounts::check_address(a).map_err(AccountRefusal::Invalid)?;
         }
         Ok(list)
     }
@@ -38,17 +35,17 @@ impl Core {
         addresses: &[String],
         origin: &Origin,
     ) -> Step<Outcome> {
-        accounts::check_userid(userid).map_err(|e| Refusal::new(e.to_string()))?;
-        accounts::check_password(password).map_err(|e| Refusal::new(e.to_string()))?;
+        accounts::check_userid(userid).map_err(AccountRefusal::Invalid)?;
+        accounts::check_password(password).map_err(AccountRefusal::Invalid)?;
         let addresses = self.addresses_or_sender(addresses, origin)?;
         if tx.user(userid)?.is_some() {
-            return Err(Refusal::new(format!(
-                "The userid '{userid}' is taken. Choose another: `signup <userid> <password> [address...]`."
-            ))
+            return Err(AccountRefusal::UseridTaken {
+                userid: userid.to_string(),
+            }
             .into());
         }
         let hash = accounts::hash_password(&self.cfg.passwords, password)
-            .map_err(|e| Refusal::new(e.to_string()))?;
+            .map_err(AccountRefusal::Invalid)?;
         let split = self.split_addresses(addresses, &[], origin);
         let id = tx.insert_user(userid, &hash, &split.confirmed, self.now)?;
         let (letter, waiting) = self.pending_addresses(tx, id, userid, &split.pending)?;
@@ -112,10 +109,10 @@ impl Core {
         old: &str,
         new: &str,
     ) -> Step<Outcome> {
-        accounts::check_password(new).map_err(|e| Refusal::new(e.to_string()))?;
+        accounts::check_password(new).map_err(AccountRefusal::Invalid)?;
         let user = self.authenticate(tx, userid, old)?;
-        let hash = accounts::hash_password(&self.cfg.passwords, new)
-            .map_err(|e| Refusal::new(e.to_string()))?;
+        let hash =
+            accounts::hash_password(&self.cfg.passwords, new).map_err(AccountRefusal::Invalid)?;
         tx.set_password(user.id, Some(&hash))?;
         let text = format!("The password of {} has been changed.\n", user.userid);
         Ok(Outcome::notice(
@@ -174,11 +171,10 @@ impl Core {
         let user = self.authenticate(tx, userid, password)?;
         let active = tx.active_games(user.id)?;
         if active > 0 {
-            return Err(Refusal::new(format!(
-                "{} still plays {active} game(s). Finish or resign them first \
-                 (`<game> resign <board> <userid> <password>`), then sign off.",
-                user.userid
-            ))
+            return Err(AccountRefusal::StillPlaying {
+                userid: user.userid,
+                active,
+            }
             .into());
         }
         tx.set_password(user.id, None)?;

@@ -4,7 +4,8 @@
 //! player adds it later from that address. At most one confirmation mail goes out per incoming mail,
 //! and at most `limits.unconfirmed_mails_per_hour` server-wide, so the server is no relay.
 
-use super::{Core, Letter, Origin, Outcome, Refusal, Step};
+use super::{Core, Letter, Origin, Outcome, Step};
+use crate::decision::AccountRefusal;
 use crate::storage::Tx;
 
 /// Addresses of an account command, split into those that take mail now and those that wait.
@@ -102,19 +103,11 @@ impl Core {
         code: &str,
         origin: &Origin,
     ) -> Step<Outcome> {
-        let refusal = || {
-            Refusal::new(format!(
-                "No address of '{userid}' waits for confirmation with that code from this address. \
-                 Reply to the confirmation mail from the address it was sent to, keeping its \
-                 Subject `confirm <userid> <code>`."
-            ))
+        let refusal = || AccountRefusal::NoPendingAddress {
+            userid: userid.to_string(),
         };
         let Some(sender) = &origin.reply_to else {
-            return Err(Refusal::new(
-                "`confirm` comes by mail from the address being confirmed; at the shell, give \
-                 the addresses to `change address` instead.",
-            )
-            .into());
+            return Err(AccountRefusal::ConfirmAtShell.into());
         };
         let user = tx
             .user(userid)?

@@ -1,9 +1,10 @@
 //! Passwords: checked before the write lock (argon2 is slow), throttled by sender and account, and
 //! used inside the transaction only if the stored hash is still the one checked.
 
-use super::{Core, Failure, Refusal, Step};
+use super::{Core, Failure, Refused, Step};
 use crate::accounts;
 use crate::command::{self, GameCommand, RawCommand};
+use crate::decision::AccountRefusal;
 use crate::games::GameRules;
 use crate::storage::{Db, LoginState, StorageError, Tx, User};
 use std::collections::HashMap;
@@ -122,28 +123,20 @@ impl Core {
         let limits = &self.cfg.limits;
         let refusal = || {
             self.login_refused.set(true);
-            Refusal::new(format!(
-                "The userid '{userid}' and that password do not match a registered player. \
-                 Passwords are case-sensitive. To stop guessing, at most {} wrong passwords an \
-                 hour are checked from one address, and at most {} an hour for one account from \
-                 addresses not registered to it; past that, passwords from there are not checked \
-                 until the hour has passed, and get this answer. Mail from an address registered \
-                 to the account keeps its own {} an hour whatever anyone else sends, so it always \
-                 works with the right password. To register, send `signup <userid> <password>`.",
-                limits.password_failures_per_sender_per_hour,
-                limits.password_failures_per_account_per_hour,
-                limits.password_failures_per_sender_per_hour,
-            ))
+            AccountRefusal::WrongPassword {
+                userid: userid.to_string(),
+                per_sender: limits.password_failures_per_sender_per_hour,
+                per_account: limits.password_failures_per_account_per_hour,
+            }
         };
         let mut logins = self.logins.borrow_mut();
         let key = (userid.to_lowercase(), password.to_string());
         let pre = logins.checked.get(&key).cloned();
         let too_many = || {
             self.login_refused.set(true);
-            Refusal::new(format!(
-                "Too many password checks in one mail (at most {}); send the rest in another mail.",
-                limits.max_password_checks_per_mail
-            ))
+            AccountRefusal::TooManyChecks {
+                max: limits.max_password_checks_per_mail,
+            }
         };
         match pre {
             Some(Checked::TooMany) => return Err(too_many().into()),
@@ -199,7 +192,7 @@ impl Core {
         self.authenticate(tx, userid, password)
             .map_err(|f| match f {
                 Failure::Refused(r) if r.board.is_none() => {
-                    Refusal::on(r.message, rules.name(), board).into()
+                    Refused::on(r.refusal, rules.name(), board).into()
                 }
                 other => other,
             })

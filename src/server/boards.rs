@@ -1,6 +1,7 @@
 //! Boards: the summary a board mail shows, the mails of a new position, `show`.
 
-use super::{Core, Letter, Outcome, Refusal, Step};
+use super::{Core, Letter, Outcome, Refused, Step};
+use crate::decision::PlayRefusal;
 use crate::games::{GameRules, GameState, Status};
 use crate::storage::{Comment, GameRow, Listed, SavedStatus, StorageError, Tx};
 use crate::summary::{self, Summary};
@@ -141,7 +142,7 @@ impl Core {
             let state = match at {
                 Some(n) => state
                     .at_move(n)
-                    .map_err(|e| Refusal::on(e.to_string(), rules.name(), board))?,
+                    .map_err(|e| Refused::on(PlayRefusal::Rules(e), rules.name(), board))?,
                 None => state,
             };
             let players = userids(&row);

@@ -9,9 +9,11 @@
 
 use chrono::{DateTime, NaiveDate};
 
-use super::{Core, Failure, Letter, Origin, Outcome, Refusal, Server, ServerError, Step, queue};
+use super::{Core, Failure, Letter, Origin, Outcome, Server, ServerError, Step, queue};
 use crate::config::MAX_CLOCK_DAYS;
+use crate::decision::{ChallengeUsage, ClockRefusal};
 use crate::games::{GameRules, GameState, Status};
+use crate::mail_text;
 use crate::storage::{ClockCandidate, GameClock, GameRow, StorageError, Tx, User, Vacation};
 use crate::summary;
 
@@ -219,7 +221,7 @@ impl Core {
                 Ok(o) if draw => Ok(Tick::Draw(o)),
                 Ok(o) => Ok(Tick::Forfeit(o)),
                 Err(Failure::Storage(e)) => Err(e),
-                Err(Failure::Refused(r)) => Ok(Tick::Unreadable(r.message)),
+                Err(Failure::Refused(r)) => Ok(Tick::Unreadable(mail_text::refusal(&r.refusal))),
             };
         }
         let nag_secs = i64::from(nag_days) * DAY;
@@ -364,8 +366,9 @@ impl Core {
     pub(super) fn clock_options(
         &self,
         server_options: &[(String, Option<String>)],
-        usage: &str,
+        usage: &ChallengeUsage,
     ) -> Step<(Option<u32>, Option<u32>)> {
+        let usage = *usage;
         let mut nag = None;
         let mut forfeit = None;
         for (name, value) in server_options {
@@ -373,33 +376,29 @@ impl Core {
                 "nagtime" => &mut nag,
                 "forfeittime" => &mut forfeit,
                 _ => {
-                    return Err(Refusal::new(format!(
-                        "There is no server option --{name}. The server options are \
-                         --nagtime=DAYS (days without a move before a reminder) and \
-                         --forfeittime=DAYS (days without a move before a forfeit). {usage}"
-                    ))
+                    return Err(ClockRefusal::UnknownOption {
+                        name: name.clone(),
+                        usage,
+                    }
                     .into());
                 }
             };
             if slot.is_some() {
-                return Err(Refusal::new(format!(
-                    "--{name} is given twice: give it once. {usage}"
-                ))
+                return Err(ClockRefusal::OptionTwice {
+                    name: name.clone(),
+                    usage,
+                }
                 .into());
             }
             let days = value
                 .as_deref()
                 .and_then(|v| v.parse::<u32>().ok())
                 .filter(|d| (1..=MAX_CLOCK_DAYS).contains(d))
-                .ok_or_else(|| {
-                    let shown = match value {
-                        Some(v) => format!("--{name}={v}"),
-                        None => format!("--{name}"),
-                    };
-                    Refusal::new(format!(
-                        "{shown}: --{name} takes a whole number of days from 1 to {MAX_CLOCK_DAYS}, \
-                         written --{name}=DAYS, such as --{name}=14. {usage}"
-                    ))
+                .ok_or_else(|| ClockRefusal::BadDays {
+                    name: name.clone(),
+                    value: value.clone(),
+                    max: MAX_CLOCK_DAYS,
+                    usage,
                 })?;
             *slot = Some(days);
         }
@@ -409,20 +408,13 @@ impl Core {
             ..GameClock::default()
         });
         if forfeit_days <= nag_days {
-            let whose = |given: Option<u32>| {
-                if given.is_some() {
-                    ""
-                } else {
-                    ", the server's"
-                }
-            };
-            return Err(Refusal::new(format!(
-                "The forfeit time ({forfeit_days} days{}) must be longer than the nag time \
-                 ({nag_days} days{}), so that a player is reminded before losing on time. Give \
-                 both, such as --nagtime=3 --forfeittime=10. {usage}",
-                whose(forfeit),
-                whose(nag)
-            ))
+            return Err(ClockRefusal::ForfeitNotAfterNag {
+                forfeit_days,
+                forfeit_given: forfeit.is_some(),
+                nag_days,
+                nag_given: nag.is_some(),
+                usage,
+            }
             .into());
         }
         Ok((nag, forfeit))
@@ -453,34 +445,27 @@ impl Core {
             return Ok(self.confirmation(subject, text, user.addresses.clone(), origin));
         };
         let today = day_of(self.now);
-        let usage = "Write it `vacation <userid> <password> <first day> <last day>` with days as \
-                     YYYY-MM-DD (UTC, both days included), or `vacation <userid> <password> off`.";
         if to < today {
-            return Err(Refusal::new(format!(
-                "The last day {to} is already past (today is {today}, UTC). {usage}"
-            ))
-            .into());
+            return Err(ClockRefusal::VacationPast { to, today }.into());
         }
         if from < today {
-            return Err(Refusal::new(format!(
-                "The first day {from} is before today ({today}, UTC): a vacation cannot start in \
-                 the past. To be away from now on, write today's date, {today}. {usage}"
-            ))
-            .into());
+            return Err(ClockRefusal::VacationStartsPast { from, today }.into());
         }
         let length = (to - from).num_days() + 1;
         if length > MAX_VACATION_DAYS {
-            return Err(Refusal::new(format!(
-                "{from} to {to} is {length} days; a vacation is at most {MAX_VACATION_DAYS} days, \
-                 since your opponents wait all that time. {usage}"
-            ))
+            return Err(ClockRefusal::VacationTooLong {
+                from,
+                to,
+                length,
+                max: MAX_VACATION_DAYS,
+            }
             .into());
         }
         if (from - today).num_days() > MAX_VACATION_AHEAD_DAYS {
-            return Err(Refusal::new(format!(
-                "{from} is more than {MAX_VACATION_AHEAD_DAYS} days ahead: plan a vacation at most a \
-                 year ahead. {usage}"
-            ))
+            return Err(ClockRefusal::VacationTooFarAhead {
+                from,
+                max_ahead: MAX_VACATION_AHEAD_DAYS,
+            }
             .into());
         }
         // Away from the first day's midnight, or from now when that is today: time before the

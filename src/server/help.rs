@@ -1,8 +1,9 @@
 //! `help`: the general page, a game's rules, how one command is written.
 
-use super::{Core, Outcome, Refusal, Step};
+use super::{Core, Outcome, Step};
 use crate::command::{self, Scope};
 use crate::config::Config;
+use crate::decision::HelpRefusal;
 
 impl Core {
     pub(super) fn help(&self, subject: &[String]) -> Step<Outcome> {
@@ -27,18 +28,12 @@ impl Core {
                             self.game_names()
                         ),
                     )),
-                    None => {
-                        let hint = command::nearest_command(word)
-                            .map(|c| format!(" Did you mean '{c}'?"))
-                            .unwrap_or_default();
-                        Err(Refusal::new(format!(
-                            "There is no help on '{}'.{hint} Send `help` for the commands, or \
-                             `help <game>` for a game's rules; the games are: {}.",
-                            subject.join(" "),
-                            self.game_names()
-                        ))
-                        .into())
+                    None => Err(HelpRefusal::NoHelp {
+                        subject: subject.to_vec(),
+                        nearest: command::nearest_command(word).map(str::to_string),
+                        hosted: self.hosted_games(),
                     }
+                    .into()),
                 },
             },
         }
@@ -86,5 +81,10 @@ impl Core {
     /// The hosted games' command words, `limit, ...`, for texts that list them.
     pub(super) fn game_names(&self) -> String {
         self.games.names().join(", ")
+    }
+
+    /// The hosted games' command words, for the refusals that list them.
+    pub(super) fn hosted_games(&self) -> Vec<String> {
+        self.games.names().into_iter().map(str::to_string).collect()
     }
 }

@@ -2,9 +2,11 @@
 //! turning a refusal into its error mail, and the dispatch of a checked command to its family.
 
 use super::queue;
-use super::{Core, Failure, IngestOutcome, Origin, Outcome, Refusal, ServerError, Step};
+use super::{Core, Failure, IngestOutcome, Origin, Outcome, ServerError, Step};
 use crate::command::{self, RawCommand};
+use crate::decision::HelpRefusal;
 use crate::mail_in::{Incoming, MailLimits};
+use crate::mail_text;
 use crate::storage::{Db, StorageError, Tx};
 use crate::summary;
 
@@ -327,7 +329,7 @@ impl Core {
                 };
                 Ok(Outcome::error(
                     subject,
-                    summary::error_body(&r.message, board.as_deref(), &quoted),
+                    summary::error_body(&mail_text::refusal(&r.refusal), board.as_deref(), &quoted),
                 ))
             }
         }
@@ -373,13 +375,13 @@ impl Core {
                 days,
             } => self.vacation(tx, userid, password.expose(), *days, origin),
             RawCommand::Game { game, command } => {
-                let rules = self.games.find(game).ok_or_else(|| {
-                    Refusal::new(format!(
-                        "This server hosts no game called '{game}'. It hosts: {}. \
-                         Send `list` for the list, or `<game> help` for a game's rules.",
-                        self.game_names()
-                    ))
-                })?;
+                let rules = self
+                    .games
+                    .find(game)
+                    .ok_or_else(|| HelpRefusal::UnknownGame {
+                        game: game.clone(),
+                        hosted: self.hosted_games(),
+                    })?;
                 self.game_command(tx, rules, command, comment, origin)
             }
         }

@@ -1,9 +1,10 @@
 //! The lists: `list` (the games hosted), `<game> history` (finished games), `<game> games` (a
 //! player's games).
 
-use super::{Core, Outcome, Refusal, Step};
+use super::{Core, Outcome, Step};
 use super::{listed_status, saved_status, userids};
 use crate::command::GamesFilter;
+use crate::decision::{Game, ListRefusal};
 use crate::games::GameRules;
 use crate::storage::{GameFilter, Tx};
 use crate::summary;
@@ -18,11 +19,9 @@ impl Core {
             names
                 .iter()
                 .map(|n| {
-                    self.games.find(n).ok_or_else(|| {
-                        Refusal::new(format!(
-                            "This server hosts no game called '{n}'. It hosts: {}.",
-                            self.game_names()
-                        ))
+                    self.games.find(n).ok_or_else(|| ListRefusal::UnknownGame {
+                        game: n.clone(),
+                        hosted: self.hosted_games(),
                     })
                 })
                 .collect::<Result<_, _>>()?
@@ -110,12 +109,9 @@ impl Core {
         let mut text = String::new();
         let mut names = Vec::new();
         for userid in whose {
-            let user = tx.user(userid)?.ok_or_else(|| {
-                Refusal::new(format!(
-                    "'{userid}' is not a registered player. Write it `{} games <userid>... \
-                     [active|all|finished|next]`.",
-                    rules.name()
-                ))
+            let user = tx.user(userid)?.ok_or_else(|| ListRefusal::NotRegistered {
+                userid: userid.clone(),
+                game: Game::of(rules),
             })?;
             if filter == GamesFilter::Next {
                 // Games saved before the seat to move was kept: fill it in once.

@@ -5,7 +5,8 @@
 //! Only a signed-up player with their password can write, only to signed-up people (not the robots),
 //! and at most [`MESSAGES_PER_DAY`] recipients a day, so the server is no relay for strangers.
 
-use super::{Core, Letter, Outcome, Refusal, Step};
+use super::{Core, Letter, Outcome, Refused, Step};
+use crate::decision::{Game, MessageRefusal};
 use crate::games::GameRules;
 use crate::storage::{Tx, User};
 
@@ -25,22 +26,15 @@ impl Core {
         let sender = self.authenticate(tx, userid, password)?;
         let body = body.trim();
         if body.is_empty() {
-            return Err(Refusal::new(
-                "The message is the body of your mail, and it is empty. Write the command in the \
-                 Subject and the message in the body.",
-            )
-            .into());
+            return Err(MessageRefusal::Empty.into());
         }
         let mut recipients: Vec<User> = Vec::new();
         for name in to {
             let user = tx
                 .user(name)?
                 .filter(|u| u.password_hash.is_some() && !u.addresses.is_empty())
-                .ok_or_else(|| {
-                    Refusal::new(format!(
-                        "'{name}' is not a registered player, so nothing was sent (to anyone). \
-                         Write it `message <userid> <password> <to userid>...`."
-                    ))
+                .ok_or_else(|| MessageRefusal::NotRegistered {
+                    userid: name.clone(),
                 })?;
             if !recipients.iter().any(|r| r.id == user.id) {
                 recipients.push(user);
@@ -48,10 +42,10 @@ impl Core {
         }
         let sent = tx.messages_since(sender.id, self.now - 86_400)?;
         if sent + recipients.len() as u32 > MESSAGES_PER_DAY {
-            return Err(Refusal::new(format!(
-                "You can write to {MESSAGES_PER_DAY} players a day and have written to {sent} in \
-                 the last 24 hours, so nothing was sent. Try again tomorrow."
-            ))
+            return Err(MessageRefusal::TooMany {
+                per_day: MESSAGES_PER_DAY,
+                sent,
+            }
             .into());
         }
         let mut letters = Vec::new();
@@ -92,13 +86,12 @@ impl Core {
     ) -> Step<Outcome> {
         let (row, state, user, seat) = self.seated(tx, rules, board, userid, password)?;
         if comment.trim().is_empty() {
-            return Err(Refusal::on(
-                format!(
-                    "A chat needs a message: write it in the body of the mail, with \
-                     `{} chat {board} {} <password>` in the Subject.",
-                    rules.name(),
-                    user.userid
-                ),
+            return Err(Refused::on(
+                MessageRefusal::EmptyChat {
+                    game: Game::of(rules),
+                    board,
+                    userid: user.userid,
+                },
                 rules.name(),
                 board,
             )

@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use crate::clock::{Clock, FixedClock};
 use crate::config::Config;
+use crate::decision::{self, Refused};
 use crate::games::Registry;
 use crate::mail_in;
 use crate::mail_out::{Mailer, OutgoingMail};
@@ -188,33 +189,11 @@ impl Outcome {
     }
 }
 
-/// A refused command: the message for the player, and the game it concerns (for the error subject and
-/// the board shown under the message).
-struct Refusal {
-    message: String,
-    board: Option<(String, u32)>,
-}
-
-impl Refusal {
-    fn new(message: impl Into<String>) -> Refusal {
-        Refusal {
-            message: message.into(),
-            board: None,
-        }
-    }
-
-    fn on(message: impl Into<String>, game_type: &str, board: u32) -> Refusal {
-        Refusal {
-            message: message.into(),
-            board: Some((game_type.to_string(), board)),
-        }
-    }
-}
-
 /// Either a command's outcome, a refusal to answer with an error mail, or a storage failure that aborts
 /// the whole message.
 enum Failure {
-    Refused(Refusal),
+    /// Boxed: a refusal carries its texts' data, and `Step` is returned everywhere.
+    Refused(Box<Refused>),
     Storage(StorageError),
 }
 
@@ -224,11 +203,35 @@ impl From<StorageError> for Failure {
     }
 }
 
-impl From<Refusal> for Failure {
-    fn from(r: Refusal) -> Self {
-        Failure::Refused(r)
+impl From<Refused> for Failure {
+    fn from(r: Refused) -> Self {
+        Failure::Refused(Box::new(r))
     }
 }
+
+// A family's refusal that concerns no particular board (`Refused::on` names the board).
+macro_rules! refusal_family {
+    ($($family:ty),* $(,)?) => {
+        $(impl From<$family> for Failure {
+            fn from(r: $family) -> Self {
+                Failure::Refused(Box::new(Refused::new(r)))
+            }
+        })*
+    };
+}
+
+refusal_family!(
+    decision::Refusal,
+    decision::AccountRefusal,
+    decision::PlayRefusal,
+    decision::ProposalRefusal,
+    decision::SocialRefusal,
+    decision::ClockRefusal,
+    decision::MessageRefusal,
+    decision::HelpRefusal,
+    decision::ListRefusal,
+    decision::AdminRefusal,
+);
 
 type Step<T> = std::result::Result<T, Failure>;
 

@@ -4,9 +4,11 @@
 //! board mail and `history` of the game show it, and the players get the board as after a move.
 //! By mail, `admin` is no command (see `crate::command`).
 
-use super::{Core, Outcome, Refusal, Server, ServerError, Step, queue};
+use super::{Core, Outcome, Server, ServerError, Step, queue};
 use crate::accounts;
+use crate::decision::{AccountRefusal, AdminRefusal, Game, PlayRefusal};
 use crate::games::{self, GameRules, GameState, Status};
+use crate::mail_text;
 use crate::storage::Tx;
 
 /// What the admin does.
@@ -70,7 +72,9 @@ impl Server {
         };
         let outcome = match self.core.override_step(&tx, what) {
             Ok(o) => o,
-            Err(super::Failure::Refused(r)) => return Ok((false, format!("{}\n", r.message))),
+            Err(super::Failure::Refused(r)) => {
+                return Ok((false, format!("{}\n", mail_text::refusal(&r.refusal))));
+            }
             Err(super::Failure::Storage(e)) => return Err(e.into()),
         };
         let text = outcome.text.clone();
@@ -86,15 +90,15 @@ impl Core {
     fn override_step(&self, tx: &Tx<'_>, what: &Override) -> Step<Outcome> {
         match what {
             Override::Password { userid, password } => {
-                accounts::check_password(password).map_err(|e| Refusal::new(e.to_string()))?;
+                accounts::check_password(password).map_err(AccountRefusal::Invalid)?;
                 let user = tx
                     .user(userid)?
                     .filter(|u| u.robot.is_none())
-                    .ok_or_else(|| {
-                        Refusal::new(format!("'{userid}' is not a registered player."))
+                    .ok_or_else(|| AdminRefusal::NotRegistered {
+                        userid: userid.clone(),
                     })?;
                 let hash = accounts::hash_password(&self.cfg.passwords, password)
-                    .map_err(|e| Refusal::new(e.to_string()))?;
+                    .map_err(AccountRefusal::Invalid)?;
                 tx.set_password(user.id, Some(&hash))?;
                 Ok(Outcome::notice(
                     format!("{} password changed", self.cfg.server.name),
@@ -120,8 +124,9 @@ impl Core {
                             .players
                             .iter()
                             .position(|p| p.userid.eq_ignore_ascii_case(w))
-                            .ok_or_else(|| {
-                                Refusal::new(format!("'{w}' does not play on board {board}."))
+                            .ok_or_else(|| AdminRefusal::NotOnBoard {
+                                userid: w.clone(),
+                                board: *board,
                             })?;
                         for other in 0..row.players.len() {
                             if other != seat && !matches!(next.status(), Status::Over(_)) {
@@ -130,16 +135,16 @@ impl Core {
                             }
                         }
                         if next.status() != Status::Over(games::Outcome::Winner(seat)) {
-                            return Err(Refusal::new(format!(
-                                "{w} cannot be made the winner of board {board}: they are out of \
-                                 the game."
-                            ))
+                            return Err(AdminRefusal::CannotWin {
+                                userid: w.clone(),
+                                board: *board,
+                            }
                             .into());
                         }
                         format!("{} wins", row.players[seat].userid)
                     }
                     None => {
-                        next.agree_draw().map_err(|e| Refusal::new(e.to_string()))?;
+                        next.agree_draw().map_err(PlayRefusal::Rules)?;
                         "a draw between the players still in".to_string()
                     }
                 };
@@ -165,26 +170,28 @@ impl Core {
                     .players
                     .iter()
                     .position(|p| p.userid.eq_ignore_ascii_case(old))
-                    .ok_or_else(|| {
-                        Refusal::new(format!("'{old}' does not play on board {board}."))
+                    .ok_or_else(|| AdminRefusal::NotOnBoard {
+                        userid: old.clone(),
+                        board: *board,
                     })?;
                 let user = tx
                     .user(new)?
                     .filter(|u| u.password_hash.is_some() || u.robot.is_some())
-                    .ok_or_else(|| Refusal::new(format!("'{new}' is not a registered player.")))?;
+                    .ok_or_else(|| AdminRefusal::NotRegistered {
+                        userid: new.clone(),
+                    })?;
                 if row.players.iter().any(|p| p.id == user.id) {
-                    return Err(Refusal::new(format!(
-                        "{} already plays on board {board}.",
-                        user.userid
-                    ))
+                    return Err(AdminRefusal::AlreadyPlays {
+                        userid: user.userid,
+                        board: *board,
+                    }
                     .into());
                 }
                 if user.robot.is_some() && !rules.has_robot() {
-                    return Err(Refusal::new(format!(
-                        "{} is a robot, and there is no robot for {}.",
-                        user.userid,
-                        rules.title()
-                    ))
+                    return Err(AdminRefusal::NoRobot {
+                        userid: user.userid,
+                        game: Game::of(rules),
+                    }
                     .into());
                 }
                 let old_name = row.players[seat].userid.clone();
@@ -199,7 +206,7 @@ impl Core {
                 )?;
                 let row = tx
                     .game(rules.name(), *board)?
-                    .ok_or_else(|| Refusal::new(format!("Board {board} vanished.")))?;
+                    .ok_or(AdminRefusal::Vanished { board: *board })?;
                 let before = state.move_number();
                 self.record_turn(tx, rules, row, state.as_ref(), None, before, "")
             }
@@ -210,12 +217,13 @@ impl Core {
             } => {
                 let (rules, row, state) = self.game_for_override(tx, game, *board, reason)?;
                 let moves = state.moves();
-                let last = moves.iter().rposition(|m| !m.auto).ok_or_else(|| {
-                    Refusal::new(format!("Board {board} has no move to take back."))
-                })?;
+                let last = moves
+                    .iter()
+                    .rposition(|m| !m.auto)
+                    .ok_or(AdminRefusal::NothingToTakeBack { board: *board })?;
                 let next = state
                     .at_move(last as u32 + 1)
-                    .map_err(|e| Refusal::new(format!("The move cannot be taken back: {e}")))?;
+                    .map_err(|error| AdminRefusal::TakeBackFailed { error })?;
                 tx.clear_queued_moves(row.id)?;
                 tx.add_verdict(
                     row.id,
@@ -244,21 +252,17 @@ impl Core {
         Box<dyn GameState>,
     )> {
         if reason.trim().is_empty() {
-            return Err(Refusal::new(
-                "Give the reason (--reason \"...\"): the players read it with the board.",
-            )
-            .into());
+            return Err(AdminRefusal::NoReason.into());
         }
         let rules = self
             .games
             .find(game)
-            .ok_or_else(|| Refusal::new(format!("This server hosts no game called '{game}'.")))?;
+            .ok_or_else(|| AdminRefusal::UnknownGame {
+                game: game.to_string(),
+            })?;
         let (row, state) = self.load_game(tx, rules, board)?;
         if row.finished {
-            return Err(Refusal::new(format!(
-                "Board {board} is over: its result and ratings stand."
-            ))
-            .into());
+            return Err(AdminRefusal::Finished { board }.into());
         }
         Ok((rules, row, state))
     }

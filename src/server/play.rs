@@ -1,8 +1,9 @@
 //! Play: `challenge`, `move`, `resign`, `preview`, and the robot accounts' answers.
 
-use super::{Core, Failure, Origin, Outcome, Refusal, Step};
+use super::{Core, Failure, Origin, Outcome, Refused, Step};
 use super::{fresh_digest, saved_status, userids};
 use crate::command::{GameCommand, Password};
+use crate::decision::{ChallengeUsage, Game, PlayRefusal};
 use crate::games::{self, GameRules, GameState, Status};
 use crate::storage::{Comment, GameRow, StorageError, Tx, User};
 use crate::summary;
@@ -18,13 +19,12 @@ impl Core {
         rules: &dyn GameRules,
         board: u32,
     ) -> Step<(GameRow, Box<dyn GameState>)> {
-        let row = tx.game(rules.name(), board)?.ok_or_else(|| {
-            Refusal::new(format!(
-                "There is no {} board {board}. Send `{} games <userid>` for a player's boards.",
-                rules.title(),
-                rules.name()
-            ))
-        })?;
+        let row = tx
+            .game(rules.name(), board)?
+            .ok_or_else(|| PlayRefusal::NoSuchBoard {
+                game: Game::of(rules),
+                board,
+            })?;
         let state = rules.load(&row.state).map_err(|e| {
             Failure::Storage(StorageError::Corrupt(format!(
                 "{} board {board}: {e}",
@@ -177,24 +177,17 @@ impl Core {
         comment: &str,
         origin: &Origin,
     ) -> Step<Outcome> {
-        let usage = format!(
-            "Write it `{} challenge [options] <userid1> <userid2>{}`.",
-            rules.name(),
-            if *rules.players().end() > 2 {
-                " [<userid3>]"
-            } else {
-                ""
-            }
-        );
+        let usage = ChallengeUsage {
+            game: Game::of(rules),
+            min_players: *rules.players().start(),
+            max_players: *rules.players().end(),
+        };
         let (nag_days, forfeit_days) = self.clock_options(server_options, &usage)?;
         if !rules.players().contains(&userids.len()) {
-            return Err(Refusal::new(format!(
-                "{} is played by {} to {} players; you named {}. {usage}",
-                rules.title(),
-                rules.players().start(),
-                rules.players().end(),
-                userids.len()
-            ))
+            return Err(PlayRefusal::PlayerCount {
+                usage,
+                named: userids.len(),
+            }
             .into());
         }
         let mut players = Vec::new();
@@ -202,23 +195,22 @@ impl Core {
             let user = tx
                 .user(u)?
                 .filter(|u| u.password_hash.is_some() || u.robot.is_some())
-                .ok_or_else(|| {
-                    Refusal::new(format!(
-                        "'{u}' is not a registered player. Every player signs up first with \
-                         `signup <userid> <password>`. {usage}"
-                    ))
+                .ok_or_else(|| PlayRefusal::NotRegistered {
+                    userid: u.clone(),
+                    usage,
                 })?;
             if players.iter().any(|p: &User| p.id == user.id) {
-                return Err(Refusal::new(format!(
-                    "'{u}' is named twice: a game needs different players. {usage}"
-                ))
+                return Err(PlayRefusal::NamedTwice {
+                    userid: u.clone(),
+                    usage,
+                }
                 .into());
             }
             if user.robot.is_some() && !rules.has_robot() {
-                return Err(Refusal::new(format!(
-                    "'{u}' is a robot, and there is no robot for {} yet. {usage}",
-                    rules.title()
-                ))
+                return Err(PlayRefusal::NoRobot {
+                    userid: u.clone(),
+                    usage,
+                }
                 .into());
             }
             players.push(user);
@@ -247,7 +239,7 @@ impl Core {
         let seed = self.seed(userids);
         let state = rules
             .new_game(options, players.len(), seed)
-            .map_err(|e| Refusal::new(format!("{e}\n{usage}")))?;
+            .map_err(|error| PlayRefusal::BadOptions { error, usage })?;
         let board = tx.next_board(rules.name())?;
         // A robot that moves first has moved when the players get the new board.
         let state = self
@@ -337,13 +329,13 @@ impl Core {
         let (row, state) = self.load_game(tx, rules, board)?;
         let user = self.authenticate_on(tx, userid, password, rules, board)?;
         let Some(seat) = row.players.iter().position(|p| p.id == user.id) else {
-            return Err(Refusal::on(
-                format!(
-                    "{} does not play {} board {board}: its players are {}.",
-                    user.userid,
-                    rules.title(),
-                    userids(&row).join(", ")
-                ),
+            return Err(Refused::on(
+                PlayRefusal::NotAPlayer {
+                    userid: user.userid,
+                    game: Game::of(rules),
+                    board,
+                    players: userids(&row),
+                },
                 rules.name(),
                 board,
             )
@@ -365,45 +357,42 @@ impl Core {
         comment: &str,
     ) -> Step<Outcome> {
         let (row, mut state, user, seat) = self.seated(tx, rules, board, userid, password)?;
-        let refuse = |m: String| Failure::Refused(Refusal::on(m, rules.name(), board));
+        let refuse = |r: PlayRefusal| Failure::from(Refused::on(r, rules.name(), board));
         let players = userids(&row);
         match state.status() {
             Status::Over(_) => {
-                return Err(refuse(format!(
-                    "{} board {board} is over: {}",
-                    rules.title(),
-                    summary::status_line(state.as_ref(), &players)
-                )));
+                return Err(refuse(PlayRefusal::Over {
+                    game: Game::of(rules),
+                    board,
+                    status: summary::status_line(state.as_ref(), &players),
+                }));
             }
             Status::ToMove(s) if s != seat => {
-                return Err(refuse(format!(
-                    "It is not your turn on board {board}: {}",
-                    summary::status_line(state.as_ref(), &players)
-                )));
+                return Err(refuse(PlayRefusal::NotYourTurn {
+                    board,
+                    status: summary::status_line(state.as_ref(), &players),
+                }));
             }
             Status::ToMove(_) => {}
         }
         if let Some(n) = guard
             && n != state.move_number()
         {
-            return Err(refuse(format!(
-                "Your move was meant for move {n}, but board {board} is at move {}: the board changed \
-                 since you looked. Look at the board below and send your move again (with #{} or \
-                 without a guard).",
-                state.move_number(),
-                state.move_number()
-            )));
+            return Err(refuse(PlayRefusal::MoveGuard {
+                board,
+                meant: n,
+                at: state.move_number(),
+            }));
         }
         let before = state.move_number();
-        state.play(mv).map_err(|e| {
-            refuse(format!(
-                "The move '{}' is not legal: {e}\nWrite it `{} move {board} {} <password> <move>`; \
-                 the move syntax is in `{} help`.",
-                mv.trim(),
-                rules.name(),
-                user.userid,
-                rules.name()
-            ))
+        state.play(mv).map_err(|error| {
+            refuse(PlayRefusal::Illegal {
+                game: Game::of(rules),
+                board,
+                userid: user.userid.clone(),
+                mv: mv.trim().to_string(),
+                error,
+            })
         })?;
         self.record_turn(
             tx,
@@ -562,7 +551,7 @@ impl Core {
         let before = state.move_number();
         state
             .resign(seat)
-            .map_err(|e| Refusal::on(e.to_string(), rules.name(), board))?;
+            .map_err(|e| Refused::on(PlayRefusal::Rules(e), rules.name(), board))?;
         if !tx.has_agreed(row.id, seat)? {
             tx.add_verdict(
                 row.id,
@@ -594,16 +583,23 @@ impl Core {
         let mut trial = state.clone_box();
         for (i, m) in moves.iter().enumerate() {
             if matches!(trial.status(), Status::Over(_)) {
-                return Err(Refusal::on(
-                    format!("The game is over after move {}; '{m}' cannot follow.", i),
+                return Err(Refused::on(
+                    PlayRefusal::PreviewOver {
+                        after: i,
+                        mv: m.clone(),
+                    },
                     rules.name(),
                     board,
                 )
                 .into());
             }
-            trial.play(m).map_err(|e| {
-                Refusal::on(
-                    format!("Preview move {} '{m}' is not legal: {e}", i + 1),
+            trial.play(m).map_err(|error| {
+                Refused::on(
+                    PlayRefusal::PreviewIllegal {
+                        number: i + 1,
+                        mv: m.clone(),
+                        error,
+                    },
                     rules.name(),
                     board,
                 )

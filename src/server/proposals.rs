@@ -21,9 +21,11 @@
 //!   its comment, and every board mail says it was queued; otherwise it is dropped and the player is
 //!   mailed why, with the board. Queued moves are never shown to the other players.
 
-use super::{Core, Letter, Outcome, Refusal, Step};
+use super::{Core, Letter, Outcome, Refused, Step};
 use crate::command::ProposalKind;
+use crate::decision::{Game, OpenProposal, PlayRefusal, ProposalRefusal};
 use crate::games::{GameRules, GameState, Status};
+use crate::mail_text;
 use crate::storage::{GameRow, Proposal, QueuedMove, StorageError, Tx, User};
 use crate::summary;
 
@@ -109,30 +111,29 @@ impl Core {
         comment: &str,
     ) -> Step<Outcome> {
         let (row, state, user, seat) = self.seated(tx, rules, board, userid, password)?;
-        let refuse = |m: String| Refusal::on(m, rules.name(), board);
+        let refuse = |r: ProposalRefusal| Refused::on(r, rules.name(), board);
         check_guard(state.as_ref(), board, guard).map_err(refuse)?;
         let players = super::userids(&row);
         if matches!(state.status(), Status::Over(_)) {
-            return Err(refuse(format!(
-                "{} board {board} is over ({}): there is nothing left to propose.",
-                rules.title(),
-                summary::status_line(state.as_ref(), &players)
-            ))
+            return Err(refuse(ProposalRefusal::Over {
+                game: Game::of(rules),
+                board,
+                status: summary::status_line(state.as_ref(), &players),
+            })
             .into());
         }
         if !seats_in(state.as_ref()).contains(&seat) {
-            return Err(refuse(format!(
-                "{} is no longer in the game on board {board}, so cannot propose.",
-                user.userid
-            ))
+            return Err(refuse(ProposalRefusal::ProposerOut {
+                userid: user.userid,
+                board,
+            })
             .into());
         }
         if let Some(open) = tx.open_proposal(row.id)? {
-            return Err(refuse(format!(
-                "Board {board} already has an open proposal: {}\nA board has one open proposal at \
-                 a time; propose again once it is settled.",
-                describe(&open, &row, state.as_ref())
-            ))
+            return Err(refuse(ProposalRefusal::AlreadyOpen {
+                board,
+                open: open_proposal(&open, &row, state.as_ref()),
+            })
             .into());
         }
         if kind == ProposalKind::Undo {
@@ -166,8 +167,7 @@ impl Core {
         comment: &str,
     ) -> Step<Outcome> {
         let (row, state, user, seat) = self.seat_of(tx, rules, board, userid, password)?;
-        let refuse = |m: String| Refusal::on(m, rules.name(), board);
-        let word = if accept { "accept" } else { "reject" };
+        let refuse = |r: ProposalRefusal| Refused::on(r, rules.name(), board);
         check_guard(state.as_ref(), board, guard).map_err(refuse)?;
         let agreed_before = tx.has_agreed(row.id, seat)?;
         let open = tx.open_proposal(row.id)?;
@@ -180,35 +180,27 @@ impl Core {
         }
         self.agree_by_command(tx, row.id, seat)?;
         let Some(open) = open else {
-            return Err(refuse(format!(
-                "There is no open proposal on board {board}, so there is nothing to {word}. To make \
-                 one, write `{} move {board} {} <password> propose undo` (or `propose draw`).",
-                rules.name(),
-                user.userid
-            ))
+            return Err(refuse(ProposalRefusal::NoneOpen {
+                game: Game::of(rules),
+                board,
+                userid: user.userid,
+                accept,
+            })
             .into());
         };
-        let what = describe(&open, &row, state.as_ref());
+        let what = open_proposal(&open, &row, state.as_ref());
         if open.proposer_id == user.id {
-            return Err(refuse(format!(
-                "The open proposal is your own ({what}); the other players answer it. It lapses by \
-                 itself when the game changes."
-            ))
-            .into());
+            return Err(refuse(ProposalRefusal::OwnProposal { open: what }).into());
         }
         if !seats_in(state.as_ref()).contains(&seat) {
-            return Err(refuse(format!(
-                "{} is no longer in the game on board {board}; only the players still in answer \
-                 proposals.",
-                user.userid
-            ))
+            return Err(refuse(ProposalRefusal::AnswererOut {
+                userid: user.userid,
+                board,
+            })
             .into());
         }
         if accept && open.accepted_by.contains(&user.id) {
-            return Err(refuse(format!(
-                "You have already accepted the open proposal ({what})."
-            ))
-            .into());
+            return Err(refuse(ProposalRefusal::AlreadyAccepted { open: what }).into());
         }
         let proposer = name_of(&row, open.proposer_id);
         let at = state.move_number();
@@ -260,7 +252,8 @@ impl Core {
         let (next, notice) = match open.kind {
             ProposalKind::Draw => {
                 let mut next = state.clone_box();
-                next.agree_draw().map_err(|e| refuse(e.to_string()))?;
+                next.agree_draw()
+                    .map_err(|e| Refused::on(PlayRefusal::Rules(e), rules.name(), board))?;
                 (
                     next,
                     format!("All players accept {proposer}'s draw proposal: the game is drawn."),
@@ -270,7 +263,7 @@ impl Core {
                 let target = undo_target(state.as_ref(), proposer_seat).map_err(refuse)?;
                 let next = state
                     .at_move(target)
-                    .map_err(|e| refuse(format!("The undo cannot be carried out: {e}")))?;
+                    .map_err(|error| refuse(ProposalRefusal::UndoFailed { error }))?;
                 (
                     next,
                     format!(
@@ -315,47 +308,47 @@ impl Core {
         comment: &str,
     ) -> Step<Outcome> {
         let (row, state, user, seat) = self.seated(tx, rules, board, userid, password)?;
-        let refuse = |m: String| Refusal::on(m, rules.name(), board);
-        if let Err(e) = rules.read_move(mv) {
-            return Err(refuse(format!("Nothing was queued on board {board}: {e}")).into());
+        let refuse = |r: ProposalRefusal| Refused::on(r, rules.name(), board);
+        if let Err(error) = rules.read_move(mv) {
+            return Err(refuse(ProposalRefusal::QueueUnreadable { board, error }).into());
         }
         let players = super::userids(&row);
         match state.status() {
             Status::Over(_) => {
-                return Err(refuse(format!(
-                    "{} board {board} is over ({}): there is no turn left to queue a move for.",
-                    rules.title(),
-                    summary::status_line(state.as_ref(), &players)
-                ))
+                return Err(refuse(ProposalRefusal::QueueOver {
+                    game: Game::of(rules),
+                    board,
+                    status: summary::status_line(state.as_ref(), &players),
+                })
                 .into());
             }
             Status::ToMove(s) if s == seat => {
-                return Err(refuse(format!(
-                    "It is your turn on board {board}: play the move now with `{} move {board} {} \
-                     <password> {}`. A queued move waits for a turn that has not come yet.",
-                    rules.name(),
-                    user.userid,
-                    mv.trim()
-                ))
+                return Err(refuse(ProposalRefusal::QueueOnTurn {
+                    game: Game::of(rules),
+                    board,
+                    userid: user.userid,
+                    mv: mv.trim().to_string(),
+                })
                 .into());
             }
             Status::ToMove(_) => {}
         }
         if !seats_in(state.as_ref()).contains(&seat) {
-            return Err(refuse(format!(
-                "{} is no longer in the game on board {board}: no turn will come.",
-                user.userid
-            ))
+            return Err(refuse(ProposalRefusal::QueueOut {
+                userid: user.userid,
+                board,
+            })
             .into());
         }
         let now_at = state.move_number();
         if let Some(n) = guard
             && n <= now_at
         {
-            return Err(refuse(format!(
-                "A queued move's #{n} names the move it is meant for, but board {board} is already \
-                 at move {now_at}: write a later move number, or none."
-            ))
+            return Err(refuse(ProposalRefusal::QueueGuard {
+                board,
+                meant: n,
+                at: now_at,
+            })
             .into());
         }
         let queued = QueuedMove {
@@ -563,13 +556,17 @@ pub(super) fn with_notice(mut outcome: Outcome, notice: &str) -> Outcome {
 }
 
 /// Refuses a command whose `#N` names another move than the one awaited.
-fn check_guard(state: &dyn GameState, board: u32, guard: Option<u32>) -> Result<(), String> {
+fn check_guard(
+    state: &dyn GameState,
+    board: u32,
+    guard: Option<u32>,
+) -> Result<(), ProposalRefusal> {
     match guard {
-        Some(n) if n != state.move_number() => Err(format!(
-            "Your command was meant for move {n}, but board {board} is at move {}: the board changed \
-             since you looked. Look at the board below and send it again.",
-            state.move_number()
-        )),
+        Some(n) if n != state.move_number() => Err(ProposalRefusal::Guard {
+            board,
+            meant: n,
+            at: state.move_number(),
+        }),
         _ => Ok(()),
     }
 }
@@ -587,35 +584,30 @@ pub(super) fn seats_in(state: &dyn GameState) -> Vec<usize> {
 
 /// The move number an undo proposed by `seat` goes back to: that of the seat's last own move (so that
 /// it is the seat's turn again). The error says why there is nothing to take back.
-pub(super) fn undo_target(state: &dyn GameState, seat: usize) -> Result<u32, String> {
+pub(super) fn undo_target(state: &dyn GameState, seat: usize) -> Result<u32, ProposalRefusal> {
     const LEAVING: [&str; 2] = ["resign", "forfeit"];
     let moves = state.moves();
     let Some(last) = moves.iter().rposition(|m| {
         m.seat == seat && !m.auto && !LEAVING.contains(&m.text.as_str()) && m.text != "draw"
     }) else {
-        return Err("There is nothing to undo: you have not made a move in this game yet.".into());
+        return Err(ProposalRefusal::NothingToUndo);
     };
     if let Some(k) = moves[last..]
         .iter()
         .position(|m| !m.auto && LEAVING.contains(&m.text.as_str()))
     {
-        return Err(format!(
-            "Your last move (move {}) cannot be taken back: move {} is a {}, and leaving the game \
-             is not undone.",
-            last + 1,
-            last + k + 1,
-            moves[last + k].text
-        ));
+        return Err(ProposalRefusal::UndoPastLeaving {
+            last: last + 1,
+            leaving: last + k + 1,
+            what: moves[last + k].text.clone(),
+        });
     }
     let target = last as u32 + 1;
     let back = state
         .at_move(target)
-        .map_err(|e| format!("The game cannot be taken back to move {target}: {e}"))?;
+        .map_err(|error| ProposalRefusal::UndoImpossible { target, error })?;
     if back.status() != Status::ToMove(seat) {
-        return Err(format!(
-            "Taking back to move {target} would not make it your turn, so there is nothing of yours \
-             to undo."
-        ));
+        return Err(ProposalRefusal::UndoNotYourTurn { target });
     }
     Ok(target)
 }
@@ -644,26 +636,31 @@ fn noun(kind: ProposalKind) -> &'static str {
     }
 }
 
-/// `alice proposes a draw (move 12)`.
-fn describe(p: &Proposal, row: &GameRow, state: &dyn GameState) -> String {
-    let proposer = name_of(row, p.proposer_id);
-    let what = match p.kind {
-        ProposalKind::Draw => "a draw".to_string(),
-        ProposalKind::Undo => {
-            let seat = row.players.iter().position(|u| u.id == p.proposer_id);
-            match seat.and_then(|s| undo_target(state, s).ok()) {
-                Some(t) => format!("to undo back to move {t}"),
-                None => "an undo".to_string(),
-            }
-        }
+/// An open proposal as the texts describe it: `alice proposes a draw (move 12)`.
+fn open_proposal(p: &Proposal, row: &GameRow, state: &dyn GameState) -> OpenProposal {
+    let undo_to = match p.kind {
+        ProposalKind::Draw => None,
+        ProposalKind::Undo => row
+            .players
+            .iter()
+            .position(|u| u.id == p.proposer_id)
+            .and_then(|s| undo_target(state, s).ok()),
     };
-    format!("{proposer} proposes {what} (move {})", p.move_number)
+    OpenProposal {
+        proposer: name_of(row, p.proposer_id),
+        kind: p.kind,
+        undo_to,
+        move_number: p.move_number,
+    }
 }
 
 /// The status line of an open proposal:
 /// `Open proposal: alice proposes a draw (move 12); accepted by carol; waiting for bob.`
 pub(super) fn proposal_line(p: &Proposal, row: &GameRow, state: &dyn GameState) -> String {
-    let mut line = format!("Open proposal: {}", describe(p, row, state));
+    let mut line = format!(
+        "Open proposal: {}",
+        mail_text::open_proposal(&open_proposal(p, row, state))
+    );
     let accepted: Vec<String> = p.accepted_by.iter().map(|&id| name_of(row, id)).collect();
     if !accepted.is_empty() {
         line.push_str(&format!("; accepted by {}", accepted.join(", ")));
@@ -738,10 +735,9 @@ mod tests {
     #[test]
     fn undo_goes_back_to_the_proposers_last_own_move() {
         let mut g = new_game(2);
-        assert!(
-            undo_target(g.as_ref(), 0)
-                .unwrap_err()
-                .contains("nothing to undo")
+        assert_eq!(
+            undo_target(g.as_ref(), 0),
+            Err(ProposalRefusal::NothingToUndo)
         );
         play(&mut g, 3); // Red 1, Blue 2, Red 3; Blue to move at 4.
         assert_eq!(undo_target(g.as_ref(), 0), Ok(3));
@@ -756,8 +752,14 @@ mod tests {
         let mut g = new_game(3);
         play(&mut g, 2); // Red 1, Blue 2; Green to move.
         g.resign(2).unwrap();
-        let err = undo_target(g.as_ref(), 0).unwrap_err();
-        assert!(err.contains("move 3 is a resign"), "{err}");
+        assert_eq!(
+            undo_target(g.as_ref(), 0),
+            Err(ProposalRefusal::UndoPastLeaving {
+                last: 1,
+                leaving: 3,
+                what: "resign".into(),
+            })
+        );
         // The resigned seat has no move of its own to take back.
         assert!(undo_target(g.as_ref(), 2).is_err());
     }

@@ -9,8 +9,9 @@
 
 use sha2::{Digest, Sha256};
 
-use super::{Core, Letter, Origin, Outcome, Refusal, Step, THROTTLE_WINDOW};
+use super::{Core, Letter, Origin, Outcome, Step, THROTTLE_WINDOW};
 use crate::accounts;
+use crate::decision::AccountRefusal;
 use crate::storage::Tx;
 
 /// Reset codes mailed to one account in 24 hours, at most.
@@ -78,12 +79,9 @@ impl Core {
         new: &str,
         origin: &Origin,
     ) -> Step<Outcome> {
-        accounts::check_password(new).map_err(|e| Refusal::new(e.to_string()))?;
-        let refusal = || {
-            Refusal::new(format!(
-                "That code does not set a password of {userid}: it is wrong, used, or older than \
-                 24 hours. Ask for a new one with `password reset {userid}`."
-            ))
+        accounts::check_password(new).map_err(AccountRefusal::Invalid)?;
+        let refusal = || AccountRefusal::BadResetCode {
+            userid: userid.to_string(),
         };
         let user = tx
             .user(userid)?
@@ -108,8 +106,8 @@ impl Core {
             }
             return Err(refusal().into());
         }
-        let hash = accounts::hash_password(&self.cfg.passwords, new)
-            .map_err(|e| Refusal::new(e.to_string()))?;
+        let hash =
+            accounts::hash_password(&self.cfg.passwords, new).map_err(AccountRefusal::Invalid)?;
         tx.set_password(user.id, Some(&hash))?;
         Ok(Outcome::notice(
             format!("{} password changed", self.cfg.server.name),

@@ -5,9 +5,11 @@
 //! own challenge, since they chose to play. In a three-player game each challenged player's lists are
 //! checked against the challenger only (the one who sent the challenge).
 
-use super::{Core, Letter, Outcome, Refusal, Step, userids};
+use super::{Core, Letter, Outcome, Refused, Step, userids};
 use crate::command::{GameCommand, GameLimit, NotifySetting};
+use crate::decision::{ChallengeBlock, Game, PlayRefusal, SocialRefusal};
 use crate::games::GameRules;
+use crate::mail_text;
 use crate::storage::{ChallengeList, GameRow, StorageError, Tx, User};
 
 impl Core {
@@ -54,52 +56,48 @@ impl Core {
         let Some((challenger, challenged)) = players.split_first() else {
             return Ok(());
         };
-        let (name, title) = (rules.name(), rules.title());
+        let (name, game) = (rules.name(), Game::of(rules));
         let mut reasons = Vec::new();
         for p in challenged {
+            let userid = p.userid.clone();
             if let Some(max) = tx.game_limit(name, p.id)? {
                 let active = tx.active_games_of_type(p.id, name)?;
                 if active >= max {
                     reasons.push(if max == 0 {
-                        format!(
-                            "{} takes no new {title} games by challenge for now (their limit is 0).",
-                            p.userid
-                        )
+                        ChallengeBlock::TakesNone { userid, game }
                     } else {
-                        format!(
-                            "{} takes at most {} by challenge and has {active} now: try again when \
-                             one of them ends.",
-                            p.userid,
-                            active_games(max, title)
-                        )
+                        ChallengeBlock::AtLimit {
+                            userid,
+                            game,
+                            max,
+                            active,
+                        }
                     });
                 }
             }
+            let userid = p.userid.clone();
             let reject = tx.challenge_list(name, p.id, ChallengeList::Reject)?;
             if reject.iter().any(|u| u.id == challenger.id) {
-                reasons.push(format!(
-                    "{} does not take {title} challenges from {} (their reject list).",
-                    p.userid, challenger.userid
-                ));
+                reasons.push(ChallengeBlock::Rejects {
+                    userid,
+                    game,
+                    challenger: challenger.userid.clone(),
+                });
             }
+            let userid = p.userid.clone();
             let accept = tx.challenge_list(name, p.id, ChallengeList::Accept)?;
             if !accept.is_empty() && !accept.iter().any(|u| u.id == challenger.id) {
-                reasons.push(format!(
-                    "{} takes {title} challenges only from the players on their accept list, and {} \
-                     is not on it.",
-                    p.userid, challenger.userid
-                ));
+                reasons.push(ChallengeBlock::NotAccepted {
+                    userid,
+                    game,
+                    challenger: challenger.userid.clone(),
+                });
             }
         }
         if reasons.is_empty() {
             return Ok(());
         }
-        Err(Refusal::new(format!(
-            "The challenge was not made: {}\n(The first userid of a challenge is taken as the \
-             challenger.)",
-            reasons.join("\n")
-        ))
-        .into())
+        Err(PlayRefusal::Blocked { reasons }.into())
     }
 
     /// The mails telling players who asked (`notify`) about a new game of this type.
@@ -193,10 +191,9 @@ impl Core {
                 ChallengeList::Reject,
                 userids,
             ),
-            _ => Err(Refusal::new(format!(
-                "'{}' is not a command about subscriptions or challenges.",
-                rules.name()
-            ))
+            _ => Err(SocialRefusal::NotSocial {
+                game: Game::of(rules),
+            }
             .into()),
         }
     }
@@ -204,31 +201,23 @@ impl Core {
     /// Checks that `user` may subscribe to `row`: not a player of it, and the game still going on.
     fn may_subscribe(&self, rules: &dyn GameRules, row: &GameRow, user: &User) -> Step<()> {
         if row.players.iter().any(|p| p.id == user.id) {
-            return Err(Refusal::on(
-                format!(
-                    "{} plays {} Board {}, so every board mail of it comes to them already; \
-                     subscribe is for watching the games of others.",
-                    user.userid,
-                    rules.title(),
-                    row.board
-                ),
+            return Err(Refused::on(
+                SocialRefusal::OwnGame {
+                    userid: user.userid.clone(),
+                    game: Game::of(rules),
+                    board: row.board,
+                },
                 rules.name(),
                 row.board,
             )
             .into());
         }
         if row.finished {
-            return Err(Refusal::on(
-                format!(
-                    "{} Board {} is over, so no more board mails will come. Read it with \
-                     `{} show {}` or `{} history {}`.",
-                    rules.title(),
-                    row.board,
-                    rules.name(),
-                    row.board,
-                    rules.name(),
-                    row.board
-                ),
+            return Err(Refused::on(
+                SocialRefusal::Finished {
+                    game: Game::of(rules),
+                    board: row.board,
+                },
                 rules.name(),
                 row.board,
             )
@@ -249,15 +238,12 @@ impl Core {
         let user = self.authenticate_on(tx, userid, password, rules, board)?;
         self.may_subscribe(rules, &row, &user)?;
         if !tx.subscribe(row.id, user.id, self.now)? {
-            return Err(Refusal::on(
-                format!(
-                    "{} is subscribed to {} Board {board} already; nothing changed. To stop, write \
-                     `{} unsubscribe {board} {} <password>`.",
-                    user.userid,
-                    rules.title(),
-                    rules.name(),
-                    user.userid
-                ),
+            return Err(Refused::on(
+                SocialRefusal::AlreadySubscribed {
+                    userid: user.userid,
+                    game: Game::of(rules),
+                    board,
+                },
                 rules.name(),
                 board,
             )
@@ -291,13 +277,13 @@ impl Core {
         let user = self.authenticate_on(tx, userid, password, rules, board)?;
         if !tx.unsubscribe(row.id, user.id)? {
             let boards = tx.subscribed_boards(user.id, rules.name())?;
-            return Err(Refusal::on(
-                format!(
-                    "{} is not subscribed to {} Board {board}, so there is nothing to stop. {}",
-                    user.userid,
-                    rules.title(),
-                    following(rules, &boards)
-                ),
+            return Err(Refused::on(
+                SocialRefusal::NotSubscribed {
+                    userid: user.userid,
+                    game: Game::of(rules),
+                    board,
+                    following: boards,
+                },
                 rules.name(),
                 board,
             )
@@ -307,7 +293,7 @@ impl Core {
             "{} is no longer subscribed to {} Board {board}: its board mails stop. {}\n\n",
             user.userid,
             rules.title(),
-            following(rules, &tx.subscribed_boards(user.id, rules.name())?)
+            mail_text::following(rules.title(), &tx.subscribed_boards(user.id, rules.name())?)
         );
         text.push_str(&self.summary(tx, rules, &row, state.as_ref(), &[])?);
         Ok(Outcome::reply(
@@ -443,30 +429,24 @@ impl Core {
         others: &[String],
     ) -> Step<Outcome> {
         let word = list.as_str();
-        let usage = format!(
-            "Write it `{} {word} <your userid> <password> [<userid>...]`.",
-            rules.name()
-        );
         // Every userid is checked before the password and before anything is written.
         let mut ids = Vec::new();
         for o in others {
             let other = tx.user(o)?.filter(|u| u.password_hash.is_some());
             let Some(other) = other else {
-                return Err(Refusal::new(format!(
-                    "'{o}' is not a registered player, so the {word} list was not changed. {usage}"
-                ))
+                return Err(SocialRefusal::ListNotRegistered {
+                    userid: o.clone(),
+                    game: Game::of(rules),
+                    list,
+                }
                 .into());
             };
             if other.userid.eq_ignore_ascii_case(userid) {
-                return Err(Refusal::new(format!(
-                    "You named yourself ({o}) in your own {word} list; name the players whose \
-                     challenges you {}. The list was not changed. {usage}",
-                    if list == ChallengeList::Accept {
-                        "take"
-                    } else {
-                        "refuse"
-                    }
-                ))
+                return Err(SocialRefusal::ListNamesSelf {
+                    userid: o.clone(),
+                    game: Game::of(rules),
+                    list,
+                }
                 .into());
             }
             ids.push(other.id);
@@ -518,7 +498,7 @@ impl Core {
         let limit = match tx.game_limit(name, user.id)? {
             None => "none".to_string(),
             Some(0) => "0 (no new games by challenge)".to_string(),
-            Some(n) => format!("at most {} by challenge", active_games(n, title)),
+            Some(n) => format!("at most {} by challenge", mail_text::active_games(n, title)),
         };
         text.push_str(&format!(
             "  Limit:             {limit}; active now: {active}\n"
@@ -580,11 +560,6 @@ impl Core {
     }
 }
 
-/// `1 active Limit game`, `2 active Limit games`.
-fn active_games(n: u32, title: &str) -> String {
-    format!("{n} active {title} game{}", if n == 1 { "" } else { "s" })
-}
-
 /// The subscribers of a game who can still get mail (signed-off accounts have no address).
 fn active_subscribers(tx: &Tx<'_>, row: &GameRow) -> Result<Vec<User>, StorageError> {
     Ok(tx
@@ -592,24 +567,4 @@ fn active_subscribers(tx: &Tx<'_>, row: &GameRow) -> Result<Vec<User>, StorageEr
         .into_iter()
         .filter(|u| u.password_hash.is_some() && !u.addresses.is_empty())
         .collect())
-}
-
-/// `You follow Limit boards 101, 103.` or that you follow none.
-fn following(rules: &dyn GameRules, boards: &[u32]) -> String {
-    if boards.is_empty() {
-        format!(
-            "You are subscribed to no {} boards that are still going on.",
-            rules.title()
-        )
-    } else {
-        format!(
-            "You are subscribed to {} Board(s) {}.",
-            rules.title(),
-            boards
-                .iter()
-                .map(u32::to_string)
-                .collect::<Vec<_>>()
-                .join(", ")
-        )
-    }
 }

@@ -1,0 +1,7 @@
+//! The English of the server's mails, written from its decisions ([`crate::decision`]): the texts
+//! pbmserv's players know. The server decides in types and this module words them, so that another
+//! front end (a web page, a robot, a JSON API) can take the same decisions without parsing prose.
+
+mod refusals;
+
+pub use refusals::{active_games, following, open_proposal, refusal};
