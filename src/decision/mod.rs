@@ -1,16 +1,19 @@
-//! What the server decided, as values: why a command was refused ([`Refusal`]), before any English is
-//! written. [`crate::server`] decides; [`crate::mail_text`] turns a decision into the mail a player
+//! What the server decided, as values: why a command was refused ([`Refusal`]) and what a command did
+//! ([`Event`]), before any English is written. [`crate::server`] decides; [`crate::mail_text`] turns a decision into the mail a player
 //! reads; a web page, a robot or a JSON API can read the same values without parsing prose.
 //!
 //! This module depends on neither of them (server -> decision, server -> mail_text -> decision), so
 //! each variant carries every datum its text needs: userids, boards, game names, limits, and the
 //! errors that are already typed elsewhere ([`AccountError`], [`RuleError`]).
 
+mod event;
 mod refusal;
+
+pub use event::{Event, Settlement};
 
 pub use refusal::{
     AccountRefusal, AdminRefusal, ChallengeBlock, ChallengeUsage, ClockRefusal, HelpRefusal,
-    ListRefusal, MessageRefusal, OpenProposal, PlayRefusal, ProposalRefusal, Refusal,
+    ListRefusal, MailRefusal, MessageRefusal, OpenProposal, PlayRefusal, ProposalRefusal, Refusal,
     SocialRefusal,
 };
 

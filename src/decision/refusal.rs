@@ -28,6 +28,8 @@ pub enum Refusal {
     List(ListRefusal),
     /// The admin's overrides at the shell.
     Admin(AdminRefusal),
+    /// A mail as a whole: too large, or without a command.
+    Mail(MailRefusal),
 }
 
 macro_rules! family {
@@ -50,6 +52,24 @@ family! {
     HelpRefusal => Help,
     ListRefusal => List,
     AdminRefusal => Admin,
+    MailRefusal => Mail,
+}
+
+/// Refusals of a whole mail, before any command of it is carried out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MailRefusal {
+    /// Larger than `limits.max_message_bytes`: nothing of it was read.
+    TooLarge {
+        /// The most bytes the server reads.
+        max_bytes: usize,
+    },
+    /// No command in the Subject or the body.
+    NoCommand {
+        /// A move command to show, with `<password>` in its place.
+        example: String,
+        /// What the reading of the mail noticed (for instance a command in an attachment).
+        notes: Vec<String>,
+    },
 }
 
 /// Refusals of account commands.

@@ -2,6 +2,8 @@
 //! pbmserv's players know. The server decides in types and this module words them, so that another
 //! front end (a web page, a robot, a JSON API) can take the same decisions without parsing prose.
 
+mod events;
 mod refusals;
 
+pub use events::{new_game_notice, rating_change, verdict};
 pub use refusals::{active_games, following, open_proposal, refusal};

@@ -3,7 +3,7 @@
 use crate::command::ProposalKind;
 use crate::decision::{
     AccountRefusal, AdminRefusal, ChallengeBlock, ChallengeUsage, ClockRefusal, HelpRefusal,
-    ListRefusal, MessageRefusal, OpenProposal, PlayRefusal, ProposalRefusal, Refusal,
+    ListRefusal, MailRefusal, MessageRefusal, OpenProposal, PlayRefusal, ProposalRefusal, Refusal,
     SocialRefusal,
 };
 use crate::storage::ChallengeList;
@@ -20,6 +20,7 @@ pub fn refusal(r: &Refusal) -> String {
         Refusal::Help(r) => help(r),
         Refusal::List(r) => list(r),
         Refusal::Admin(r) => admin(r),
+        Refusal::Mail(r) => mail(r),
     }
 }
 
@@ -524,6 +525,35 @@ fn list(r: &ListRefusal) -> String {
             "'{userid}' is not a registered player. Write it `{} games <userid>... \
              [active|all|finished|next]`.",
             game.name
+        ),
+    }
+}
+
+fn mail(r: &MailRefusal) -> String {
+    match r {
+        MailRefusal::TooLarge { max_bytes } => {
+            let size = if max_bytes.is_multiple_of(1024) {
+                format!("{} KiB", max_bytes / 1024)
+            } else {
+                format!("{max_bytes} bytes")
+            };
+            format!(
+                "Your mail is larger than {size}, the most this server reads; nothing was done. \
+                 Send the command again in a short plain-text mail: without attachments, pictures \
+                 or a long quoted conversation."
+            )
+        }
+        MailRefusal::NoCommand { example, notes } => format!(
+            "Your mail holds no command. Write the command in the Subject, for example\n\
+             \n    {example}\n\n\
+             with your own password in place of <password>, and anything in the body is \
+             shown to the other players as your comment. Or reply to a board mail with the \
+             command on a line of its own. Send `help` in the Subject for every command.{}",
+            if notes.is_empty() {
+                String::new()
+            } else {
+                format!("\n\nAbout your mail: {}", notes.join("; "))
+            }
         ),
     }
 }

@@ -92,6 +92,8 @@ impl Core {
             text: text.clone(),
             subject: subject.clone(),
             reply_to_sender: answer_sender,
+            events: Vec::new(),
+            refusal: None,
             letters: vec![Letter {
                 to: others,
                 subject,

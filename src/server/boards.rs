@@ -124,6 +124,8 @@ impl Core {
             text: body,
             subject,
             reply_to_sender: false,
+            events: Vec::new(),
+            refusal: None,
             letters,
         })
     }

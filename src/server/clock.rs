@@ -304,6 +304,8 @@ impl Core {
             text: body.clone(),
             subject: subject.clone(),
             reply_to_sender: false,
+            events: Vec::new(),
+            refusal: None,
             letters: vec![Letter {
                 to: player.addresses.clone(),
                 subject,

@@ -4,7 +4,7 @@
 use super::queue;
 use super::{Core, Failure, IngestOutcome, Origin, Outcome, ServerError, Step};
 use crate::command::{self, RawCommand};
-use crate::decision::HelpRefusal;
+use crate::decision::{HelpRefusal, MailRefusal};
 use crate::mail_in::{Incoming, MailLimits};
 use crate::mail_text;
 use crate::storage::{Db, StorageError, Tx};
@@ -19,18 +19,11 @@ impl Core {
         incoming: &Incoming,
         origin: &Origin,
     ) -> Result<IngestOutcome, ServerError> {
-        let max = self.cfg.limits.max_message_bytes;
-        let size = if max.is_multiple_of(1024) {
-            format!("{} KiB", max / 1024)
-        } else {
-            format!("{max} bytes")
+        let refusal = MailRefusal::TooLarge {
+            max_bytes: self.cfg.limits.max_message_bytes,
         };
         let text = summary::error_body(
-            &format!(
-                "Your mail is larger than {size}, the most this server reads; nothing was done. \
-                 Send the command again in a short plain-text mail: without attachments, pictures \
-                 or a long quoted conversation."
-            ),
+            &mail_text::refusal(&refusal.into()),
             None,
             &command::redact_line(&incoming.subject),
         );
@@ -167,15 +160,12 @@ impl Core {
                 )?]);
             }
             let example = self.example_move(tx, origin)?;
+            let refusal = MailRefusal::NoCommand {
+                example,
+                notes: incoming.notes.clone(),
+            };
             let text = summary::error_body(
-                &format!(
-                    "Your mail holds no command. Write the command in the Subject, for example\n\
-                     \n    {example}\n\n\
-                     with your own password in place of <password>, and anything in the body is \
-                     shown to the other players as your comment. Or reply to a board mail with the \
-                     command on a line of its own. Send `help` in the Subject for every command.{}",
-                    notes_text(&incoming.notes)
-                ),
+                &mail_text::refusal(&refusal.into()),
                 None,
                 &command::redact_line(&incoming.subject),
             );
@@ -327,10 +317,12 @@ impl Core {
                     }
                     None => (summary::error_subject(None, game_word), None),
                 };
-                Ok(Outcome::error(
-                    subject,
-                    summary::error_body(&mail_text::refusal(&r.refusal), board.as_deref(), &quoted),
-                ))
+                let text =
+                    summary::error_body(&mail_text::refusal(&r.refusal), board.as_deref(), &quoted);
+                Ok(Outcome {
+                    refusal: Some(r.refusal),
+                    ..Outcome::error(subject, text)
+                })
             }
         }
     }
@@ -385,13 +377,5 @@ impl Core {
                 self.game_command(tx, rules, command, comment, origin)
             }
         }
-    }
-}
-
-pub(super) fn notes_text(notes: &[String]) -> String {
-    if notes.is_empty() {
-        String::new()
-    } else {
-        format!("\n\nAbout your mail: {}", notes.join("; "))
     }
 }

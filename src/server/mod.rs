@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use crate::clock::{Clock, FixedClock};
 use crate::config::Config;
-use crate::decision::{self, Refused};
+use crate::decision::{self, Event, Refusal, Refused};
 use crate::games::Registry;
 use crate::mail_in;
 use crate::mail_out::{Mailer, OutgoingMail};
@@ -92,6 +92,11 @@ pub struct AdminOutcome {
     pub ok: bool,
     /// The answer, as the sender of the command by mail would have read it.
     pub text: String,
+    /// Why the command was refused, as a value (`text` words it).
+    pub refusal: Option<Refusal>,
+    /// What the command did to the games, as values (for now the play family's: see
+    /// [`crate::decision::Event`]).
+    pub events: Vec<Event>,
 }
 
 /// What `outbox flush` did.
@@ -136,6 +141,10 @@ struct Outcome {
     /// `letters` instead.
     reply_to_sender: bool,
     letters: Vec<Letter>,
+    /// What the command did, as values (the play family's events so far).
+    events: Vec<Event>,
+    /// Why it was refused, for an error answer to a refused command.
+    refusal: Option<Refusal>,
 }
 
 impl Outcome {
@@ -146,6 +155,8 @@ impl Outcome {
             subject,
             reply_to_sender: true,
             letters: Vec::new(),
+            events: Vec::new(),
+            refusal: None,
         }
     }
 
@@ -164,6 +175,8 @@ impl Outcome {
             text,
             subject,
             reply_to_sender: false,
+            events: Vec::new(),
+            refusal: None,
         }
     }
 
@@ -175,6 +188,8 @@ impl Outcome {
             subject: String::new(),
             reply_to_sender: false,
             letters: Vec::new(),
+            events: Vec::new(),
+            refusal: None,
         }
     }
 
@@ -185,6 +200,8 @@ impl Outcome {
             subject,
             reply_to_sender: true,
             letters: Vec::new(),
+            events: Vec::new(),
+            refusal: None,
         }
     }
 }
@@ -231,6 +248,7 @@ refusal_family!(
     decision::HelpRefusal,
     decision::ListRefusal,
     decision::AdminRefusal,
+    decision::MailRefusal,
 );
 
 type Step<T> = std::result::Result<T, Failure>;
@@ -455,13 +473,17 @@ impl Server {
         self.core.precheck(&self.db, &[line.to_string()], None)?;
         let mut tx = self.db.transaction()?;
         let outcome = self.core.execute(&mut tx, line, comment, &origin, &[])?;
-        let ok = outcome.ok;
-        let text = outcome.text.clone();
+        let answer = AdminOutcome {
+            ok: outcome.ok,
+            text: outcome.text.clone(),
+            refusal: outcome.refusal.clone(),
+            events: outcome.events.clone(),
+        };
         let mails = self.core.letters_to_mails(&tx, &origin, vec![outcome])?;
         let ids = queue(&tx, &mails, self.core.now)?;
         tx.commit()?;
         self.core.send_claimed(&self.db, &ids, &mails);
-        Ok(AdminOutcome { ok, text })
+        Ok(answer)
     }
 
     /// Sends what the outbox still holds (mail whose sending failed or was interrupted).

@@ -3,8 +3,9 @@
 use super::{Core, Failure, Origin, Outcome, Refused, Step};
 use super::{fresh_digest, saved_status, userids};
 use crate::command::{GameCommand, Password};
-use crate::decision::{ChallengeUsage, Game, PlayRefusal};
+use crate::decision::{ChallengeUsage, Event, Game, PlayRefusal};
 use crate::games::{self, GameRules, GameState, Status};
+use crate::mail_text;
 use crate::storage::{Comment, GameRow, StorageError, Tx, User};
 use crate::summary;
 
@@ -265,7 +266,7 @@ impl Core {
             .game(rules.name(), board)?
             .ok_or_else(|| StorageError::Corrupt(format!("game {game_id} vanished")))?;
         // Robots alone may have played it to the end.
-        self.settle_game(tx, rules, &row, state.as_ref())?;
+        let ended = self.settle_game(tx, rules, &row, state.as_ref())?;
         // The challenge's comment ("Fancy a game?") goes to every player. Signed with the first
         // player's password (--password), it is their comment on the game, kept in its history; a
         // challenge without one may come from anybody, so its comment is shown as unsigned and
@@ -285,8 +286,15 @@ impl Core {
         };
         let mut outcome =
             self.board_mails(tx, rules, &row, state.as_ref(), &comments, true, None)?;
-        let letters = self.new_game_letters(tx, rules, &row, &outcome.subject, &outcome.text)?;
+        let started = Event::GameStarted {
+            game: Game::of(rules),
+            board,
+            players: names,
+        };
+        let letters = self.new_game_letters(tx, &row, &started, &outcome.text)?;
         outcome.letters.extend(letters);
+        outcome.events.push(started);
+        outcome.events.extend(ended);
         Ok(outcome)
     }
 
@@ -385,6 +393,14 @@ impl Core {
             }));
         }
         let before = state.move_number();
+        let played = Event::MovePlayed {
+            game: Game::of(rules),
+            board,
+            seat,
+            userid: user.userid.clone(),
+            mv: mv.trim().to_string(),
+            move_number: before,
+        };
         state.play(mv).map_err(|error| {
             refuse(PlayRefusal::Illegal {
                 game: Game::of(rules),
@@ -394,7 +410,7 @@ impl Core {
                 error,
             })
         })?;
-        self.record_turn(
+        let mut outcome = self.record_turn(
             tx,
             rules,
             row,
@@ -402,7 +418,9 @@ impl Core {
             Some((&user, seat)),
             before,
             comment,
-        )
+        )?;
+        outcome.events.insert(0, played);
+        Ok(outcome)
     }
 
     /// Saves a game after it changed (a move, a resignation, a forfeit, an accepted proposal) and mails
@@ -436,9 +454,11 @@ impl Core {
         };
         let mut notes = state.turn_notes(before);
         notes.extend(self.game_changed(tx, &row, state)?);
-        if finished && !row_was_finished {
-            self.settle_game(tx, rules, &row, state)?;
-        }
+        let ended = if finished && !row_was_finished {
+            self.settle_game(tx, rules, &row, state)?
+        } else {
+            None
+        };
         let comments = match actor {
             Some((user, _)) => self.comment_at(tx, &row, before, user.id, comment)?,
             None => Vec::new(),
@@ -453,7 +473,10 @@ impl Core {
             actor.map(|(_, seat)| seat),
         )?;
         // A queued move comes due only once this change is saved and its mails are written.
-        self.after_turn(tx, rules, &row, state, outcome, &notes)
+        let mut outcome = self.after_turn(tx, rules, &row, state, outcome, &notes)?;
+        // Before a queued move's events, which `after_turn` added.
+        outcome.events.splice(0..0, ended);
+        Ok(outcome)
     }
 
     /// Plays the robots' moves while a robot is to move (robot1..robot3: see [`GameState::
@@ -552,16 +575,17 @@ impl Core {
         state
             .resign(seat)
             .map_err(|e| Refused::on(PlayRefusal::Rules(e), rules.name(), board))?;
-        if !tx.has_agreed(row.id, seat)? {
-            tx.add_verdict(
-                row.id,
-                &format!(
-                    "{} declined the game: resigned before ever agreeing to it.",
-                    user.userid
-                ),
-            )?;
+        let resigned = Event::Resigned {
+            game: Game::of(rules),
+            board,
+            seat,
+            userid: user.userid.clone(),
+            declined: !tx.has_agreed(row.id, seat)?,
+        };
+        if let Some(verdict) = mail_text::verdict(&resigned) {
+            tx.add_verdict(row.id, &verdict)?;
         }
-        self.record_turn(
+        let mut outcome = self.record_turn(
             tx,
             rules,
             row,
@@ -569,7 +593,9 @@ impl Core {
             Some((user, seat)),
             before,
             comment,
-        )
+        )?;
+        outcome.events.insert(0, resigned);
+        Ok(outcome)
     }
 
     pub(super) fn preview(

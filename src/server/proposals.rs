@@ -488,6 +488,7 @@ impl Core {
                     &queued.comment,
                 )?;
                 outcome.letters.extend(played.letters);
+                outcome.events.extend(played.events);
             }
             Err(why) => {
                 tx.take_queued_move(row.id, player.id)?;
@@ -804,6 +805,8 @@ mod tests {
             text: "Summary".into(),
             subject: "s".into(),
             reply_to_sender: false,
+            events: Vec::new(),
+            refusal: None,
             letters: vec![Letter {
                 to: vec!["a@x".into()],
                 subject: "s".into(),

@@ -5,9 +5,9 @@
 //! own challenge, since they chose to play. In a three-player game each challenged player's lists are
 //! checked against the challenger only (the one who sent the challenge).
 
-use super::{Core, Letter, Outcome, Refused, Step, userids};
+use super::{Core, Letter, Outcome, Refused, Step};
 use crate::command::{GameCommand, GameLimit, NotifySetting};
-use crate::decision::{ChallengeBlock, Game, PlayRefusal, SocialRefusal};
+use crate::decision::{ChallengeBlock, Event, Game, PlayRefusal, SocialRefusal};
 use crate::games::GameRules;
 use crate::mail_text;
 use crate::storage::{ChallengeList, GameRow, StorageError, Tx, User};
@@ -100,33 +100,20 @@ impl Core {
         Err(PlayRefusal::Blocked { reasons }.into())
     }
 
-    /// The mails telling players who asked (`notify`) about a new game of this type.
+    /// The mails telling players who asked (`notify`) about a new game of this type (`started`, a
+    /// [`Event::GameStarted`]), over the new board's mail `body`.
     pub(super) fn new_game_letters(
         &self,
         tx: &Tx<'_>,
-        rules: &dyn GameRules,
         row: &GameRow,
-        _subject: &str,
+        started: &Event,
         body: &str,
     ) -> Result<Vec<Letter>, StorageError> {
-        let players = userids(row);
-        let subject = format!(
-            "New {} Board {} {}",
-            rules.title(),
-            row.board,
-            players.join(" vs ")
-        );
-        let text = format!(
-            "A new {title} game has started on Board {board}: {who}.\n\n\
-             To get every board mail of it:  {name} subscribe {board} <userid> <password>\n\
-             To stop these notices:          {name} notify <userid> <password> off\n\n{body}",
-            title = rules.title(),
-            name = rules.name(),
-            board = row.board,
-            who = players.join(" vs "),
-        );
+        let Some((subject, text)) = mail_text::new_game_notice(started, body) else {
+            return Ok(Vec::new());
+        };
         Ok(tx
-            .new_game_watchers(rules.name())?
+            .new_game_watchers(&row.game_type)?
             .into_iter()
             .filter(|u| u.password_hash.is_some() && !row.players.iter().any(|p| p.id == u.id))
             .map(|u| Letter {

@@ -7,24 +7,15 @@
 //! `history` lists them as not rated and the standings do not count them.
 
 use super::{Core, Outcome, Step, listed_status};
+use crate::decision::{Event, Game, Settlement};
 use crate::games::{GameRules, GameState, Status};
+use crate::mail_text;
 
 /// Finished games on one page of `history`.
 pub const HISTORY_PAGE: u32 = 50;
 use crate::ratings::{self, PROVISIONAL_GAMES, Rating, SeatResult};
 use crate::storage::{GameResult, GameRow, StorageError, Tx};
 use crate::summary;
-
-/// `alice 1600 -> 1632 (+32)`: one seat's rating change.
-fn change_line(r: &GameResult) -> String {
-    format!(
-        "{} {} -> {} ({:+})",
-        r.userid,
-        r.before.rating,
-        r.after,
-        r.after - r.before.rating
-    )
-}
 
 /// `Won by alice.`, `A draw between dave and erin.`: a settled game's result from its stored results.
 fn result_line(results: &[GameResult]) -> String {
@@ -45,34 +36,36 @@ fn result_line(results: &[GameResult]) -> String {
 
 impl Core {
     /// Settles a game that has just ended (called once, from `record_turn`): rates it and stores every
-    /// seat's result and rating change. A game already settled is left as it is.
+    /// seat's result and rating change. A game already settled is left as it is. The event says how
+    /// it ended and what the ratings made of it (`None` while the game goes on).
     pub(super) fn settle_game(
         &self,
         tx: &Tx<'_>,
         rules: &dyn GameRules,
         row: &GameRow,
         state: &dyn GameState,
-    ) -> Result<(), StorageError> {
+    ) -> Result<Option<Event>, StorageError> {
         let Status::Over(outcome) = state.status() else {
-            return Ok(());
+            return Ok(None);
+        };
+        let ended = |settlement| Event::GameEnded {
+            game: Game::of(rules),
+            board: row.board,
+            result: outcome.clone(),
+            settlement,
         };
         if tx.is_settled(row.id)? || tx.is_cancelled(row.id)? {
-            return Ok(());
+            return Ok(Some(ended(Settlement::Unchanged)));
         }
         // A game counts only when every player agreed to it: a stranger's challenge cannot move
         // anyone's rating.
         let not_agreed = self.not_agreed(tx, row)?;
         if !not_agreed.is_empty() {
-            tx.add_verdict(
-                row.id,
-                &format!(
-                    "Cancelled for the ratings: {} never agreed to this game (by a move or other \
-                     command with the password, by `accept`, or by a challenge with --password), \
-                     so it is not rated.",
-                    not_agreed.join(" and ")
-                ),
-            )?;
-            return Ok(());
+            let event = ended(Settlement::NotAgreed(not_agreed));
+            if let Some(verdict) = mail_text::verdict(&event) {
+                tx.add_verdict(row.id, &verdict)?;
+            }
+            return Ok(Some(event));
         }
         let game_type = rules.name();
         let before = row
@@ -97,7 +90,7 @@ impl Core {
                 self.now,
             )?;
         }
-        Ok(())
+        Ok(Some(ended(Settlement::Rated(tx.game_results(row.id)?))))
     }
 
     /// The rating changes a finished game's summary shows, one line a player (empty otherwise).
@@ -109,7 +102,11 @@ impl Core {
         if !row.finished {
             return Ok(Vec::new());
         }
-        Ok(tx.game_results(row.id)?.iter().map(change_line).collect())
+        Ok(tx
+            .game_results(row.id)?
+            .iter()
+            .map(mail_text::rating_change)
+            .collect())
     }
 
     /// `<game> ratings`: the rating list of a game type, best first.
@@ -220,7 +217,7 @@ impl Core {
                 text.push_str("  Not rated.\n");
             }
             for r in &game.results {
-                text.push_str(&format!("  {}\n", change_line(r)));
+                text.push_str(&format!("  {}\n", mail_text::rating_change(r)));
             }
         }
         Ok(Outcome::reply(format!("{} History", rules.title()), text))
