@@ -4,6 +4,7 @@
 
 mod common;
 
+use pbem::command::ProposalKind;
 use pbem::config::Config;
 use pbem::decision::{AccountRefusal, Event, Game, PlayRefusal, Refusal, Settlement};
 use pbem::games;
@@ -143,4 +144,59 @@ fn a_game_from_challenge_to_resignation_as_events() {
             out.text
         );
     }
+}
+
+#[test]
+fn a_draw_by_proposal_as_events() {
+    let w = World::new();
+    for (u, pw) in [("alice", "pw-a"), ("bob", "pw-b")] {
+        assert!(w.admin(&format!("signup {u} {pw} {u}@example.org")).ok);
+    }
+    assert!(w.admin("limit challenge alice bob").ok);
+    let first = common::legal_moves_after(&[], 2, &[])[0].clone();
+    assert!(w.admin(&format!("limit move 101 alice pw-a {first}")).ok);
+
+    let out = w.admin("limit move 101 alice pw-a propose draw");
+    assert!(out.ok, "{}", out.text);
+    assert_eq!(
+        out.events,
+        vec![Event::ProposalMade {
+            game: LIMIT,
+            board: 101,
+            userid: "alice".into(),
+            kind: ProposalKind::Draw,
+        }]
+    );
+
+    let out = w.admin("limit move 101 bob pw-b accept");
+    assert!(out.ok, "{}", out.text);
+    let [drawn, ended] = out.events.as_slice() else {
+        panic!("two events: {:?}", out.events);
+    };
+    assert_eq!(
+        drawn,
+        &Event::DrawAgreed {
+            game: LIMIT,
+            board: 101,
+            proposer: "alice".into(),
+        }
+    );
+    assert!(
+        matches!(
+            ended,
+            Event::GameEnded {
+                result: games::Outcome::Draw(seats),
+                settlement: Settlement::Rated(_),
+                ..
+            } if seats == &[0, 1]
+        ),
+        "{ended:?}"
+    );
+    // The notice the event words heads the board mail.
+    assert!(
+        out.text
+            .starts_with("All players accept alice's draw proposal: the game is drawn.\n\n"),
+        "{}",
+        out.text
+    );
 }

@@ -3,7 +3,8 @@
 //! [`crate::summary`]; [`crate::mail_text`] writes the prose these events add (the new-game notice,
 //! the verdict lines, the rating changes).
 
-use super::Game;
+use super::{Game, RuleError};
+use crate::command::ProposalKind;
 use crate::games;
 use crate::storage::GameResult;
 
@@ -59,6 +60,131 @@ pub enum Event {
         /// What the ratings made of it.
         settlement: Settlement,
     },
+    /// A player agreed to a game by `accept` (with no proposal open).
+    GameAccepted {
+        /// The game.
+        game: Game,
+        /// The board.
+        board: u32,
+        /// The player.
+        userid: String,
+        /// The players who still have not agreed (the game is rated once none is left).
+        waiting: Vec<String>,
+    },
+    /// A player proposed an undo or a draw.
+    ProposalMade {
+        /// The game.
+        game: Game,
+        /// The board.
+        board: u32,
+        /// The proposer.
+        userid: String,
+        /// What was proposed.
+        kind: ProposalKind,
+    },
+    /// A player accepted an open proposal; others have yet to.
+    ProposalAccepted {
+        /// The game.
+        game: Game,
+        /// The board.
+        board: u32,
+        /// The player accepting.
+        userid: String,
+        /// The proposer.
+        proposer: String,
+        /// What was proposed.
+        kind: ProposalKind,
+    },
+    /// A player rejected an open proposal: nothing changes.
+    ProposalRejected {
+        /// The game.
+        game: Game,
+        /// The board.
+        board: u32,
+        /// The player rejecting.
+        userid: String,
+        /// The proposer.
+        proposer: String,
+        /// What was proposed.
+        kind: ProposalKind,
+    },
+    /// Everyone accepted a draw proposal: the game is drawn.
+    DrawAgreed {
+        /// The game.
+        game: Game,
+        /// The board.
+        board: u32,
+        /// The proposer.
+        proposer: String,
+    },
+    /// Everyone accepted an undo: moves `back_to` to `last` are taken back.
+    UndoAgreed {
+        /// The game.
+        game: Game,
+        /// The board.
+        board: u32,
+        /// The proposer, whose turn it is again.
+        proposer: String,
+        /// The move the game is back at.
+        back_to: u32,
+        /// The last move taken back.
+        last: u32,
+    },
+    /// An open proposal ended unanswered because the game changed (or ended).
+    ProposalClosed {
+        /// The game.
+        game: Game,
+        /// The board.
+        board: u32,
+        /// The proposer.
+        proposer: String,
+        /// What was proposed.
+        kind: ProposalKind,
+        /// True when the game is over; false when it only changed.
+        game_over: bool,
+    },
+    /// A queued move came due and was played.
+    QueuedMovePlayed {
+        /// The game.
+        game: Game,
+        /// The board.
+        board: u32,
+        /// Whose move it was.
+        userid: String,
+        /// The move's number.
+        move_number: u32,
+        /// The move.
+        mv: String,
+        /// When it was queued (unix seconds).
+        queued_at: i64,
+    },
+    /// A queued move came due and could not be played: it was dropped.
+    QueuedMoveDropped {
+        /// The game.
+        game: Game,
+        /// The board.
+        board: u32,
+        /// Whose move it was.
+        userid: String,
+        /// The move.
+        mv: String,
+        /// Why it was not played.
+        why: Dropped,
+    },
+}
+
+/// Why a queued move that came due was not played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Dropped {
+    /// Its `#N` was not the move at which the turn came.
+    WrongMove {
+        /// The move number written.
+        meant: u32,
+        /// The move the turn came at.
+        at: u32,
+    },
+    /// The rules refused it.
+    Illegal(RuleError),
 }
 
 /// How a game that has just ended was rated.

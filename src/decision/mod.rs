@@ -9,7 +9,7 @@
 mod event;
 mod refusal;
 
-pub use event::{Event, Settlement};
+pub use event::{Dropped, Event, Settlement};
 
 pub use refusal::{
     AccountRefusal, AdminRefusal, ChallengeBlock, ChallengeUsage, ClockRefusal, HelpRefusal,

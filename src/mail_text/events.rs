@@ -1,8 +1,10 @@
 //! The prose that the play family's events add to the board mails: the new-game notice, the verdict
 //! lines a game keeps, the rating changes.
 
-use crate::decision::{Event, Settlement};
+use crate::command::ProposalKind;
+use crate::decision::{Dropped, Event, Settlement};
 use crate::storage::GameResult;
+use crate::summary;
 
 /// The notice to the players who asked (`notify`) about new games of the type: the Subject and the
 /// text, over `board` (the new board's mail). `None` for any event but [`Event::GameStarted`].
@@ -48,6 +50,115 @@ pub fn verdict(event: &Event) -> Option<String> {
             players.join(" and ")
         )),
         _ => None,
+    }
+}
+
+/// The line an event puts at the top of the board mails of the change it made, if it puts one.
+pub fn notice(event: &Event) -> Option<String> {
+    Some(match event {
+        Event::GameAccepted {
+            userid, waiting, ..
+        } => {
+            if waiting.is_empty() {
+                format!(
+                    "{userid} accepted the game: every player has agreed, so it counts for the \
+                     ratings."
+                )
+            } else {
+                format!(
+                    "{userid} accepted the game. It counts for the ratings once {} agree(s) too.",
+                    waiting.join(" and ")
+                )
+            }
+        }
+        Event::ProposalRejected {
+            userid,
+            proposer,
+            kind,
+            ..
+        } => format!(
+            "{userid} rejects {proposer}'s proposal of {}: nothing changes.",
+            noun(*kind)
+        ),
+        Event::DrawAgreed { proposer, .. } => {
+            format!("All players accept {proposer}'s draw proposal: the game is drawn.")
+        }
+        Event::UndoAgreed {
+            proposer,
+            back_to,
+            last,
+            ..
+        } => format!(
+            "All players accept {proposer}'s undo: moves {back_to} to {last} are taken \
+             back and it is {proposer}'s turn again at move {back_to}. Queued moves on \
+             this board are dropped."
+        ),
+        Event::ProposalClosed {
+            proposer,
+            kind,
+            game_over: true,
+            ..
+        } => format!(
+            "{proposer}'s proposal of {} is closed: the game is over.",
+            noun(*kind)
+        ),
+        Event::ProposalClosed {
+            proposer,
+            kind,
+            game_over: false,
+            ..
+        } => format!(
+            "{proposer}'s proposal of {} lapsed: the game changed before everyone accepted.",
+            noun(*kind)
+        ),
+        Event::QueuedMovePlayed {
+            userid,
+            move_number,
+            mv,
+            queued_at,
+            ..
+        } => format!(
+            "Move {move_number} is {userid}'s queued move {mv} (queued {}).",
+            summary::format_time(*queued_at)
+        ),
+        _ => return None,
+    })
+}
+
+/// The mail telling a player that their queued move was dropped: the Subject and the text, over
+/// `board_text` (the board as it stands). `None` for any event but [`Event::QueuedMoveDropped`].
+pub fn dropped_queued_move(event: &Event, board_text: &str) -> Option<(String, String)> {
+    let Event::QueuedMoveDropped {
+        game,
+        board,
+        userid,
+        mv,
+        why,
+    } = event
+    else {
+        return None;
+    };
+    let why = match why {
+        Dropped::WrongMove { meant, at } => {
+            format!("it was meant for move {meant}, but your turn came at move {at}")
+        }
+        Dropped::Illegal(e) => format!("it is not legal now: {e}"),
+    };
+    let subject = format!("{} Board {board} Queued move dropped {userid}", game.title);
+    let body = format!(
+        "Your queued move {mv} on {} board {board} was not played: {why}.\nIt has been dropped. \
+         It is your turn: send your move with `{} move {board} {userid} <password> <move>`.\n\n\
+         {board_text}",
+        game.title, game.name
+    );
+    Some((subject, body))
+}
+
+/// `an undo`, `a draw`.
+fn noun(kind: ProposalKind) -> &'static str {
+    match kind {
+        ProposalKind::Undo => "an undo",
+        ProposalKind::Draw => "a draw",
     }
 }
 
@@ -127,6 +238,68 @@ mod tests {
             declined: false,
         };
         assert_eq!(verdict(&resigned), None);
+    }
+
+    #[test]
+    fn notices_of_proposals_and_queued_moves() {
+        let closed = Event::ProposalClosed {
+            game: LIMIT,
+            board: 7,
+            proposer: "alice".into(),
+            kind: ProposalKind::Undo,
+            game_over: false,
+        };
+        assert_eq!(
+            notice(&closed).as_deref(),
+            Some("alice's proposal of an undo lapsed: the game changed before everyone accepted.")
+        );
+        let undone = Event::UndoAgreed {
+            game: LIMIT,
+            board: 7,
+            proposer: "alice".into(),
+            back_to: 4,
+            last: 6,
+        };
+        assert_eq!(
+            notice(&undone).as_deref(),
+            Some(
+                "All players accept alice's undo: moves 4 to 6 are taken back and it is alice's \
+                 turn again at move 4. Queued moves on this board are dropped."
+            )
+        );
+        let accepted = Event::GameAccepted {
+            game: LIMIT,
+            board: 7,
+            userid: "bob".into(),
+            waiting: vec!["carol".into()],
+        };
+        assert_eq!(
+            notice(&accepted).as_deref(),
+            Some("bob accepted the game. It counts for the ratings once carol agree(s) too.")
+        );
+        let made = Event::ProposalMade {
+            game: LIMIT,
+            board: 7,
+            userid: "alice".into(),
+            kind: ProposalKind::Draw,
+        };
+        assert_eq!(notice(&made), None, "the board's status line shows it");
+        let dropped = Event::QueuedMoveDropped {
+            game: LIMIT,
+            board: 7,
+            userid: "bob".into(),
+            mv: "3-7,4".into(),
+            why: Dropped::WrongMove { meant: 5, at: 6 },
+        };
+        let (subject, body) = dropped_queued_move(&dropped, "BOARD\n").unwrap();
+        assert_eq!(subject, "Limit Board 7 Queued move dropped bob");
+        assert_eq!(
+            body,
+            "Your queued move 3-7,4 on Limit board 7 was not played: it was meant for move 5, but \
+             your turn came at move 6.\nIt has been dropped. It is your turn: send your move with \
+             `limit move 7 bob <password> <move>`.\n\nBOARD\n"
+        );
+        assert_eq!(dropped_queued_move(&made, "BOARD\n"), None);
     }
 
     #[test]

@@ -5,5 +5,5 @@
 mod events;
 mod refusals;
 
-pub use events::{new_game_notice, rating_change, verdict};
+pub use events::{dropped_queued_move, new_game_notice, notice, rating_change, verdict};
 pub use refusals::{active_games, following, open_proposal, refusal};

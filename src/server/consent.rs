@@ -2,8 +2,9 @@
 //! agreed by an authenticated act. The acts themselves are recorded where they happen (`seated`,
 //! `challenge`, `answer`); this module says on the board who has yet to agree and how.
 
-use super::proposals::with_notice;
+use super::proposals::with_event;
 use super::{Core, Outcome, Step};
+use crate::decision::{Event, Game};
 use crate::games::{GameRules, GameState, Status};
 use crate::storage::{GameRow, StorageError, Tx, User};
 
@@ -51,22 +52,15 @@ impl Core {
         comment: &str,
     ) -> Step<Outcome> {
         tx.agree(row.id, seat, self.now)?;
-        let waiting = self.not_agreed(tx, row)?;
-        let notice = if waiting.is_empty() {
-            format!(
-                "{} accepted the game: every player has agreed, so it counts for the ratings.",
-                user.userid
-            )
-        } else {
-            format!(
-                "{} accepted the game. It counts for the ratings once {} agree(s) too.",
-                user.userid,
-                waiting.join(" and ")
-            )
+        let accepted = Event::GameAccepted {
+            game: Game::of(rules),
+            board: row.board,
+            userid: user.userid.clone(),
+            waiting: self.not_agreed(tx, row)?,
         };
         let comments = self.comment_at(tx, row, state.move_number(), user.id, comment)?;
         let outcome = self.board_mails(tx, rules, row, state, &comments, false, Some(seat))?;
-        Ok(with_notice(outcome, &notice))
+        Ok(with_event(outcome, accepted))
     }
     /// Lines under a running board's status for each player who has not agreed to the game yet.
     pub(super) fn agreement_lines(

@@ -453,7 +453,8 @@ impl Core {
             ..row
         };
         let mut notes = state.turn_notes(before);
-        notes.extend(self.game_changed(tx, &row, state)?);
+        let closed = self.game_changed(tx, rules, &row, state)?;
+        notes.extend(closed.iter().filter_map(mail_text::notice));
         let ended = if finished && !row_was_finished {
             self.settle_game(tx, rules, &row, state)?
         } else {
@@ -475,7 +476,7 @@ impl Core {
         // A queued move comes due only once this change is saved and its mails are written.
         let mut outcome = self.after_turn(tx, rules, &row, state, outcome, &notes)?;
         // Before a queued move's events, which `after_turn` added.
-        outcome.events.splice(0..0, ended);
+        outcome.events.splice(0..0, closed.into_iter().chain(ended));
         Ok(outcome)
     }
 

@@ -23,7 +23,7 @@
 
 use super::{Core, Letter, Outcome, Refused, Step};
 use crate::command::ProposalKind;
-use crate::decision::{Game, OpenProposal, PlayRefusal, ProposalRefusal};
+use crate::decision::{Dropped, Event, Game, OpenProposal, PlayRefusal, ProposalRefusal};
 use crate::games::{GameRules, GameState, Status};
 use crate::mail_text;
 use crate::storage::{GameRow, Proposal, QueuedMove, StorageError, Tx, User};
@@ -142,7 +142,7 @@ impl Core {
         let at = state.move_number();
         tx.insert_proposal(row.id, kind, user.id, at, self.now)?;
         let comments = self.comment_at(tx, &row, at, user.id, comment)?;
-        self.board_mails(
+        let outcome = self.board_mails(
             tx,
             rules,
             &row,
@@ -150,7 +150,14 @@ impl Core {
             &comments,
             false,
             Some(seat),
-        )
+        )?;
+        let made = Event::ProposalMade {
+            game: Game::of(rules),
+            board,
+            userid: user.userid,
+            kind,
+        };
+        Ok(with_event(outcome, made))
     }
 
     /// `move ... accept` and `move ... reject`.
@@ -216,14 +223,14 @@ impl Core {
                 false,
                 Some(seat),
             )?;
-            return Ok(with_notice(
-                outcome,
-                &format!(
-                    "{} rejects {proposer}'s proposal of {}: nothing changes.",
-                    user.userid,
-                    noun(open.kind)
-                ),
-            ));
+            let rejected = Event::ProposalRejected {
+                game: Game::of(rules),
+                board,
+                userid: user.userid,
+                proposer,
+                kind: open.kind,
+            };
+            return Ok(with_event(outcome, rejected));
         }
         let mut accepted = open.accepted_by.clone();
         accepted.push(user.id);
@@ -231,7 +238,7 @@ impl Core {
         if !waiting.is_empty() {
             tx.accept_proposal(row.id, user.id)?;
             let comments = self.comment_at(tx, &row, at, user.id, comment)?;
-            return self.board_mails(
+            let outcome = self.board_mails(
                 tx,
                 rules,
                 &row,
@@ -239,7 +246,15 @@ impl Core {
                 &comments,
                 false,
                 Some(seat),
-            );
+            )?;
+            let accepted = Event::ProposalAccepted {
+                game: Game::of(rules),
+                board,
+                userid: user.userid,
+                proposer,
+                kind: open.kind,
+            };
+            return Ok(with_event(outcome, accepted));
         }
         // Everyone has agreed: carry it out.
         let proposer_seat = row
@@ -249,30 +264,31 @@ impl Core {
             .ok_or_else(|| {
                 StorageError::Corrupt(format!("board {board}: the proposer has no seat"))
             })?;
-        let (next, notice) = match open.kind {
+        let (next, carried) = match open.kind {
             ProposalKind::Draw => {
                 let mut next = state.clone_box();
                 next.agree_draw()
                     .map_err(|e| Refused::on(PlayRefusal::Rules(e), rules.name(), board))?;
-                (
-                    next,
-                    format!("All players accept {proposer}'s draw proposal: the game is drawn."),
-                )
+                let drawn = Event::DrawAgreed {
+                    game: Game::of(rules),
+                    board,
+                    proposer,
+                };
+                (next, drawn)
             }
             ProposalKind::Undo => {
                 let target = undo_target(state.as_ref(), proposer_seat).map_err(refuse)?;
                 let next = state
                     .at_move(target)
                     .map_err(|error| refuse(ProposalRefusal::UndoFailed { error }))?;
-                (
-                    next,
-                    format!(
-                        "All players accept {proposer}'s undo: moves {target} to {} are taken \
-                         back and it is {proposer}'s turn again at move {target}. Queued moves on \
-                         this board are dropped.",
-                        at - 1
-                    ),
-                )
+                let undone = Event::UndoAgreed {
+                    game: Game::of(rules),
+                    board,
+                    proposer,
+                    back_to: target,
+                    last: at - 1,
+                };
+                (next, undone)
             }
         };
         // Written only now that nothing can be refused any more. The proposal goes before the
@@ -291,7 +307,7 @@ impl Core {
             before,
             comment,
         )?;
-        Ok(with_notice(outcome, &notice))
+        Ok(with_event(outcome, carried))
     }
 
     /// `queue board userid password move[#N]`: keeps a move for when the player's turn comes.
@@ -392,34 +408,30 @@ impl Core {
     }
 
     /// Called by `record_turn` right after a game changed: an open proposal lapses (it was made for
-    /// the game as it stood), and a finished game keeps no queued moves. Returns the lines the board
-    /// mails open with.
+    /// the game as it stood), and a finished game keeps no queued moves. Returns the proposal closed,
+    /// if one was open (the board mails open with its notice).
     pub(super) fn game_changed(
         &self,
         tx: &Tx<'_>,
+        rules: &dyn GameRules,
         row: &GameRow,
         state: &dyn GameState,
-    ) -> Result<Vec<String>, StorageError> {
-        let mut notes = Vec::new();
+    ) -> Result<Option<Event>, StorageError> {
+        let mut closed = None;
         if let Some(open) = tx.open_proposal(row.id)? {
             tx.clear_proposal(row.id)?;
-            let proposer = name_of(row, open.proposer_id);
-            notes.push(if matches!(state.status(), Status::Over(_)) {
-                format!(
-                    "{proposer}'s proposal of {} is closed: the game is over.",
-                    noun(open.kind)
-                )
-            } else {
-                format!(
-                    "{proposer}'s proposal of {} lapsed: the game changed before everyone accepted.",
-                    noun(open.kind)
-                )
+            closed = Some(Event::ProposalClosed {
+                game: Game::of(rules),
+                board: row.board,
+                proposer: name_of(row, open.proposer_id),
+                kind: open.kind,
+                game_over: matches!(state.status(), Status::Over(_)),
             });
         }
         if matches!(state.status(), Status::Over(_)) {
             tx.clear_queued_moves(row.id)?;
         }
-        Ok(notes)
+        Ok(closed)
     }
 
     /// Called by `record_turn` with the board mails of a change: adds `notes` at their top, then, if the
@@ -442,15 +454,15 @@ impl Core {
         // This change may itself be a queued move: its own mails (and only those, not the ones of
         // moves it brings due in turn) say so.
         if let Some((user_id, at, queued)) = tx.take_played_queued_move(row.id)? {
-            outcome = with_notice(
-                outcome,
-                &format!(
-                    "Move {at} is {}'s queued move {} (queued {}).",
-                    name_of(row, user_id),
-                    queued.mv,
-                    summary::format_time(queued.created_at)
-                ),
-            );
+            let played = Event::QueuedMovePlayed {
+                game: Game::of(rules),
+                board: row.board,
+                userid: name_of(row, user_id),
+                move_number: at,
+                mv: queued.mv,
+                queued_at: queued.created_at,
+            };
+            outcome = with_event(outcome, played);
             // Nobody's mail caused it, so no copy is a reply to the mail being handled.
             for l in &mut outcome.letters {
                 l.reply = false;
@@ -468,12 +480,8 @@ impl Core {
         let mut next = state.clone_box();
         let at = next.move_number();
         let tried = match queued.guard {
-            Some(n) if n != at => Err(format!(
-                "it was meant for move {n}, but your turn came at move {at}"
-            )),
-            _ => next
-                .play(&queued.mv)
-                .map_err(|e| format!("it is not legal now: {e}")),
+            Some(n) if n != at => Err(Dropped::WrongMove { meant: n, at }),
+            _ => next.play(&queued.mv).map_err(Dropped::Illegal),
         };
         match tried {
             Ok(()) => {
@@ -492,16 +500,24 @@ impl Core {
             }
             Err(why) => {
                 tx.take_queued_move(row.id, player.id)?;
+                let dropped = Event::QueuedMoveDropped {
+                    game: Game::of(rules),
+                    board: row.board,
+                    userid: player.userid.clone(),
+                    mv: queued.mv,
+                    why,
+                };
                 outcome
                     .letters
-                    .push(self.dropped_letter(tx, rules, row, state, player, &queued, &why)?);
+                    .extend(self.dropped_letter(tx, rules, row, state, player, &dropped)?);
+                outcome.events.push(dropped);
             }
         }
         Ok(outcome)
     }
 
-    /// The mail telling a player that their queued move was dropped, with the board.
-    #[allow(clippy::too_many_arguments)]
+    /// The mail telling a player that their queued move was dropped (`dropped`, an
+    /// [`Event::QueuedMoveDropped`]), with the board.
     fn dropped_letter(
         &self,
         tx: &Tx<'_>,
@@ -509,30 +525,18 @@ impl Core {
         row: &GameRow,
         state: &dyn GameState,
         player: &User,
-        queued: &QueuedMove,
-        why: &str,
-    ) -> Result<Letter, StorageError> {
-        let board = row.board;
-        let mut body = format!(
-            "Your queued move {} on {} board {board} was not played: {why}.\nIt has been dropped. \
-             It is your turn: send your move with `{} move {board} {} <password> <move>`.\n\n",
-            queued.mv,
-            rules.title(),
-            rules.name(),
-            player.userid
-        );
-        body.push_str(&self.summary(tx, rules, row, state, &[])?);
-        Ok(Letter {
-            to: player.addresses.clone(),
-            subject: format!(
-                "{} Board {board} Queued move dropped {}",
-                rules.title(),
-                player.userid
-            ),
-            body,
-            reply: false,
-            picture: None,
-        })
+        dropped: &Event,
+    ) -> Result<Option<Letter>, StorageError> {
+        let board_text = self.summary(tx, rules, row, state, &[])?;
+        Ok(
+            mail_text::dropped_queued_move(dropped, &board_text).map(|(subject, body)| Letter {
+                to: player.addresses.clone(),
+                subject,
+                body,
+                reply: false,
+                picture: None,
+            }),
+        )
     }
 }
 
@@ -544,6 +548,17 @@ impl Proposal {
             ..self.clone()
         }
     }
+}
+
+/// Adds an event to an outcome: first among its events, and its notice, if it has one, above the
+/// text of the outcome and of each of its letters.
+pub(super) fn with_event(outcome: Outcome, event: Event) -> Outcome {
+    let mut outcome = match mail_text::notice(&event) {
+        Some(notice) => with_notice(outcome, &notice),
+        None => outcome,
+    };
+    outcome.events.insert(0, event);
+    outcome
 }
 
 /// Puts `notice` (and a blank line) above the text of an outcome and of each of its letters.
@@ -628,13 +643,6 @@ fn name_of(row: &GameRow, user_id: i64) -> String {
         .iter()
         .find(|p| p.id == user_id)
         .map_or_else(|| "?".to_string(), |p| p.userid.clone())
-}
-
-fn noun(kind: ProposalKind) -> &'static str {
-    match kind {
-        ProposalKind::Undo => "an undo",
-        ProposalKind::Draw => "a draw",
-    }
 }
 
 /// An open proposal as the texts describe it: `alice proposes a draw (move 12)`.
