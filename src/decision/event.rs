@@ -171,6 +171,69 @@ pub enum Event {
         /// Why it was not played.
         why: Dropped,
     },
+    /// The player to move lost on time.
+    Forfeited {
+        /// The game.
+        game: Game,
+        /// The board.
+        board: u32,
+        /// The player.
+        userid: String,
+        /// The forfeit time, in days.
+        days: u32,
+    },
+    /// The player to move ran out of time with a draw proposal open: it was accepted instead.
+    DrawAtForfeit {
+        /// The game.
+        game: Game,
+        /// The board.
+        board: u32,
+        /// Who proposed the draw.
+        proposer: String,
+        /// The player who did not move.
+        userid: String,
+        /// The forfeit time, in days.
+        days: u32,
+    },
+    /// The admin ended a game.
+    AdminEnded {
+        /// The game.
+        game: Game,
+        /// The board.
+        board: u32,
+        /// The winner; `None`: a draw between the players still in.
+        winner: Option<String>,
+        /// True: ended unrated.
+        cancelled: bool,
+        /// The admin's reason.
+        reason: String,
+    },
+    /// The admin put another player in a seat.
+    SeatReplaced {
+        /// The game.
+        game: Game,
+        /// The board.
+        board: u32,
+        /// The player leaving.
+        old: String,
+        /// The player coming in.
+        new: String,
+        /// The admin's reason.
+        reason: String,
+    },
+    /// The admin took back the last move.
+    MoveTakenBack {
+        /// The game.
+        game: Game,
+        /// The board.
+        board: u32,
+        /// The move's number.
+        move_number: usize,
+        /// The move.
+        mv: String,
+        /// The admin's reason.
+        reason: String,
+    },
 }
 
 /// Why a queued move that came due was not played.

@@ -49,6 +49,48 @@ pub fn verdict(event: &Event) -> Option<String> {
              so it is not rated.",
             players.join(" and ")
         )),
+        Event::Forfeited { userid, days, .. } => {
+            Some(format!("{userid} forfeited: no move in {days} days."))
+        }
+        Event::DrawAtForfeit {
+            proposer,
+            userid,
+            days,
+            ..
+        } => Some(format!(
+            "{proposer}'s proposal of a draw is carried out: {userid} did not move for \
+             {days} days while it was open, so it was accepted at forfeit time, \
+             and the game is drawn."
+        )),
+        Event::AdminEnded {
+            winner,
+            cancelled,
+            reason,
+            ..
+        } => {
+            let said = match winner {
+                Some(w) => format!("{w} wins"),
+                None => "a draw between the players still in".to_string(),
+            };
+            Some(if *cancelled {
+                format!("Cancelled by the server's admin, not rated ({said}): {reason}")
+            } else {
+                format!("Adjudicated by the server's admin: {said}. {reason}")
+            })
+        }
+        Event::SeatReplaced {
+            old, new, reason, ..
+        } => Some(format!(
+            "The server's admin put {new} in the seat of {old}: {reason}"
+        )),
+        Event::MoveTakenBack {
+            move_number,
+            mv,
+            reason,
+            ..
+        } => Some(format!(
+            "The server's admin took back move {move_number} ({mv}): {reason}"
+        )),
         _ => None,
     }
 }
@@ -238,6 +280,34 @@ mod tests {
             declined: false,
         };
         assert_eq!(verdict(&resigned), None);
+        let ended = Event::AdminEnded {
+            game: LIMIT,
+            board: 7,
+            winner: None,
+            cancelled: true,
+            reason: "the server lost a week of mail".into(),
+        };
+        assert_eq!(
+            verdict(&ended).as_deref(),
+            Some(
+                "Cancelled by the server's admin, not rated (a draw between the players still \
+                 in): the server lost a week of mail"
+            )
+        );
+        let drawn = Event::DrawAtForfeit {
+            game: LIMIT,
+            board: 7,
+            proposer: "alice".into(),
+            userid: "bob".into(),
+            days: 14,
+        };
+        assert_eq!(
+            verdict(&drawn).as_deref(),
+            Some(
+                "alice's proposal of a draw is carried out: bob did not move for 14 days while it \
+                 was open, so it was accepted at forfeit time, and the game is drawn."
+            )
+        );
     }
 
     #[test]

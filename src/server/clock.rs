@@ -11,7 +11,7 @@ use chrono::{DateTime, NaiveDate};
 
 use super::{Core, Failure, Letter, Origin, Outcome, Server, ServerError, Step, queue};
 use crate::config::MAX_CLOCK_DAYS;
-use crate::decision::{ChallengeUsage, ClockRefusal};
+use crate::decision::{ChallengeUsage, ClockRefusal, Event, Game};
 use crate::games::{GameRules, GameState, Status};
 use crate::mail_text;
 use crate::storage::{ClockCandidate, GameClock, GameRow, StorageError, Tx, User, Vacation};
@@ -192,32 +192,40 @@ impl Core {
             let before = state.move_number();
             let proposer = self.take_open_draw_proposal(tx, &row)?;
             let draw = proposer.is_some();
-            let (result, verdict) = if let Some(proposer) = proposer {
-                (
-                    state.agree_draw(),
-                    format!(
-                        "{proposer}'s proposal of a draw is carried out: {} did not move for \
-                         {forfeit_days} days while it was open, so it was accepted at forfeit time, \
-                         and the game is drawn.",
-                        player.userid
-                    ),
-                )
+            let (game, board, userid) = (Game::of(rules), row.board, player.userid.clone());
+            let (result, event) = if let Some(proposer) = proposer {
+                let drawn = Event::DrawAtForfeit {
+                    game,
+                    board,
+                    proposer,
+                    userid,
+                    days: forfeit_days,
+                };
+                (state.agree_draw(), drawn)
             } else {
-                (
-                    state.forfeit(seat),
-                    format!(
-                        "{} forfeited: no move in {forfeit_days} days.",
-                        player.userid
-                    ),
-                )
+                let forfeited = Event::Forfeited {
+                    game,
+                    board,
+                    userid,
+                    days: forfeit_days,
+                };
+                (state.forfeit(seat), forfeited)
             };
             if let Err(e) = result {
                 return Ok(Tick::Unreadable(format!(
                     "the rules refused the forfeit: {e}"
                 )));
             }
-            tx.add_verdict(row.id, &verdict)?;
-            return match self.record_turn(tx, rules, row, state.as_ref(), None, before, "") {
+            if let Some(verdict) = mail_text::verdict(&event) {
+                tx.add_verdict(row.id, &verdict)?;
+            }
+            let recorded = self
+                .record_turn(tx, rules, row, state.as_ref(), None, before, "")
+                .map(|mut o| {
+                    o.events.insert(0, event);
+                    o
+                });
+            return match recorded {
                 Ok(o) if draw => Ok(Tick::Draw(o)),
                 Ok(o) => Ok(Tick::Forfeit(o)),
                 Err(Failure::Storage(e)) => Err(e),

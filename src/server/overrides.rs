@@ -6,7 +6,7 @@
 
 use super::{Core, Outcome, Server, ServerError, Step, queue};
 use crate::accounts;
-use crate::decision::{AccountRefusal, AdminRefusal, Game, PlayRefusal};
+use crate::decision::{AccountRefusal, AdminRefusal, Event, Game, PlayRefusal};
 use crate::games::{self, GameRules, GameState, Status};
 use crate::mail_text;
 use crate::storage::Tx;
@@ -118,7 +118,7 @@ impl Core {
             } => {
                 let (rules, row, state) = self.game_for_override(tx, game, *board, reason)?;
                 let mut next = state.clone_box();
-                let said = match winner {
+                let winner = match winner {
                     Some(w) => {
                         let seat = row
                             .players
@@ -141,22 +141,25 @@ impl Core {
                             }
                             .into());
                         }
-                        format!("{} wins", row.players[seat].userid)
+                        Some(row.players[seat].userid.clone())
                     }
                     None => {
                         next.agree_draw().map_err(PlayRefusal::Rules)?;
-                        "a draw between the players still in".to_string()
+                        None
                     }
                 };
-                let verdict = if *cancel {
+                if *cancel {
                     tx.cancel_game(row.id, self.now)?;
-                    format!("Cancelled by the server's admin, not rated ({said}): {reason}")
-                } else {
-                    format!("Adjudicated by the server's admin: {said}. {reason}")
+                }
+                let ended = Event::AdminEnded {
+                    game: Game::of(rules),
+                    board: *board,
+                    winner,
+                    cancelled: *cancel,
+                    reason: reason.clone(),
                 };
-                tx.add_verdict(row.id, &verdict)?;
                 let before = next.move_number();
-                self.record_turn(tx, rules, row, next.as_ref(), None, before, "")
+                self.record_with_verdict(tx, rules, row, next.as_ref(), before, ended)
             }
             Override::Replace {
                 game,
@@ -194,21 +197,20 @@ impl Core {
                     }
                     .into());
                 }
-                let old_name = row.players[seat].userid.clone();
+                let replaced = Event::SeatReplaced {
+                    game: Game::of(rules),
+                    board: *board,
+                    old: row.players[seat].userid.clone(),
+                    new: user.userid.clone(),
+                    reason: reason.clone(),
+                };
                 tx.replace_seat(row.id, seat, user.id, self.now)?;
                 tx.clear_queued_moves(row.id)?;
-                tx.add_verdict(
-                    row.id,
-                    &format!(
-                        "The server's admin put {} in the seat of {old_name}: {reason}",
-                        user.userid
-                    ),
-                )?;
                 let row = tx
                     .game(rules.name(), *board)?
                     .ok_or(AdminRefusal::Vanished { board: *board })?;
                 let before = state.move_number();
-                self.record_turn(tx, rules, row, state.as_ref(), None, before, "")
+                self.record_with_verdict(tx, rules, row, state.as_ref(), before, replaced)
             }
             Override::Undo {
                 game,
@@ -225,18 +227,36 @@ impl Core {
                     .at_move(last as u32 + 1)
                     .map_err(|error| AdminRefusal::TakeBackFailed { error })?;
                 tx.clear_queued_moves(row.id)?;
-                tx.add_verdict(
-                    row.id,
-                    &format!(
-                        "The server's admin took back move {} ({}): {reason}",
-                        last + 1,
-                        moves[last].text
-                    ),
-                )?;
+                let taken_back = Event::MoveTakenBack {
+                    game: Game::of(rules),
+                    board: *board,
+                    move_number: last + 1,
+                    mv: moves[last].text.clone(),
+                    reason: reason.clone(),
+                };
                 let before = next.move_number();
-                self.record_turn(tx, rules, row, next.as_ref(), None, before, "")
+                self.record_with_verdict(tx, rules, row, next.as_ref(), before, taken_back)
             }
         }
+    }
+
+    /// Writes the verdict line of an override's event into the game's record, then saves the game
+    /// and writes its mails as after a move; the event comes first among the outcome's events.
+    fn record_with_verdict(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        row: crate::storage::GameRow,
+        state: &dyn GameState,
+        before: u32,
+        event: Event,
+    ) -> Step<Outcome> {
+        if let Some(verdict) = mail_text::verdict(&event) {
+            tx.add_verdict(row.id, &verdict)?;
+        }
+        let mut outcome = self.record_turn(tx, rules, row, state, None, before, "")?;
+        outcome.events.insert(0, event);
+        Ok(outcome)
     }
 
     /// The running game an override acts on, after checking the reason is given.
