@@ -6,7 +6,9 @@ mod common;
 
 use pbem::command::ProposalKind;
 use pbem::config::Config;
-use pbem::decision::{AccountRefusal, Event, Game, PlayRefusal, Refusal, Settlement};
+use pbem::decision::{
+    AccountEvent, AccountRefusal, Event, Game, Pending, PlayRefusal, Refusal, Settlement,
+};
 use pbem::games;
 use pbem::ratings::SeatResult;
 use pbem::server::{AdminOutcome, Server};
@@ -50,6 +52,14 @@ fn a_game_from_challenge_to_resignation_as_events() {
         let out = w.admin(&format!("signup {u} {pw} {u}@example.org"));
         assert!(out.ok, "{}", out.text);
         assert_eq!(out.refusal, None);
+        assert_eq!(
+            out.events,
+            vec![Event::Account(AccountEvent::SignedUp {
+                userid: u.into(),
+                confirmed: vec![format!("{u}@example.org")],
+                pending: Pending::default(),
+            })]
+        );
     }
 
     let out = w.admin("limit challenge alice bob");

@@ -1,16 +1,19 @@
-//! What a command did, as values: the play family's events (a game started, a move played, a player
-//! resigned, a game ended and how it was rated). The board mails themselves are written by
-//! [`crate::summary`]; [`crate::mail_text`] writes the prose these events add (the new-game notice,
-//! the verdict lines, the rating changes).
+//! What a command did, as values: a game started, a move played, a player resigned, a game ended and
+//! how it was rated; proposals, queued moves, forfeits and the admin's overrides; and what account
+//! commands did. The board mails themselves are written by [`crate::summary`]; [`crate::mail_text`]
+//! writes the prose these events add (the new-game notice, notices, verdict lines, rating changes)
+//! and the answers to account commands.
 
 use super::{Game, RuleError};
 use crate::command::ProposalKind;
 use crate::games;
 use crate::storage::GameResult;
 
-/// Something that happened to a game.
+/// Something a command did: to a game, or to an account.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
+    /// An account changed.
+    Account(AccountEvent),
     /// A challenge started a game.
     GameStarted {
         /// The game.
@@ -234,6 +237,70 @@ pub enum Event {
         /// The admin's reason.
         reason: String,
     },
+}
+
+/// What an account command did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AccountEvent {
+    /// A player signed up.
+    SignedUp {
+        /// The new userid.
+        userid: String,
+        /// The addresses that take its mail now.
+        confirmed: Vec<String>,
+        /// The addresses that wait for confirmation.
+        pending: Pending,
+    },
+    /// A player's addresses were changed by `change address`.
+    AddressesChanged {
+        /// The player.
+        userid: String,
+        /// The addresses that take the mail now.
+        addresses: Vec<String>,
+        /// The addresses that wait for confirmation.
+        pending: Pending,
+    },
+    /// An address answered its confirmation mail.
+    AddressConfirmed {
+        /// The player.
+        userid: String,
+        /// The address confirmed.
+        address: String,
+        /// The addresses that take the mail now.
+        addresses: Vec<String>,
+    },
+    /// A player's password was changed.
+    PasswordChanged {
+        /// The player.
+        userid: String,
+        /// How.
+        by: PasswordChange,
+    },
+    /// A player signed off.
+    SignedOff {
+        /// The player.
+        userid: String,
+    },
+}
+
+/// Addresses of an account that wait for confirmation.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Pending {
+    /// The addresses, as given.
+    pub addresses: Vec<String>,
+    /// True when a confirmation mail went to the first of them (one a mail, and the hourly cap).
+    pub mailed: bool,
+}
+
+/// How a password was changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PasswordChange {
+    /// `change password` with the old one.
+    ByPassword,
+    /// `password set` with the code of a reset mail.
+    ByResetCode,
+    /// The admin's override at the shell.
+    ByAdmin,
 }
 
 /// Why a queued move that came due was not played.

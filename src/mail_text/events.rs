@@ -2,7 +2,7 @@
 //! lines a game keeps, the rating changes.
 
 use crate::command::ProposalKind;
-use crate::decision::{Dropped, Event, Settlement};
+use crate::decision::{AccountEvent, Dropped, Event, PasswordChange, Pending, Settlement};
 use crate::storage::GameResult;
 use crate::summary;
 
@@ -196,6 +196,99 @@ pub fn dropped_queued_move(event: &Event, board_text: &str) -> Option<(String, S
     Some((subject, body))
 }
 
+/// The answer to an account command, on the server called `server`: the Subject and the text.
+pub fn account_answer(event: &AccountEvent, server: &str) -> (String, String) {
+    match event {
+        AccountEvent::SignedUp {
+            userid,
+            confirmed,
+            pending,
+        } => {
+            let mut text = format!(
+                "Welcome to {server}, {userid}!\n\nYou are registered with the address(es):\n  {}\n\n\
+                 Mail for your games goes there. Send `help` for the commands and `list` for the games.\n\
+                 To challenge someone: `limit challenge {userid} <their userid>`.\n",
+                if confirmed.is_empty() {
+                    "(none confirmed yet)".to_string()
+                } else {
+                    confirmed.join("\n  ")
+                }
+            );
+            text.push_str(&pending_paragraph(userid, pending));
+            (format!("{server} signup {userid}"), text)
+        }
+        AccountEvent::AddressesChanged {
+            userid,
+            addresses,
+            pending,
+        } => {
+            let mut text = format!(
+                "The mail of {userid} now goes to:\n  {}\n",
+                addresses.join("\n  ")
+            );
+            text.push_str(&pending_paragraph(userid, pending));
+            (format!("{server} address changed"), text)
+        }
+        AccountEvent::AddressConfirmed {
+            userid,
+            address,
+            addresses,
+        } => (
+            format!("{server} address confirmed"),
+            format!(
+                "{address} is confirmed: the mail of {userid} now goes to:\n  {}\n",
+                addresses.join("\n  ")
+            ),
+        ),
+        AccountEvent::PasswordChanged { userid, by } => (
+            format!("{server} password changed"),
+            match by {
+                PasswordChange::ByPassword => {
+                    format!("The password of {userid} has been changed.\n")
+                }
+                PasswordChange::ByResetCode => format!(
+                    "The password of {userid} has been set with the code of the reset mail.\n"
+                ),
+                PasswordChange::ByAdmin => {
+                    format!("The password of {userid} has been set by the server's admin.\n")
+                }
+            },
+        ),
+        AccountEvent::SignedOff { userid } => (
+            format!("{server} signoff"),
+            format!(
+                "{userid} has signed off. The userid stays reserved for the finished games that \
+                 name it.\n"
+            ),
+        ),
+    }
+}
+
+/// The paragraph under an account answer about the addresses that wait for confirmation (empty
+/// when none waits).
+fn pending_paragraph(userid: &str, pending: &Pending) -> String {
+    let Some(first) = pending.addresses.first() else {
+        return String::new();
+    };
+    let list = pending.addresses.join(", ");
+    let text = if pending.mailed {
+        format!(
+            "Not confirmed yet: {list}. Such an address gets no mail of {userid} until it \
+             answers its confirmation mail (sent to {first}; one a mail), or until you send \
+             `change address` from it."
+        )
+    } else {
+        format!(
+            "Not confirmed yet: {list}. Such an address gets no mail of {userid} until you send \
+             `change address` from it (no confirmation mail could go out now)."
+        )
+    };
+    format!(
+        "\n{}\n",
+        summary::wrap(&text, summary::ERROR_WIDTH).join("\n")
+    )
+}
+
 /// `an undo`, `a draw`.
 fn noun(kind: ProposalKind) -> &'static str {
     match kind {
@@ -370,6 +463,41 @@ mod tests {
              `limit move 7 bob <password> <move>`.\n\nBOARD\n"
         );
         assert_eq!(dropped_queued_move(&made, "BOARD\n"), None);
+    }
+
+    #[test]
+    fn a_signup_with_an_address_waiting() {
+        let signed_up = AccountEvent::SignedUp {
+            userid: "alice".into(),
+            confirmed: vec!["alice@example.org".into()],
+            pending: Pending {
+                addresses: vec!["work@example.com".into()],
+                mailed: true,
+            },
+        };
+        let (subject, text) = account_answer(&signed_up, "pbem");
+        assert_eq!(subject, "pbem signup alice");
+        assert_eq!(
+            text,
+            "Welcome to pbem, alice!\n\nYou are registered with the address(es):\n  \
+             alice@example.org\n\nMail for your games goes there. Send `help` for the commands \
+             and `list` for the games.\nTo challenge someone: `limit challenge alice <their \
+             userid>`.\n\nNot confirmed yet: work@example.com. Such an address gets no mail of\n\
+             alice until it answers its confirmation mail (sent to work@example.com;\n\
+             one a mail), or until you send `change address` from it.\n"
+        );
+        let (subject, text) = account_answer(
+            &AccountEvent::PasswordChanged {
+                userid: "alice".into(),
+                by: PasswordChange::ByAdmin,
+            },
+            "pbem",
+        );
+        assert_eq!(subject, "pbem password changed");
+        assert_eq!(
+            text,
+            "The password of alice has been set by the server's admin.\n"
+        );
     }
 
     #[test]

@@ -5,5 +5,7 @@
 mod events;
 mod refusals;
 
-pub use events::{dropped_queued_move, new_game_notice, notice, rating_change, verdict};
+pub use events::{
+    account_answer, dropped_queued_move, new_game_notice, notice, rating_change, verdict,
+};
 pub use refusals::{active_games, following, open_proposal, refusal};

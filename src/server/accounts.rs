@@ -2,7 +2,8 @@
 
 use super::{Core, Letter, Origin, Outcome, Step};
 use crate::accounts;
-use crate::decision::AccountRefusal;
+use crate::decision::{AccountEvent, AccountRefusal, Event, PasswordChange};
+use crate::mail_text;
 use crate::storage::Tx;
 
 impl Core {
@@ -48,25 +49,46 @@ impl Core {
             .map_err(AccountRefusal::Invalid)?;
         let split = self.split_addresses(addresses, &[], origin);
         let id = tx.insert_user(userid, &hash, &split.confirmed, self.now)?;
-        let (letter, waiting) = self.pending_addresses(tx, id, userid, &split.pending)?;
-        let mut text = format!(
-            "Welcome to {}, {userid}!\n\nYou are registered with the address(es):\n  {}\n\n\
-             Mail for your games goes there. Send `help` for the commands and `list` for the games.\n\
-             To challenge someone: `limit challenge {userid} <their userid>`.\n",
-            self.cfg.server.name,
-            if split.confirmed.is_empty() {
-                "(none confirmed yet)".to_string()
-            } else {
-                split.confirmed.join("\n  ")
-            }
-        );
-        if !waiting.is_empty() {
-            text.push_str(&format!("\n{}\n", super::addresses::wrap(&waiting)));
-        }
-        let subject = format!("{} signup {userid}", self.cfg.server.name);
-        let mut outcome = self.confirmation(subject, text, split.confirmed, origin);
+        let (letter, pending) = self.pending_addresses(tx, id, userid, &split.pending)?;
+        let signed_up = AccountEvent::SignedUp {
+            userid: userid.to_string(),
+            confirmed: split.confirmed.clone(),
+            pending,
+        };
+        let mut outcome = self.account_confirmation(signed_up, split.confirmed, origin);
         outcome.letters.extend(letter);
         Ok(outcome)
+    }
+
+    /// [`Core::confirmation`] of an account event, worded by [`mail_text::account_answer`].
+    pub(super) fn account_confirmation(
+        &self,
+        event: AccountEvent,
+        addresses: Vec<String>,
+        origin: &Origin,
+    ) -> Outcome {
+        let (subject, text) = mail_text::account_answer(&event, &self.cfg.server.name);
+        let mut outcome = self.confirmation(subject, text, addresses, origin);
+        outcome.events.push(Event::Account(event));
+        outcome
+    }
+
+    /// The answer to the sender alone of an account event.
+    pub(super) fn account_reply(&self, event: AccountEvent) -> Outcome {
+        let (subject, text) = mail_text::account_answer(&event, &self.cfg.server.name);
+        Outcome {
+            events: vec![Event::Account(event)],
+            ..Outcome::reply(subject, text)
+        }
+    }
+
+    /// [`Outcome::notice`] of an account event: to the account's own addresses `to`.
+    pub(super) fn account_notice(&self, event: AccountEvent, to: Vec<String>) -> Outcome {
+        let (subject, text) = mail_text::account_answer(&event, &self.cfg.server.name);
+        Outcome {
+            events: vec![Event::Account(event)],
+            ..Outcome::notice(subject, text, to)
+        }
     }
 
     /// The answer to an account command: to the sender, and to the account's confirmed addresses.
@@ -116,12 +138,11 @@ impl Core {
         let hash =
             accounts::hash_password(&self.cfg.passwords, new).map_err(AccountRefusal::Invalid)?;
         tx.set_password(user.id, Some(&hash))?;
-        let text = format!("The password of {} has been changed.\n", user.userid);
-        Ok(Outcome::notice(
-            format!("{} password changed", self.cfg.server.name),
-            text,
-            user.addresses,
-        ))
+        let changed = AccountEvent::PasswordChanged {
+            userid: user.userid,
+            by: PasswordChange::ByPassword,
+        };
+        Ok(self.account_notice(changed, user.addresses))
     }
 
     pub(super) fn change_address(
@@ -142,16 +163,8 @@ impl Core {
             split.confirmed
         };
         tx.set_addresses(user.id, &addresses)?;
-        let (letter, waiting) =
+        let (letter, pending) =
             self.pending_addresses(tx, user.id, &user.userid, &split.pending)?;
-        let mut text = format!(
-            "The mail of {} now goes to:\n  {}\n",
-            user.userid,
-            addresses.join("\n  ")
-        );
-        if !waiting.is_empty() {
-            text.push_str(&format!("\n{}\n", super::addresses::wrap(&waiting)));
-        }
         // Tell the old addresses too, so that a stolen password cannot quietly divert the mail.
         let mut all = addresses.clone();
         for a in &user.addresses {
@@ -159,12 +172,12 @@ impl Core {
                 all.push(a.clone());
             }
         }
-        let mut outcome = self.confirmation(
-            format!("{} address changed", self.cfg.server.name),
-            text,
-            all,
-            origin,
-        );
+        let changed = AccountEvent::AddressesChanged {
+            userid: user.userid,
+            addresses,
+            pending,
+        };
+        let mut outcome = self.account_confirmation(changed, all, origin);
         outcome.letters.extend(letter);
         Ok(outcome)
     }
@@ -181,14 +194,9 @@ impl Core {
         }
         tx.set_password(user.id, None)?;
         tx.set_addresses(user.id, &[])?;
-        let text = format!(
-            "{} has signed off. The userid stays reserved for the finished games that name it.\n",
-            user.userid
-        );
-        Ok(Outcome::notice(
-            format!("{} signoff", self.cfg.server.name),
-            text,
-            user.addresses,
-        ))
+        let signed_off = AccountEvent::SignedOff {
+            userid: user.userid,
+        };
+        Ok(self.account_notice(signed_off, user.addresses))
     }
 }

@@ -5,7 +5,7 @@
 //! and at most `limits.unconfirmed_mails_per_hour` server-wide, so the server is no relay.
 
 use super::{Core, Letter, Origin, Outcome, Step};
-use crate::decision::AccountRefusal;
+use crate::decision::{AccountEvent, AccountRefusal, Pending};
 use crate::storage::Tx;
 
 /// Addresses of an account command, split into those that take mail now and those that wait.
@@ -39,16 +39,16 @@ impl Core {
 
     /// Records the pending addresses of an account and writes the one confirmation mail this incoming
     /// mail may cause (to the first of them, if the hourly cap allows). Returns the letter, if any,
-    /// and a paragraph for the sender's answer.
+    /// and the addresses waiting, for the sender's answer.
     pub(super) fn pending_addresses(
         &self,
         tx: &Tx<'_>,
         user_id: i64,
         userid: &str,
         pending: &[String],
-    ) -> Step<(Option<Letter>, String)> {
+    ) -> Step<(Option<Letter>, Pending)> {
         if pending.is_empty() {
-            return Ok((None, String::new()));
+            return Ok((None, Pending::default()));
         }
         let mut letter = None;
         for (i, address) in pending.iter().enumerate() {
@@ -78,21 +78,11 @@ impl Core {
                 });
             }
         }
-        let list = pending.join(", ");
-        let text = if letter.is_some() {
-            format!(
-                "Not confirmed yet: {list}. Such an address gets no mail of {userid} until it \
-                 answers its confirmation mail (sent to {}; one a mail), or until you send \
-                 `change address` from it.",
-                pending[0]
-            )
-        } else {
-            format!(
-                "Not confirmed yet: {list}. Such an address gets no mail of {userid} until you send \
-                 `change address` from it (no confirmation mail could go out now)."
-            )
+        let waiting = Pending {
+            addresses: pending.to_vec(),
+            mailed: letter.is_some(),
         };
-        Ok((letter, text))
+        Ok((letter, waiting))
     }
 
     /// `confirm userid code`, from the address being confirmed.
@@ -121,14 +111,11 @@ impl Core {
             addresses.push(sender.clone());
             tx.set_addresses(user.id, &addresses)?;
         }
-        Ok(Outcome::reply(
-            format!("{} address confirmed", self.cfg.server.name),
-            format!(
-                "{sender} is confirmed: the mail of {} now goes to:\n  {}\n",
-                user.userid,
-                addresses.join("\n  ")
-            ),
-        ))
+        Ok(self.account_reply(AccountEvent::AddressConfirmed {
+            userid: user.userid,
+            address: sender.clone(),
+            addresses,
+        }))
     }
 }
 
@@ -138,9 +125,4 @@ fn confirmation_code(now: i64, userid: &str, address: &str) -> String {
         .iter()
         .map(|b| format!("{b:02X}"))
         .collect()
-}
-
-/// A paragraph broken into lines for a mail.
-pub(super) fn wrap(text: &str) -> String {
-    crate::summary::wrap(text, crate::summary::ERROR_WIDTH).join("\n")
 }

@@ -6,7 +6,9 @@
 
 use super::{Core, Outcome, Server, ServerError, Step, queue};
 use crate::accounts;
-use crate::decision::{AccountRefusal, AdminRefusal, Event, Game, PlayRefusal};
+use crate::decision::{
+    AccountEvent, AccountRefusal, AdminRefusal, Event, Game, PasswordChange, PlayRefusal,
+};
 use crate::games::{self, GameRules, GameState, Status};
 use crate::mail_text;
 use crate::storage::Tx;
@@ -100,14 +102,11 @@ impl Core {
                 let hash = accounts::hash_password(&self.cfg.passwords, password)
                     .map_err(AccountRefusal::Invalid)?;
                 tx.set_password(user.id, Some(&hash))?;
-                Ok(Outcome::notice(
-                    format!("{} password changed", self.cfg.server.name),
-                    format!(
-                        "The password of {} has been set by the server's admin.\n",
-                        user.userid
-                    ),
-                    user.addresses,
-                ))
+                let changed = AccountEvent::PasswordChanged {
+                    userid: user.userid,
+                    by: PasswordChange::ByAdmin,
+                };
+                Ok(self.account_notice(changed, user.addresses))
             }
             Override::End {
                 game,

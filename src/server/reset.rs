@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 
 use super::{Core, Letter, Origin, Outcome, Step, THROTTLE_WINDOW};
 use crate::accounts;
-use crate::decision::AccountRefusal;
+use crate::decision::{AccountEvent, AccountRefusal, PasswordChange};
 use crate::storage::Tx;
 
 /// Reset codes mailed to one account in 24 hours, at most.
@@ -109,14 +109,11 @@ impl Core {
         let hash =
             accounts::hash_password(&self.cfg.passwords, new).map_err(AccountRefusal::Invalid)?;
         tx.set_password(user.id, Some(&hash))?;
-        Ok(Outcome::notice(
-            format!("{} password changed", self.cfg.server.name),
-            format!(
-                "The password of {} has been set with the code of the reset mail.\n",
-                user.userid
-            ),
-            user.addresses,
-        ))
+        let changed = AccountEvent::PasswordChanged {
+            userid: user.userid,
+            by: PasswordChange::ByResetCode,
+        };
+        Ok(self.account_notice(changed, user.addresses))
     }
 }
 
