@@ -5,8 +5,8 @@
 //! and the answers to account commands.
 
 use super::{Game, RuleError};
-use crate::command::ProposalKind;
 use crate::games;
+use crate::model::ProposalKind;
 use crate::storage::GameResult;
 
 /// Something a command did: to a game, or to an account.

@@ -4,7 +4,7 @@
 use chrono::NaiveDate;
 
 use super::{AccountError, Game, RuleError};
-use crate::command::ProposalKind;
+use crate::model::ProposalKind;
 use crate::storage::ChallengeList;
 
 /// Why a command was refused.

@@ -1,8 +1,8 @@
 //! The prose that the play family's events add to the board mails: the new-game notice, the verdict
 //! lines a game keeps, the rating changes.
 
-use crate::command::ProposalKind;
 use crate::decision::{AccountEvent, Dropped, Event, PasswordChange, Pending, Settlement};
+use crate::model::ProposalKind;
 use crate::storage::GameResult;
 use crate::summary;
 

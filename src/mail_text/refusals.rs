@@ -1,11 +1,11 @@
 //! Every refusal's text, as the error mail says it above the board and the quoted command.
 
-use crate::command::ProposalKind;
 use crate::decision::{
     AccountRefusal, AdminRefusal, ChallengeBlock, ChallengeUsage, ClockRefusal, HelpRefusal,
     ListRefusal, MailRefusal, MessageRefusal, OpenProposal, PlayRefusal, ProposalRefusal, Refusal,
     SocialRefusal,
 };
+use crate::model::ProposalKind;
 use crate::storage::ChallengeList;
 
 /// The reason a command was refused, as the player reads it.
