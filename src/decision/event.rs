@@ -4,6 +4,8 @@
 //! writes the prose these events add (the new-game notice, notices, verdict lines, rating changes)
 //! and the answers to account commands.
 
+use chrono::NaiveDate;
+
 use super::{Game, RuleError};
 use crate::games;
 use crate::model::ProposalKind;
@@ -280,6 +282,31 @@ pub enum AccountEvent {
     SignedOff {
         /// The player.
         userid: String,
+    },
+    /// A player set a vacation.
+    VacationSet {
+        /// The player.
+        userid: String,
+        /// The first day away (UTC).
+        from: NaiveDate,
+        /// The last day away (UTC).
+        to: NaiveDate,
+        /// True when it replaces a vacation set before.
+        replaced: bool,
+    },
+    /// `vacation ... off`.
+    VacationEnded {
+        /// The player.
+        userid: String,
+        /// False when there was no vacation, current or planned, to end.
+        ended: bool,
+    },
+    /// A player's message went to other players.
+    MessageSent {
+        /// The sender.
+        userid: String,
+        /// The recipients, in the order named.
+        to: Vec<String>,
     },
 }
 

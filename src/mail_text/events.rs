@@ -254,6 +254,40 @@ pub fn account_answer(event: &AccountEvent, server: &str) -> (String, String) {
                 }
             },
         ),
+        AccountEvent::VacationSet {
+            userid: who,
+            from,
+            to,
+            replaced,
+        } => (
+            format!("{server} vacation {who}"),
+            format!(
+                "{who} is on vacation from {from} to {to} (UTC, both days included){}.\n\n\
+                 While away, {who} gets no reminders and forfeits no game, and the time does not \
+                 count towards them. The opponents see it under the status of every board of \
+                 {who}'s.\nBack early? Send `vacation {who} <password> off`.\n",
+                if *replaced {
+                    "; this replaces the vacation set before"
+                } else {
+                    ""
+                }
+            ),
+        ),
+        AccountEvent::VacationEnded { userid: who, ended } => (
+            format!("{server} vacation {who}"),
+            if *ended {
+                format!(
+                    "{who} is back: the vacation ended now, and any planned one is dropped. The \
+                     clocks of {who}'s games run again from now.\n"
+                )
+            } else {
+                format!("{who} had no vacation, current or planned: nothing was changed.\n")
+            },
+        ),
+        AccountEvent::MessageSent { to, .. } => (
+            format!("{server} message sent"),
+            format!("Your message went to {}.\n", to.join(", ")),
+        ),
         AccountEvent::SignedOff { userid } => (
             format!("{server} signoff"),
             format!(
@@ -262,6 +296,18 @@ pub fn account_answer(event: &AccountEvent, server: &str) -> (String, String) {
             ),
         ),
     }
+}
+
+/// A player's message to another through the server `server`: the Subject and the text.
+pub fn message_letter(server: &str, from: &str, to: &str, body: &str) -> (String, String) {
+    (
+        format!("{server} message from {from}"),
+        format!(
+            "{from} writes to you through {server} (neither of you sees the other's address):\n\n\
+             {body}\n\n\
+             To answer, send `message {to} <password> {from}` with your answer in the body.\n"
+        ),
+    )
 }
 
 /// The paragraph under an account answer about the addresses that wait for confirmation (empty
@@ -497,6 +543,36 @@ mod tests {
         assert_eq!(
             text,
             "The password of alice has been set by the server's admin.\n"
+        );
+    }
+
+    #[test]
+    fn a_vacation_and_a_message() {
+        let day = |d| chrono::NaiveDate::from_ymd_opt(2026, 12, d).unwrap();
+        let (subject, text) = account_answer(
+            &AccountEvent::VacationSet {
+                userid: "bob".into(),
+                from: day(20),
+                to: day(27),
+                replaced: true,
+            },
+            "pbem",
+        );
+        assert_eq!(subject, "pbem vacation bob");
+        assert_eq!(
+            text,
+            "bob is on vacation from 2026-12-20 to 2026-12-27 (UTC, both days included); this \
+             replaces the vacation set before.\n\nWhile away, bob gets no reminders and forfeits \
+             no game, and the time does not count towards them. The opponents see it under the \
+             status of every board of bob's.\nBack early? Send `vacation bob <password> off`.\n"
+        );
+        let (subject, text) = message_letter("pbem", "alice", "bob", "Rematch?");
+        assert_eq!(subject, "pbem message from alice");
+        assert_eq!(
+            text,
+            "alice writes to you through pbem (neither of you sees the other's address):\n\n\
+             Rematch?\n\nTo answer, send `message bob <password> alice` with your answer in the \
+             body.\n"
         );
     }
 

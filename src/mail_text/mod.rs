@@ -6,6 +6,7 @@ mod events;
 mod refusals;
 
 pub use events::{
-    account_answer, dropped_queued_move, new_game_notice, notice, rating_change, verdict,
+    account_answer, dropped_queued_move, message_letter, new_game_notice, notice, rating_change,
+    verdict,
 };
 pub use refusals::{active_games, following, open_proposal, refusal};

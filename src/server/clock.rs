@@ -11,7 +11,7 @@ use chrono::{DateTime, NaiveDate};
 
 use super::{Core, Failure, Letter, Origin, Outcome, Server, ServerError, Step, queue};
 use crate::config::MAX_CLOCK_DAYS;
-use crate::decision::{ChallengeUsage, ClockRefusal, Event, Game};
+use crate::decision::{AccountEvent, ChallengeUsage, ClockRefusal, Event, Game};
 use crate::games::{GameRules, GameState, Status};
 use crate::mail_text;
 use crate::storage::{ClockCandidate, GameClock, GameRow, StorageError, Tx, User, Vacation};
@@ -440,19 +440,13 @@ impl Core {
         origin: &Origin,
     ) -> Step<Outcome> {
         let user = self.authenticate(tx, userid, password)?;
-        let who = &user.userid;
-        let subject = format!("{} vacation {who}", self.cfg.server.name);
         let Some((from, to)) = days else {
             let changed = tx.end_vacations(user.id, self.now)?;
-            let text = if changed == 0 {
-                format!("{who} had no vacation, current or planned: nothing was changed.\n")
-            } else {
-                format!(
-                    "{who} is back: the vacation ended now, and any planned one is dropped. The \
-                     clocks of {who}'s games run again from now.\n"
-                )
+            let back = AccountEvent::VacationEnded {
+                userid: user.userid,
+                ended: changed != 0,
             };
-            return Ok(self.confirmation(subject, text, user.addresses.clone(), origin));
+            return Ok(self.account_confirmation(back, user.addresses, origin));
         };
         let today = day_of(self.now);
         if to < today {
@@ -487,18 +481,13 @@ impl Core {
         };
         let replaced = tx.end_vacations(user.id, self.now)? > 0;
         tx.add_vacation(user.id, &vacation, self.now)?;
-        let text = format!(
-            "{who} is on vacation from {from} to {to} (UTC, both days included){}.\n\n\
-             While away, {who} gets no reminders and forfeits no game, and the time does not count \
-             towards them. The opponents see it under the status of every board of {who}'s.\n\
-             Back early? Send `vacation {who} <password> off`.\n",
-            if replaced {
-                "; this replaces the vacation set before"
-            } else {
-                ""
-            }
-        );
-        Ok(self.confirmation(subject, text, user.addresses.clone(), origin))
+        let away = AccountEvent::VacationSet {
+            userid: user.userid,
+            from,
+            to,
+            replaced,
+        };
+        Ok(self.account_confirmation(away, user.addresses, origin))
     }
 }
 

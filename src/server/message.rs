@@ -6,8 +6,9 @@
 //! and at most [`MESSAGES_PER_DAY`] recipients a day, so the server is no relay for strangers.
 
 use super::{Core, Letter, Outcome, Refused, Step};
-use crate::decision::{Game, MessageRefusal};
+use crate::decision::{AccountEvent, Game, MessageRefusal};
 use crate::games::GameRules;
+use crate::mail_text;
 use crate::storage::{Tx, User};
 
 /// Recipients one player may write to in 24 hours.
@@ -51,24 +52,21 @@ impl Core {
         let mut letters = Vec::new();
         for r in &recipients {
             tx.record_message(sender.id, r.id, self.now)?;
+            let (subject, body) =
+                mail_text::message_letter(&self.cfg.server.name, &sender.userid, &r.userid, body);
             letters.push(Letter {
                 to: r.addresses.clone(),
-                subject: format!("{} message from {}", self.cfg.server.name, sender.userid),
-                body: format!(
-                    "{} writes to you through {} (neither of you sees the other's address):\n\n\
-                     {body}\n\n\
-                     To answer, send `message {} <password> {}` with your answer in the body.\n",
-                    sender.userid, self.cfg.server.name, r.userid, sender.userid
-                ),
+                subject,
+                body,
                 reply: false,
                 picture: None,
             });
         }
-        let names: Vec<&str> = recipients.iter().map(|r| r.userid.as_str()).collect();
-        let mut outcome = Outcome::reply(
-            format!("{} message sent", self.cfg.server.name),
-            format!("Your message went to {}.\n", names.join(", ")),
-        );
+        let sent = AccountEvent::MessageSent {
+            userid: sender.userid,
+            to: recipients.into_iter().map(|r| r.userid).collect(),
+        };
+        let mut outcome = self.account_reply(sent);
         outcome.letters.extend(letters);
         Ok(outcome)
     }
