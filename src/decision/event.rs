@@ -9,7 +9,7 @@ use chrono::NaiveDate;
 use super::{Game, RuleError};
 use crate::games;
 use crate::model::ProposalKind;
-use crate::storage::GameResult;
+use crate::storage::{ChallengeList, GameResult};
 
 /// Something a command did: to a game, or to an account.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -176,6 +176,37 @@ pub enum Event {
         /// Why it was not played.
         why: Dropped,
     },
+    /// A player subscribed to a board's mails.
+    Subscribed {
+        /// The game.
+        game: Game,
+        /// The board.
+        board: u32,
+        /// The player.
+        userid: String,
+        /// Where the board mails go.
+        addresses: Vec<String>,
+    },
+    /// A player unsubscribed from a board.
+    Unsubscribed {
+        /// The game.
+        game: Game,
+        /// The board.
+        board: u32,
+        /// The player.
+        userid: String,
+        /// The boards of the game they still follow.
+        following: Vec<u32>,
+    },
+    /// A player changed a setting of theirs for a game type (`notify`, `limit`, `accept`, `reject`).
+    SettingChanged {
+        /// The game.
+        game: Game,
+        /// The player.
+        userid: String,
+        /// What changed.
+        change: SettingChange,
+    },
     /// The player to move lost on time.
     Forfeited {
         /// The game.
@@ -307,6 +338,34 @@ pub enum AccountEvent {
         userid: String,
         /// The recipients, in the order named.
         to: Vec<String>,
+    },
+}
+
+/// A change of a player's settings for a game type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SettingChange {
+    /// New-game notices on or off.
+    Notices {
+        /// On or off now.
+        on: bool,
+        /// False when they were so already.
+        changed: bool,
+    },
+    /// `notify` with board numbers: subscriptions.
+    Boards {
+        /// Boards newly subscribed to.
+        new: Vec<u32>,
+        /// Boards subscribed to before.
+        already: Vec<u32>,
+    },
+    /// The limit of games by challenge; `None`: lifted.
+    Limit(Option<u32>),
+    /// The accept or reject list, as now set (empty: cleared).
+    List {
+        /// Which list.
+        list: ChallengeList,
+        /// The userids, as written.
+        userids: Vec<String>,
     },
 }
 

@@ -9,7 +9,7 @@
 mod event;
 mod refusal;
 
-pub use event::{AccountEvent, Dropped, Event, PasswordChange, Pending, Settlement};
+pub use event::{AccountEvent, Dropped, Event, PasswordChange, Pending, SettingChange, Settlement};
 
 pub use refusal::{
     AccountRefusal, AdminRefusal, ChallengeBlock, ChallengeUsage, ClockRefusal, HelpRefusal,

@@ -7,6 +7,6 @@ mod refusals;
 
 pub use events::{
     account_answer, dropped_queued_move, message_letter, new_game_notice, notice, rating_change,
-    verdict,
+    setting_done, subscription_answer, verdict,
 };
 pub use refusals::{active_games, following, open_proposal, refusal};

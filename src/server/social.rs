@@ -7,8 +7,8 @@
 
 use super::{Core, Letter, Outcome, Refused, Step};
 use crate::command::{GameCommand, GameLimit, NotifySetting};
-use crate::decision::{ChallengeBlock, Event, Game, PlayRefusal, SocialRefusal};
-use crate::games::GameRules;
+use crate::decision::{ChallengeBlock, Event, Game, PlayRefusal, SettingChange, SocialRefusal};
+use crate::games::{GameRules, GameState};
 use crate::mail_text;
 use crate::storage::{ChallengeList, GameRow, StorageError, Tx, User};
 
@@ -236,20 +236,30 @@ impl Core {
             )
             .into());
         }
-        let mut text = format!(
-            "{} is now subscribed to {} Board {board}: every board mail of it goes to {} until the \
-             game ends or you write `{} unsubscribe {board} {} <password>`.\n\n",
-            user.userid,
-            rules.title(),
-            user.addresses.join(", "),
-            rules.name(),
-            user.userid
-        );
-        text.push_str(&self.summary(tx, rules, &row, state.as_ref(), &[])?);
-        Ok(Outcome::reply(
-            format!("{} Board {board} Subscribed {}", rules.title(), user.userid),
-            text,
-        ))
+        let subscribed = Event::Subscribed {
+            game: Game::of(rules),
+            board,
+            userid: user.userid,
+            addresses: user.addresses,
+        };
+        self.subscription_reply(tx, rules, &row, state.as_ref(), subscribed)
+    }
+
+    /// The answer to `subscribe` or `unsubscribe` (`event`): what it did, above the board.
+    fn subscription_reply(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        row: &GameRow,
+        state: &dyn GameState,
+        event: Event,
+    ) -> Step<Outcome> {
+        let (subject, mut text) = mail_text::subscription_answer(&event).unwrap_or_default();
+        text.push_str(&self.summary(tx, rules, row, state, &[])?);
+        Ok(Outcome {
+            events: vec![event],
+            ..Outcome::reply(subject, text)
+        })
     }
 
     fn unsubscribe(
@@ -276,21 +286,13 @@ impl Core {
             )
             .into());
         }
-        let mut text = format!(
-            "{} is no longer subscribed to {} Board {board}: its board mails stop. {}\n\n",
-            user.userid,
-            rules.title(),
-            mail_text::following(rules.title(), &tx.subscribed_boards(user.id, rules.name())?)
-        );
-        text.push_str(&self.summary(tx, rules, &row, state.as_ref(), &[])?);
-        Ok(Outcome::reply(
-            format!(
-                "{} Board {board} Unsubscribed {}",
-                rules.title(),
-                user.userid
-            ),
-            text,
-        ))
+        let unsubscribed = Event::Unsubscribed {
+            game: Game::of(rules),
+            board,
+            userid: user.userid,
+            following: tx.subscribed_boards(user.id, rules.name())?,
+        };
+        self.subscription_reply(tx, rules, &row, state.as_ref(), unsubscribed)
     }
 
     fn notify(
@@ -301,7 +303,7 @@ impl Core {
         password: &str,
         setting: &NotifySetting,
     ) -> Step<Outcome> {
-        let (name, title) = (rules.name(), rules.title());
+        let name = rules.name();
         // The boards are read before the password is checked, so that a wrong board number is
         // answered without counting as a login.
         let rows = match setting {
@@ -315,32 +317,11 @@ impl Core {
             _ => Vec::new(),
         };
         let user = self.authenticate(tx, userid, password)?;
-        let done = match setting {
-            NotifySetting::On => {
-                if tx.set_new_game_notices(name, user.id, true, self.now)? {
-                    format!(
-                        "Notices of new {title} games are now on for {}.",
-                        user.userid
-                    )
-                } else {
-                    format!(
-                        "Notices of new {title} games were on already for {}.",
-                        user.userid
-                    )
-                }
-            }
-            NotifySetting::Off => {
-                if tx.set_new_game_notices(name, user.id, false, self.now)? {
-                    format!(
-                        "Notices of new {title} games are now off for {}.",
-                        user.userid
-                    )
-                } else {
-                    format!(
-                        "Notices of new {title} games were off already for {}.",
-                        user.userid
-                    )
-                }
+        let change = match setting {
+            NotifySetting::On | NotifySetting::Off => {
+                let on = matches!(setting, NotifySetting::On);
+                let changed = tx.set_new_game_notices(name, user.id, on, self.now)?;
+                SettingChange::Notices { on, changed }
             }
             NotifySetting::Boards(_) => {
                 // Every board is checked before any subscription is written, so that a refusal
@@ -352,34 +333,15 @@ impl Core {
                 let mut already = Vec::new();
                 for row in &rows {
                     if tx.subscribe(row.id, user.id, self.now)? {
-                        new.push(row.board.to_string());
+                        new.push(row.board);
                     } else {
-                        already.push(row.board.to_string());
+                        already.push(row.board);
                     }
                 }
-                let mut s = String::new();
-                if !new.is_empty() {
-                    s.push_str(&format!(
-                        "{} is now subscribed to {title} Board(s) {}: every board mail of them \
-                         comes to you.",
-                        user.userid,
-                        new.join(", ")
-                    ));
-                }
-                if !already.is_empty() {
-                    if !s.is_empty() {
-                        s.push(' ');
-                    }
-                    s.push_str(&format!(
-                        "{} was subscribed to {title} Board(s) {} already.",
-                        user.userid,
-                        already.join(", ")
-                    ));
-                }
-                s
+                SettingChange::Boards { new, already }
             }
         };
-        self.settings_reply(tx, rules, &user, "notify", &done)
+        self.settings_reply(tx, rules, &user, "notify", Some(change))
     }
 
     fn set_limit(
@@ -391,19 +353,18 @@ impl Core {
         setting: Option<GameLimit>,
     ) -> Step<Outcome> {
         let user = self.authenticate(tx, userid, password)?;
-        let title = rules.title();
-        let done = match setting {
-            None => String::new(),
+        let change = match setting {
+            None => None,
             Some(GameLimit::Off) => {
                 tx.set_game_limit(rules.name(), user.id, None)?;
-                format!("The limit of {title} games for {} is lifted.", user.userid)
+                Some(SettingChange::Limit(None))
             }
             Some(GameLimit::At(n)) => {
                 tx.set_game_limit(rules.name(), user.id, Some(n))?;
-                format!("The limit of {title} games for {} is now {n}.", user.userid)
+                Some(SettingChange::Limit(Some(n)))
             }
         };
-        self.settings_reply(tx, rules, &user, "limit", &done)
+        self.settings_reply(tx, rules, &user, "limit", change)
     }
 
     fn set_list(
@@ -440,44 +401,36 @@ impl Core {
         }
         let user = self.authenticate(tx, userid, password)?;
         tx.set_challenge_list(rules.name(), user.id, list, &ids)?;
-        let title = rules.title();
-        let done = match (list, others.is_empty()) {
-            (ChallengeList::Accept, true) => format!(
-                "The accept list of {} is cleared: {title} challenges are taken from anyone \
-                 not on the reject list.",
-                user.userid
-            ),
-            (ChallengeList::Accept, false) => format!(
-                "{} now takes {title} challenges only from {}.",
-                user.userid,
-                others.join(", ")
-            ),
-            (ChallengeList::Reject, true) => {
-                format!("The reject list of {} is cleared.", user.userid)
-            }
-            (ChallengeList::Reject, false) => format!(
-                "{} now refuses {title} challenges from {}.",
-                user.userid,
-                others.join(", ")
-            ),
+        let change = SettingChange::List {
+            list,
+            userids: others.to_vec(),
         };
-        self.settings_reply(tx, rules, &user, word, &done)
+        self.settings_reply(tx, rules, &user, word, Some(change))
     }
 
-    /// The answer to a settings command: what it did, then every setting of the player for this game
-    /// type as it now stands.
+    /// The answer to a settings command: what it did (`change`, if it changed anything), then every
+    /// setting of the player for this game type as it now stands.
     fn settings_reply(
         &self,
         tx: &Tx<'_>,
         rules: &dyn GameRules,
         user: &User,
         word: &str,
-        done: &str,
+        change: Option<SettingChange>,
     ) -> Step<Outcome> {
         let (name, title) = (rules.name(), rules.title());
+        let event = change.map(|change| Event::SettingChanged {
+            game: Game::of(rules),
+            userid: user.userid.clone(),
+            change,
+        });
+        let done = event
+            .as_ref()
+            .and_then(mail_text::setting_done)
+            .unwrap_or_default();
         let mut text = String::new();
         if !done.is_empty() {
-            text.push_str(done);
+            text.push_str(&done);
             text.push_str("\n\n");
         }
         text.push_str(&format!("{title} settings of {}:\n", user.userid));
@@ -540,10 +493,10 @@ impl Core {
              \x20 {name} reject <userid> <password> [<userid>...]   (none: clear)\n\
              \x20 {name} notify <userid> <password> [on|off|<board>...]\n"
         ));
-        Ok(Outcome::reply(
-            format!("{title} {word} {}", user.userid),
-            text,
-        ))
+        Ok(Outcome {
+            events: event.into_iter().collect(),
+            ..Outcome::reply(format!("{title} {word} {}", user.userid), text)
+        })
     }
 }
 
