@@ -148,6 +148,21 @@ pub enum Event {
         /// True when the game is over; false when it only changed.
         game_over: bool,
     },
+    /// A player queued a move for their turn.
+    MoveQueued {
+        /// The game.
+        game: Game,
+        /// The board.
+        board: u32,
+        /// The player.
+        userid: String,
+        /// The move (trimmed).
+        mv: String,
+        /// The move number it is meant for, if given.
+        guard: Option<u32>,
+        /// The queued move it replaces, if any.
+        replaced: Option<String>,
+    },
     /// A queued move came due and was played.
     QueuedMovePlayed {
         /// The game.

@@ -170,6 +170,47 @@ pub fn notice(event: &Event) -> Option<String> {
     })
 }
 
+/// The answer to `queue`: the Subject, and the text that goes above the board. `None` for other
+/// events.
+pub fn queued_answer(event: &Event) -> Option<(String, String)> {
+    let Event::MoveQueued {
+        game,
+        board,
+        userid,
+        mv,
+        guard,
+        replaced,
+    } = event
+    else {
+        return None;
+    };
+    let shown = match guard {
+        Some(n) => format!("{mv}#{n}"),
+        None => mv.clone(),
+    };
+    let mut text = format!(
+        "Your move {shown} is queued on {} board {board}. It will be played as soon as it is \
+         your turn, if it is legal then{}; if not, it is dropped and you will be told why. The \
+         other players do not see it.\n",
+        game.title,
+        if guard.is_some() {
+            " and the game is at that move"
+        } else {
+            ""
+        }
+    );
+    if let Some(old) = replaced {
+        text.push_str(&format!(
+            "It replaces your earlier queued move {old} (one queued move per player and board).\n"
+        ));
+    }
+    text.push('\n');
+    Some((
+        format!("{} Board {board} Queued move {userid}", game.title),
+        text,
+    ))
+}
+
 /// The mail telling a player that their queued move was dropped: the Subject and the text, over
 /// `board_text` (the board as it stands). `None` for any event but [`Event::QueuedMoveDropped`].
 pub fn dropped_queued_move(event: &Event, board_text: &str) -> Option<(String, String)> {
@@ -681,6 +722,23 @@ mod tests {
 
     #[test]
     fn subscriptions_and_settings() {
+        let queued = Event::MoveQueued {
+            game: LIMIT,
+            board: 7,
+            userid: "carol".into(),
+            mv: "3-7,4".into(),
+            guard: Some(9),
+            replaced: Some("2-6,1".into()),
+        };
+        let (subject, head) = queued_answer(&queued).unwrap();
+        assert_eq!(subject, "Limit Board 7 Queued move carol");
+        assert_eq!(
+            head,
+            "Your move 3-7,4#9 is queued on Limit board 7. It will be played as soon as it is your \
+             turn, if it is legal then and the game is at that move; if not, it is dropped and you \
+             will be told why. The other players do not see it.\nIt replaces your earlier queued \
+             move 2-6,1 (one queued move per player and board).\n\n"
+        );
         let (subject, head) = subscription_answer(&Event::Unsubscribed {
             game: LIMIT,
             board: 7,

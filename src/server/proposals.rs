@@ -374,37 +374,20 @@ impl Core {
             created_at: self.now,
         };
         let old = tx.set_queued_move(row.id, user.id, &queued)?;
-        let shown = match guard {
-            Some(n) => format!("{}#{n}", queued.mv),
-            None => queued.mv.clone(),
+        let event = Event::MoveQueued {
+            game: Game::of(rules),
+            board,
+            userid: user.userid,
+            mv: queued.mv,
+            guard,
+            replaced: old.map(|o| o.mv),
         };
-        let mut text = format!(
-            "Your move {shown} is queued on {} board {board}. It will be played as soon as it is \
-             your turn, if it is legal then{}; if not, it is dropped and you will be told why. The \
-             other players do not see it.\n",
-            rules.title(),
-            if guard.is_some() {
-                " and the game is at that move"
-            } else {
-                ""
-            }
-        );
-        if let Some(old) = old {
-            text.push_str(&format!(
-                "It replaces your earlier queued move {} (one queued move per player and board).\n",
-                old.mv
-            ));
-        }
-        text.push('\n');
+        let (subject, mut text) = mail_text::queued_answer(&event).unwrap_or_default();
         text.push_str(&self.summary(tx, rules, &row, state.as_ref(), &[])?);
-        Ok(Outcome::reply(
-            format!(
-                "{} Board {board} Queued move {}",
-                rules.title(),
-                user.userid
-            ),
-            text,
-        ))
+        Ok(Outcome {
+            events: vec![event],
+            ..Outcome::reply(subject, text)
+        })
     }
 
     /// Called by `record_turn` right after a game changed: an open proposal lapses (it was made for
