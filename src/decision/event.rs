@@ -222,6 +222,29 @@ pub enum Event {
         /// What changed.
         change: SettingChange,
     },
+    /// The clock reminded the player to move.
+    Nagged {
+        /// The game.
+        game: Game,
+        /// The board.
+        board: u32,
+        /// The player to move.
+        userid: String,
+        /// Whole days the wait has counted so far.
+        days: i64,
+        /// True when days on vacation were left out of them.
+        vacation_left_out: bool,
+        /// When the wait began (the last change of the game; unix seconds).
+        since: i64,
+        /// When the player loses on time (unix seconds).
+        deadline: i64,
+        /// Days without a move before a reminder.
+        nag_days: u32,
+        /// Days without a move before the forfeit.
+        forfeit_days: u32,
+        /// True when a draw proposal is open: the forfeit time draws the game instead.
+        draw_open: bool,
+    },
     /// The player to move lost on time.
     Forfeited {
         /// The game.

@@ -211,6 +211,50 @@ pub fn queued_answer(event: &Event) -> Option<(String, String)> {
     ))
 }
 
+/// The reminder to the player to move: the Subject, and the text that goes above the board. `None`
+/// for other events.
+pub fn nag(event: &Event) -> Option<(String, String)> {
+    let Event::Nagged {
+        game,
+        board,
+        userid: who,
+        days,
+        vacation_left_out,
+        since,
+        deadline,
+        nag_days,
+        forfeit_days,
+        draw_open,
+    } = event
+    else {
+        return None;
+    };
+    let title = game.title;
+    let not_counted = if *vacation_left_out {
+        " (not counting your vacation)"
+    } else {
+        ""
+    };
+    let at_forfeit = if *draw_open {
+        "the open draw proposal is accepted and the game is drawn"
+    } else {
+        "you forfeit the game"
+    };
+    let text = format!(
+        "{who}, it is your move on {title} Board {board}, and it has been for {days} days{not_counted},\n\
+         since {}.\n\n\
+         After {forfeit_days} days without a move {at_forfeit}: that is on {},\n\
+         unless you move before then. You are reminded every {nag_days} days until you move.\n\n\
+         To move:      {} move {board} {who} <password> <move>\n\
+         Going away?   vacation {who} <password> <first day> <last day>   (YYYY-MM-DD)\n\
+         \x20             stops the clock of all your games while you are away.\n\n",
+        summary::format_time(*since),
+        summary::format_time(*deadline),
+        game.name,
+    );
+    Some((format!("Nag: {title} Board {board} {who}"), text))
+}
+
 /// The mail telling a player that their queued move was dropped: the Subject and the text, over
 /// `board_text` (the board as it stands). `None` for any event but [`Event::QueuedMoveDropped`].
 pub fn dropped_queued_move(event: &Event, board_text: &str) -> Option<(String, String)> {
@@ -783,6 +827,34 @@ mod tests {
             )
         );
         assert_eq!(subscription_answer(&cleared), None);
+    }
+
+    #[test]
+    fn a_nag_names_the_wait_and_the_deadline() {
+        let nagged = Event::Nagged {
+            game: LIMIT,
+            board: 7,
+            userid: "bob".into(),
+            days: 7,
+            vacation_left_out: true,
+            since: 0,
+            deadline: 86_400 * 14,
+            nag_days: 7,
+            forfeit_days: 14,
+            draw_open: true,
+        };
+        let (subject, text) = nag(&nagged).unwrap();
+        assert_eq!(subject, "Nag: Limit Board 7 bob");
+        assert_eq!(
+            text,
+            "bob, it is your move on Limit Board 7, and it has been for 7 days (not counting your \
+             vacation),\nsince 1970-01-01 00:00 UTC.\n\nAfter 14 days without a move the open \
+             draw proposal is accepted and the game is drawn: that is on 1970-01-15 00:00 UTC,\n\
+             unless you move before then. You are reminded every 7 days until you move.\n\n\
+             To move:      limit move 7 bob <password> <move>\n\
+             Going away?   vacation bob <password> <first day> <last day>   (YYYY-MM-DD)\n\
+             \x20             stops the clock of all your games while you are away.\n\n"
+        );
     }
 
     #[test]

@@ -15,7 +15,6 @@ use crate::decision::{AccountEvent, ChallengeUsage, ClockRefusal, Event, Game};
 use crate::games::{GameRules, GameState, Status};
 use crate::mail_text;
 use crate::storage::{ClockCandidate, GameClock, GameRow, StorageError, Tx, User, Vacation};
-use crate::summary;
 
 /// Seconds in a day.
 const DAY: i64 = 86_400;
@@ -271,15 +270,6 @@ impl Core {
         (nag_days, forfeit_days): (u32, u32),
         first_nag: i64,
     ) -> Result<Outcome, StorageError> {
-        let title = rules.title();
-        let board = row.board;
-        let who = &player.userid;
-        let subject = format!("Nag: {title} Board {board} {who}");
-        let not_counted = if counted < self.now - row.updated_at {
-            " (not counting your vacation)"
-        } else {
-            ""
-        };
         // The clock's own deadline, but never sooner than the warning a forfeit needs.
         let deadline =
             (self.now + i64::from(forfeit_days) * DAY - counted).max(first_nag + FORFEIT_WARNING);
@@ -288,31 +278,26 @@ impl Core {
             tx.open_proposal(row.id)?,
             Some(p) if p.kind == crate::command::ProposalKind::Draw
         );
-        let at_forfeit = if draw_open {
-            "the open draw proposal is accepted and the game is drawn"
-        } else {
-            "you forfeit the game"
+        let nagged = Event::Nagged {
+            game: Game::of(rules),
+            board: row.board,
+            userid: player.userid.clone(),
+            days: counted / DAY,
+            vacation_left_out: counted < self.now - row.updated_at,
+            since: row.updated_at,
+            deadline,
+            nag_days,
+            forfeit_days,
+            draw_open,
         };
-        let mut body = format!(
-            "{who}, it is your move on {title} Board {board}, and it has been for {} days{not_counted},\n\
-             since {}.\n\n\
-             After {forfeit_days} days without a move {at_forfeit}: that is on {},\n\
-             unless you move before then. You are reminded every {nag_days} days until you move.\n\n\
-             To move:      {} move {board} {who} <password> <move>\n\
-             Going away?   vacation {who} <password> <first day> <last day>   (YYYY-MM-DD)\n\
-             \x20             stops the clock of all your games while you are away.\n\n",
-            counted / DAY,
-            summary::format_time(row.updated_at),
-            summary::format_time(deadline),
-            rules.name(),
-        );
+        let (subject, mut body) = mail_text::nag(&nagged).unwrap_or_default();
         body.push_str(&self.summary(tx, rules, row, state, &[])?);
         Ok(Outcome {
             ok: true,
             text: body.clone(),
             subject: subject.clone(),
             reply_to_sender: false,
-            events: Vec::new(),
+            events: vec![nagged],
             refusal: None,
             letters: vec![Letter {
                 to: player.addresses.clone(),
