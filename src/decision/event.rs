@@ -347,6 +347,14 @@ pub enum AccountEvent {
         /// How.
         by: PasswordChange,
     },
+    /// `password reset` was asked for (the answer is the same whether or not a code went out, so
+    /// that it tells a stranger nothing).
+    PasswordResetAsked {
+        /// The userid as written.
+        userid: String,
+        /// Codes sent to an account a day, at most.
+        codes_per_day: u32,
+    },
     /// A player signed off.
     SignedOff {
         /// The player.

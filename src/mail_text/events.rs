@@ -342,6 +342,19 @@ pub fn account_answer(event: &AccountEvent, server: &str) -> (String, String) {
                 }
             },
         ),
+        AccountEvent::PasswordResetAsked {
+            userid,
+            codes_per_day,
+        } => (
+            format!("{server} password reset"),
+            format!(
+                "If {userid} is a registered player, a one-time code is on its way to the player's \
+                 registered address (not to this one, unless it is that address). With it, send\n\n    \
+                 password set {userid} <code> <new password>\n\n\
+                 within 24 hours. Nothing has changed yet: the old password still works. At most \
+                 {codes_per_day} codes are sent a day.\n"
+            ),
+        ),
         AccountEvent::VacationSet {
             userid: who,
             from,
@@ -384,6 +397,45 @@ pub fn account_answer(event: &AccountEvent, server: &str) -> (String, String) {
             ),
         ),
     }
+}
+
+/// The mail with a password reset code for `userid` on the server `server`: the Subject and the
+/// text. `asked_from` is the address that asked (`None`: the admin at the shell).
+pub fn reset_letter(
+    server: &str,
+    userid: &str,
+    code: &str,
+    asked_from: Option<&str>,
+) -> (String, String) {
+    let asked = match asked_from {
+        Some(from) => format!("from the address {from}"),
+        None => "by the server's admin".into(),
+    };
+    (
+        format!("{server} password reset {userid}"),
+        format!(
+            "Someone ({asked}) asked for a new password for the player {userid} on {server}.\n\n\
+             If that was you, send this line (as the Subject), with a new password of your \
+             choice:\n\n    password set {userid} {code} <new password>\n\n\
+             The code works once, within 24 hours. If it was not you, ignore this mail: your \
+             password is unchanged.\n"
+        ),
+    )
+}
+
+/// The mail asking an address given for `userid` to confirm it with `code`: the Subject and the
+/// text.
+pub fn confirmation_letter(server: &str, userid: &str, code: &str) -> (String, String) {
+    (
+        format!("confirm {userid} {code}"),
+        format!(
+            "Someone asked {server} to send the mail of the player {userid} to this address.\n\n\
+             If that was you, reply to this mail, keeping its Subject\n\n    \
+             confirm {userid} {code}\n\n\
+             Until then this address gets no mail of {userid}. If it was not you, \
+             ignore this mail: nothing more will come.\n"
+        ),
+    )
 }
 
 /// A player's message to another through the server `server`: the Subject and the text.
@@ -854,6 +906,20 @@ mod tests {
              To move:      limit move 7 bob <password> <move>\n\
              Going away?   vacation bob <password> <first day> <last day>   (YYYY-MM-DD)\n\
              \x20             stops the clock of all your games while you are away.\n\n"
+        );
+    }
+
+    #[test]
+    fn a_reset_code_asked_at_the_shell() {
+        let (subject, text) = reset_letter("pbem", "alice", "ABCDE23456", None);
+        assert_eq!(subject, "pbem password reset alice");
+        assert_eq!(
+            text,
+            "Someone (by the server's admin) asked for a new password for the player alice on \
+             pbem.\n\nIf that was you, send this line (as the Subject), with a new password of \
+             your choice:\n\n    password set alice ABCDE23456 <new password>\n\nThe code works \
+             once, within 24 hours. If it was not you, ignore this mail: your password is \
+             unchanged.\n"
         );
     }
 

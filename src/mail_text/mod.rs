@@ -6,7 +6,7 @@ mod events;
 mod refusals;
 
 pub use events::{
-    account_answer, dropped_queued_move, message_letter, nag, new_game_notice, notice,
-    queued_answer, rating_change, setting_done, subscription_answer, verdict,
+    account_answer, confirmation_letter, dropped_queued_move, message_letter, nag, new_game_notice,
+    notice, queued_answer, rating_change, reset_letter, setting_done, subscription_answer, verdict,
 };
 pub use refusals::{active_games, following, open_proposal, refusal};

@@ -6,6 +6,7 @@
 
 use super::{Core, Letter, Origin, Outcome, Step};
 use crate::decision::{AccountEvent, AccountRefusal, Pending};
+use crate::mail_text;
 use crate::storage::Tx;
 
 /// Addresses of an account command, split into those that take mail now and those that wait.
@@ -62,17 +63,12 @@ impl Core {
             if mail_it {
                 self.confirmation_sent.set(true);
                 tx.mark_pending_mailed(id, self.now)?;
+                let (subject, body) =
+                    mail_text::confirmation_letter(&self.cfg.server.name, userid, &code);
                 letter = Some(Letter {
                     to: vec![address.clone()],
-                    subject: format!("confirm {userid} {code}"),
-                    body: format!(
-                        "Someone asked {} to send the mail of the player {userid} to this address.\n\n\
-                         If that was you, reply to this mail, keeping its Subject\n\n    \
-                         confirm {userid} {code}\n\n\
-                         Until then this address gets no mail of {userid}. If it was not you, \
-                         ignore this mail: nothing more will come.\n",
-                        self.cfg.server.name
-                    ),
+                    subject,
+                    body,
                     reply: false,
                     picture: None,
                 });

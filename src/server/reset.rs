@@ -12,6 +12,7 @@ use sha2::{Digest, Sha256};
 use super::{Core, Letter, Origin, Outcome, Step, THROTTLE_WINDOW};
 use crate::accounts;
 use crate::decision::{AccountEvent, AccountRefusal, PasswordChange};
+use crate::mail_text;
 use crate::storage::Tx;
 
 /// Reset codes mailed to one account in 24 hours, at most.
@@ -28,16 +29,10 @@ impl Core {
         userid: &str,
         origin: &Origin,
     ) -> Step<Outcome> {
-        let answer = Outcome::reply(
-            format!("{} password reset", self.cfg.server.name),
-            format!(
-                "If {userid} is a registered player, a one-time code is on its way to the player's \
-                 registered address (not to this one, unless it is that address). With it, send\n\n    \
-                 password set {userid} <code> <new password>\n\n\
-                 within 24 hours. Nothing has changed yet: the old password still works. At most \
-                 {RESETS_PER_DAY} codes are sent a day.\n"
-            ),
-        );
+        let answer = self.account_reply(AccountEvent::PasswordResetAsked {
+            userid: userid.to_string(),
+            codes_per_day: RESETS_PER_DAY,
+        });
         let Some(user) = tx.user(userid)?.filter(|u| u.password_hash.is_some()) else {
             return Ok(answer);
         };
@@ -48,22 +43,17 @@ impl Core {
         }
         let code = reset_code(self.now, &user.userid);
         tx.add_password_reset(user.id, &sha256_hex(&code), self.now)?;
-        let asked = match &origin.reply_to {
-            Some(from) => format!("from the address {from}"),
-            None => "by the server's admin".into(),
-        };
+        let (subject, body) = mail_text::reset_letter(
+            &self.cfg.server.name,
+            &user.userid,
+            &code,
+            origin.reply_to.as_deref(),
+        );
         let mut answer = answer;
         answer.letters.push(Letter {
             to: user.addresses.clone(),
-            subject: format!("{} password reset {}", self.cfg.server.name, user.userid),
-            body: format!(
-                "Someone ({asked}) asked for a new password for the player {} on {}.\n\n\
-                 If that was you, send this line (as the Subject), with a new password of your \
-                 choice:\n\n    password set {} {code} <new password>\n\n\
-                 The code works once, within 24 hours. If it was not you, ignore this mail: your \
-                 password is unchanged.\n",
-                user.userid, self.cfg.server.name, user.userid
-            ),
+            subject,
+            body,
             reply: false,
             picture: None,
         });
