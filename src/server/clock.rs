@@ -290,7 +290,7 @@ impl Core {
             forfeit_days,
             draw_open,
         };
-        let (subject, mut body) = mail_text::nag(&nagged).unwrap_or_default();
+        let (subject, mut body) = mail_text::nag(&nagged).expect("nag words a Nagged event");
         body.push_str(&self.summary(tx, rules, row, state, &[])?);
         Ok(Outcome {
             ok: true,

@@ -382,7 +382,8 @@ impl Core {
             guard,
             replaced: old.map(|o| o.mv),
         };
-        let (subject, mut text) = mail_text::queued_answer(&event).unwrap_or_default();
+        let (subject, mut text) =
+            mail_text::queued_answer(&event).expect("queued_answer words a MoveQueued event");
         text.push_str(&self.summary(tx, rules, &row, state.as_ref(), &[])?);
         Ok(Outcome {
             events: vec![event],

@@ -254,7 +254,8 @@ impl Core {
         state: &dyn GameState,
         event: Event,
     ) -> Step<Outcome> {
-        let (subject, mut text) = mail_text::subscription_answer(&event).unwrap_or_default();
+        let (subject, mut text) = mail_text::subscription_answer(&event)
+            .expect("subscription_answer words a Subscribed or Unsubscribed event");
         text.push_str(&self.summary(tx, rules, row, state, &[])?);
         Ok(Outcome {
             events: vec![event],
