@@ -28,3 +28,29 @@ impl ProposalKind {
         }
     }
 }
+
+/// Which of a player's games `games` lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GamesFilter {
+    /// The games still going on (the default).
+    #[default]
+    Active,
+    /// Every game.
+    All,
+    /// The games that are over (`finished`, or pbmserv's `inactive`).
+    Finished,
+    /// The games where it is the player's turn.
+    Next,
+}
+
+impl GamesFilter {
+    /// The word as written in a command.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GamesFilter::Active => "active",
+            GamesFilter::All => "all",
+            GamesFilter::Finished => "finished",
+            GamesFilter::Next => "next",
+        }
+    }
+}

@@ -7,7 +7,7 @@ mod common;
 use pbem::command::ProposalKind;
 use pbem::config::Config;
 use pbem::decision::{
-    AccountEvent, AccountRefusal, Event, Game, Pending, PlayRefusal, Refusal, Settlement,
+    AccountEvent, AccountRefusal, Event, Game, Listing, Pending, PlayRefusal, Refusal, Settlement,
 };
 use pbem::games;
 use pbem::ratings::SeatResult;
@@ -154,6 +154,35 @@ fn a_game_from_challenge_to_resignation_as_events() {
             out.text
         );
     }
+    // The lists that follow are values too: a web page reads the standings and the finished games
+    // without parsing the text, and the text is worded from the same value.
+    let out = w.admin("limit standings");
+    let Some(Listing::Standings { game, rows }) = &out.listing else {
+        panic!("standings as a listing: {:?}", out.listing);
+    };
+    assert_eq!(*game, LIMIT);
+    let won: Vec<(&str, u32, u32)> = rows
+        .iter()
+        .map(|s| (s.userid.as_str(), s.won, s.lost))
+        .collect();
+    assert_eq!(won, vec![("alice", 1, 0), ("bob", 0, 1)]);
+    assert_eq!(
+        pbem::mail_text::listing(out.listing.as_ref().unwrap()).1,
+        out.text
+    );
+    let out = w.admin("limit history");
+    let Some(Listing::Finished {
+        total: 1, games, ..
+    }) = &out.listing
+    else {
+        panic!("one finished game: {:?}", out.listing);
+    };
+    assert_eq!((games[0].board, games[0].results.len()), (101, 2));
+    let out = w.admin("limit games alice all");
+    let Some(Listing::GamesOf { players, .. }) = &out.listing else {
+        panic!("alice's games: {:?}", out.listing);
+    };
+    assert_eq!(players[0].games[0].players, ["alice", "bob"]);
 }
 
 #[test]

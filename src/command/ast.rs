@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use super::mask::{Password, mask_for, mask_secrets};
 use super::tokenizer::Token;
 use crate::games::GameOption;
-pub use crate::model::ProposalKind;
+pub use crate::model::{GamesFilter, ProposalKind};
 
 /// A command as written, checked for form only.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -103,32 +103,6 @@ pub enum RawCommand {
         /// What to do.
         command: GameCommand,
     },
-}
-
-/// Which of a player's games `games` lists.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum GamesFilter {
-    /// The games still going on (the default).
-    #[default]
-    Active,
-    /// Every game.
-    All,
-    /// The games that are over (`finished`, or pbmserv's `inactive`).
-    Finished,
-    /// The games where it is the player's turn.
-    Next,
-}
-
-impl GamesFilter {
-    /// The word as written in a command.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GamesFilter::Active => "active",
-            GamesFilter::All => "all",
-            GamesFilter::Finished => "finished",
-            GamesFilter::Next => "next",
-        }
-    }
 }
 
 /// A command for one game type (the words after the game's name).

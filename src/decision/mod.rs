@@ -1,5 +1,5 @@
 //! What the server decided, as values: why a command was refused ([`Refusal`]) and what a command did
-//! ([`Event`]), before any English is written. [`crate::server`] decides; [`crate::mail_text`] turns a decision into the mail a player
+//! ([`Event`]) or looked up ([`Listing`]), before any English is written. [`crate::server`] decides; [`crate::mail_text`] turns a decision into the mail a player
 //! reads; a web page, a robot or a JSON API can read the same values without parsing prose.
 //!
 //! This module depends on neither of them (server -> decision, server -> mail_text -> decision), so
@@ -7,9 +7,12 @@
 //! errors that are already typed elsewhere ([`AccountError`], [`RuleError`]).
 
 mod event;
+mod listing;
 mod refusal;
 
 pub use event::{AccountEvent, Dropped, Event, PasswordChange, Pending, SettingChange, Settlement};
+
+pub use listing::{FinishedGame, Hosted, ListedGame, Listing, PlayerGames};
 
 pub use refusal::{
     AccountRefusal, AdminRefusal, ChallengeBlock, ChallengeUsage, ClockRefusal, HelpRefusal,

@@ -3,10 +3,12 @@
 //! front end (a web page, a robot, a JSON API) can take the same decisions without parsing prose.
 
 mod events;
+mod listings;
 mod refusals;
 
 pub use events::{
     account_answer, confirmation_letter, dropped_queued_move, message_letter, nag, new_game_notice,
     notice, queued_answer, rating_change, reset_letter, setting_done, subscription_answer, verdict,
 };
+pub use listings::listing;
 pub use refusals::{active_games, following, open_proposal, refusal};

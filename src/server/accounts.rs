@@ -116,6 +116,7 @@ impl Core {
             reply_to_sender: answer_sender,
             events: Vec::new(),
             refusal: None,
+            listing: None,
             letters: vec![Letter {
                 to: others,
                 subject,

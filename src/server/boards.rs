@@ -126,6 +126,7 @@ impl Core {
             reply_to_sender: false,
             events: Vec::new(),
             refusal: None,
+            listing: None,
             letters,
         })
     }

@@ -299,6 +299,7 @@ impl Core {
             reply_to_sender: false,
             events: vec![nagged],
             refusal: None,
+            listing: None,
             letters: vec![Letter {
                 to: player.addresses.clone(),
                 subject,

@@ -4,7 +4,7 @@
 use super::{Core, Outcome, Step};
 use super::{listed_status, saved_status, userids};
 use crate::command::GamesFilter;
-use crate::decision::{Game, ListRefusal};
+use crate::decision::{Game, Hosted, ListRefusal, ListedGame, Listing, PlayerGames};
 use crate::games::GameRules;
 use crate::storage::{GameFilter, Tx};
 use crate::summary;
@@ -26,31 +26,23 @@ impl Core {
                 })
                 .collect::<Result<_, _>>()?
         };
-        let mut text = format!("Games hosted by {}:\n\n", self.cfg.server.name);
+        let mut games = Vec::new();
         for g in chosen {
-            let p = g.players();
-            text.push_str(&format!(
-                "  {:<10} {} ({}-{} players): send `{} help` for the rules\n",
-                g.name(),
-                g.title(),
-                p.start(),
-                p.end(),
-                g.name()
-            ));
-            if !names.is_empty() {
-                let (running, finished) = tx.game_counts(g.name())?;
-                text.push_str(&format!(
-                    "  {:<10} {running} running, {finished} finished; `{} games <userid> next` \
-                     lists a player's games waiting for them\n",
-                    "",
-                    g.name()
-                ));
-            }
+            let counts = if names.is_empty() {
+                None
+            } else {
+                Some(tx.game_counts(g.name())?)
+            };
+            games.push(Hosted {
+                game: Game::of(g),
+                players: g.players(),
+                counts,
+            });
         }
-        Ok(Outcome::reply(
-            format!("{} games", self.cfg.server.name),
-            text,
-        ))
+        Ok(Outcome::listed(Listing::Hosted {
+            server: self.cfg.server.name.clone(),
+            games,
+        }))
     }
 
     pub(super) fn history(&self, tx: &Tx<'_>, rules: &dyn GameRules, board: u32) -> Step<Outcome> {
@@ -100,14 +92,13 @@ impl Core {
         whose: &[String],
         filter: GamesFilter,
     ) -> Step<Outcome> {
-        let (stored, word) = match filter {
-            GamesFilter::Active => (GameFilter::Active, "active"),
-            GamesFilter::All => (GameFilter::All, "all"),
-            GamesFilter::Finished => (GameFilter::Finished, "finished"),
-            GamesFilter::Next => (GameFilter::Next, "their turn"),
+        let stored = match filter {
+            GamesFilter::Active => GameFilter::Active,
+            GamesFilter::All => GameFilter::All,
+            GamesFilter::Finished => GameFilter::Finished,
+            GamesFilter::Next => GameFilter::Next,
         };
-        let mut text = String::new();
-        let mut names = Vec::new();
+        let mut players = Vec::new();
         for userid in whose {
             let user = tx.user(userid)?.ok_or_else(|| ListRefusal::NotRegistered {
                 userid: userid.clone(),
@@ -123,31 +114,23 @@ impl Core {
                     }
                 }
             }
-            let rows = tx.games_of(user.id, rules.name(), stored)?;
-            if !text.is_empty() {
-                text.push('\n');
+            let mut games = Vec::new();
+            for game in tx.games_of(user.id, rules.name(), stored)? {
+                games.push(ListedGame {
+                    board: game.board,
+                    status: listed_status(tx, rules, &game)?,
+                    players: game.players,
+                });
             }
-            text.push_str(&format!(
-                "{} games of {} ({word}):\n\n",
-                rules.title(),
-                user.userid
-            ));
-            if rows.is_empty() {
-                text.push_str("  none\n");
-            }
-            for game in &rows {
-                let status = listed_status(tx, rules, game)?;
-                text.push_str(&format!(
-                    "  Board {}: {}  {status}\n",
-                    game.board,
-                    game.players.join(" vs ")
-                ));
-            }
-            names.push(user.userid);
+            players.push(PlayerGames {
+                userid: user.userid,
+                games,
+            });
         }
-        Ok(Outcome::reply(
-            format!("{} games {}", rules.title(), names.join(" ")),
-            text,
-        ))
+        Ok(Outcome::listed(Listing::GamesOf {
+            game: Game::of(rules),
+            filter,
+            players,
+        }))
     }
 }

@@ -12,10 +12,11 @@ use std::time::Duration;
 
 use crate::clock::{Clock, FixedClock};
 use crate::config::Config;
-use crate::decision::{self, Event, Refusal, Refused};
+use crate::decision::{self, Event, Listing, Refusal, Refused};
 use crate::games::Registry;
 use crate::mail_in;
 use crate::mail_out::{Mailer, OutgoingMail};
+use crate::mail_text;
 use crate::storage::{Db, StorageError};
 
 // One concern a file; each adds `impl Core` blocks.
@@ -97,6 +98,8 @@ pub struct AdminOutcome {
     /// What the command did to the games, as values (for now the play family's: see
     /// [`crate::decision::Event`]).
     pub events: Vec<Event>,
+    /// What a listing command (`list`, `games`, `ratings`, `standings`, `history`) looked up.
+    pub listing: Option<Listing>,
 }
 
 /// What `outbox flush` did.
@@ -145,6 +148,8 @@ struct Outcome {
     events: Vec<Event>,
     /// Why it was refused, for an error answer to a refused command.
     refusal: Option<Refusal>,
+    /// What a listing command looked up, for an answer that shows things.
+    listing: Option<Listing>,
 }
 
 impl Outcome {
@@ -157,6 +162,16 @@ impl Outcome {
             letters: Vec::new(),
             events: Vec::new(),
             refusal: None,
+            listing: None,
+        }
+    }
+
+    /// The answer to a listing command: the listing, worded by [`mail_text::listing`].
+    fn listed(listing: Listing) -> Outcome {
+        let (subject, text) = mail_text::listing(&listing);
+        Outcome {
+            listing: Some(listing),
+            ..Outcome::reply(subject, text)
         }
     }
 
@@ -177,6 +192,7 @@ impl Outcome {
             reply_to_sender: false,
             events: Vec::new(),
             refusal: None,
+            listing: None,
         }
     }
 
@@ -190,6 +206,7 @@ impl Outcome {
             letters: Vec::new(),
             events: Vec::new(),
             refusal: None,
+            listing: None,
         }
     }
 
@@ -202,6 +219,7 @@ impl Outcome {
             letters: Vec::new(),
             events: Vec::new(),
             refusal: None,
+            listing: None,
         }
     }
 }
@@ -478,6 +496,7 @@ impl Server {
             text: outcome.text.clone(),
             refusal: outcome.refusal.clone(),
             events: outcome.events.clone(),
+            listing: outcome.listing.clone(),
         };
         let mails = self.core.letters_to_mails(&tx, &origin, vec![outcome])?;
         let ids = queue(&tx, &mails, self.core.now)?;

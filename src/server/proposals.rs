@@ -799,6 +799,7 @@ mod tests {
             reply_to_sender: false,
             events: Vec::new(),
             refusal: None,
+            listing: None,
             letters: vec![Letter {
                 to: vec!["a@x".into()],
                 subject: "s".into(),
