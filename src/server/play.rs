@@ -13,6 +13,38 @@ use crate::summary;
 /// database's write lock, so other mails wait that long at most.
 pub(super) const ROBOT_THINKING_MILLIS: u64 = 2_000;
 
+/// A player's command on one board, as written: who, with which password, which board, the `#N`
+/// guard and the mail's comment. `move`, `propose`, `accept`/`reject` and `queue` take one.
+#[derive(Clone, Copy)]
+pub(super) struct Act<'a> {
+    pub rules: &'a dyn GameRules,
+    pub board: u32,
+    pub userid: &'a str,
+    pub password: &'a str,
+    pub guard: Option<u32>,
+    pub comment: &'a str,
+}
+
+impl<'a> Act<'a> {
+    pub(super) fn new(
+        rules: &'a dyn GameRules,
+        board: u32,
+        userid: &'a str,
+        password: &'a Password,
+        guard: Option<u32>,
+        comment: &'a str,
+    ) -> Act<'a> {
+        Act {
+            rules,
+            board,
+            userid,
+            password: password.expose(),
+            guard,
+            comment,
+        }
+    }
+}
+
 impl Core {
     pub(super) fn load_game(
         &self,
@@ -73,16 +105,8 @@ impl Core {
                 if mv.trim().eq_ignore_ascii_case("resign") {
                     self.resign(tx, rules, *board, userid, password.expose(), comment)
                 } else {
-                    self.play(
-                        tx,
-                        rules,
-                        *board,
-                        userid,
-                        password.expose(),
-                        mv,
-                        *guard,
-                        comment,
-                    )
+                    let act = Act::new(rules, *board, userid, password, *guard, comment);
+                    self.play(tx, act, mv)
                 }
             }
             GameCommand::Resign {
@@ -116,48 +140,30 @@ impl Core {
                 password,
                 kind,
                 guard,
-            } => self.propose(
-                tx,
-                rules,
-                *board,
-                userid,
-                password.expose(),
-                *kind,
-                *guard,
-                comment,
-            ),
+            } => {
+                let act = Act::new(rules, *board, userid, password, *guard, comment);
+                self.propose(tx, act, *kind)
+            }
             GameCommand::Answer {
                 board,
                 userid,
                 password,
                 accept,
                 guard,
-            } => self.answer(
-                tx,
-                rules,
-                *board,
-                userid,
-                password.expose(),
-                *accept,
-                *guard,
-                comment,
-            ),
+            } => {
+                let act = Act::new(rules, *board, userid, password, *guard, comment);
+                self.answer(tx, act, *accept)
+            }
             GameCommand::Queue {
                 board,
                 userid,
                 password,
                 mv,
                 guard,
-            } => self.queue_move(
-                tx,
-                rules,
-                *board,
-                userid,
-                password.expose(),
-                mv,
-                *guard,
-                comment,
-            ),
+            } => {
+                let act = Act::new(rules, *board, userid, password, *guard, comment);
+                self.queue_move(tx, act, mv)
+            }
         }
     }
 
@@ -352,18 +358,15 @@ impl Core {
         Ok((row, state, user, seat))
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn play(
-        &self,
-        tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        board: u32,
-        userid: &str,
-        password: &str,
-        mv: &str,
-        guard: Option<u32>,
-        comment: &str,
-    ) -> Step<Outcome> {
+    pub(super) fn play(&self, tx: &Tx<'_>, act: Act<'_>, mv: &str) -> Step<Outcome> {
+        let Act {
+            rules,
+            board,
+            userid,
+            password,
+            guard,
+            comment,
+        } = act;
         let (row, mut state, user, seat) = self.seated(tx, rules, board, userid, password)?;
         let refuse = |r: PlayRefusal| Failure::from(Refused::on(r, rules.name(), board));
         let players = userids(&row);

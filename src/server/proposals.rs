@@ -21,6 +21,7 @@
 //!   its comment, and every board mail says it was queued; otherwise it is dropped and the player is
 //!   mailed why, with the board. Queued moves are never shown to the other players.
 
+use super::play::Act;
 use super::{Core, Letter, Outcome, Refused, Step};
 use crate::command::ProposalKind;
 use crate::decision::{Dropped, Event, Game, OpenProposal, PlayRefusal, ProposalRefusal};
@@ -98,18 +99,15 @@ impl Core {
     }
 
     /// `move ... propose undo|draw`.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn propose(
-        &self,
-        tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        board: u32,
-        userid: &str,
-        password: &str,
-        kind: ProposalKind,
-        guard: Option<u32>,
-        comment: &str,
-    ) -> Step<Outcome> {
+    pub(super) fn propose(&self, tx: &Tx<'_>, act: Act<'_>, kind: ProposalKind) -> Step<Outcome> {
+        let Act {
+            rules,
+            board,
+            userid,
+            password,
+            guard,
+            comment,
+        } = act;
         let (row, state, user, seat) = self.seated(tx, rules, board, userid, password)?;
         let refuse = |r: ProposalRefusal| Refused::on(r, rules.name(), board);
         check_guard(state.as_ref(), board, guard).map_err(refuse)?;
@@ -161,18 +159,15 @@ impl Core {
     }
 
     /// `move ... accept` and `move ... reject`.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn answer(
-        &self,
-        tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        board: u32,
-        userid: &str,
-        password: &str,
-        accept: bool,
-        guard: Option<u32>,
-        comment: &str,
-    ) -> Step<Outcome> {
+    pub(super) fn answer(&self, tx: &Tx<'_>, act: Act<'_>, accept: bool) -> Step<Outcome> {
+        let Act {
+            rules,
+            board,
+            userid,
+            password,
+            guard,
+            comment,
+        } = act;
         let (row, state, user, seat) = self.seat_of(tx, rules, board, userid, password)?;
         let refuse = |r: ProposalRefusal| Refused::on(r, rules.name(), board);
         check_guard(state.as_ref(), board, guard).map_err(refuse)?;
@@ -311,18 +306,15 @@ impl Core {
     }
 
     /// `queue board userid password move[#N]`: keeps a move for when the player's turn comes.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn queue_move(
-        &self,
-        tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        board: u32,
-        userid: &str,
-        password: &str,
-        mv: &str,
-        guard: Option<u32>,
-        comment: &str,
-    ) -> Step<Outcome> {
+    pub(super) fn queue_move(&self, tx: &Tx<'_>, act: Act<'_>, mv: &str) -> Step<Outcome> {
+        let Act {
+            rules,
+            board,
+            userid,
+            password,
+            guard,
+            comment,
+        } = act;
         let (row, state, user, seat) = self.seated(tx, rules, board, userid, password)?;
         let refuse = |r: ProposalRefusal| Refused::on(r, rules.name(), board);
         if let Err(error) = rules.read_move(mv) {
