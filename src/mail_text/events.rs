@@ -597,14 +597,10 @@ pub fn rating_change(r: &GameResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decision::Game;
     use crate::games;
     use crate::ratings::{Rating, SeatResult};
 
-    const LIMIT: Game = Game {
-        name: "limit",
-        title: "Limit",
-    };
+    use super::super::LIMIT;
 
     #[test]
     fn the_new_game_notice_heads_the_board() {

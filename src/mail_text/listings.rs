@@ -188,12 +188,9 @@ fn result_line(results: &[GameResult]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decision::{Game, Hosted, ListedGame};
+    use crate::decision::{Hosted, ListedGame};
 
-    const LIMIT: Game = Game {
-        name: "limit",
-        title: "Limit",
-    };
+    use super::super::LIMIT;
 
     #[test]
     fn hosted_games_with_their_counts() {

@@ -12,3 +12,10 @@ pub use events::{
 };
 pub use listings::listing;
 pub use refusals::{active_games, following, open_proposal, refusal};
+
+/// Limit's names, for the tests of the texts.
+#[cfg(test)]
+const LIMIT: crate::decision::Game = crate::decision::Game {
+    name: "limit",
+    title: "Limit",
+};

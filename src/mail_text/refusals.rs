@@ -599,12 +599,9 @@ fn admin(r: &AdminRefusal) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::decision::{Game, RuleError};
+    use crate::decision::RuleError;
 
-    const LIMIT: Game = Game {
-        name: "limit",
-        title: "Limit",
-    };
+    use super::super::LIMIT;
 
     #[test]
     fn a_wrong_password_names_both_allowances() {
