@@ -1,0 +1,164 @@
+//! The shape of the code, checked (issue 13): the top-level modules of `src/` depend on each other
+//! without a cycle, the store knows nothing of the command parser, the rules engine nothing of mail or
+//! storage, and no file holds more than about 800 lines of code besides its tests.
+//!
+//! A module depends on another when any of its files names `crate::<other>`; comments and the
+//! `#[cfg(test)] mod tests` block at the end of a file do not count. `cargo test --test architecture
+//! -- --nocapture` prints the graph.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The most lines of code (before a file's tests) one file may hold; `about 800` in the issue.
+const MAX_CODE_LINES: usize = 850;
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// A file's code: without its trailing test module and without comments.
+fn code_of(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    let text = match text.find("#[cfg(test)]\nmod tests") {
+        Some(cut) => &text[..cut],
+        None => &text,
+    };
+    text.lines()
+        .map(|l| match l.find("//") {
+            Some(i) => &l[..i],
+            None => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The top-level modules of `src/` and their files.
+fn modules() -> BTreeMap<String, Vec<PathBuf>> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut mods: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
+    for entry in std::fs::read_dir(&src).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_str().unwrap().to_string();
+        if name == "main" || name == "lib" {
+            continue;
+        }
+        let files = mods.entry(name).or_default();
+        if path.is_dir() {
+            rust_files(&path, files);
+        } else {
+            files.push(path);
+        }
+    }
+    mods
+}
+
+/// Which modules each module names: `crate::x` and `use crate::{x, y}`.
+fn graph() -> BTreeMap<String, BTreeSet<String>> {
+    let mods = modules();
+    let mut deps = BTreeMap::new();
+    for (name, files) in &mods {
+        let mut found = BTreeSet::new();
+        for f in files {
+            let code = code_of(f);
+            for (i, _) in code.match_indices("crate::") {
+                let rest = &code[i + "crate::".len()..];
+                if let Some(group) = rest.strip_prefix('{') {
+                    let group = &group[..group.find('}').unwrap_or(group.len())];
+                    for word in group.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+                        found.insert(word.to_string());
+                    }
+                } else {
+                    let word: String = rest
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    found.insert(word);
+                }
+            }
+        }
+        found.retain(|m| m != name && mods.contains_key(m));
+        deps.insert(name.clone(), found);
+    }
+    deps
+}
+
+/// Every module reachable from `from`.
+fn reachable(deps: &BTreeMap<String, BTreeSet<String>>, from: &str) -> BTreeSet<String> {
+    let mut seen = BTreeSet::new();
+    let mut todo = vec![from.to_string()];
+    while let Some(m) = todo.pop() {
+        for d in &deps[&m] {
+            if seen.insert(d.clone()) {
+                todo.push(d.clone());
+            }
+        }
+    }
+    seen
+}
+
+#[test]
+fn the_modules_have_no_cycle() {
+    let deps = graph();
+    for (m, d) in &deps {
+        println!(
+            "{m:12} -> {}",
+            d.iter().cloned().collect::<Vec<_>>().join(", ")
+        );
+    }
+    // The graph is read, not empty: the server uses the store and the rules.
+    assert!(deps["server"].contains("storage") && deps["server"].contains("games"));
+    let cycles: Vec<&String> = deps
+        .keys()
+        .filter(|m| reachable(&deps, m).contains(*m))
+        .collect();
+    assert!(
+        cycles.is_empty(),
+        "these modules depend on themselves through others: {cycles:?}"
+    );
+}
+
+#[test]
+fn the_store_and_the_rules_stand_alone() {
+    let deps = graph();
+    let store = reachable(&deps, "storage");
+    assert!(
+        !store.contains("command") && !store.contains("server"),
+        "storage reaches {store:?}"
+    );
+    let rules = reachable(&deps, "games");
+    for outside in [
+        "mail_in", "mail_out", "storage", "server", "command", "config",
+    ] {
+        assert!(!rules.contains(outside), "games reaches {outside}");
+    }
+}
+
+#[test]
+fn no_file_holds_more_than_about_800_lines_of_code() {
+    let mut big = Vec::new();
+    for files in modules().values() {
+        for f in files {
+            let text = std::fs::read_to_string(f).unwrap();
+            // Files that are all tests (`tests.rs`, `*_tests.rs`) are left out.
+            let name = f.file_name().unwrap().to_str().unwrap();
+            if name == "tests.rs" || name.ends_with("_tests.rs") {
+                continue;
+            }
+            let lines = match text.find("#[cfg(test)]\nmod tests") {
+                Some(cut) => text[..cut].lines().count(),
+                None => text.lines().count(),
+            };
+            if lines > MAX_CODE_LINES {
+                big.push(format!("{} ({lines} lines)", f.display()));
+            }
+        }
+    }
+    assert!(big.is_empty(), "split these by concern: {big:?}");
+}
