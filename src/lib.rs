@@ -1,9 +1,10 @@
 //! pbem: a play-by-email game server, modelled on pbmserv.
 //!
 //! Mail comes in ([`mail_in`]), its text becomes commands ([`command`]), the server checks them against
-//! the accounts ([`accounts`]), the stored games ([`storage`]) and the rules ([`games`]), and the boards go
-//! out by mail ([`summary`] writes them, [`mail_out`] sends them); finished games are rated with [`ratings`].
-//! [`server`] ties these together.
+//! the accounts ([`accounts`]), the stored games ([`storage`]) and the rules ([`games`]) and decides in
+//! types ([`decision`]: refusals, events, lists); [`mail_text`] and [`summary`] word the decisions and
+//! the boards, and [`mail_out`] sends them; finished games are rated with [`ratings`]. [`server`] ties
+//! these together, at the time its [`clock`] gives. `docs/architecture.md` draws the whole path.
 
 pub mod accounts;
 pub mod cli;
