@@ -114,9 +114,6 @@ impl Core {
             text: text.clone(),
             subject: subject.clone(),
             reply_to_sender: answer_sender,
-            events: Vec::new(),
-            refusal: None,
-            listing: None,
             letters: vec![Letter {
                 to: others,
                 subject,
@@ -124,6 +121,7 @@ impl Core {
                 reply: false,
                 picture: None,
             }],
+            ..Outcome::default()
         }
     }
 

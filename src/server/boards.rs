@@ -123,11 +123,8 @@ impl Core {
             ok: true,
             text: body,
             subject,
-            reply_to_sender: false,
-            events: Vec::new(),
-            refusal: None,
-            listing: None,
             letters,
+            ..Outcome::default()
         })
     }
 

@@ -296,10 +296,7 @@ impl Core {
             ok: true,
             text: body.clone(),
             subject: subject.clone(),
-            reply_to_sender: false,
             events: vec![nagged],
-            refusal: None,
-            listing: None,
             letters: vec![Letter {
                 to: player.addresses.clone(),
                 subject,
@@ -307,6 +304,7 @@ impl Core {
                 reply: false,
                 picture: None,
             }],
+            ..Outcome::default()
         })
     }
 

@@ -321,7 +321,6 @@ impl Core {
                     summary::error_body(&mail_text::refusal(&r.refusal), board.as_deref(), &quoted);
                 Ok(Outcome {
                     refusal: Some(r.refusal),
-                    listing: None,
                     ..Outcome::error(subject, text)
                 })
             }

@@ -134,7 +134,8 @@ struct Letter {
     picture: Option<String>,
 }
 
-/// What one command did.
+/// What one command did. The default is a refusal that says nothing and sends nothing.
+#[derive(Default)]
 struct Outcome {
     ok: bool,
     /// What the admin sees, or the sender's reply when `reply_to_sender` is set.
@@ -156,13 +157,8 @@ impl Outcome {
     fn reply(subject: String, text: String) -> Outcome {
         Outcome {
             ok: true,
-            text,
-            subject,
             reply_to_sender: true,
-            letters: Vec::new(),
-            events: Vec::new(),
-            refusal: None,
-            listing: None,
+            ..Outcome::error(subject, text)
         }
     }
 
@@ -189,37 +185,22 @@ impl Outcome {
             }],
             text,
             subject,
-            reply_to_sender: false,
-            events: Vec::new(),
-            refusal: None,
-            listing: None,
+            ..Outcome::default()
         }
     }
 
     /// Nothing done and nothing said (a dropped unsolicited challenge).
     fn silent() -> Outcome {
-        Outcome {
-            ok: false,
-            text: String::new(),
-            subject: String::new(),
-            reply_to_sender: false,
-            letters: Vec::new(),
-            events: Vec::new(),
-            refusal: None,
-            listing: None,
-        }
+        Outcome::default()
     }
 
+    /// A refusal answered to the sender.
     fn error(subject: String, text: String) -> Outcome {
         Outcome {
-            ok: false,
             text,
             subject,
             reply_to_sender: true,
-            letters: Vec::new(),
-            events: Vec::new(),
-            refusal: None,
-            listing: None,
+            ..Outcome::default()
         }
     }
 }

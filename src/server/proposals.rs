@@ -788,10 +788,6 @@ mod tests {
             ok: true,
             text: "Summary".into(),
             subject: "s".into(),
-            reply_to_sender: false,
-            events: Vec::new(),
-            refusal: None,
-            listing: None,
             letters: vec![Letter {
                 to: vec!["a@x".into()],
                 subject: "s".into(),
@@ -799,6 +795,7 @@ mod tests {
                 reply: false,
                 picture: None,
             }],
+            ..Outcome::default()
         };
         let o = with_notice(o, "bob rejects.");
         assert_eq!(o.text, "bob rejects.\n\nSummary");
