@@ -233,15 +233,10 @@ impl Tx<'_> {
              WHERE s.game_id = ?1 ORDER BY s.seat",
         )?;
         let players = stmt
-            .query_map(params![id, game_type, Rating::default().rating], |r| {
-                Ok((
-                    r.get(0)?,
-                    Rating {
-                        rating: r.get(1)?,
-                        games: r.get(2)?,
-                    },
-                ))
-            })?
+            .query_map(
+                params![id, game_type, Rating::default().rating],
+                super::ratings::userid_and_rating,
+            )?
             .collect::<rusqlite::Result<Vec<_>>>()?;
         Ok(Some(GameView {
             id,

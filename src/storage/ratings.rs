@@ -149,15 +149,7 @@ impl Tx<'_> {
              WHERE r.game_type = ?1 ORDER BY r.rating DESC, u.userid_key",
         )?;
         let rows = stmt
-            .query_map([game_type], |r| {
-                Ok((
-                    r.get(0)?,
-                    Rating {
-                        rating: r.get(1)?,
-                        games: r.get(2)?,
-                    },
-                ))
-            })?
+            .query_map([game_type], userid_and_rating)?
             .collect::<rusqlite::Result<Vec<_>>>()?;
         Ok(rows)
     }
@@ -186,6 +178,17 @@ impl Tx<'_> {
             .collect::<rusqlite::Result<Vec<_>>>()?;
         Ok(rows)
     }
+}
+
+/// A row of `userid, rating, games`, as the rating list and the web's player list select them.
+pub(super) fn userid_and_rating(r: &rusqlite::Row<'_>) -> rusqlite::Result<(String, Rating)> {
+    Ok((
+        r.get(0)?,
+        Rating {
+            rating: r.get(1)?,
+            games: r.get(2)?,
+        },
+    ))
 }
 
 #[cfg(test)]
