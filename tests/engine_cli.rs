@@ -190,18 +190,7 @@ fn playout_counts_the_results() {
         ("--games 10 -classic --seed 1", vec!["white", "red"]),
     ] {
         let out = engine(&format!("limit playout {args}"), "").ok();
-        let value = |key: &str| -> u64 {
-            let line = out
-                .lines()
-                .find(|l| l.starts_with(key))
-                .unwrap_or_else(|| panic!("no {key:?} in {out}"));
-            line[key.len()..]
-                .split_whitespace()
-                .next()
-                .unwrap()
-                .parse()
-                .unwrap()
-        };
+        let value = |key: &str| -> u64 { stat(&out, key) };
         let games = value("games ");
         assert_eq!(games, if args.contains("20") { 20 } else { 10 });
         let wins: u64 = names.iter().map(|n| value(&format!("winner {n} "))).sum();
@@ -343,18 +332,7 @@ fn match_counts_every_game_and_swaps_colours() {
             "{line}"
         );
     }
-    let value = |key: &str| -> f64 {
-        let line = out
-            .lines()
-            .find(|l| l.starts_with(key))
-            .unwrap_or_else(|| panic!("no {key:?} in {out}"));
-        line[key.len()..]
-            .split_whitespace()
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap()
-    };
+    let value = |key: &str| -> f64 { stat(&out, key) };
     let (w, l, d) = (value("wins "), value("losses "), value("draws "));
     assert_eq!(w + l + d, 6.0, "{out}");
     let outcomes = |word: &str| {
@@ -424,4 +402,21 @@ fn match_with_three_players_and_bad_command_lines() {
         assert_eq!(run.code, 2, "{bad}");
         assert!(run.err.contains(why), "{bad}: {}", run.err);
     }
+}
+
+/// The number after `key` on the line of `out` that starts with it (`games 20`, `wins 3.5`).
+fn stat<T: std::str::FromStr>(out: &str, key: &str) -> T
+where
+    T::Err: std::fmt::Debug,
+{
+    let line = out
+        .lines()
+        .find(|l| l.starts_with(key))
+        .unwrap_or_else(|| panic!("no {key:?} in {out}"));
+    line[key.len()..]
+        .split_whitespace()
+        .next()
+        .unwrap_or_else(|| panic!("nothing after {key:?} in {out}"))
+        .parse()
+        .unwrap()
 }
