@@ -19,7 +19,7 @@ use crate::config::{Config, Transport};
 use crate::exit::{
     EX_CONFIG, EX_OK, EX_REFUSED, EX_TEMPFAIL, EX_USAGE, failure_status, outcome_note,
 };
-use crate::server::{IngestOutcome, Override, Parts, Server, ServerError};
+use crate::server::{IngestOutcome, Override, Server, ServerError};
 
 /// `pbem`: a play-by-email game server.
 #[derive(Debug, Parser)]
@@ -285,7 +285,7 @@ pub fn run(args: Args) -> i32 {
             Ok(listen) => {
                 // Its threads write to stderr too: the lock must not stay with this one.
                 drop((out, err));
-                crate::lmtp::run(cfg, &listen, seed)
+                crate::lmtp::run(cfg, &listen, seed, clock)
             }
             Err(e) => {
                 let _ = writeln!(err, "pbem: {e}");
@@ -294,8 +294,7 @@ pub fn run(args: Args) -> i32 {
         };
     }
     let cfg_keep_days = cfg.mail.outbox_keep_days;
-    let opened = Parts::from_config(&cfg, clock).and_then(|parts| Server::open_with(cfg, parts));
-    let mut server = match opened {
+    let mut server = match Server::open_at(cfg, clock) {
         Ok(s) => s.with_seed(seed),
         Err(e) => return server_failure(&mut err, &e, db),
     };

@@ -27,9 +27,10 @@ use std::sync::{Arc, Mutex, mpsc};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use crate::clock::Clock;
 use crate::config::{Config, Listen};
 use crate::exit::{self, EX_OK, EX_TEMPFAIL, EX_UNAVAILABLE};
-use crate::server::{Parts, Server};
+use crate::server::Server;
 use protocol::{Mail, SHUTTING_DOWN, Session, Step, Verdict};
 
 /// Set by SIGTERM/SIGINT.
@@ -46,7 +47,7 @@ const CONNECTION_STACK: usize = 256 << 10;
 const READ_CHUNK: usize = 16 << 10;
 
 /// Runs the LMTP server on `listen` until SIGTERM or SIGINT; returns the exit status.
-pub fn run(cfg: Config, listen: &Listen, seed: Option<u64>) -> i32 {
+pub fn run(cfg: Config, listen: &Listen, seed: Option<u64>, clock: Arc<dyn Clock>) -> i32 {
     let wake = match install_signal_handlers() {
         Ok(fd) => fd,
         Err(e) => {
@@ -55,7 +56,7 @@ pub fn run(cfg: Config, listen: &Listen, seed: Option<u64>) -> i32 {
         }
     };
     let db = cfg.database.path.clone();
-    let (jobs, workers) = match start_workers(&cfg, seed, &db) {
+    let (jobs, workers) = match start_workers(&cfg, seed, &clock, &db) {
         Ok(w) => w,
         Err((status, line)) => {
             eprintln!("pbem: {line}");
@@ -123,14 +124,20 @@ type Workers = (mpsc::Sender<Job>, Vec<JoinHandle<()>>);
 
 /// Starts the workers, each opening its own server on the database; fails with the exit status and
 /// the line of the first that cannot open it.
-fn start_workers(cfg: &Config, seed: Option<u64>, db: &Path) -> Result<Workers, (i32, String)> {
+fn start_workers(
+    cfg: &Config,
+    seed: Option<u64>,
+    clock: &Arc<dyn Clock>,
+    db: &Path,
+) -> Result<Workers, (i32, String)> {
     let (jobs, queue) = mpsc::channel::<Job>();
     let queue = Arc::new(Mutex::new(queue));
     let (ready_tx, ready) = mpsc::channel();
     let mut handles = Vec::new();
     for i in 0..cfg.lmtp.workers {
-        let (cfg, db, queue, ready_tx) = (
+        let (cfg, clock, db, queue, ready_tx) = (
             cfg.clone(),
+            Arc::clone(clock),
             db.to_path_buf(),
             Arc::clone(&queue),
             ready_tx.clone(),
@@ -140,7 +147,7 @@ fn start_workers(cfg: &Config, seed: Option<u64>, db: &Path) -> Result<Workers, 
         let spawned = std::thread::Builder::new()
             .name(format!("lmtp-worker-{i}"))
             .stack_size(WORKER_STACK)
-            .spawn(move || worker(cfg, seed, &db, &queue, &ready_tx));
+            .spawn(move || worker(cfg, seed, clock, &db, &queue, &ready_tx));
         match spawned {
             Ok(h) => handles.push(h),
             Err(e) => {
@@ -166,18 +173,13 @@ fn start_workers(cfg: &Config, seed: Option<u64>, db: &Path) -> Result<Workers, 
 fn worker(
     cfg: Config,
     seed: Option<u64>,
+    clock: Arc<dyn Clock>,
     db: &Path,
     queue: &Mutex<mpsc::Receiver<Job>>,
     ready: &mpsc::Sender<Result<(), (i32, String)>>,
 ) {
-    // The worker reads the clock afresh for each mail (see `crate::clock`).
-    let opened = crate::clock::from_env()
-        .map_err(|e| (exit::EX_USAGE, e))
-        .and_then(|clock| {
-            Parts::from_config(&cfg, clock)
-                .and_then(|parts| Server::open_with(cfg, parts))
-                .map_err(|e| exit::failure_status(&e, db))
-        });
+    // The server reads the clock afresh for each mail (see `crate::clock`).
+    let opened = Server::open_at(cfg, clock).map_err(|e| exit::failure_status(&e, db));
     let mut server = match opened {
         Ok(s) => s.with_seed(seed).defer_sending(true),
         Err(failure) => {
@@ -194,8 +196,17 @@ fn worker(
         };
         let verdict = ingest(&mut server, &job, db);
         let _ = job.answer.send(verdict);
-        // The mail is committed and answered: its replies go out now, off the MTA's clock.
-        server.send_deferred();
+        // The mail is committed and answered: its replies go out now, off the MTA's clock. A
+        // panic while drawing or sending leaves the mails claimed in the outbox (a flush takes them
+        // once the claim is stale), and the worker goes on.
+        let sent =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| server.send_deferred()));
+        if sent.is_err() {
+            eprintln!(
+                "pbem: {}: sending its replies panicked; `pbem outbox flush` retries them",
+                job.name
+            );
+        }
     }
 }
 

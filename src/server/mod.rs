@@ -323,7 +323,13 @@ impl Server {
     /// mail transport, every hosted game), at a clock that stands at `now` (unix seconds); see
     /// [`Server::open_with`] for a server given its parts.
     pub fn open(cfg: Config, now: i64) -> Result<Server, ServerError> {
-        let parts = Parts::from_config(&cfg, Arc::new(FixedClock::new(now)))?;
+        Server::open_at(cfg, Arc::new(FixedClock::new(now)))
+    }
+
+    /// Opens the database named in the configuration with the parts the configuration names, at
+    /// the clock given (the binary's: the system time, or `PBEM_NOW`).
+    pub fn open_at(cfg: Config, clock: Arc<dyn Clock>) -> Result<Server, ServerError> {
+        let parts = Parts::from_config(&cfg, clock)?;
         Server::open_with(cfg, parts)
     }
 
