@@ -15,6 +15,7 @@ pub mod decision;
 pub mod engine_cli;
 pub mod exit;
 pub mod games;
+pub mod html;
 pub mod lmtp;
 pub mod mail_in;
 pub mod mail_out;

@@ -15,6 +15,7 @@ use std::time::Duration;
 
 use crate::config::Config;
 use crate::games::{GameRules, GameState, Registry, Status};
+use crate::html::escape;
 use crate::storage::{Db, Listed, StorageError};
 use crate::summary;
 
@@ -220,22 +221,6 @@ fn parse_number(s: &str) -> Option<u32> {
         return None;
     }
     s.parse().ok()
-}
-
-/// Escapes text for HTML content and attribute values.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
 }
 
 const STYLE: &str = "body{font-family:sans-serif;max-width:60em;margin:1em auto;padding:0 1em;\
@@ -621,14 +606,6 @@ mod tests {
         assert_eq!(number_param("page=2", "move"), Param::Absent);
         assert_eq!(number_param("move", "move"), Param::Bad);
         assert_eq!(number_param("move=<script>", "move"), Param::Bad);
-    }
-
-    #[test]
-    fn escape_covers_markup_and_quotes() {
-        assert_eq!(
-            escape("<a href=\"x\" title='y'>&</a>"),
-            "&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;"
-        );
     }
 
     #[test]

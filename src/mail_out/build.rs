@@ -115,12 +115,7 @@ const BOARD_CID: &str = "board@pbem";
 
 /// The HTML part of a board mail: the picture, then the same text as the text part.
 fn html_body(subject: &str, text: &str) -> String {
-    let esc = |s: &str| {
-        s.replace('&', "&amp;")
-            .replace('<', "&lt;")
-            .replace('>', "&gt;")
-            .replace('"', "&quot;")
-    };
+    use crate::html::escape as esc;
     format!(
         "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{}</title></head>\n<body>\n\
          <p><img src=\"cid:{BOARD_CID}\" alt=\"The board, as drawn in the text below\"></p>\n\
