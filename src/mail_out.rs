@@ -146,16 +146,17 @@ impl OutgoingMail {
     }
 
     /// Threads this mail under an incoming one: `In-Reply-To` its Message-ID, `References` its
-    /// References plus its Message-ID. Ids may come with or without their angle brackets. Only ids
+    /// References plus its Message-ID. The ids are as [`crate::mail_in`] reads them: without their angle
+    /// brackets. Only ids
     /// that fit in a header we write are kept: a mail whose own Message-ID does not (say, a non-ASCII
     /// byte) is answered unthreaded rather than failing to build for ever (found by fuzzing).
     pub fn replying_to(mut self, message_id: Option<&str>, references: &[String]) -> OutgoingMail {
-        let Some(id) = message_id.and_then(|id| clean_msg_id(&bracketed(id))) else {
+        let Some(id) = message_id.and_then(|id| clean_msg_id(&format!("<{id}>"))) else {
             return self;
         };
         let mut refs: Vec<String> = references
             .iter()
-            .filter_map(|r| clean_msg_id(&bracketed(r)))
+            .filter_map(|r| clean_msg_id(&format!("<{r}>")))
             .collect();
         refs.push(id.clone());
         // The incoming mail's last references (mail_in keeps at most that many) and its own id.
@@ -191,16 +192,6 @@ pub fn clean_msg_id(raw: &str) -> Option<String> {
             .split_once('@')
             .is_some_and(|(l, r)| !l.is_empty() && !r.is_empty() && !r.contains('@'));
     ok.then(|| t.to_string())
-}
-
-/// A Message-ID in its angle brackets, `<left@right>`, however it was written.
-fn bracketed(id: &str) -> String {
-    let id = id.trim();
-    if id.starts_with('<') && id.ends_with('>') {
-        id.to_string()
-    } else {
-        format!("<{}>", id.trim_matches(|c| c == '<' || c == '>'))
-    }
 }
 
 /// A new, unique Message-ID `<pbem.TIME.PID.SEQ.RANDOM@hostname>`. The time comes first in fixed
@@ -462,7 +453,7 @@ mod tests {
         };
         let m = new().replying_to(
             Some("in@x.org"),
-            &["<root@x.org>".to_string(), "junk\r\nBcc: v".to_string()],
+            &["root@x.org".to_string(), "junk\r\nBcc: v".to_string()],
         );
         assert_eq!(m.in_reply_to.as_deref(), Some("<in@x.org>"));
         assert_eq!(m.references, ["<root@x.org>", "<in@x.org>"]);
@@ -472,14 +463,14 @@ mod tests {
         assert!(m.message_id.ends_with("@localhost>"));
         assert!(m.to_message().is_ok());
 
-        let many: Vec<String> = (0..50).map(|i| format!("<r{i}@x.org>")).collect();
-        let m = new().replying_to(Some("<in@x.org>"), &many);
+        let many: Vec<String> = (0..50).map(|i| format!("r{i}@x.org")).collect();
+        let m = new().replying_to(Some("in@x.org"), &many);
         assert_eq!(m.references.len(), MAX_REFERENCES + 1);
         assert_eq!(m.references[0], "<r30@x.org>");
         assert_eq!(m.references.last().unwrap(), "<in@x.org>");
 
         // No usable Message-ID of its own: answered, but not threaded.
-        for id in [None, Some("<caf\u{e9}@x.org>")] {
+        for id in [None, Some("caf\u{e9}@x.org")] {
             let m = new().replying_to(id, &many);
             assert_eq!(m.in_reply_to, None);
             assert!(m.references.is_empty());

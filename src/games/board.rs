@@ -1,10 +1,9 @@
 //! A game-neutral picture of a position: the cells with their coordinates, tiles and pieces, the sides,
-//! whose turn it is and the last move. [`super::GameState::board_view`] returns it; the ASCII board of a
-//! mail, the SVG picture and a web page are renderers of it, and none of them needs to know the game's
-//! own types. Colours are named here (CSS hex) so that a renderer that knows nothing of the game can
-//! still paint it as the game means it to look; the whole board serializes (as JSON, say) for a page
-//! that draws it in the browser.
-
+//! whose turn it is and the last move. [`super::GameState::board_view`] returns it. Limit's ASCII board
+//! and SVG picture are drawn from it (both still assume hexagons: a square game would add its own
+//! renderer of the same view). Colours are named here (CSS hex) so that a renderer that knows nothing
+//! of the game can still paint it as the game means it to look. It serializes, for a front end that
+//! wants the board as data (a JSON API); nothing in the server serializes it yet.
 use serde::Serialize;
 
 use super::{GameState, Outcome, Status};

@@ -203,11 +203,7 @@ impl Game {
     }
 
     pub(crate) fn side_title(&self, s: usize) -> String {
-        let n = self.side(s).name();
-        let mut c = n.chars();
-        c.next()
-            .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
-            .unwrap_or_default()
+        self.side(s).title().to_string()
     }
 
     fn in_seats(&self) -> Vec<usize> {

@@ -220,7 +220,7 @@ impl Game {
             .collect();
         Board {
             grid: Grid::Hex,
-            move_number: self.records().len() as u32 + 1,
+            move_number: crate::games::GameState::move_number(self),
             cells,
             tiles: colours.into_iter().map(TileColour::kind).collect(),
             sides,
