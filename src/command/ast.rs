@@ -157,7 +157,7 @@ pub enum GameCommand {
         /// Without a board: which page of finished games, newest first (`page 2`); `None` is the first.
         page: Option<u32>,
     },
-    /// `<game> games userid [active|all|finished]`
+    /// `<game> games userid... [active|all|finished|next]`
     Games {
         /// Whose games, as written (one or more).
         userids: Vec<String>,

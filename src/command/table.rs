@@ -295,7 +295,7 @@ pub(crate) static TABLE: &[CommandDef] = &[
         words: &["games"],
         aliases: &[],
         usage: &["games <userid>... [active|all|finished|next]   (next: where it is their turn)"],
-        help: &["<game> games userid [active|all|finished]"],
+        help: &["<game> games userid [active|all|finished|next]"],
         passwords: &[],
         parse: Parse::Game(g::games),
     },

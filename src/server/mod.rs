@@ -405,9 +405,8 @@ impl Server {
     /// Stops this server's clock at `now` (a long-lived server in a fuzzer or test), in place of
     /// the clock it was given.
     pub fn set_now(&mut self, now: i64) {
+        // Every entry point reads the clock and checks its mail's passwords afresh.
         self.clock = Arc::new(FixedClock::new(now));
-        self.tick();
-        *self.core.logins.borrow_mut() = Logins::default();
     }
 
     /// The open database (for inspection by tools and tests).
@@ -477,13 +476,14 @@ impl Server {
         };
         self.core.precheck(&self.db, &[line.to_string()], None)?;
         let mut tx = self.db.transaction()?;
-        let outcome = self.core.execute(&mut tx, line, comment, &origin, &[])?;
+        let mut outcome = self.core.execute(&mut tx, line, comment, &origin, &[])?;
+        // The mails need only the texts and letters: the values move to the answer.
         let answer = AdminOutcome {
             ok: outcome.ok,
             text: outcome.text.clone(),
-            refusal: outcome.refusal.clone(),
-            events: outcome.events.clone(),
-            listing: outcome.listing.clone(),
+            refusal: outcome.refusal.take(),
+            events: std::mem::take(&mut outcome.events),
+            listing: outcome.listing.take(),
         };
         let mails = self.core.letters_to_mails(&tx, &origin, vec![outcome])?;
         let ids = queue(&tx, &mails, self.core.now)?;
@@ -547,8 +547,6 @@ impl Server {
         }
     }
 }
-
-impl Core {}
 
 /// A digest different on every call: of the clock, the process, the nanosecond and `parts` (for new
 /// games' seeds and confirmation codes; unpredictable enough for both, not a secret key).
