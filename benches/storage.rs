@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use divan::Bencher;
-use pbem::storage::{Db, GameFilter, SavedStatus};
+use pbem::storage::{Db, GamesFilter, SavedStatus};
 
 fn main() {
     divan::main();
@@ -87,7 +87,7 @@ fn games_of_a_player(bencher: Bencher) {
     bencher.bench_local(|| {
         let tx = db.transaction().expect("tx");
         let user = tx.user("user1").expect("query").expect("user1");
-        tx.games_of(user.id, "limit", GameFilter::All)
+        tx.games_of(user.id, "limit", GamesFilter::All)
             .expect("query")
             .len()
     });

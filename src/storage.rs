@@ -24,6 +24,7 @@ mod ratings;
 mod social;
 mod trust;
 
+pub use crate::model::GamesFilter;
 pub use clock::{GameClock, Vacation};
 pub use listing::{ClockCandidate, GameView, Listed};
 pub use outbox::OutboxRow;
@@ -234,19 +235,6 @@ pub struct Comment {
     pub body: String,
     /// Unix seconds.
     pub created_at: i64,
-}
-
-/// Which of a player's games to list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GameFilter {
-    /// Games still going on.
-    Active,
-    /// Games that are over.
-    Finished,
-    /// Games going on where it is the player's turn.
-    Next,
-    /// All of them.
-    All,
 }
 
 impl Db {
@@ -853,11 +841,13 @@ mod tests {
             ["a", "b"]
         );
         assert_eq!(
-            tx.games_of(b, "limit", GameFilter::Active).unwrap().len(),
+            tx.games_of(b, "limit", GamesFilter::Active).unwrap().len(),
             1
         );
         assert_eq!(
-            tx.games_of(b, "limit", GameFilter::Finished).unwrap().len(),
+            tx.games_of(b, "limit", GamesFilter::Finished)
+                .unwrap()
+                .len(),
             0
         );
         tx.commit().unwrap();

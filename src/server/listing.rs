@@ -6,7 +6,7 @@ use super::{listed_status, saved_status, userids};
 use crate::command::GamesFilter;
 use crate::decision::{Game, Hosted, ListRefusal, ListedGame, Listing, PlayerGames};
 use crate::games::GameRules;
-use crate::storage::{GameFilter, Tx};
+use crate::storage::Tx;
 use crate::summary;
 
 impl Core {
@@ -92,12 +92,6 @@ impl Core {
         whose: &[String],
         filter: GamesFilter,
     ) -> Step<Outcome> {
-        let stored = match filter {
-            GamesFilter::Active => GameFilter::Active,
-            GamesFilter::All => GameFilter::All,
-            GamesFilter::Finished => GameFilter::Finished,
-            GamesFilter::Next => GameFilter::Next,
-        };
         let mut players = Vec::new();
         for userid in whose {
             let user = tx.user(userid)?.ok_or_else(|| ListRefusal::NotRegistered {
@@ -115,7 +109,7 @@ impl Core {
                 }
             }
             let mut games = Vec::new();
-            for game in tx.games_of(user.id, rules.name(), stored)? {
+            for game in tx.games_of(user.id, rules.name(), filter)? {
                 games.push(ListedGame {
                     board: game.board,
                     status: listed_status(tx, rules, &game)?,

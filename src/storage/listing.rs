@@ -3,7 +3,7 @@
 
 use rusqlite::{OptionalExtension, params};
 
-use super::{GameFilter, Result, SavedStatus, StorageError, Tx};
+use super::{GamesFilter, Result, SavedStatus, StorageError, Tx};
 use crate::ratings::{Rating, SeatResult};
 use crate::storage::{Db, GameResult};
 
@@ -152,14 +152,14 @@ impl Tx<'_> {
         &self,
         user_id: i64,
         game_type: &str,
-        filter: GameFilter,
+        filter: GamesFilter,
     ) -> Result<Vec<Listed>> {
         let finished = match filter {
-            GameFilter::Active | GameFilter::Next => Some(false),
-            GameFilter::Finished => Some(true),
-            GameFilter::All => None,
+            GamesFilter::Active | GamesFilter::Next => Some(false),
+            GamesFilter::Finished => Some(true),
+            GamesFilter::All => None,
         };
-        let next = filter == GameFilter::Next;
+        let next = filter == GamesFilter::Next;
         let mut stmt = self.0.prepare_cached(
             "SELECT g.id, g.board, g.finished, g.updated_at, g.status, s.seat, u.userid,
                     r.result, r.rating_before, r.games_before, r.rating_after
