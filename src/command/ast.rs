@@ -365,6 +365,77 @@ impl RawCommand {
         mask_secrets(&words.join(" "), &pws)
     }
 
+    /// The userid and password the command logs in with: the player's own, or for a challenge
+    /// with `--password=PW` the first userid's (the challenger). `None` for commands that log in with
+    /// no password (`signup` makes one, `password set` uses a mailed code, the rest need none).
+    /// Its password is checked before the write lock is taken (`server::auth`), so a new command
+    /// that takes a password belongs here: a table test checks that every one does.
+    pub fn login(&self) -> Option<(&str, &Password)> {
+        match self {
+            RawCommand::ChangePassword { userid, old, .. } => Some((userid, old)),
+            RawCommand::Message {
+                userid, password, ..
+            }
+            | RawCommand::ChangeAddress {
+                userid, password, ..
+            }
+            | RawCommand::Signoff { userid, password }
+            | RawCommand::Vacation {
+                userid, password, ..
+            }
+            | RawCommand::Game {
+                command:
+                    GameCommand::Move {
+                        userid, password, ..
+                    }
+                    | GameCommand::Resign {
+                        userid, password, ..
+                    }
+                    | GameCommand::Chat {
+                        userid, password, ..
+                    }
+                    | GameCommand::Propose {
+                        userid, password, ..
+                    }
+                    | GameCommand::Answer {
+                        userid, password, ..
+                    }
+                    | GameCommand::Queue {
+                        userid, password, ..
+                    }
+                    | GameCommand::Subscribe {
+                        userid, password, ..
+                    }
+                    | GameCommand::Unsubscribe {
+                        userid, password, ..
+                    }
+                    | GameCommand::Notify {
+                        userid, password, ..
+                    }
+                    | GameCommand::Limit {
+                        userid, password, ..
+                    }
+                    | GameCommand::Accept {
+                        userid, password, ..
+                    }
+                    | GameCommand::Reject {
+                        userid, password, ..
+                    },
+                ..
+            } => Some((userid, password)),
+            RawCommand::Game {
+                command:
+                    GameCommand::Challenge {
+                        userids,
+                        password: Some(password),
+                        ..
+                    },
+                ..
+            } => userids.first().map(|u| (u.as_str(), password)),
+            _ => None,
+        }
+    }
+
     /// The canonical words of the command.
     fn pieces(&self) -> Vec<Piece<'_>> {
         use Piece as P;

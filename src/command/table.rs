@@ -2,7 +2,8 @@
 //! texts, the typo hints and the password masking all read.
 //!
 //! Adding a command: a [`CommandDef`] here, its parse function (in `server_args` or `game_args`),
-//! its variant of [`RawCommand`] or [`GameCommand`] (with its canonical words in `ast`), and the
+//! its variant of [`RawCommand`] or [`GameCommand`] (with its canonical words in `ast`, and its
+//! login in [`RawCommand::login`] if it takes a password: a table test checks that), and the
 //! server's handling of it.
 
 use std::sync::LazyLock;

@@ -169,6 +169,32 @@ fn the_table_says_where_the_parser_finds_passwords() {
 }
 
 #[test]
+fn every_command_with_a_password_logs_in_with_it() {
+    for (line, _, secrets) in filled_forms() {
+        let cmd = parse(&line).unwrap();
+        // `signup` makes the password; `password set` proves itself with the mailed code.
+        let no_login = matches!(
+            cmd,
+            RawCommand::Signup { .. } | RawCommand::PasswordSet { .. }
+        );
+        match cmd.login() {
+            Some((userid, pw)) => {
+                assert_eq!(userid, "alice", "{line:?}: logs in as the wrong player");
+                assert!(
+                    secrets.iter().any(|s| s == pw.expose()),
+                    "{line:?}: logs in with a word that is not one of its passwords"
+                );
+            }
+            None => assert!(
+                no_login || secrets.is_empty(),
+                "{line:?} has a password but no login: its password would be checked inside \
+                 the write lock (add it to RawCommand::login)"
+            ),
+        }
+    }
+}
+
+#[test]
 fn redact_line_masks_every_password_place_of_the_table() {
     for (line, def, _) in filled_forms() {
         let words: Vec<&str> = line.split_whitespace().collect();

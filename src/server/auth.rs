@@ -3,7 +3,7 @@
 
 use super::{Core, Failure, Refused, Step};
 use crate::accounts;
-use crate::command::{self, GameCommand, RawCommand};
+use crate::command::{self, RawCommand};
 use crate::decision::AccountRefusal;
 use crate::games::GameRules;
 use crate::storage::{Db, LoginState, StorageError, Tx, User};
@@ -199,73 +199,8 @@ impl Core {
     }
 }
 
-/// The userid and password a command logs in with, if any.
+/// The userid and password a command logs in with, if any (see [`RawCommand::login`]).
 pub(super) fn credentials(cmd: &RawCommand) -> Option<(&str, &str)> {
-    match cmd {
-        RawCommand::ChangePassword { userid, old, .. } => Some((userid, old.expose())),
-        RawCommand::Message {
-            userid, password, ..
-        } => Some((userid, password.expose())),
-        RawCommand::ChangeAddress {
-            userid, password, ..
-        }
-        | RawCommand::Signoff { userid, password } => Some((userid, password.expose())),
-        RawCommand::Vacation {
-            userid, password, ..
-        } => Some((userid, password.expose())),
-        RawCommand::Game {
-            command:
-                GameCommand::Move {
-                    userid, password, ..
-                }
-                | GameCommand::Resign {
-                    userid, password, ..
-                }
-                | GameCommand::Chat {
-                    userid, password, ..
-                }
-                | GameCommand::Propose {
-                    userid, password, ..
-                }
-                | GameCommand::Answer {
-                    userid, password, ..
-                }
-                | GameCommand::Queue {
-                    userid, password, ..
-                },
-            ..
-        } => Some((userid, password.expose())),
-        RawCommand::Game {
-            command:
-                GameCommand::Challenge {
-                    userids,
-                    password: Some(password),
-                    ..
-                },
-            ..
-        } => userids.first().map(|u| (u.as_str(), password.expose())),
-        RawCommand::Game {
-            command:
-                GameCommand::Subscribe {
-                    userid, password, ..
-                }
-                | GameCommand::Unsubscribe {
-                    userid, password, ..
-                }
-                | GameCommand::Notify {
-                    userid, password, ..
-                }
-                | GameCommand::Limit {
-                    userid, password, ..
-                }
-                | GameCommand::Accept {
-                    userid, password, ..
-                }
-                | GameCommand::Reject {
-                    userid, password, ..
-                },
-            ..
-        } => Some((userid, password.expose())),
-        _ => None,
-    }
+    cmd.login()
+        .map(|(userid, password)| (userid, password.expose()))
 }
