@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # How long a move mail takes when robot3 answers it in the same transaction (the robot accounts think
-# at most 2 s, ROBOT_THINKING_MILLIS in src/server.rs): alice plays the first legal move of each
+# at most 2 s, ROBOT_THINKING_MILLIS in src/server/play.rs): alice plays the first legal move of each
 # position against robot3 by `pbem ingest`, MOVES times; prints each mail's wall time and the median
 # and the maximum, in ms. A new game starts when one ends.
 #

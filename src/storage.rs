@@ -284,7 +284,7 @@ impl Db {
         conn.busy_timeout(busy_timeout)?;
         // A new file frees pages as the outbox is pruned (see `Db::tidy`). This takes effect only
         // before the first table is made, and is set only then: on an existing file the pragma
-        // writes the header (a write and two fsyncs for every command, even a read).
+        // writes the header (a write and its fsyncs for every command, even a read).
         let tables: i64 = conn.query_row("SELECT COUNT(*) FROM sqlite_master", [], |r| r.get(0))?;
         if tables == 0 {
             conn.pragma_update(None, "auto_vacuum", "INCREMENTAL")?;

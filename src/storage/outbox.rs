@@ -1,5 +1,6 @@
 //! The outbox: mails queued in the same transaction as the change they report, claimed by the
-//! process that sends them, marked sent or failed; and the hourly allowance of replies to one address.
+//! process that sends them, marked sent or failed, pruned once old; the hourly allowance of replies to
+//! one address; and giving the pruned pages back to the file system (`tidy`, `pbem compact`).
 
 use rusqlite::{TransactionBehavior, params};
 
@@ -196,4 +197,38 @@ fn outbox_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<OutboxRow> {
         attempts: r.get(4)?,
         last_error: r.get(5)?,
     })
+}
+
+impl Db {
+    /// Deletes the outbox rows of mail sent before `before` (unix seconds): sent mail quotes the
+    /// commands it answers, so it is not kept longer than needed. Returns how many went.
+    pub fn prune_sent(&self, before: i64) -> Result<usize> {
+        Ok(self.conn.execute(
+            "DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ?1",
+            [before],
+        )?)
+    }
+
+    /// `pbem compact`: switches the file to `auto_vacuum = INCREMENTAL` (which only a rewrite can do
+    /// on an existing database) and rewrites it without its free pages.
+    pub fn compact(&self) -> Result<()> {
+        self.conn.execute_batch(
+            "PRAGMA auto_vacuum = INCREMENTAL; VACUUM; PRAGMA wal_checkpoint(TRUNCATE);",
+        )?;
+        Ok(())
+    }
+
+    /// Housekeeping after `pbem cron`: gives the pages freed by pruning back to the file system (on a
+    /// database made with `auto_vacuum = INCREMENTAL`, as this pbem makes new ones) and lets SQLite
+    /// refresh the statistics its query planner uses (`PRAGMA optimize`, cheap when nothing changed).
+    pub fn tidy(&self) -> Result<()> {
+        // The pragma frees one page per step: it is stepped to the end, not run once.
+        let mut stmt = self.conn.prepare("PRAGMA incremental_vacuum")?;
+        let mut rows = stmt.query([])?;
+        while rows.next()?.is_some() {}
+        drop(rows);
+        drop(stmt);
+        self.conn.execute_batch("PRAGMA optimize")?;
+        Ok(())
+    }
 }

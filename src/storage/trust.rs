@@ -1,5 +1,5 @@
 //! Storage for what keeps strangers from hurting players (see `crate::server` and issue "Trust"): who a
-//! sender is, which players agreed to a game, addresses that wait for confirmation, and outbox pruning.
+//! sender is, which players agreed to a game, and addresses that wait for confirmation.
 
 use rusqlite::{OptionalExtension, params};
 
@@ -87,40 +87,6 @@ impl Tx<'_> {
             params![user_id, since],
             |r| r.get(0),
         )?)
-    }
-}
-
-impl super::Db {
-    /// Deletes the outbox rows of mail sent before `before` (unix seconds): sent mail quotes the
-    /// commands it answers, so it is not kept longer than needed. Returns how many went.
-    pub fn prune_sent(&self, before: i64) -> Result<usize> {
-        Ok(self.conn.execute(
-            "DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ?1",
-            [before],
-        )?)
-    }
-
-    /// `pbem compact`: switches the file to `auto_vacuum = INCREMENTAL` (which only a rewrite can do
-    /// on an existing database) and rewrites it without its free pages.
-    pub fn compact(&self) -> Result<()> {
-        self.conn.execute_batch(
-            "PRAGMA auto_vacuum = INCREMENTAL; VACUUM; PRAGMA wal_checkpoint(TRUNCATE);",
-        )?;
-        Ok(())
-    }
-
-    /// Housekeeping after `pbem cron`: gives the pages freed by pruning back to the file system (on a
-    /// database made with `auto_vacuum = INCREMENTAL`, as this pbem makes new ones) and lets SQLite
-    /// refresh the statistics its query planner uses (`PRAGMA optimize`, cheap when nothing changed).
-    pub fn tidy(&self) -> Result<()> {
-        // The pragma frees one page per step: it is stepped to the end, not run once.
-        let mut stmt = self.conn.prepare("PRAGMA incremental_vacuum")?;
-        let mut rows = stmt.query([])?;
-        while rows.next()?.is_some() {}
-        drop(rows);
-        drop(stmt);
-        self.conn.execute_batch("PRAGMA optimize")?;
-        Ok(())
     }
 }
 

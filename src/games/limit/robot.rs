@@ -33,7 +33,7 @@ pub enum Level {
     Robot1,
     /// `robot2`.
     Robot2,
-    /// `robot3`: the strongest, about two seconds a move on a default board on a small machine.
+    /// `robot3`: the strongest; about half a second a move in the median on a default board (docs/robot.md).
     Robot3,
 }
 
@@ -59,22 +59,6 @@ impl Level {
             Level::Robot2 => 250,
             Level::Robot3 => 500,
         }
-    }
-
-    /// The account name: `robot1`, `robot2`, `robot3`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Level::Robot1 => "robot1",
-            Level::Robot2 => "robot2",
-            Level::Robot3 => "robot3",
-        }
-    }
-
-    /// The level of an account name (ignoring case), if it is one.
-    pub fn from_name(name: &str) -> Option<Level> {
-        Level::ALL
-            .into_iter()
-            .find(|l| l.name().eq_ignore_ascii_case(name))
     }
 
     /// The level numbered 1 to 3.
@@ -808,8 +792,6 @@ mod tests {
 
     #[test]
     fn levels_by_name_and_number() {
-        assert_eq!(Level::from_name("ROBOT2"), Some(Level::Robot2));
-        assert_eq!(Level::from_name("robot4"), None);
         assert_eq!(Level::from_number(3), Some(Level::Robot3));
         assert_eq!(Level::from_number(0), None);
         assert!(Level::Robot1.playouts() < Level::Robot2.playouts());
