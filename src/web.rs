@@ -6,7 +6,8 @@
 //! Read-only by construction: each worker holds a connection opened with SQLITE_OPEN_READ_ONLY, and
 //! reads only what players may see of each other (userids, games, ratings): no query here selects an
 //! address or a password hash. Every text from the database or the request is HTML-escaped; a request
-//! that cannot be answered gets a 400 or 404 page that does not repeat what was asked.
+//! that cannot be answered gets a 400 or 404 page that repeats no text of the request, only the
+//! numbers read from it.
 
 use std::fmt::Write as _;
 use std::path::Path;

@@ -53,8 +53,8 @@ fn a_board_mail_carries_the_board_as_an_inline_png_after_the_same_text() {
         "pictures = false: text alone"
     );
 
-    // On by default; said here all the same.
-    let (env, config) = game_with("[mail]\npictures = true\n");
+    // On by default: the configuration does not mention them.
+    let (env, config) = game_with("");
     let mail = env
         .take_mails()
         .into_iter()

@@ -121,9 +121,15 @@ fn robots_cannot_log_in_nor_be_signed_up_and_play_each_other_to_the_end_rated() 
         "",
     ));
     env.take_mails();
-    for pw in ["", "x", "robot3"] {
+    // A robot has no password: whatever is tried is the wrong one (not a usage error).
+    for pw in ["x", "robot3"] {
         let out = env.admin(&format!("limit resign 102 robot3 {pw}"));
-        assert!(!out.status.success(), "{pw:?}: {out:?}");
+        assert_eq!(out.status.code(), Some(1), "{pw:?}: {out:?}");
+        let said = common::flat(&String::from_utf8_lossy(&out.stdout));
+        assert!(
+            said.contains("The userid 'robot3' and that password do not match"),
+            "{pw:?}: {said}"
+        );
     }
     env.take_mails();
     assert!(matches!(env.stored_game(102).status(), Status::ToMove(_)));

@@ -31,7 +31,7 @@ pub const MAX_VACATION_AHEAD_DAYS: i64 = 365;
 /// What one `pbem cron` run did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CronReport {
-    /// Unfinished games looked at (by the database's query: only those whose last move is old
+    /// Unfinished games, all looked at by the database's query (only those whose last move is old
     /// enough for the clock to be due are read and checked one by one).
     pub games: usize,
     /// Nag mails sent (one per player reminded).
