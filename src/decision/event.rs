@@ -456,6 +456,8 @@ pub enum Settlement {
     Rated(Vec<GameResult>),
     /// Not rated: these players never agreed to the game.
     NotAgreed(Vec<String>),
+    /// Not rated: robots alone played it (robots' ratings move only in games a person played).
+    RobotsOnly,
     /// Nothing new for the ratings: the admin cancelled the game (unrated), or it was settled before.
     Unchanged,
 }

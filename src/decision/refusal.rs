@@ -209,6 +209,17 @@ pub enum PlayRefusal {
         /// How a challenge is written.
         usage: ChallengeUsage,
     },
+    /// By mail, a challenge names robots only.
+    RobotsOnly {
+        /// How a challenge is written.
+        usage: ChallengeUsage,
+    },
+    /// By mail, a challenge to a robot comes from someone who is not shown to be one of its
+    /// people (no `--password`, and not sent from a player's registered address).
+    RobotChallengeByStranger {
+        /// How a challenge is written.
+        usage: ChallengeUsage,
+    },
     /// The rules refused the challenge's options.
     BadOptions {
         /// What the rules said.

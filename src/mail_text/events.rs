@@ -52,6 +52,10 @@ pub fn verdict(event: &Event) -> Option<String> {
              so it is not rated.",
             players.join(" and ")
         )),
+        Event::GameEnded {
+            settlement: Settlement::RobotsOnly,
+            ..
+        } => Some("Not rated: robots alone played this game.".to_string()),
         Event::Forfeited { userid, days, .. } => {
             Some(format!("{userid} forfeited: no move in {days} days."))
         }

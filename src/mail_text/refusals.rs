@@ -161,6 +161,20 @@ fn play(r: &PlayRefusal) -> String {
             u.game.title,
             usage(u)
         ),
+        PlayRefusal::RobotsOnly { usage: u } => format!(
+            "A game between robots only is not made by mail: robots play people. Name \
+             yourself first, with your password, and a robot to play against: \
+             `{} challenge <your userid> robot1 --password <password>`. {}",
+            u.game.name,
+            usage(u)
+        ),
+        PlayRefusal::RobotChallengeByStranger { usage: u } => format!(
+            "A game against a robot is made by the person who plays it: name yourself first \
+             and add --password with your password (`{} challenge <your userid> robot1 \
+             --password <password>`), or send the challenge from your registered address. {}",
+            u.game.name,
+            usage(u)
+        ),
         PlayRefusal::BadOptions { error, usage: u } => format!("{error}\n{}", usage(u)),
         PlayRefusal::Blocked { reasons } => format!(
             "The challenge was not made: {}\n(The first userid of a challenge is taken as the \

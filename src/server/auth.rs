@@ -103,6 +103,17 @@ impl Core {
         Ok(())
     }
 
+    /// The argon2 runs the mail has spent so far (see [`Core::restore_password_runs`]).
+    pub(super) fn password_runs(&self) -> u32 {
+        self.logins.borrow().runs
+    }
+
+    /// Sets the argon2 runs back to what they were when a pass over the mail began: a pass that is
+    /// rolled back and run again (see `server/robots.rs`) spends its checks once.
+    pub(super) fn restore_password_runs(&self, runs: u32) {
+        self.logins.borrow_mut().runs = runs;
+    }
+
     /// True when a password from this sender for this account is not to be checked now.
     pub(super) fn throttled(&self, state: &LoginState) -> bool {
         let l = &self.cfg.limits;

@@ -46,6 +46,9 @@ pub struct CronReport {
     pub mails: usize,
     /// Mails that failed to send (left in the outbox for the next run).
     pub failed: usize,
+    /// Moves played by robots that were left to move (by a process that died after its commit and
+    /// before its robot's move: see `server/robots.rs`).
+    pub robot_moves: usize,
 }
 
 impl CronReport {
@@ -60,6 +63,9 @@ impl CronReport {
         }
         if self.skipped > 0 {
             s.push_str(&format!(", {} games unreadable", self.skipped));
+        }
+        if self.robot_moves > 0 {
+            s.push_str(&format!(", {} robot moves played", self.robot_moves));
         }
         s
     }
@@ -86,6 +92,9 @@ impl Server {
             message_id: None,
             references: Vec::new(),
         };
+        // A robot left to move plays before the clock looks: robots never run out of time.
+        report.robot_moves = self.play_all_robots()?;
+        self.tick();
         let due = self.db.clock_candidates(
             self.core.now,
             self.core.cfg.time.nag_days,
@@ -578,10 +587,16 @@ mod tests {
             skipped: 0,
             mails: 3,
             failed: 0,
+            robot_moves: 0,
         };
         assert_eq!(
             r.line(),
             "cron: 3 games looked at, 1 nags, 1 forfeits, 0 drawn at forfeit time, 3 mails sent"
         );
+        let r = CronReport {
+            robot_moves: 2,
+            ..r
+        };
+        assert!(r.line().ends_with(", 2 robot moves played"), "{}", r.line());
     }
 }

@@ -35,6 +35,7 @@ mod overrides; // the admin's overrides at the shell: password, end, replace, un
 mod play; // challenge, move, resign, preview, robot answers
 mod proposals; // undo and draw proposals, queued moves
 mod reset; // a forgotten password: `password reset`, `password set`
+mod robots; // the robots' moves, thought out with no lock held
 mod social; // subscriptions, notifications, challenge limits and accept/reject lists
 mod standings; // Elo ratings, standings, the history of finished games
 
@@ -316,6 +317,9 @@ struct Core {
     confirmation_sent: Cell<bool>,
     /// The password checks of the mail (or shell command) being handled (see [`Core::precheck`]).
     logins: RefCell<Logins>,
+    /// The robots' answers thought out for the mail (or shell command) being handled, and the
+    /// positions still waiting for one (see `server/robots.rs`).
+    robots: RefCell<robots::RobotTurns>,
 }
 
 impl Server {
@@ -371,6 +375,7 @@ impl Server {
                 login_refused: Cell::new(false),
                 confirmation_sent: Cell::new(false),
                 logins: RefCell::new(Logins::default()),
+                robots: RefCell::new(robots::RobotTurns::default()),
             },
         }
     }
@@ -447,22 +452,59 @@ impl Server {
         }
         self.core
             .precheck(&self.db, &incoming.commands, origin.reply_to.clone())?;
-        let mut tx = self.db.transaction()?;
-        if tx.is_processed(&incoming.key)? {
-            return Ok(IngestOutcome::Duplicate);
-        }
-        let outcomes = self.core.run_mail_commands(&mut tx, &incoming, &origin)?;
-        let mails = self.core.letters_to_mails(&tx, &origin, outcomes)?;
-        let ids = queue(&tx, &mails, self.core.now)?;
-        tx.mark_processed(&incoming.key, self.core.now)?;
-        tx.commit()?;
+        self.core.robots_begin_mail();
+        let runs = self.core.password_runs();
+        let mut thought = false;
+        let (ids, mails) = loop {
+            let mut tx = self.db.transaction()?;
+            if tx.is_processed(&incoming.key)? {
+                return Ok(IngestOutcome::Duplicate);
+            }
+            self.core.robots_begin_pass();
+            self.core.restore_password_runs(runs);
+            let outcomes = self.core.run_mail_commands(&mut tx, &incoming, &origin)?;
+            let waiting = self.core.robots_waiting();
+            if !thought && !waiting.is_empty() {
+                // A robot is to answer: this pass is rolled back (the lock goes with it), the
+                // robots think with no lock held, and a second pass plays their answers.
+                drop(tx);
+                self.core.think(&waiting);
+                thought = true;
+                continue;
+            }
+            let mails = self.core.letters_to_mails(&tx, &origin, outcomes)?;
+            let ids = queue(&tx, &mails, self.core.now)?;
+            tx.mark_processed(&incoming.key, self.core.now)?;
+            tx.commit()?;
+            break (ids, mails);
+        };
         let count = mails.len();
+        self.send_or_defer(ids, mails);
+        self.robots_after_commit(true);
+        Ok(IngestOutcome::Handled { mails: count })
+    }
+
+    /// Sends a committed transaction's mails now, or leaves them for [`Server::send_deferred`].
+    fn send_or_defer(&mut self, ids: Vec<i64>, mails: Vec<OutgoingMail>) {
         if self.defer_sending {
             self.deferred.push((ids, mails));
         } else {
             self.core.send_claimed(&self.db, &ids, &mails);
         }
-        Ok(IngestOutcome::Handled { mails: count })
+    }
+
+    /// After a mail's or command's commit: plays the robots it left to move (see
+    /// `server/robots.rs`) and, with `stale`, one that a dead process left. A failure here leaves
+    /// the robot to move for the next mail or `pbem cron`; what was committed stands.
+    fn robots_after_commit(&mut self, stale: bool) {
+        let waiting = self.core.robots_waiting();
+        let mut played = self.play_robots(&waiting);
+        if stale {
+            played = played.and_then(|_| self.play_stale_robot());
+        }
+        if let Err(e) = played {
+            eprintln!("pbem: a robot's move is left for later: {e}");
+        }
     }
 
     /// Runs one command line as the admin at the shell: it changes the games exactly as by mail and mails
@@ -475,20 +517,37 @@ impl Server {
             references: Vec::new(),
         };
         self.core.precheck(&self.db, &[line.to_string()], None)?;
-        let mut tx = self.db.transaction()?;
-        let mut outcome = self.core.execute(&mut tx, line, comment, &origin, &[])?;
-        // The mails need only the texts and letters: the values move to the answer.
-        let answer = AdminOutcome {
-            ok: outcome.ok,
-            text: outcome.text.clone(),
-            refusal: outcome.refusal.take(),
-            events: std::mem::take(&mut outcome.events),
-            listing: outcome.listing.take(),
+        self.core.robots_begin_mail();
+        let runs = self.core.password_runs();
+        let mut thought = false;
+        let (answer, ids, mails) = loop {
+            let mut tx = self.db.transaction()?;
+            self.core.robots_begin_pass();
+            self.core.restore_password_runs(runs);
+            let mut outcome = self.core.execute(&mut tx, line, comment, &origin, &[])?;
+            let waiting = self.core.robots_waiting();
+            if !thought && !waiting.is_empty() {
+                // As for a mail (see `Server::ingest`): no robot thinks while the lock is held.
+                drop(tx);
+                self.core.think(&waiting);
+                thought = true;
+                continue;
+            }
+            // The mails need only the texts and letters: the values move to the answer.
+            let answer = AdminOutcome {
+                ok: outcome.ok,
+                text: outcome.text.clone(),
+                refusal: outcome.refusal.take(),
+                events: std::mem::take(&mut outcome.events),
+                listing: outcome.listing.take(),
+            };
+            let mails = self.core.letters_to_mails(&tx, &origin, vec![outcome])?;
+            let ids = queue(&tx, &mails, self.core.now)?;
+            tx.commit()?;
+            break (answer, ids, mails);
         };
-        let mails = self.core.letters_to_mails(&tx, &origin, vec![outcome])?;
-        let ids = queue(&tx, &mails, self.core.now)?;
-        tx.commit()?;
         self.core.send_claimed(&self.db, &ids, &mails);
+        self.robots_after_commit(false);
         Ok(answer)
     }
 

@@ -9,10 +9,6 @@ use crate::mail_text;
 use crate::storage::{Comment, GameRow, StorageError, Tx, User};
 use crate::summary;
 
-/// The longest a robot account thinks over a move: it thinks while the mail's transaction holds the
-/// database's write lock, so other mails wait that long at most.
-pub(super) const ROBOT_THINKING_MILLIS: u64 = 2_000;
-
 /// A player's command on one board, as written: who, with which password, which board, the `#N`
 /// guard and the mail's comment. `move`, `propose`, `accept`/`reject` and `queue` take one.
 #[derive(Clone, Copy)]
@@ -222,8 +218,11 @@ impl Core {
             }
             players.push(user);
         }
-        self.check_challenge(tx, rules, &players)?;
         let admin = origin.reply_to.is_none();
+        if !admin {
+            robot_challenge_by_mail(&players, password.is_some(), origin, usage)?;
+        }
+        self.check_challenge(tx, rules, &players)?;
         // A robot agrees to every game it is challenged to.
         let mut agreed: Vec<bool> = players.iter().map(|p| admin || p.robot.is_some()).collect();
         if let Some(password) = password {
@@ -250,7 +249,7 @@ impl Core {
         let board = tx.next_board(rules.name())?;
         // A robot that moves first has moved when the players get the new board.
         let state = self
-            .robot_replies(board, &players, state.as_ref())
+            .robot_replies(rules, board, &players, state.as_ref())
             .unwrap_or(state);
         let ids: Vec<i64> = players.iter().map(|p| p.id).collect();
         let names: Vec<String> = players.iter().map(|p| p.userid.clone()).collect();
@@ -310,9 +309,12 @@ impl Core {
         if let Some(seed) = self.seed {
             return seed;
         }
-        let parts: Vec<&[u8]> = userids.iter().map(|u| u.as_bytes()).collect();
-        let d = fresh_digest(self.now, &parts);
-        u64::from_le_bytes(d[..8].try_into().expect("8 bytes"))
+        // The same in a second pass over the mail, which must lay out the same boards.
+        self.pass_seed(|| {
+            let parts: Vec<&[u8]> = userids.iter().map(|u| u.as_bytes()).collect();
+            let d = fresh_digest(self.now, &parts);
+            u64::from_le_bytes(d[..8].try_into().expect("8 bytes"))
+        })
     }
 
     /// A board, and the player named by a command that acts on it with their seat, after checking
@@ -441,9 +443,9 @@ impl Core {
         before: u32,
         comment: &str,
     ) -> Step<Outcome> {
-        // A robot whose turn this makes it answers at once, in the same transaction: the players'
-        // board mail shows its move.
-        let replied = self.robot_replies(row.board, &row.players, state);
+        // A robot whose turn this makes it answers at once, with the move it thought out before the
+        // transaction (see `server/robots.rs`): the players' board mail shows its move.
+        let replied = self.robot_replies(rules, row.board, &row.players, state);
         let state = replied.as_deref().unwrap_or(state);
         let status = saved_status(state, &userids(&row));
         let finished = status.finished;
@@ -481,45 +483,6 @@ impl Core {
         // Before a queued move's events, which `after_turn` added.
         outcome.events.splice(0..0, closed.into_iter().chain(ended));
         Ok(outcome)
-    }
-
-    /// Plays the robots' moves while a robot is to move (robot1..robot3: see [`GameState::
-    /// robot_move`]); `None` when no robot is to move. Each move's seed comes from the board and the
-    /// move number, so a game replays the same. A game where robots play each other is played to
-    /// its end here.
-    pub(super) fn robot_replies(
-        &self,
-        board: u32,
-        players: &[User],
-        state: &dyn GameState,
-    ) -> Option<Box<dyn GameState>> {
-        let mut next: Option<Box<dyn GameState>> = None;
-        loop {
-            let now = next.as_deref().unwrap_or(state);
-            let Status::ToMove(seat) = now.status() else {
-                return next;
-            };
-            let Some(level) = players.get(seat).and_then(|p| p.robot) else {
-                return next;
-            };
-            let seed = (u64::from(board) << 32) | u64::from(now.move_number());
-            let robot = games::Robot::Within {
-                level,
-                millis: ROBOT_THINKING_MILLIS,
-            };
-            let Some(mv) = now.robot_move(robot, seed) else {
-                eprintln!("pbem: board {board}: the robot found no move; the game waits");
-                return next;
-            };
-            let mut after = now.clone_box();
-            if let Err(e) = after.play(&mv) {
-                eprintln!(
-                    "pbem: board {board}: the robot's move {mv} was refused ({e}); the game waits"
-                );
-                return next;
-            }
-            next = Some(after);
-        }
     }
 
     pub(super) fn comment_at(
@@ -645,5 +608,35 @@ impl Core {
             format!("{} Board {board} Preview", rules.title()),
             text,
         ))
+    }
+}
+
+/// By mail, a game with a robot is made only by one of its people: robots alone would play a game
+/// nobody reads (and rate each other), and a stranger could set robots thinking for games nobody
+/// asked for. The challenger shows they are a player with `--password` (checked later, for the
+/// first userid), or by sending from a registered address of one of the people named. The admin
+/// at the shell may make any game.
+fn robot_challenge_by_mail(
+    players: &[User],
+    signed: bool,
+    origin: &Origin,
+    usage: ChallengeUsage,
+) -> Result<(), PlayRefusal> {
+    if players.iter().all(|p| p.robot.is_none()) {
+        return Ok(());
+    }
+    if players.iter().all(|p| p.robot.is_some()) {
+        return Err(PlayRefusal::RobotsOnly { usage });
+    }
+    let from_a_player = origin.reply_to.as_deref().is_some_and(|sender| {
+        players
+            .iter()
+            .filter(|p| p.robot.is_none())
+            .any(|p| p.addresses.iter().any(|a| a.eq_ignore_ascii_case(sender)))
+    });
+    if signed || from_a_player {
+        Ok(())
+    } else {
+        Err(PlayRefusal::RobotChallengeByStranger { usage })
     }
 }

@@ -39,6 +39,14 @@ impl Core {
         if tx.is_settled(row.id)? || tx.is_cancelled(row.id)? {
             return Ok(Some(ended(Settlement::Unchanged)));
         }
+        // Robots' ratings measure them against people: a game of robots alone says nothing of it.
+        if row.players.iter().all(|p| p.robot.is_some()) {
+            let event = ended(Settlement::RobotsOnly);
+            if let Some(verdict) = mail_text::verdict(&event) {
+                tx.add_verdict(row.id, &verdict)?;
+            }
+            return Ok(Some(event));
+        }
         // A game counts only when every player agreed to it: a stranger's challenge cannot move
         // anyone's rating.
         let not_agreed = self.not_agreed(tx, row)?;
