@@ -211,10 +211,8 @@ fn same_for(body: &str, userid: &str) -> String {
         .collect::<Vec<_>>()
         .join(" ")
         .replace(&format!("'{userid}'"), "'USER'")
-        // An unknown userid may be a mistyped password: the answer hides it.
-        .replace("'****'", "'USER'")
+        // An unknown userid is shown as written, as a known one is (issue 22, item 5a).
         .replace(&format!("101 {userid} "), "101 USER ")
-        .replace("101 **** ", "101 USER ")
 }
 
 /// One guess every `step` seconds at alice's password from mallory; returns the reply to the last

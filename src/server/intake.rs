@@ -111,13 +111,18 @@ impl Core {
             .filter(|l| !clean.contains(l));
         let mut words: Vec<String> = Vec::new();
         for line in lines {
-            words.extend(
-                command::line_passwords(line)
-                    .into_iter()
-                    .map(str::to_string),
-            );
+            let passwords = command::line_passwords(line);
+            // The userid a parsed command logs in with stands where a userid goes: an unknown one
+            // is shown as written, as a known one is, so that the answer to a wrong userid and to a
+            // wrong password differ only there and tell a guesser nothing (issue 22, item 5a).
+            let parsed = command::parse(line).ok();
+            let login = parsed
+                .as_ref()
+                .and_then(|c| c.login().map(|(u, _)| u))
+                .filter(|u| !passwords.contains(u));
+            words.extend(passwords.into_iter().map(str::to_string));
             for w in command::suspect_words(line, &names) {
-                if tx.user(w)?.is_none() {
+                if Some(w) != login && tx.user(w)?.is_none() {
                     words.push(w.to_string());
                 }
             }

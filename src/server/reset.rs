@@ -4,8 +4,9 @@
 //! The answer to `password reset` is the same whether or not the userid exists, has an address, or
 //! has had too many codes lately, so it tells nothing that `signup` would not. At most
 //! [`RESETS_PER_DAY`] codes go to an account a day; a code is good for 24 hours, once, and asking for
-//! a new one does not void the old. Wrong codes count as wrong passwords for the account's throttle,
-//! so guessing one is as slow as guessing a password (and the code has 50 random bits).
+//! a new one does not void the old. Wrong codes count as wrong passwords in the throttle, so guessing
+//! one is as slow as guessing a password (and the code has 50 random bits); as for passwords, the
+//! account's registered addresses keep their own allowance (issue 22, item 2).
 
 use sha2::{Digest, Sha256};
 
@@ -78,11 +79,11 @@ impl Core {
             .filter(|u| u.password_hash.is_some())
             .ok_or_else(refusal)?;
         let sender = origin.reply_to.as_deref();
-        // Guessing codes is throttled with the wrong passwords of the account.
+        // Guessing codes is throttled with the wrong passwords, as a password is: strangers' wrong
+        // codes count against the account and themselves, and the account's registered addresses
+        // keep their own allowance, so that strangers cannot block the owner's recovery.
         let state = tx.login_state(&user.userid, sender, self.now - THROTTLE_WINDOW)?;
-        if sender.is_some()
-            && state.account_failures >= self.cfg.limits.password_failures_per_account_per_hour
-        {
+        if sender.is_some() && self.throttled(&state) {
             return Err(refusal().into());
         }
         if !tx.use_password_reset(
@@ -92,7 +93,12 @@ impl Core {
             self.now,
         )? {
             if let Some(sender) = sender {
-                tx.record_password_failure(&user.userid, sender, false, self.now)?;
+                tx.record_password_failure(
+                    &user.userid,
+                    sender,
+                    state.sender_registered,
+                    self.now,
+                )?;
             }
             return Err(refusal().into());
         }
