@@ -89,6 +89,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0016_cancelled",
         include_str!("../migrations/0016_cancelled.sql"),
     ),
+    (
+        "0017_confirmation_senders",
+        include_str!("../migrations/0017_confirmation_senders.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.

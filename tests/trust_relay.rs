@@ -6,7 +6,7 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::{Env, eml};
+use common::{Env, Sent, eml};
 
 #[test]
 fn twenty_signups_with_many_addresses_mail_only_the_sender_and_one_confirmation() {
@@ -119,20 +119,71 @@ fn a_second_address_gets_mail_only_once_it_answered_its_confirmation() {
     assert!(to.contains("alice@work.example"), "{to:?}");
 }
 
+/// Issue 22, item 5b: the hourly cap on confirmation mails counts per sender, so one stranger's
+/// twenty signups do not hold back a player's confirmation (before, the server-wide 20 did).
+#[test]
+fn confirmation_mails_are_capped_per_sender() {
+    let env = Env::new();
+    for n in 0..20 {
+        env.deliver(&eml(
+            "stranger@senders.example",
+            &format!("signup u{n} pw-u{n} other{n}@q.io"),
+            "",
+        ));
+    }
+    let confirmations = env
+        .take_mails()
+        .iter()
+        .filter(|m| m.subject.starts_with("confirm "))
+        .count();
+    assert_eq!(confirmations, 3, "limits.unconfirmed_mails_per_sender_per_hour");
+    // A player from his own address, the same hour: his second address gets its confirmation.
+    env.deliver(&eml(
+        "alice@example.org",
+        "signup alice pw-alice alice@example.org alice@work.example",
+        "",
+    ));
+    let to_work: Vec<Sent> = env
+        .take_mails()
+        .into_iter()
+        .filter(|m| m.to == ["alice@work.example"])
+        .collect();
+    assert_eq!(to_work.len(), 1, "{to_work:#?}");
+    assert!(
+        to_work[0].subject.starts_with("confirm alice "),
+        "{}",
+        to_work[0].subject
+    );
+}
+
+/// The server-wide ceiling still holds over many senders.
 #[test]
 fn confirmation_mails_are_capped_per_hour_server_wide() {
     let env = Env::new();
-    for n in 0..25 {
-        env.deliver(&eml(
-            &format!("s{n}@senders.example"),
-            &format!("signup u{n} pw{n} s{n}@senders.example other{n}@q.io"),
-            "",
-        ));
+    let config = env.dir.path().join("pbem.toml");
+    std::fs::write(&config, "[limits]\nunconfirmed_mails_per_hour = 5\n").unwrap();
+    for n in 0..8 {
+        let out = env
+            .cmd()
+            .arg("--config")
+            .arg(&config)
+            .arg("ingest")
+            .write_stdin(
+                eml(
+                    &format!("s{n}@senders.example"),
+                    &format!("signup u{n} pw{n} s{n}@senders.example other{n}@q.io"),
+                    "",
+                )
+                .into_bytes(),
+            )
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
     }
     let mails = env.take_mails();
     let confirmations = mails
         .iter()
         .filter(|m| m.subject.starts_with("confirm "))
         .count();
-    assert_eq!(confirmations, 20, "the default cap of 20 an hour");
+    assert_eq!(confirmations, 5, "limits.unconfirmed_mails_per_hour");
 }

@@ -251,8 +251,13 @@ pub struct LimitsConfig {
     /// someone else, or without their `--password`); past it such challenges are dropped silently.
     pub unsolicited_challenges_per_day: u32,
     /// Confirmation mails to addresses not yet confirmed, server-wide per hour; past it none are
-    /// sent until the hour passes (the address can still be confirmed from itself).
+    /// sent until the hour passes (the address can still be confirmed from itself). A ceiling far
+    /// above what players need: the cap that one sender meets is the next one.
     pub unconfirmed_mails_per_hour: u32,
+    /// Confirmation mails that the mails of one sender (its reply address) may cause in an hour;
+    /// past it that sender's signups and address changes get none until the hour passes, and
+    /// nobody else is held up.
+    pub unconfirmed_mails_per_sender_per_hour: u32,
     /// Wrong passwords in the last hour after which a sender's password checks wait: for an address
     /// registered to the account, its own for that account; for any other address, its own for all
     /// userids together.
@@ -279,7 +284,8 @@ impl Default for LimitsConfig {
             max_commands_per_mail: 20,
             replies_per_address_per_hour: 30,
             unsolicited_challenges_per_day: 5,
-            unconfirmed_mails_per_hour: 20,
+            unconfirmed_mails_per_hour: 100,
+            unconfirmed_mails_per_sender_per_hour: 3,
             password_failures_per_sender_per_hour: 10,
             password_failures_per_account_per_hour: 20,
             max_password_checks_per_mail: 3,

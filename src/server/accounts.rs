@@ -49,7 +49,7 @@ impl Core {
             .map_err(AccountRefusal::Invalid)?;
         let split = self.split_addresses(addresses, &[], origin);
         let id = tx.insert_user(userid, &hash, &split.confirmed, self.now)?;
-        let (letter, pending) = self.pending_addresses(tx, id, userid, &split.pending)?;
+        let (letter, pending) = self.pending_addresses(tx, id, userid, &split.pending, origin)?;
         let signed_up = AccountEvent::SignedUp {
             userid: userid.to_string(),
             confirmed: split.confirmed.clone(),
@@ -163,7 +163,7 @@ impl Core {
         };
         tx.set_addresses(user.id, &addresses)?;
         let (letter, pending) =
-            self.pending_addresses(tx, user.id, &user.userid, &split.pending)?;
+            self.pending_addresses(tx, user.id, &user.userid, &split.pending, origin)?;
         // Tell the old addresses too, so that a stolen password cannot quietly divert the mail.
         let mut all = addresses.clone();
         for a in &user.addresses {

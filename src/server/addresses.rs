@@ -2,7 +2,9 @@
 //! sender's own address (and, for a change, the account's current ones) at once; any other address gets
 //! nothing of the account until it answers a confirmation mail with `confirm userid code`, or the
 //! player adds it later from that address. At most one confirmation mail goes out per incoming mail,
-//! and at most `limits.unconfirmed_mails_per_hour` server-wide, so the server is no relay.
+//! at most `limits.unconfirmed_mails_per_sender_per_hour` for the mails of one sender (so that one
+//! stranger's signups do not hold back everybody's: issue 22, item 5b), and at most
+//! `limits.unconfirmed_mails_per_hour` server-wide, so the server is no relay.
 
 use super::{Core, Letter, Origin, Outcome, Step};
 use crate::decision::{AccountEvent, AccountRefusal, Pending};
@@ -47,22 +49,29 @@ impl Core {
         user_id: i64,
         userid: &str,
         pending: &[String],
+        origin: &Origin,
     ) -> Step<(Option<Letter>, Pending)> {
         if pending.is_empty() {
             return Ok((None, Pending::default()));
         }
+        // Only mail has addresses waiting: the admin's are confirmed (see `split_addresses`).
+        let Some(sender) = origin.reply_to.as_deref() else {
+            return Ok((None, Pending::default()));
+        };
+        let limits = &self.cfg.limits;
         let mut letter = None;
         for (i, address) in pending.iter().enumerate() {
             let code = confirmation_code(self.now, userid, address);
             let id = tx.add_pending_address(user_id, address, &code, self.now)?;
             // Only the first address may get a mail, and only the mail's first such address.
-            let mail_it = i == 0
-                && !self.confirmation_sent.get()
-                && tx.confirmation_mails_since(self.now - 3600)?
-                    < self.cfg.limits.unconfirmed_mails_per_hour;
+            let mail_it = i == 0 && !self.confirmation_sent.get() && {
+                let (all, by_sender) = tx.confirmation_mails_since(self.now - 3600, sender)?;
+                all < limits.unconfirmed_mails_per_hour
+                    && by_sender < limits.unconfirmed_mails_per_sender_per_hour
+            };
             if mail_it {
                 self.confirmation_sent.set(true);
-                tx.mark_pending_mailed(id, self.now)?;
+                tx.mark_pending_mailed(id, sender, self.now)?;
                 let (subject, body) =
                     mail_text::confirmation_letter(&self.cfg.server.name, userid, &code);
                 letter = Some(Letter {

@@ -107,20 +107,28 @@ impl Tx<'_> {
         Ok(self.0.last_insert_rowid())
     }
 
-    /// Confirmation mails queued since `since`, server-wide.
-    pub fn confirmation_mails_since(&self, since: i64) -> Result<u32> {
-        Ok(self.0.query_row(
+    /// Confirmation mails queued since `since`: server-wide, and those that mails from `sender`
+    /// caused (compared without case).
+    pub fn confirmation_mails_since(&self, since: i64, sender: &str) -> Result<(u32, u32)> {
+        let all = self.0.query_row(
             "SELECT count(*) FROM pending_addresses WHERE mailed_at >= ?1",
             [since],
             |r| r.get(0),
-        )?)
+        )?;
+        let by_sender = self.0.query_row(
+            "SELECT count(*) FROM pending_addresses WHERE sender = ?1 AND mailed_at >= ?2",
+            params![sender.to_lowercase(), since],
+            |r| r.get(0),
+        )?;
+        Ok((all, by_sender))
     }
 
-    /// Notes that the confirmation mail of a pending address was queued.
-    pub fn mark_pending_mailed(&self, id: i64, now: i64) -> Result<()> {
+    /// Notes that the confirmation mail of a pending address was queued, at the request of a mail
+    /// from `sender`.
+    pub fn mark_pending_mailed(&self, id: i64, sender: &str, now: i64) -> Result<()> {
         self.0.execute(
-            "UPDATE pending_addresses SET mailed_at = ?2 WHERE id = ?1",
-            params![id, now],
+            "UPDATE pending_addresses SET mailed_at = ?2, sender = ?3 WHERE id = ?1",
+            params![id, now, sender.to_lowercase()],
         )?;
         Ok(())
     }
