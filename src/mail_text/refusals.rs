@@ -162,16 +162,16 @@ fn play(r: &PlayRefusal) -> String {
             usage(u)
         ),
         PlayRefusal::RobotsOnly { usage: u } => format!(
-            "A game between robots only is not made by mail: robots play people. Name \
-             yourself first, with your password, and a robot to play against: \
-             `{} challenge <your userid> robot1 --password <password>`. {}",
+            "A game between robots only is not made by mail: robots play people. Name yourself \
+             first and a robot to play against, with your password: `{} challenge \
+             --password=<your password> <your userid> robot1`. {}",
             u.game.name,
             usage(u)
         ),
         PlayRefusal::RobotChallengeByStranger { usage: u } => format!(
             "A game against a robot is made by the person who plays it: name yourself first \
-             and add --password with your password (`{} challenge <your userid> robot1 \
-             --password <password>`), or send the challenge from your registered address. {}",
+             with your password (`{} challenge --password=<your password> <your userid> \
+             robot1`), or send the challenge from your registered address. {}",
             u.game.name,
             usage(u)
         ),
