@@ -248,7 +248,11 @@ fn other_mails_go_through_while_robots_think() {
         .unwrap();
     assert_eq!(robot_boards.len(), 3);
     for board in robot_boards {
-        assert_eq!(env.stored_game(board).moves().len(), 1, "robot3 moved first");
+        assert_eq!(
+            env.stored_game(board).moves().len(),
+            1,
+            "robot3 moved first"
+        );
     }
     assert!(
         others.len() >= 3,

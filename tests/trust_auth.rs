@@ -586,9 +586,9 @@ fn strangers_wrong_reset_codes_do_not_block_the_owners_recovery() {
     let strangers = env.take_mails();
     assert_eq!(strangers.len(), 20);
     assert!(
-        strangers
-            .iter()
-            .all(|m| m.flat_body().contains("That code does not set a password of alice")),
+        strangers.iter().all(|m| m
+            .flat_body()
+            .contains("That code does not set a password of alice")),
         "{strangers:#?}"
     );
     // The next stranger is throttled: even a right code would not be looked at now.

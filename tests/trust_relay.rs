@@ -136,7 +136,10 @@ fn confirmation_mails_are_capped_per_sender() {
         .iter()
         .filter(|m| m.subject.starts_with("confirm "))
         .count();
-    assert_eq!(confirmations, 3, "limits.unconfirmed_mails_per_sender_per_hour");
+    assert_eq!(
+        confirmations, 3,
+        "limits.unconfirmed_mails_per_sender_per_hour"
+    );
     // A player from his own address, the same hour: his second address gets its confirmation.
     env.deliver(&eml(
         "alice@example.org",

@@ -12,7 +12,7 @@ source "$(dirname "$0")/lib.bash"
 WINDOW=${WINDOW:-60}
 
 for u in alice bob carol; do deliver "$u@example.org" "signup $u pw-$u"; done
-deliver bob@example.org "limit challenge bob carol --password pw-bob"
+deliver bob@example.org "limit challenge --password=pw-bob bob carol"
 rm -rf "$WORK/outbox"
 
 lines=$(for _ in $(seq 20); do printf 'limit challenge robot1 robot3\\n'; done)

@@ -93,7 +93,9 @@ impl Server {
             references: Vec::new(),
         };
         // A robot left to move plays before the clock looks: robots never run out of time.
+        self.core.robots_begin_mail();
         report.robot_moves = self.play_all_robots()?;
+        self.core.robots_begin_pass();
         self.tick();
         let due = self.db.clock_candidates(
             self.core.now,
@@ -131,6 +133,9 @@ impl Server {
             report.mails += sent;
             report.failed += mails.len() - sent;
         }
+        // A forfeit may have given a robot the turn (a game of three): it moves now.
+        let waiting = self.core.robots_waiting();
+        report.robot_moves += self.play_robots(&waiting)?;
         let flush = self.flush_outbox()?;
         self.db.tidy()?;
         report.mails += flush.sent;

@@ -107,7 +107,10 @@ impl Core {
             let state = match rules.load(&w.state) {
                 Ok(s) => s,
                 Err(e) => {
-                    eprintln!("pbem: {} board {}: unreadable for the robot: {e}", w.game, w.board);
+                    eprintln!(
+                        "pbem: {} board {}: unreadable for the robot: {e}",
+                        w.game, w.board
+                    );
                     continue;
                 }
             };
@@ -197,9 +200,9 @@ impl Core {
         if row.finished {
             return Ok(None);
         }
-        let state = rules
-            .load(&row.state)
-            .map_err(|e| StorageError::Corrupt(format!("{} board {}: {e}", rules.name(), w.board)))?;
+        let state = rules.load(&row.state).map_err(|e| {
+            StorageError::Corrupt(format!("{} board {}: {e}", rules.name(), w.board))
+        })?;
         if state.to_json() != w.state {
             return Ok(None);
         }
@@ -247,7 +250,8 @@ impl Server {
     /// answer if the game is still there. Returns how many moves were played.
     pub(super) fn play_robots(&mut self, waiting: &[Waiting]) -> Result<usize, ServerError> {
         let mut played = 0;
-        let mut games: Vec<(&'static str, u32)> = waiting.iter().map(|w| (w.game, w.board)).collect();
+        let mut games: Vec<(&'static str, u32)> =
+            waiting.iter().map(|w| (w.game, w.board)).collect();
         games.sort_unstable();
         games.dedup();
         let origin = Origin {
