@@ -329,3 +329,35 @@ fn a_robot_left_to_move_by_a_killed_process_is_played_by_the_next_mail_and_by_cr
         env.take_mails();
     }
 }
+
+/// The admin hands the seat to move to a robot: the robot moves at once (after the override's
+/// commit, in its own transaction).
+#[test]
+fn a_robot_given_the_seat_to_move_by_the_admin_moves() {
+    let env = Env::new();
+    env.players(&["alice", "bob"]);
+    env.deliver(&eml(
+        "alice@example.org",
+        "limit challenge --password=pw-alice alice bob",
+        "",
+    ));
+    let mv = env.stored_game(101).legal_moves()[0].clone();
+    env.deliver(&eml(
+        "alice@example.org",
+        &format!("limit move 101 alice pw-alice {mv}"),
+        "",
+    ));
+    assert_eq!(env.stored_game(101).status(), Status::ToMove(1));
+    env.take_mails();
+    env.admin_ok("admin replace limit 101 bob robot2 --reason bob-left");
+    let game = env.stored_game(101);
+    assert_eq!(game.moves().len(), 2, "robot2 answered");
+    assert_eq!(game.status(), Status::ToMove(0));
+    let to_alice = env.take_mails();
+    assert!(
+        to_alice
+            .iter()
+            .any(|m| m.to == ["alice@example.org"] && m.body.contains("Blue (robot2)")),
+        "{to_alice:#?}"
+    );
+}

@@ -66,6 +66,7 @@ impl Server {
     /// for the admin.
     pub fn admin_override(&mut self, what: &Override) -> Result<(bool, String), ServerError> {
         self.tick();
+        self.core.robots_begin_mail();
         let tx = self.db.transaction()?;
         let origin = super::Origin {
             reply_to: None,
@@ -84,6 +85,9 @@ impl Server {
         let ids = queue(&tx, &mails, self.core.now)?;
         tx.commit()?;
         self.core.send_claimed(&self.db, &ids, &mails);
+        // A robot given the turn (a seat handed to a robot, a move taken back) moves now, each move
+        // in its own transaction (see `server/robots.rs`).
+        self.robots_after_commit(false);
         Ok((true, text))
     }
 }
