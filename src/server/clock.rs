@@ -135,7 +135,7 @@ impl Server {
         }
         // A forfeit may have given a robot the turn (a game of three): it moves now.
         let waiting = self.core.robots_waiting();
-        report.robot_moves += self.play_robots(&waiting)?;
+        report.robot_moves += self.play_robots(&waiting, usize::MAX)?;
         let flush = self.flush_outbox()?;
         self.db.tidy()?;
         report.mails += flush.sent;

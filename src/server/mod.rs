@@ -498,7 +498,7 @@ impl Server {
     /// the robot to move for the next mail or `pbem cron`; what was committed stands.
     fn robots_after_commit(&mut self, stale: bool) {
         let waiting = self.core.robots_waiting();
-        let mut played = self.play_robots(&waiting);
+        let mut played = self.play_robots(&waiting, usize::MAX);
         if stale {
             played = played.and_then(|_| self.play_stale_robot());
         }

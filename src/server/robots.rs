@@ -15,8 +15,8 @@
 //!   read the position, think, then a write transaction that plays the answer only if the game is
 //!   still at that position, with its own board mail;
 //! * a process that dies between the two leaves a robot to move, never stuck: every `pbem cron`
-//!   plays all such robots, and the next mail any process handles plays one whose robot has waited
-//!   [`STALE_SECS`] (see [`Server::play_stale_robot`]).
+//!   plays all such robots, and the next mail any process handles plays one move of one game whose
+//!   robot has waited [`STALE_SECS`] (see [`Server::play_stale_robot`]).
 
 use std::collections::HashMap;
 
@@ -246,9 +246,14 @@ fn waiting(
 
 impl Server {
     /// Plays, one move at a time and each in its own write transaction, every robot still to move in
-    /// these games (see the module's doc): read the position, think with no lock held, then play the
-    /// answer if the game is still there. Returns how many moves were played.
-    pub(super) fn play_robots(&mut self, waiting: &[Waiting]) -> Result<usize, ServerError> {
+    /// these games, at most `per_game` moves a game (see the module's doc): read the position, think
+    /// with no lock held, then play the answer if the game is still there. Returns how many moves
+    /// were played.
+    pub(super) fn play_robots(
+        &mut self,
+        waiting: &[Waiting],
+        per_game: usize,
+    ) -> Result<usize, ServerError> {
         let mut played = 0;
         let mut games: Vec<(&'static str, u32)> =
             waiting.iter().map(|w| (w.game, w.board)).collect();
@@ -265,7 +270,7 @@ impl Server {
             };
             // Positions that changed under the robot in a row: another process is playing this game.
             let mut missed = 0;
-            for _ in 0..MAX_ROBOT_MOVES {
+            for _ in 0..per_game.min(MAX_ROBOT_MOVES) {
                 let w = {
                     let tx = self.db.read()?;
                     self.core.robot_to_move(&tx, rules, board)?
@@ -295,21 +300,26 @@ impl Server {
         Ok(played)
     }
 
-    /// Plays the robot of one game where a robot has been to move for [`STALE_SECS`] or more: left
+    /// Plays one move of one game where a robot has been to move for [`STALE_SECS`] or more: left
     /// so by a process that died after its commit (see the module's doc). Every mail calls this, so
-    /// such a robot waits at most until the next mail.
+    /// such a robot waits at most until the next mail, and the mail's process thinks one move more
+    /// at most (a game of robots goes on a move a mail, and `pbem cron` plays it out).
     pub(super) fn play_stale_robot(&mut self) -> Result<usize, ServerError> {
         let stale = self.db.robots_to_move(self.core.now - STALE_SECS, 1)?;
-        self.play_stored_robots(stale)
+        self.play_stored_robots(stale, 1)
     }
 
-    /// Plays every robot to move in any game (`pbem cron`).
+    /// Plays every robot to move in any game, games of robots to their end (`pbem cron`).
     pub(super) fn play_all_robots(&mut self) -> Result<usize, ServerError> {
         let all = self.db.robots_to_move(i64::MAX, u32::MAX)?;
-        self.play_stored_robots(all)
+        self.play_stored_robots(all, MAX_ROBOT_MOVES)
     }
 
-    fn play_stored_robots(&mut self, games: Vec<(String, u32)>) -> Result<usize, ServerError> {
+    fn play_stored_robots(
+        &mut self,
+        games: Vec<(String, u32)>,
+        per_game: usize,
+    ) -> Result<usize, ServerError> {
         let mut waiting = Vec::new();
         for (game, board) in games {
             let Some(rules) = self.core.games.find(&game) else {
@@ -320,6 +330,6 @@ impl Server {
                 waiting.push(w);
             }
         }
-        self.play_robots(&waiting)
+        self.play_robots(&waiting, per_game)
     }
 }
