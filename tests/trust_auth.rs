@@ -530,6 +530,13 @@ fn a_login_error_on_a_board_names_and_shows_it_with_one_text_for_every_cause() {
         "{}",
         wrong.body
     );
+    // Userid and password swapped: the word in the userid's place is then likely the password, and
+    // stays hidden although an unknown userid is otherwise shown as written.
+    let swapped = answer(
+        "bob@example.org",
+        &format!("limit move 101 hunter2x bob {m}"),
+    );
+    assert!(!swapped.raw.contains("hunter2x"), "{}", swapped.raw);
     let t = text(&wrong, "bob");
     assert!(!t.contains("lock"), "{t}");
     assert!(

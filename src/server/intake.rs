@@ -114,12 +114,18 @@ impl Core {
             let passwords = command::line_passwords(line);
             // The userid a parsed command logs in with stands where a userid goes: an unknown one
             // is shown as written, as a known one is, so that the answer to a wrong userid and to a
-            // wrong password differ only there and tell a guesser nothing (issue 22, item 5a).
+            // wrong password differ only there and tell a guesser nothing (issue 22, item 5a). Not
+            // when a registered userid stands at the password's place: the two were swapped, and
+            // the word in the userid's place is likely the password.
             let parsed = command::parse(line).ok();
-            let login = parsed
-                .as_ref()
-                .and_then(|c| c.login().map(|(u, _)| u))
-                .filter(|u| !passwords.contains(u));
+            let login = match parsed.as_ref().and_then(|c| c.login()) {
+                Some((userid, password))
+                    if !passwords.contains(&userid) && tx.user(password.expose())?.is_none() =>
+                {
+                    Some(userid)
+                }
+                _ => None,
+            };
             words.extend(passwords.into_iter().map(str::to_string));
             for w in command::suspect_words(line, &names) {
                 if Some(w) != login && tx.user(w)?.is_none() {
