@@ -519,7 +519,9 @@ mod tests {
         assert!(c.mail.sendmail_command.is_absolute());
         assert_eq!(
             Listen::of(&c),
-            Ok(Listen::Unix(PathBuf::from("/var/spool/postfix/pbem/lmtp.sock")))
+            Ok(Listen::Unix(PathBuf::from(
+                "/var/spool/postfix/pbem/lmtp.sock"
+            )))
         );
         assert_eq!(c.mail.transport, Transport::Sendmail);
         // Everything else is the built-in default, as the file's head says.
