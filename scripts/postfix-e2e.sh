@@ -19,8 +19,10 @@ cd "$(dirname "$0")/.."
 
 ADDRESS=play@localhost
 PLAYERS=(e2e-p1 e2e-p2 e2e-p3 e2e-p4 e2e-p5 e2e-p6)
-LMTP_MAILS=8 # per player, after the signup and one help of the pipe phase
-KILLS=3
+# Mails per player through LMTP (after the signup and one help through the pipe) and SIGKILLs of
+# pbem lmtp among them; keep the mails under the 30 replies an hour an address gets.
+LMTP_MAILS=${PBEM_E2E_MAILS:-8}
+KILLS=${PBEM_E2E_KILLS:-3}
 MARK=/etc/postfix/pbem-e2e.marker
 BLOCKS=(install postfix-pipe postfix-lmtp services procmail)
 
@@ -349,9 +351,15 @@ done
 python3 "$WORK/check.py" >"$WORK/check-lmtp.txt" || fail "after the kills: $(cat "$WORK/check-lmtp.txt")"
 say "LMTP to pbem lmtp, killed $kills times mid-traffic: $(head -1 "$WORK/check-lmtp.txt")"
 say "  kills: $(paste -sd';' "$WORK/kills.log")"
-say "  Postfix deferred $(($(grep -c 'postfix/lmtp\[.*status=deferred' "$LOG" || true) - deferred_before)) \
-deliveries to the socket and retried them; pbem took $(grep -c 'already processed' "$WORK/lmtp.log" || true) \
-again as duplicates; the units' ExecStartPre flush sent: $(grep -o 'sent [0-9]*' "$WORK/flush-on-start.log" | paste -sd, -)"
+deferrals=$(grep 'postfix/lmtp\[.*status=deferred' "$LOG" | tail -n +$((deferred_before + 1)))
+say "  Postfix deferred and retried: $(grep -c 'while sending end of data' <<<"$deferrals" || true) mails in \
+flight at a kill (\"may be sent more than once\"), $(grep -c 'Connection refused' <<<"$deferrals" || true) \
+tries while it was down, $(grep -vc 'while sending end of data\|Connection refused' <<<"$deferrals" || true) other"
+say "  pbem took $(grep -c 'already processed' "$WORK/lmtp.log" || true) of them again as duplicates; \
+the unit's ExecStartPre flush at the $((kills + 1)) starts sent \
+$(awk '{ s += $2 } END { print s + 0 }' "$WORK/flush-on-start.log") mail(s) committed but not sent by a killed \
+pbem and recorded $(grep -o '[0-9]* delivered by' "$WORK/flush-on-start.log" | awk '{ s += $1 } END { print s + 0 }') \
+that its sendmail hand-off had delivered"
 waiting=$(as_unit /usr/local/bin/pbem --config /etc/pbem/pbem.toml outbox list 2>&1 >/dev/null | head -1)
 say "  $waiting"
 [[ $waiting == "outbox: 0 waiting"* ]] || fail "mail left in the outbox: $waiting"
