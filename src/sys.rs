@@ -334,13 +334,14 @@ pub fn diagnose_database(path: &Path) -> Option<Unwritable> {
 /// absolute path.
 fn relative_fix(configured: &Path, dir: &Path) -> Option<String> {
     configured.is_relative().then(|| {
+        let cwd = std::env::current_dir().unwrap_or_else(|_| dir.to_path_buf());
         format!(
             "the path {:?} is relative, so it lies in the working directory {} of the program that \
              started pbem (an MTA's is its queue folder); set [database] path in the configuration \
              file (or --db) to an absolute path in a folder of the pbem user, e.g. \
              path = \"/var/lib/pbem/pbem.sqlite\"",
             configured.display().to_string(),
-            dir.display()
+            cwd.display()
         )
     })
 }
