@@ -294,7 +294,14 @@ pub fn run(args: Args) -> i32 {
         };
     }
     let cfg_keep_days = cfg.mail.outbox_keep_days;
-    let mut server = match Server::open_at(cfg, clock) {
+    // `help` reads nothing stored: run where no database is (any folder, a user without the pbem
+    // user's rights), it must not leave a pbem.sqlite behind, so it gets a private one in memory.
+    let opened = if needs_no_database(&args.command) {
+        Server::open_in_memory(cfg, clock.now())
+    } else {
+        Server::open_at(cfg, clock)
+    };
+    let mut server = match opened {
         Ok(s) => s.with_seed(seed),
         Err(e) => return server_failure(&mut err, &e, db),
     };
@@ -462,6 +469,22 @@ pub fn run(args: Args) -> i32 {
             }
         }
     }
+}
+
+/// True for a command that reads and writes nothing stored: `help ...` and `<game> help`, whose
+/// answers come from the command table and the games' rules alone.
+fn needs_no_database(command: &Command) -> bool {
+    let Command::Mail(words) = command else {
+        return false;
+    };
+    matches!(
+        crate::command::parse(&words.join(" ")),
+        Ok(crate::command::RawCommand::Help { .. }
+            | crate::command::RawCommand::Game {
+                command: crate::command::GameCommand::Help,
+                ..
+            })
+    )
 }
 
 /// Reports a failure of the server on one line and returns its exit status.

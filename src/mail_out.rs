@@ -118,8 +118,9 @@ impl SendError {
 }
 
 impl OutgoingMail {
-    /// A mail from the server described by `server` (its plain address, as every mail the server
-    /// writes), dated `now` (the server's clock), with a fresh Message-ID and the server's `X-Loop`.
+    /// A mail from the server described by `server` (`Name <address>` with its `[server] name`, or
+    /// the plain address when the name is empty), dated `now` (the server's clock), with a fresh
+    /// Message-ID and the server's `X-Loop`.
     /// `auto_submitted` is [`AUTO_REPLIED`] or [`AUTO_GENERATED`]. Thread it with
     /// [`OutgoingMail::replying_to`].
     pub fn new(
@@ -131,7 +132,7 @@ impl OutgoingMail {
         now: i64,
     ) -> OutgoingMail {
         OutgoingMail {
-            from: server.address.clone(),
+            from: server.mailbox(),
             to,
             subject: subject.into(),
             body: body.into(),
@@ -457,7 +458,8 @@ mod tests {
         );
         assert_eq!(m.in_reply_to.as_deref(), Some("<in@x.org>"));
         assert_eq!(m.references, ["<root@x.org>", "<in@x.org>"]);
-        assert_eq!(m.from, "pbem@localhost");
+        assert_eq!(m.from, "pbem <pbem@localhost>");
+        assert_eq!(m.from_address(), "pbem@localhost");
         assert_eq!(m.x_loop, "pbem@localhost");
         assert_eq!(m.date_unix, 1_795_000_000);
         assert!(m.message_id.ends_with("@localhost>"));

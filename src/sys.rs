@@ -228,6 +228,7 @@ const LIMIT_MARGIN_BYTES: u64 = 1 << 20;
 /// a missing folder, a file or folder this user may not write, a read-only file system, a full disk,
 /// a file-size limit. `None` when none of them is found.
 pub fn diagnose_database(path: &Path) -> Option<Unwritable> {
+    let configured = path;
     let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
@@ -245,10 +246,12 @@ pub fn diagnose_database(path: &Path) -> Option<Unwritable> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return found(
                 format!("its folder {} does not exist", dir.display()),
-                format!(
-                    "create it (mkdir -p {}) and give {user} write access to it",
-                    dir.display()
-                ),
+                relative_fix(configured, &dir).unwrap_or_else(|| {
+                    format!(
+                        "create it (mkdir -p {}) and give {user} write access to it",
+                        dir.display()
+                    )
+                }),
             );
         }
         Ok(m) if !m.is_dir() => {
@@ -277,7 +280,8 @@ pub fn diagnose_database(path: &Path) -> Option<Unwritable> {
             };
             return found(
                 why,
-                "give that user write access to it and its folder".to_string(),
+                relative_fix(configured, &dir)
+                    .unwrap_or_else(|| "give that user write access to it and its folder".into()),
             );
         }
     }
@@ -288,7 +292,9 @@ pub fn diagnose_database(path: &Path) -> Option<Unwritable> {
                  -shm files",
                 dir.display()
             ),
-            "give that user write access to the folder and the database file".to_string(),
+            relative_fix(configured, &dir).unwrap_or_else(|| {
+                "give that user write access to the folder and the database file".into()
+            }),
         );
     }
     if let Some(s) = &fs_info
@@ -320,6 +326,24 @@ pub fn diagnose_database(path: &Path) -> Option<Unwritable> {
         }
     }
     None
+}
+
+/// The fix when the database's path was given relative (`[database] path = "pbem.sqlite"`, the
+/// default): its folder is then only the working directory of whatever started pbem (an MTA's is its
+/// queue folder), whose rights are not to be changed. The setting is what to fix. `None` for an
+/// absolute path.
+fn relative_fix(configured: &Path, dir: &Path) -> Option<String> {
+    configured.is_relative().then(|| {
+        let cwd = std::env::current_dir().unwrap_or_else(|_| dir.to_path_buf());
+        format!(
+            "the path {:?} is relative, so it lies in the working directory {} of the program that \
+             started pbem (an MTA's is its queue folder); set [database] path in the configuration \
+             file (or --db) to an absolute path in a folder of the pbem user, e.g. \
+             path = \"/var/lib/pbem/pbem.sqlite\"",
+            configured.display().to_string(),
+            cwd.display()
+        )
+    })
 }
 
 /// `FILE-wal`, `FILE-shm`: the files SQLite keeps next to a database in WAL mode.

@@ -57,6 +57,17 @@ impl Default for ServerConfig {
 }
 
 impl ServerConfig {
+    /// The From of the server's mails: `Name <address>`, or the plain address when `name` is
+    /// empty (lettre quotes or encodes the name as the header needs).
+    pub fn mailbox(&self) -> String {
+        let name = self.name.trim();
+        if name.is_empty() {
+            self.address.clone()
+        } else {
+            format!("{name} <{}>", self.address)
+        }
+    }
+
     /// The host to put in Message-IDs: `hostname` if set, else the domain of `address`.
     pub fn message_id_host(&self) -> &str {
         match &self.hostname {
@@ -504,10 +515,28 @@ mod tests {
     }
 
     #[test]
-    fn shipped_example_parses_to_the_defaults() {
+    fn shipped_example_is_the_defaults_but_for_absolute_paths_and_sendmail() {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("config/pbem.toml");
-        let c = Config::load(Some(&path)).unwrap();
-        assert_eq!(c, Config::default());
+        let mut c = Config::load(Some(&path)).unwrap();
+        // A relative path would be taken in the MTA's queue folder (issue 22): every path of the
+        // example is absolute, and the socket is where Postfix may enter.
+        assert_eq!(c.database.path, Path::new("/var/lib/pbem/pbem.sqlite"));
+        assert_eq!(c.mail.outbox_dir, Path::new("/var/lib/pbem/outbox"));
+        assert!(c.mail.sendmail_command.is_absolute());
+        assert_eq!(
+            Listen::of(&c),
+            Ok(Listen::Unix(PathBuf::from(
+                "/var/spool/postfix/pbem/lmtp.sock"
+            )))
+        );
+        assert_eq!(c.mail.transport, Transport::Sendmail);
+        // Everything else is the built-in default, as the file's head says.
+        let d = Config::default();
+        c.database.path = d.database.path.clone();
+        c.mail.outbox_dir = d.mail.outbox_dir.clone();
+        c.mail.transport = d.mail.transport;
+        c.lmtp.listen = None;
+        assert_eq!(c, d);
     }
 
     #[test]
@@ -524,10 +553,6 @@ mod tests {
         assert_eq!(c.mail.smtp.port, Some(587));
         assert_eq!(c.mail.smtp.username.as_deref(), Some("pbem@example.org"));
         assert!(c.mail.smtp.ca_file.is_some());
-        assert_eq!(
-            c.lmtp.listen.as_deref(),
-            Some("unix:/var/lib/pbem/lmtp.sock")
-        );
         assert_eq!(
             c.web.base_url.as_deref(),
             Some("https://games.example.org/pbem")

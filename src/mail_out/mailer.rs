@@ -100,22 +100,28 @@ impl Mailer {
     /// `hand_over` has moved the row's claim to it, then runs sendmail on the whole message (kept in
     /// a spool file, never a half-written pipe) and leaves sendmail's exit status in the spool. A pbem
     /// killed before the "go" sends nothing; killed after it, the delivery finishes and `outbox flush`
-    /// reads its status ([`Mailer::handed_off_status`]) instead of sending the mail again.
-    pub fn send_outbox<T>(
+    /// reads its status ([`Mailer::handed_off_status`]) instead of sending the mail again. That
+    /// status stays on disk until `record` (which marks the row sent) has succeeded.
+    pub fn send_outbox<T, E>(
         &self,
         mail: &OutgoingMail,
         row: i64,
         hand_over: impl FnOnce(&crate::sys::ProcessId) -> Result<(), String>,
-        record: impl FnOnce() -> T,
-    ) -> Result<T, SendError> {
+        record: impl FnOnce() -> Result<T, E>,
+    ) -> Result<Result<T, E>, SendError> {
         let MailerKind::Sendmail(cmd, spool) = &self.kind else {
             return self.send_then(mail, record);
         };
         let msg = mail
             .to_message()
             .map_err(|e| SendError::Permanent(e.to_string()))?;
-        run_sendmail_handed_off(cmd, spool, row, mail, &msg.formatted(), hand_over)
-            .map(|()| record())
+        run_sendmail_handed_off(cmd, spool, row, mail, &msg.formatted(), hand_over).map(|()| {
+            let recorded = record();
+            if recorded.is_ok() {
+                spool_files(spool, row).remove();
+            }
+            recorded
+        })
     }
 
     /// What a hand-off of outbox row `row` left behind: `Some(true)` when its sendmail exited 0 (the
@@ -299,6 +305,56 @@ mod tests {
         cfg.mail.smtp.ca_file = Some(PathBuf::from("/nonexistent/ca.pem"));
         let err = Mailer::from_config(&cfg).unwrap_err();
         assert!(err.to_string().contains("/nonexistent/ca.pem"), "{err}");
+    }
+
+    /// A sendmail hand-off whose pbem is killed after sendmail took the mail but before the row
+    /// is marked sent must leave sendmail's status for `outbox flush`: found by
+    /// scripts/postfix-e2e.sh, where such a kill sent one reply twice.
+    #[test]
+    fn a_handed_off_mail_keeps_its_status_until_it_is_recorded_sent() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let sendmail = dir.path().join("sendmail");
+        std::fs::write(&sendmail, "#!/bin/sh\ncat >/dev/null\n").unwrap();
+        std::fs::set_permissions(&sendmail, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let mut cfg = Config::default();
+        cfg.mail.transport = Transport::Sendmail;
+        cfg.mail.sendmail_command = sendmail;
+        cfg.database.path = dir.path().join("pbem.sqlite");
+        let mailer = Mailer::from_config(&cfg).unwrap();
+        let mail = OutgoingMail::new(
+            &cfg.server,
+            vec!["a@example.org".into()],
+            "s",
+            "b",
+            crate::mail_out::AUTO_REPLIED,
+            1_795_000_000,
+        );
+        let status = dir.path().join("pbem.sqlite.sending/7.status");
+        // Recording fails (the database busy): the status stays for the flush, which reads it as
+        // delivered rather than sending again.
+        let seen = mailer
+            .send_outbox(&mail, 7, |_| Ok(()), || Err::<(), _>(status.exists()))
+            .unwrap();
+        assert_eq!(
+            seen,
+            Err(true),
+            "the status was gone while the row was unrecorded"
+        );
+        assert_eq!(mailer.handed_off_status(7), Some(true));
+        assert!(!status.exists());
+        // Recorded: then the files go.
+        let seen = mailer
+            .send_outbox(&mail, 8, |_| Ok(()), || Ok::<_, ()>(()))
+            .unwrap();
+        assert_eq!(seen, Ok(()));
+        assert_eq!(mailer.handed_off_status(8), None);
+        assert_eq!(
+            std::fs::read_dir(dir.path().join("pbem.sqlite.sending"))
+                .unwrap()
+                .count(),
+            0
+        );
     }
 
     #[test]

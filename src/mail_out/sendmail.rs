@@ -146,10 +146,17 @@ pub(super) fn run_sendmail_handed_off(
     let code = fs::read_to_string(&files.status)
         .ok()
         .and_then(|s| s.trim().parse::<i32>().ok());
-    files.remove();
-    status?;
-    go.map_err(|e| SendError::Temporary(format!("cannot start the hand-off: {e}")))?;
-    sendmail_result(cmd, code, &stderr, Ok(()))
+    let result = status.and_then(|_| {
+        go.map_err(|e| SendError::Temporary(format!("cannot start the hand-off: {e}")))?;
+        sendmail_result(cmd, code, &stderr, Ok(()))
+    });
+    // A delivered mail's spool files stay until its row is recorded as sent (the caller removes
+    // them then): a pbem killed in between leaves sendmail's status to `outbox flush`, which records
+    // the mail instead of sending it a second time.
+    if result.is_err() {
+        files.remove();
+    }
+    result
 }
 
 /// Pipes the message into `CMD -i -f FROM -- TO...` and reads its exit status the sysexits way.
