@@ -11,6 +11,7 @@
 
 use std::fmt;
 
+pub mod ataxx;
 pub mod board;
 pub mod limit;
 
@@ -298,7 +299,7 @@ pub trait GameState: Send {
 }
 
 /// The games this crate has, in list order.
-const STANDARD: &[&dyn GameRules] = &[&limit::Limit];
+const STANDARD: &[&dyn GameRules] = &[&limit::Limit, &ataxx::Ataxx, &ataxx::Hexxagon];
 
 /// The game types a server hosts, in the order `list` prints them. The server, the web page and
 /// `pbem engine` are given one; nothing looks games up globally, so a test can host a game of its own.
