@@ -526,6 +526,11 @@ fn list(r: &ListRefusal) -> String {
              [active|all|finished|next]`.",
             game.name
         ),
+        ListRefusal::NoSgf { game, board } => format!(
+            "{} has no SGF form: no {} tool reads SGF, so its games are kept as a text record. \
+             Send `{} history {board} -record` for it.",
+            game.title, game.title, game.name
+        ),
     }
 }
 
