@@ -141,6 +141,22 @@ impl AtaxxGame {
         Ok(())
     }
 
+    /// Plays a legal move and lists it, with the engine's passes after it.
+    fn push_move(&mut self, mv: Move) {
+        let seat = self.pos.to_move;
+        let before = self.pos.pieces[seat].count();
+        let passes = self.pos.apply(mv);
+        let grown = self.pos.pieces[seat].count() - before;
+        let turned = match mv {
+            Move::Clone(_) => grown - 1,
+            Move::Jump(..) => grown,
+        };
+        self.entries.push(Entry::Moved { seat, mv, turned });
+        for _ in 0..passes {
+            self.entries.push(Entry::Passed { seat: 1 - seat });
+        }
+    }
+
     fn names(&self) -> [&'static str; 2] {
         ["Black", "White"]
     }
@@ -239,18 +255,7 @@ impl GameState for AtaxxGame {
         }
         let mv = notation::read(&self.pos.geo, text).map_err(RuleError)?;
         self.pos.check(mv).map_err(RuleError)?;
-        let seat = self.pos.to_move;
-        let before = self.pos.pieces[seat].count();
-        let passes = self.pos.apply(mv);
-        let grown = self.pos.pieces[seat].count() - before;
-        let turned = match mv {
-            Move::Clone(_) => grown - 1,
-            Move::Jump(..) => grown,
-        };
-        self.entries.push(Entry::Moved { seat, mv, turned });
-        for _ in 0..passes {
-            self.entries.push(Entry::Passed { seat: 1 - seat });
-        }
+        self.push_move(mv);
         Ok(())
     }
 
@@ -312,8 +317,13 @@ impl GameState for AtaxxGame {
     }
 
     fn random_playout(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> u32 {
-        // The fast loop of the rules; the move list is not kept (a playout's game is thrown away).
-        self.pos.random_playout(pick)
+        let mut played = 0;
+        while self.pos.result.is_none() {
+            let mv = self.pos.random_move(pick);
+            self.push_move(mv);
+            played += 1;
+        }
+        played
     }
 
     fn turn_notes(&self, since: u32) -> Vec<String> {

@@ -44,7 +44,8 @@ fn cell_text(g: &AtaxxGame, cell: usize) -> String {
     }
 }
 
-/// The ASCII board with its legend: at most 47 columns (Ataxx 10×10) or 63 (Hexxagon side 9).
+/// The ASCII board with its legend: at most 72 columns on every board (Hexxagon's rows name their
+/// end cells up to side 7).
 pub fn ascii(g: &AtaxxGame) -> String {
     let geo = g.geometry();
     let n = geo.size as i8;
@@ -70,23 +71,31 @@ pub fn ascii(g: &AtaxxGame) -> String {
                 let cells: Vec<usize> = (1..=2 * n - 1).filter_map(|d| geo.at(r, d)).collect();
                 let indent = (2 * n - 1 - cells.len() as i8) as usize * 2;
                 let row: String = cells.iter().map(|&c| format!("{} ", cell_text(g, c))).collect();
-                let _ = writeln!(
-                    out,
-                    "{}{}  {}{}   {} .. {}",
+                // The names of the row's ends fit 72 columns up to side 7; larger boards omit them.
+                let ends = if n <= 7 {
+                    format!(
+                        "{}   {} .. {}",
+                        " ".repeat(indent),
+                        geo.name(cells[0]),
+                        geo.name(*cells.last().expect("a row has cells"))
+                    )
+                } else {
+                    String::new()
+                };
+                let line = format!(
+                    "{}{}  {}{ends}",
                     " ".repeat(indent),
                     (b'a' + r as u8 - 1) as char,
                     row,
-                    " ".repeat(indent),
-                    geo.name(cells[0]),
-                    geo.name(*cells.last().expect("a row has cells"))
                 );
+                let _ = writeln!(out, "{}", line.trim_end());
             }
         }
     }
     let p = g.position();
     let _ = writeln!(
         out,
-        "\nX = Black ({} pieces)   O = White ({} pieces)   [ ] last move, ( ) where it jumped from",
+        "\nX Black: {} pieces   O White: {} pieces   [ ] last move   ( ) jumped from",
         p.pieces[0].count(),
         p.pieces[1].count()
     );
@@ -303,7 +312,8 @@ mod tests {
             assert!(text.contains('['), "the last move is marked\n{text}");
             let svg = svg(&g);
             assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
-            assert_eq!(svg.matches("data-side=").count(), 5);
+            let pieces = g.position().pieces[0].count() + g.position().pieces[1].count();
+            assert_eq!(svg.matches("data-side=").count(), pieces as usize);
         }
     }
 

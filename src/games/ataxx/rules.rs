@@ -252,39 +252,31 @@ impl Position {
             .sum()
     }
 
-    /// Plays random legal moves to the end; `pick(n)` chooses below `n`. Returns the plies played
-    /// (the engine's passes not counted).
-    pub fn random_playout(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> u32 {
-        let mut played = 0;
-        while self.result.is_none() {
-            let seat = self.to_move;
-            let empty = self.empty();
-            let clones = self.clone_targets(seat);
-            let mut total = clones.count() as usize;
-            for from in self.pieces[seat].iter() {
-                total += self.geo.far[from].and(empty).count() as usize;
-            }
-            let mut k = pick(total);
-            let mv = if k < clones.count() as usize {
-                Move::Clone(clones.nth(k as u32))
-            } else {
-                k -= clones.count() as usize;
-                let mut chosen = None;
-                for from in self.pieces[seat].iter() {
-                    let targets = self.geo.far[from].and(empty);
-                    let c = targets.count() as usize;
-                    if k < c {
-                        chosen = Some(Move::Jump(from, targets.nth(k as u32)));
-                        break;
-                    }
-                    k -= c;
-                }
-                chosen.expect("the pick is below the number of moves")
-            };
-            self.apply(mv);
-            played += 1;
+    /// A uniformly random legal move of the player to move (the game is not over); `pick(n)`
+    /// chooses below `n`. Counts the moves without listing them.
+    pub fn random_move(&self, pick: &mut dyn FnMut(usize) -> usize) -> Move {
+        let seat = self.to_move;
+        let empty = self.empty();
+        let clones = self.clone_targets(seat);
+        let n_clones = clones.count() as usize;
+        let mut total = n_clones;
+        for from in self.pieces[seat].iter() {
+            total += self.geo.far[from].and(empty).count() as usize;
         }
-        played
+        let mut k = pick(total);
+        if k < n_clones {
+            return Move::Clone(clones.nth(k as u32));
+        }
+        k -= n_clones;
+        for from in self.pieces[seat].iter() {
+            let targets = self.geo.far[from].and(empty);
+            let c = targets.count() as usize;
+            if k < c {
+                return Move::Jump(from, targets.nth(k as u32));
+            }
+            k -= c;
+        }
+        unreachable!("the pick is below the number of moves")
     }
 }
 
@@ -393,9 +385,13 @@ mod tests {
         for shape in [Shape::Square, Shape::Hexagon] {
             for _ in 0..20 {
                 let mut p = start(shape, 5);
-                let n = p.random_playout(&mut pick);
-                assert!(n > 0);
-                assert!(p.result.is_some());
+                let mut legal = Vec::new();
+                while p.result.is_none() {
+                    p.legal(&mut legal);
+                    let mv = p.random_move(&mut pick);
+                    assert!(legal.contains(&mv), "{mv:?} is legal");
+                    p.apply(mv);
+                }
             }
         }
     }
