@@ -154,7 +154,7 @@ fn asking_for_a_record_wrongly_changes_nothing_and_says_how() {
     let mail = env.only_mail_to("alice@example.org");
     assert!(
         mail.flat_body()
-            .contains("Limit has no SGF form: no Limit tool reads SGF, so its games are kept as a text record. Send `limit history 101 -record` for it."),
+            .contains("There is no SGF or PGN file of Limit Board 101: no tool of Limit players reads one for this game, so it is kept as a text record. Send `limit history 101 -record` for it."),
         "{}",
         mail.body
     );
@@ -175,4 +175,99 @@ fn asking_for_a_record_wrongly_changes_nothing_and_says_how() {
     assert!(mail.body.contains("Result: in progress\n"), "{}", mail.body);
     assert!(!mail.body.contains("Ended:"), "{}", mail.body);
     let _ = GameOption::flag("unused");
+}
+
+#[test]
+fn an_ataxx_game_comes_as_pgn_with_its_passes_and_replays() {
+    let env = Env::new();
+    env.players(&["alice", "bob"]);
+    env.admin_ok("ataxx challenge alice bob");
+    env.take_mails();
+    let moves = [
+        ("alice", "b6", "Clone first."),
+        ("bob", "g7e5", ""),
+        ("alice", "a7c5", ""),
+    ];
+    for (i, (who, mv, comment)) in moves.iter().enumerate() {
+        env.deliver(&eml(
+            &format!("{who}@example.org"),
+            &format!("ataxx move 101 {who} pw-{who} {mv}#{}", i + 1),
+            comment,
+        ));
+    }
+    env.deliver(&eml("bob@example.org", "ataxx resign 101 bob pw-bob", ""));
+    env.take_mails();
+
+    env.deliver(&eml("carol@example.org", "ataxx history 101 -sgf", ""));
+    let mails = env.take_mails();
+    assert_eq!(mails.len(), 1, "{mails:#?}");
+    assert_eq!(mails[0].subject, "Ataxx Board 101 PGN");
+    let files = attachments(&mails[0].raw);
+    assert_eq!(files.len(), 1);
+    let (name, _, pgn) = &files[0];
+    assert_eq!(name, "ataxx-101.pgn");
+    let pgn = pgn.replace("\r\n", "\n");
+    assert!(pgn.starts_with("[Event \"pbem ataxx 101\"]\n"), "{pgn}");
+    assert!(
+        pgn.contains("[Black \"alice\"]\n[White \"bob\"]\n"),
+        "{pgn}"
+    );
+    assert!(
+        pgn.contains("[FEN \"x5o/7/7/7/7/7/o5x x 0 1\"]\n[Result \"1-0\"]\n\n"),
+        "{pgn}"
+    );
+    assert!(
+        pgn.ends_with("1. b6 { Clone first. } g7e5 2. a7c5 1-0\n"),
+        "{pgn}"
+    );
+    // Replaying the PGN's moves through the engine gives the position the server stored.
+    let movetext = pgn.split("\n\n").nth(1).unwrap();
+    let mut plain = String::new();
+    let mut depth = 0;
+    for ch in movetext.chars() {
+        match ch {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            c if depth == 0 => plain.push(c),
+            _ => {}
+        }
+    }
+    let rules = Registry::standard().find("ataxx").unwrap();
+    let mut game = rules.new_game(&[], 2, 0).unwrap();
+    for word in plain.split_whitespace() {
+        if word.ends_with('.') || word == "1-0" || word == "0000" {
+            continue;
+        }
+        game.play(word).unwrap();
+    }
+    let stored: String = env
+        .sqlite()
+        .query_row(
+            "SELECT st.state FROM games g JOIN game_states st ON st.game_id = g.id
+             WHERE g.game_type = 'ataxx' AND g.board = 101",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let stored = rules.load(&stored).unwrap();
+    assert_eq!(game.to_json(), stored.at_move(4).unwrap().to_json());
+
+    // The text record lists the same moves; Hexxagon has neither SGF nor PGN.
+    let record = env.admin_ok("ataxx history 101 -record");
+    assert!(
+        record.contains("0: Setup\n    Black: a7 g1  White: g7 a1\n"),
+        "{record}"
+    );
+    assert!(record.contains("\n4. white resigns\n"), "{record}");
+    // Boards are numbered per game: Hexxagon's first is 101 too.
+    env.admin_ok("hexxagon challenge alice bob");
+    env.take_mails();
+    env.deliver(&eml("alice@example.org", "hexxagon history 101 -sgf", ""));
+    let mail = env.only_mail_to("alice@example.org");
+    assert!(
+        mail.flat_body()
+            .contains("There is no SGF or PGN file of Hexxagon Board 101"),
+        "{}",
+        mail.body
+    );
 }

@@ -339,6 +339,11 @@ pub trait GameState: Send {
     fn sgf_form(&self) -> Option<SgfForm> {
         None
     }
+    /// The FEN of the start position, for a game exported as PGN (records.md section 3: Ataxx on 7×7);
+    /// `None` for the others. The moves are the move list's entries as they stand (`0000` for a pass).
+    fn pgn_start(&self) -> Option<String> {
+        None
+    }
 }
 
 /// What a game gives [`crate::records::sgf`]: the parts of its SGF file that depend on the game.

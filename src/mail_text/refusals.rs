@@ -527,8 +527,9 @@ fn list(r: &ListRefusal) -> String {
             game.name
         ),
         ListRefusal::NoSgf { game, board } => format!(
-            "{} has no SGF form: no {} tool reads SGF, so its games are kept as a text record. \
-             Send `{} history {board} -record` for it.",
+            "There is no SGF or PGN file of {} Board {board}: no tool of {} players reads one \
+             for this game, so it is kept as a text record. Send `{} history {board} -record` \
+             for it.",
             game.title, game.title, game.name
         ),
     }

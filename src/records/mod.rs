@@ -6,9 +6,11 @@
 //! by [`crate::games::GameState::sgf_form`]; everything common to every SGF game (the root's players,
 //! date, result, comments and escaping) is written here once.
 
+mod pgn;
 mod sgf;
 mod text;
 
+pub use pgn::pgn;
 pub use sgf::sgf;
 pub use text::text_record;
 

@@ -118,6 +118,23 @@ impl Core {
         };
         let stem = format!("{}-{}", rules.name(), row.board);
         let (subject, text, file) = match form {
+            HistoryForm::Sgf if state.pgn_start().is_some() => {
+                let pgn = records::pgn(state, &info).expect("a game with a PGN start has a PGN");
+                let text = format!(
+                    "The game as PGN is attached ({stem}.pgn), as Ataxx engines and tools read \
+                     it. The same file:\n\n{pgn}"
+                );
+                let file = FileAttachment {
+                    filename: format!("{stem}.pgn"),
+                    content_type: "application/vnd.chess-pgn; charset=utf-8".to_string(),
+                    text: pgn,
+                };
+                (
+                    format!("{} Board {} PGN", rules.title(), row.board),
+                    text,
+                    file,
+                )
+            }
             HistoryForm::Sgf => {
                 let Some(sgf) = records::sgf(state, &info) else {
                     return Err(ListRefusal::NoSgf {

@@ -81,12 +81,8 @@ impl AtaxxGame {
 
     /// Reads the JSON document and replays its moves.
     pub fn from_json(shape: Shape, json: &str) -> Result<AtaxxGame, RuleError> {
-        let doc: Doc = serde_json::from_str(json).map_err(|e| {
-            RuleError(format!(
-                "this is not a {} game document: {e}",
-                title(shape)
-            ))
-        })?;
+        let doc: Doc = serde_json::from_str(json)
+            .map_err(|e| RuleError(format!("this is not a {} game document: {e}", title(shape))))?;
         if doc.game != word(shape) {
             return Err(RuleError(format!(
                 "this document is a game of '{}', not {}",
@@ -366,6 +362,44 @@ impl GameState for AtaxxGame {
         notes
     }
 
+    fn pgn_start(&self) -> Option<String> {
+        // The FEN tag is standard only for 7×7 Ataxx (records.md section 3).
+        if self.shape != Shape::Square || self.pos.geo.size != 7 {
+            return None;
+        }
+        let start = Position::start(self.pos.geo.clone());
+        let geo = &self.pos.geo;
+        let ranks: Vec<String> = (1..=7i8)
+            .rev()
+            .map(|rank| {
+                let mut row = String::new();
+                let mut gap = 0;
+                for file in 1..=7i8 {
+                    let c = geo.at(rank, file).expect("on the board");
+                    let piece = ['x', 'o']
+                        .into_iter()
+                        .zip(start.pieces)
+                        .find(|(_, b)| b.has(c));
+                    match piece {
+                        Some((ch, _)) => {
+                            if gap > 0 {
+                                row.push_str(&gap.to_string());
+                                gap = 0;
+                            }
+                            row.push(ch);
+                        }
+                        None => gap += 1,
+                    }
+                }
+                if gap > 0 {
+                    row.push_str(&gap.to_string());
+                }
+                row
+            })
+            .collect();
+        Some(format!("{} x 0 1", ranks.join("/")))
+    }
+
     fn setup_text(&self) -> String {
         let start = Position::start(self.pos.geo.clone());
         let geo = &self.pos.geo;
@@ -433,6 +467,8 @@ mod tests {
         assert_eq!(earlier.moves().len(), 1);
         assert_eq!(earlier.move_number(), 2);
         assert!(g.at_move(9).is_err());
+        assert_eq!(g.pgn_start().unwrap(), "x5o/7/7/7/7/7/o5x x 0 1");
+        assert_eq!(AtaxxGame::new(Shape::Square, 8).pgn_start(), None);
         assert_eq!(
             g.setup_text(),
             "Black: a7 g1  White: g7 a1",

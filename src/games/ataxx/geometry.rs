@@ -115,7 +115,9 @@ impl Geometry {
             .map_or(text.len(), |i| i + 1);
         let digits = &text[1..digits_end];
         if digits.is_empty() {
-            return Err(format!("'{text}': a cell is a letter and a number, such as a1"));
+            return Err(format!(
+                "'{text}': a cell is a letter and a number, such as a1"
+            ));
         }
         if digits.starts_with('0') {
             return Err(format!("'{text}': a cell's number has no leading zero"));

@@ -167,7 +167,9 @@ mod tests {
         assert_eq!(read_options(Shape::Square, &[size("8")]).unwrap(), 8);
         let e = read_options(Shape::Square, &[size("11")]).unwrap_err().0;
         assert!(e.contains("from 4 to 10"), "{e}");
-        let e = read_options(Shape::Hexagon, &[GameOption::flag("swap")]).unwrap_err().0;
+        let e = read_options(Shape::Hexagon, &[GameOption::flag("swap")])
+            .unwrap_err()
+            .0;
         assert!(e.contains("Hexxagon has no option -swap"), "{e}");
         assert!(read_options(Shape::Square, &[size("7"), size("8")]).is_err());
         assert!(Ataxx.new_game(&[], 3, 0).is_err());

@@ -70,7 +70,10 @@ pub fn ascii(g: &AtaxxGame) -> String {
             for r in (1..=2 * n - 1).rev() {
                 let cells: Vec<usize> = (1..=2 * n - 1).filter_map(|d| geo.at(r, d)).collect();
                 let indent = (2 * n - 1 - cells.len() as i8) as usize * 2;
-                let row: String = cells.iter().map(|&c| format!("{} ", cell_text(g, c))).collect();
+                let row: String = cells
+                    .iter()
+                    .map(|&c| format!("{} ", cell_text(g, c)))
+                    .collect();
                 // The names of the row's ends fit 72 columns up to side 7; larger boards omit them.
                 let ends = if n <= 7 {
                     format!(
@@ -208,7 +211,10 @@ pub fn svg(g: &AtaxxGame) -> String {
                 let n = f64::from(geo.size);
                 // Row r from the top; the axial q = d shifts each lower row half a cell to the left.
                 let x = (f64::from(q) - 0.5 * f64::from(r) + 0.5 * (n - 1.0)) * UNIT;
-                (MARGIN + x, MARGIN + UNIT * 0.6 + f64::from(r) * UNIT * s3 / 2.0)
+                (
+                    MARGIN + x,
+                    MARGIN + UNIT * 0.6 + f64::from(r) * UNIT * s3 / 2.0,
+                )
             }
         }
     };

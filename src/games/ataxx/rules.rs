@@ -320,11 +320,31 @@ mod tests {
         let p = start(Shape::Square, 7);
         let g = p.geo.clone();
         let c = |s: &str| g.read_cell(s).unwrap().0;
-        assert!(p.check(Move::Clone(c("d4"))).unwrap_err().contains("none of your pieces"));
-        assert!(p.check(Move::Jump(c("a7"), c("b6"))).unwrap_err().contains("is a clone"));
-        assert!(p.check(Move::Jump(c("a7"), c("d4"))).unwrap_err().contains("exactly two"));
-        assert!(p.check(Move::Jump(c("g7"), c("e5"))).unwrap_err().contains("not one of your"));
-        assert!(p.check(Move::Clone(c("g7"))).unwrap_err().contains("not empty"));
+        assert!(
+            p.check(Move::Clone(c("d4")))
+                .unwrap_err()
+                .contains("none of your pieces")
+        );
+        assert!(
+            p.check(Move::Jump(c("a7"), c("b6")))
+                .unwrap_err()
+                .contains("is a clone")
+        );
+        assert!(
+            p.check(Move::Jump(c("a7"), c("d4")))
+                .unwrap_err()
+                .contains("exactly two")
+        );
+        assert!(
+            p.check(Move::Jump(c("g7"), c("e5")))
+                .unwrap_err()
+                .contains("not one of your")
+        );
+        assert!(
+            p.check(Move::Clone(c("g7")))
+                .unwrap_err()
+                .contains("not empty")
+        );
         assert!(p.check(Move::Jump(c("a7"), c("c5"))).is_ok());
     }
 
@@ -339,7 +359,11 @@ mod tests {
         p.pieces[1].set(c("b2"));
         p.to_move = 0;
         p.apply(Move::Clone(c("a2")));
-        assert_eq!(p.result, Some(Outcome::Winner(0)), "White has no pieces left");
+        assert_eq!(
+            p.result,
+            Some(Outcome::Winner(0)),
+            "White has no pieces left"
+        );
 
         // White's only piece, a1, is walled in by Black within two cells; Black's clone leaves
         // White without a move, so the engine passes for White at once.
@@ -379,7 +403,9 @@ mod tests {
     fn random_games_end() {
         let mut seed = 1u64;
         let mut pick = |n: usize| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             ((seed >> 33) as usize) % n
         };
         for shape in [Shape::Square, Shape::Hexagon] {
