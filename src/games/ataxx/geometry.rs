@@ -47,7 +47,7 @@ impl Geometry {
             Shape::Hexagon => {
                 for r in 1..=2 * n - 1 {
                     for d in 1..=2 * n - 1 {
-                        if (r - d).abs() <= n - 1 {
+                        if (r - d).abs() < n {
                             coords.push((r, d));
                         }
                     }
