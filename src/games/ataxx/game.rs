@@ -2,8 +2,6 @@
 //! engine's passes, resignations and agreed draws, and the JSON document (the options and the moves;
 //! loading replays them, so the document can never disagree with the rules).
 
-use std::sync::Arc;
-
 use serde::{Deserialize, Serialize};
 
 use super::geometry::{Geometry, Shape};
@@ -51,7 +49,7 @@ impl AtaxxGame {
     pub fn new(shape: Shape, size: u8) -> AtaxxGame {
         AtaxxGame {
             shape,
-            pos: Position::start(Arc::new(Geometry::new(shape, size))),
+            pos: Position::start(Geometry::shared(shape, size)),
             entries: Vec::new(),
         }
     }

@@ -3,6 +3,8 @@
 //! is precomputed here once per size: cell names, and for every cell the cells at distance 1 and at
 //! distance exactly 2 as bit sets, so the rules never compute a distance while playing.
 
+use std::sync::{Arc, Mutex};
+
 use super::bits::Bits;
 
 /// Which board.
@@ -31,7 +33,22 @@ pub struct Geometry {
     pub all: Bits,
 }
 
+/// The boards built so far, one per shape and size: a board is built once per process, not once
+/// per game (random playouts start thousands of games).
+static BUILT: Mutex<Vec<Arc<Geometry>>> = Mutex::new(Vec::new());
+
 impl Geometry {
+    /// The board of this shape and size, shared.
+    pub fn shared(shape: Shape, size: u8) -> Arc<Geometry> {
+        let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(g) = built.iter().find(|g| g.shape == shape && g.size == size) {
+            return g.clone();
+        }
+        let g = Arc::new(Geometry::new(shape, size));
+        built.push(g.clone());
+        g
+    }
+
     /// The board of this shape and size (the size already checked by the options).
     pub fn new(shape: Shape, size: u8) -> Geometry {
         let n = i8::try_from(size).expect("sizes are small");

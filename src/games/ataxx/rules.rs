@@ -257,12 +257,16 @@ impl Position {
     pub fn random_move(&self, pick: &mut dyn FnMut(usize) -> usize) -> Move {
         let seat = self.to_move;
         let empty = self.empty();
-        let clones = self.clone_targets(seat);
-        let n_clones = clones.count() as usize;
-        let mut total = n_clones;
+        // One pass over the pieces: where they can clone, and how many jumps each has.
+        let mut reach = Bits::EMPTY;
+        let mut jumps = 0usize;
         for from in self.pieces[seat].iter() {
-            total += self.geo.far[from].and(empty).count() as usize;
+            reach = reach.or(self.geo.near[from]);
+            jumps += self.geo.far[from].and(empty).count() as usize;
         }
+        let clones = reach.and(empty);
+        let n_clones = clones.count() as usize;
+        let total = n_clones + jumps;
         let mut k = pick(total);
         if k < n_clones {
             return Move::Clone(clones.nth(k as u32));
