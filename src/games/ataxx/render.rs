@@ -55,14 +55,14 @@ pub fn ascii(g: &AtaxxGame) -> String {
             let files: String = (1..=n)
                 .map(|f| format!(" {} ", (b'a' + f as u8 - 1) as char))
                 .collect();
-            let _ = writeln!(out, "    {files}");
+            let _ = writeln!(out, "    {}", files.trim_end());
             for rank in (1..=n).rev() {
                 let row: String = (1..=n)
                     .map(|f| cell_text(g, geo.at(rank, f).expect("on the board")))
                     .collect();
                 let _ = writeln!(out, "{rank:>2}  {row}  {rank}");
             }
-            let _ = writeln!(out, "    {files}");
+            let _ = writeln!(out, "    {}", files.trim_end());
         }
         Shape::Hexagon => {
             // Row a at the bottom, as on an Abalone board; each row starts half a cell further in
@@ -209,8 +209,10 @@ pub fn svg(g: &AtaxxGame) -> String {
             ),
             Shape::Hexagon => {
                 let n = f64::from(geo.size);
-                // Row r from the top; the axial q = d shifts each lower row half a cell to the left.
-                let x = (f64::from(q) - 0.5 * f64::from(r) + 0.5 * (n - 1.0)) * UNIT;
+                // Row r from the top: a cell's x is d − R/2 with R the row from the bottom
+                // (= 2n − 1 − r), shifted so that the leftmost cell (middle row, d = 1) is at 0.5.
+                let x =
+                    (f64::from(q) + 0.5 * f64::from(r) - (n - 0.5) + n / 2.0 - 0.5 + 1.0) * UNIT;
                 (
                     MARGIN + x,
                     MARGIN + UNIT * 0.6 + f64::from(r) * UNIT * s3 / 2.0,
@@ -328,7 +330,7 @@ mod tests {
         let g = AtaxxGame::new(Shape::Square, 7);
         let text = ascii(&g);
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[0], "     a  b  c  d  e  f  g ");
+        assert_eq!(lines[0], "     a  b  c  d  e  f  g");
         assert_eq!(lines[1], " 7   X  .  .  .  .  .  O   7");
         assert_eq!(lines[7], " 1   O  .  .  .  .  .  X   1");
     }
