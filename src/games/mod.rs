@@ -13,6 +13,7 @@ use std::fmt;
 
 pub mod ataxx;
 pub mod board;
+pub mod cups;
 pub mod limit;
 
 pub use board::Board;
@@ -364,7 +365,7 @@ pub struct SgfForm {
 }
 
 /// The games this crate has, in list order.
-const STANDARD: &[&dyn GameRules] = &[&limit::Limit, &ataxx::Ataxx, &ataxx::Hexxagon];
+const STANDARD: &[&dyn GameRules] = &[&limit::Limit, &ataxx::Ataxx, &ataxx::Hexxagon, &cups::Cups];
 
 /// The game types a server hosts, in the order `list` prints them. The server, the web page and
 /// `pbem engine` are given one; nothing looks games up globally, so a test can host a game of its own.
