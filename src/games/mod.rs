@@ -14,6 +14,7 @@ use std::fmt;
 pub mod ataxx;
 pub mod board;
 pub mod cups;
+pub mod go;
 pub mod limit;
 
 pub use board::Board;
@@ -365,7 +366,13 @@ pub struct SgfForm {
 }
 
 /// The games this crate has, in list order.
-const STANDARD: &[&dyn GameRules] = &[&limit::Limit, &ataxx::Ataxx, &ataxx::Hexxagon, &cups::Cups];
+const STANDARD: &[&dyn GameRules] = &[
+    &limit::Limit,
+    &ataxx::Ataxx,
+    &ataxx::Hexxagon,
+    &cups::Cups,
+    &go::Go,
+];
 
 /// The game types a server hosts, in the order `list` prints them. The server, the web page and
 /// `pbem engine` are given one; nothing looks games up globally, so a test can host a game of its own.
