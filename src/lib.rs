@@ -23,6 +23,7 @@ pub mod mail_text;
 pub mod model;
 pub mod picture;
 pub mod ratings;
+pub mod records;
 pub mod server;
 pub mod storage;
 pub mod summary;

@@ -58,6 +58,22 @@ pub struct OutgoingMail {
     /// HTML showing the board as an inline PNG (`multipart/related`, `cid:`) above the same text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub picture: Option<String>,
+    /// Files sent with the mail (a game record): the mail is then `multipart/mixed`, the text (or the
+    /// text and picture) first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<FileAttachment>,
+}
+
+/// A file attached to a mail, as the outbox stores it.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+pub struct FileAttachment {
+    /// The file's name as the player's mail client saves it (`hex-101.sgf`): letters, digits, `-`,
+    /// `_` and `.` only.
+    pub filename: String,
+    /// Its MIME type (`application/x-go-sgf`, `text/plain; charset=utf-8`).
+    pub content_type: String,
+    /// The file's text.
+    pub text: String,
 }
 
 /// Why a mail could not be built.
@@ -143,6 +159,7 @@ impl OutgoingMail {
             x_loop: server.address.clone(),
             date_unix: now,
             picture: None,
+            attachments: Vec::new(),
         }
     }
 
@@ -164,6 +181,12 @@ impl OutgoingMail {
         let skip = refs.len().saturating_sub(MAX_REFERENCES + 1);
         self.references = refs.split_off(skip);
         self.in_reply_to = Some(id);
+        self
+    }
+
+    /// This mail with these files attached.
+    pub fn with_attachments(mut self, attachments: Vec<FileAttachment>) -> OutgoingMail {
+        self.attachments = attachments;
         self
     }
 
@@ -236,6 +259,7 @@ mod tests {
             x_loop: "pbem@example.org".to_string(),
             date_unix: 1_700_000_000,
             picture: None,
+            attachments: Vec::new(),
         }
     }
 

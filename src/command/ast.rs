@@ -150,12 +150,14 @@ pub enum GameCommand {
         /// Each board, with the move number to show it at (`101#5`), if any.
         boards: Vec<(u32, Option<u32>)>,
     },
-    /// `<game> history [board | page N]`
+    /// `<game> history [board [-record | -sgf] | page N]`
     History {
         /// The board, if one was named.
         board: Option<u32>,
         /// Without a board: which page of finished games, newest first (`page 2`); `None` is the first.
         page: Option<u32>,
+        /// For one board: the history as players read it, or a game record to keep.
+        form: HistoryForm,
     },
     /// `<game> games userid... [active|all|finished|next]`
     Games {
@@ -277,6 +279,17 @@ pub enum GameCommand {
         /// The `#N` guard: the queued move is played only if its turn comes at move N.
         guard: Option<u32>,
     },
+}
+
+/// What `<game> history <board>` mails.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HistoryForm {
+    /// The history as players read it: status, move list, comments, times.
+    Text,
+    /// `-record`: the game's text record (records.md section 1), a file to keep.
+    Record,
+    /// `-sgf`: the game as SGF (Hex, Go) or PGN (Ataxx), attached; refused for other games.
+    Sgf,
 }
 
 /// What `notify` asks for.
@@ -583,11 +596,16 @@ impl GameCommand {
                         .map(|(b, n)| P::owned(with_guard(&b.to_string(), *n))),
                 );
             }
-            GameCommand::History { board, page } => {
+            GameCommand::History { board, page, form } => {
                 w.push(P::word("history"));
                 w.extend(board.map(|b| P::owned(b.to_string())));
                 if let Some(p) = page {
                     w.extend([P::word("page"), P::owned(p.to_string())]);
+                }
+                match form {
+                    HistoryForm::Text => {}
+                    HistoryForm::Record => w.push(P::word("-record")),
+                    HistoryForm::Sgf => w.push(P::word("-sgf")),
                 }
             }
             GameCommand::Games { userids, filter } => {

@@ -2,7 +2,7 @@
 //! [`super::table`]).
 
 use super::args::{Args, MAX_GAMES_USERIDS, Problem};
-use super::ast::{GameCommand, GameLimit, GamesFilter, NotifySetting, ProposalKind};
+use super::ast::{GameCommand, GameLimit, GamesFilter, HistoryForm, NotifySetting, ProposalKind};
 use super::mask::Password;
 use super::tokenizer::{Token, token};
 use super::words::parse_positive;
@@ -234,13 +234,59 @@ pub(crate) fn show(a: &Args) -> Result<GameCommand, Problem> {
     Ok(GameCommand::Show { boards })
 }
 
-/// `<game> history [board | page N]`
+/// `<game> history [board [-record | -sgf] | page N]`
 pub(crate) fn history(a: &Args) -> Result<GameCommand, Problem> {
-    Ok(match a.words {
+    // The form may stand anywhere after `history`; the rest is read as before.
+    let mut form = HistoryForm::Text;
+    let mut rest = Vec::with_capacity(a.words.len());
+    for w in a.words {
+        let as_form = match w.to_ascii_lowercase().as_str() {
+            "-record" => Some(HistoryForm::Record),
+            "-sgf" | "-pgn" => Some(HistoryForm::Sgf),
+            _ => None,
+        };
+        match as_form {
+            Some(f) if form != HistoryForm::Text && form != f => {
+                return Err(format!(
+                    "'{}' takes one of -record and -sgf, not both: send `{} history <board> -record` \
+                     for the text record, or `-sgf` for the SGF file",
+                    a.q(a.name),
+                    a.game
+                )
+                .into());
+            }
+            Some(f) => form = f,
+            None => rest.push(*w),
+        }
+    }
+    let words: &[&str] = &rest;
+    Ok(match words {
+        [] if form != HistoryForm::Text => {
+            return Err(format!(
+                "'{}' needs the board whose record you want: `{} history 101 {}`",
+                a.q(a.name),
+                a.game,
+                if form == HistoryForm::Sgf {
+                    "-sgf"
+                } else {
+                    "-record"
+                }
+            )
+            .into());
+        }
         [] => GameCommand::History {
             board: None,
             page: None,
+            form,
         },
+        [p, _] if p.eq_ignore_ascii_case("page") && form != HistoryForm::Text => {
+            return Err(format!(
+                "'{}': -record and -sgf are for one board (`{} history 101 -record`), not for a page",
+                a.q(a.name),
+                a.game
+            )
+            .into());
+        }
         [p, n] if p.eq_ignore_ascii_case("page") => {
             let page = n.parse::<u32>().ok().filter(|&n| n >= 1).ok_or_else(|| {
                 Problem(format!("'{n}' is not a page number: pages count from 1"))
@@ -248,11 +294,13 @@ pub(crate) fn history(a: &Args) -> Result<GameCommand, Problem> {
             GameCommand::History {
                 board: None,
                 page: Some(page),
+                form,
             }
         }
         [b] => GameCommand::History {
             board: Some(a.board(b)?),
             page: None,
+            form,
         },
         _ => {
             return Err(format!("'{}' takes at most one board number, or `page N`", a.name).into());

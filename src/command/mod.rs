@@ -34,7 +34,9 @@ mod usage;
 mod words;
 
 pub use args::MAX_GAMES_USERIDS;
-pub use ast::{GameCommand, GameLimit, GamesFilter, NotifySetting, ProposalKind, RawCommand};
+pub use ast::{
+    GameCommand, GameLimit, GamesFilter, HistoryForm, NotifySetting, ProposalKind, RawCommand,
+};
 pub use error::CommandError;
 pub use mask::{MASK, Password, mask_secrets, mask_words};
 pub use parser::parse;

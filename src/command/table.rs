@@ -269,9 +269,10 @@ pub(crate) static TABLE: &[CommandDef] = &[
     CommandDef {
         words: &["history"],
         aliases: &[],
-        usage: &["history [<board> | page <n>]"],
+        usage: &["history [<board> [-record | -sgf] | page <n>]"],
         help: &[
             "<game> history [board]                finished games with rating changes, or one game",
+            "<game> history board -record          the game record (text, attached); -sgf: as SGF",
         ],
         passwords: &[],
         parse: Parse::Game(g::history),

@@ -246,6 +246,7 @@ fn parse_good_commands() {
             game(GameCommand::History {
                 board: None,
                 page: None,
+                form: HistoryForm::Text,
             }),
         ),
         (
@@ -253,6 +254,7 @@ fn parse_good_commands() {
             game(GameCommand::History {
                 board: None,
                 page: Some(3),
+                form: HistoryForm::Text,
             }),
         ),
         ("limit ratings", game(GameCommand::Ratings)),
@@ -262,6 +264,23 @@ fn parse_good_commands() {
             game(GameCommand::History {
                 board: Some(101),
                 page: None,
+                form: HistoryForm::Text,
+            }),
+        ),
+        (
+            "limit history 101 -record",
+            game(GameCommand::History {
+                board: Some(101),
+                page: None,
+                form: HistoryForm::Record,
+            }),
+        ),
+        (
+            "limit history -SGF 7",
+            game(GameCommand::History {
+                board: Some(7),
+                page: None,
+                form: HistoryForm::Sgf,
             }),
         ),
         (

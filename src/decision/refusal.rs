@@ -655,6 +655,13 @@ pub enum ListRefusal {
         /// The game.
         game: Game,
     },
+    /// `history N -sgf` of a game that has no SGF form.
+    NoSgf {
+        /// The game.
+        game: Game,
+        /// The board.
+        board: u32,
+    },
 }
 
 /// Refusals of the admin's overrides.

@@ -11,7 +11,10 @@
 
 use std::fmt;
 
+pub mod ataxx;
 pub mod board;
+pub mod cups;
+pub mod go;
 pub mod limit;
 
 pub use board::Board;
@@ -295,10 +298,81 @@ pub trait GameState: Send {
     fn notes(&self) -> Vec<String> {
         Vec::new()
     }
+    /// The position, in one or more lines, as a game record's `0: Setup` shows the start
+    /// (records.md section 1): `Empty board.`, or the pieces of each side by the cells players name.
+    /// Called on the game at move 1. The default lists the pieces [`GameState::board_view`] shows.
+    fn setup_text(&self) -> String {
+        let view = self.board_view();
+        let mut lines = Vec::new();
+        // Where the board itself differs cell by cell (Limit's coloured tiles), the record names it.
+        if view.tiles.len() > 1 {
+            for kind in &view.tiles {
+                let cells: Vec<String> = view
+                    .cells
+                    .iter()
+                    .filter(|c| c.tile.as_deref() == Some(kind.name.as_str()))
+                    .map(|c| c.number.to_string())
+                    .collect();
+                lines.push(format!("{} tiles: {}", kind.name, cells.join(" ")));
+            }
+        }
+        let mut parts = Vec::new();
+        for (seat, side) in view.sides.iter().enumerate() {
+            let cells: Vec<String> = view
+                .cells
+                .iter()
+                .filter(|c| c.piece == Some(seat))
+                .map(|c| c.number.to_string())
+                .collect();
+            if !cells.is_empty() {
+                parts.push(format!("{}: {}", side.name, cells.join(" ")));
+            }
+        }
+        if parts.is_empty() && lines.is_empty() {
+            return "Empty board.".to_string();
+        }
+        if !parts.is_empty() {
+            lines.push(parts.join("  "));
+        }
+        lines.join("\n")
+    }
+    /// The game in SGF terms, for games whose players' tools read SGF (records.md section 2: Go, Hex);
+    /// `None` for the others, which export the text record only.
+    fn sgf_form(&self) -> Option<SgfForm> {
+        None
+    }
+    /// The FEN of the start position, for a game exported as PGN (records.md section 3: Ataxx on 7×7);
+    /// `None` for the others. The moves are the move list's entries as they stand (`0000` for a pass).
+    fn pgn_start(&self) -> Option<String> {
+        None
+    }
+}
+
+/// What a game gives [`crate::records::sgf`]: the parts of its SGF file that depend on the game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SgfForm {
+    /// The `GM` number (1 Go, 11 Hex).
+    pub game_number: u32,
+    /// The `SZ` value (`11`, or `cols:rows`).
+    pub size: String,
+    /// Further root properties after `SZ`, each with its values, unescaped (`KM` `7.5`; `AB` with
+    /// several points).
+    pub root: Vec<(String, Vec<String>)>,
+    /// One entry a move-list entry: the node's colour property (`B` or `W`) and value, or `None` for
+    /// an entry that is not a node.
+    pub nodes: Vec<Option<(char, String)>>,
+    /// The winner's margin for `RE` when the game was won on points (`7.5`), if any.
+    pub margin: Option<String>,
 }
 
 /// The games this crate has, in list order.
-const STANDARD: &[&dyn GameRules] = &[&limit::Limit];
+const STANDARD: &[&dyn GameRules] = &[
+    &limit::Limit,
+    &ataxx::Ataxx,
+    &ataxx::Hexxagon,
+    &cups::Cups,
+    &go::Go,
+];
 
 /// The game types a server hosts, in the order `list` prints them. The server, the web page and
 /// `pbem engine` are given one; nothing looks games up globally, so a test can host a game of its own.

@@ -81,33 +81,68 @@ impl OutgoingMail {
             .picture
             .as_deref()
             .and_then(|svg| crate::picture::png(svg).ok());
-        match png {
-            None => builder
+        let text = || {
+            SinglePart::builder()
                 .header(ContentType::TEXT_PLAIN)
-                .body(text_body(&self.body)),
-            Some(png) => builder.multipart(
-                MultiPart::alternative()
+                .body(text_body(&self.body))
+        };
+        let with_picture = |png: Vec<u8>| {
+            MultiPart::alternative().singlepart(text()).multipart(
+                MultiPart::related()
                     .singlepart(
                         SinglePart::builder()
-                            .header(ContentType::TEXT_PLAIN)
-                            .body(text_body(&self.body)),
+                            .header(ContentType::TEXT_HTML)
+                            .body(text_body(&html_body(&self.subject, &self.body))),
                     )
-                    .multipart(
-                        MultiPart::related()
-                            .singlepart(
-                                SinglePart::builder()
-                                    .header(ContentType::TEXT_HTML)
-                                    .body(text_body(&html_body(&self.subject, &self.body))),
-                            )
-                            .singlepart(Attachment::new_inline(BOARD_CID.to_string()).body(
-                                png.to_vec(),
-                                ContentType::parse("image/png").expect("a MIME type"),
-                            )),
+                    .singlepart(
+                        Attachment::new_inline(BOARD_CID.to_string())
+                            .body(png, ContentType::parse("image/png").expect("a MIME type")),
                     ),
-            ),
+            )
+        };
+        if self.attachments.is_empty() {
+            return match png {
+                None => builder
+                    .header(ContentType::TEXT_PLAIN)
+                    .body(text_body(&self.body)),
+                Some(png) => builder.multipart(with_picture(png.to_vec())),
+            }
+            .map_err(|e| MailOutError::Build(e.to_string()));
         }
-        .map_err(|e| MailOutError::Build(e.to_string()))
+        let mut mixed = match png {
+            None => MultiPart::mixed().singlepart(text()),
+            Some(png) => MultiPart::mixed().multipart(with_picture(png.to_vec())),
+        };
+        for file in &self.attachments {
+            mixed = mixed.singlepart(file_part(file)?);
+        }
+        builder
+            .multipart(mixed)
+            .map_err(|e| MailOutError::Build(e.to_string()))
     }
+}
+
+/// One attached file: its name checked (no path, no header injection) and its type parsed.
+fn file_part(file: &super::FileAttachment) -> Result<SinglePart, MailOutError> {
+    let name_ok = !file.filename.is_empty()
+        && !file.filename.starts_with('.')
+        && file
+            .filename
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if !name_ok {
+        return Err(MailOutError::BadHeader {
+            field: "attachment name",
+            value: escaped(&file.filename),
+            problem: "may hold only letters, digits, '-', '_' and '.'".to_string(),
+        });
+    }
+    let kind = ContentType::parse(&file.content_type).map_err(|e| MailOutError::BadHeader {
+        field: "attachment type",
+        value: escaped(&file.content_type),
+        problem: e.to_string(),
+    })?;
+    Ok(Attachment::new(file.filename.clone()).body(text_body(&file.text), kind))
 }
 
 /// The Content-ID of a board mail's picture.

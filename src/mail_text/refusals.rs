@@ -540,6 +540,12 @@ fn list(r: &ListRefusal) -> String {
              [active|all|finished|next]`.",
             game.name
         ),
+        ListRefusal::NoSgf { game, board } => format!(
+            "There is no SGF or PGN file of {} Board {board}: no tool of {} players reads one \
+             for this game, so it is kept as a text record. Send `{} history {board} -record` \
+             for it.",
+            game.title, game.title, game.name
+        ),
     }
 }
 

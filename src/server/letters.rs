@@ -50,7 +50,10 @@ impl Core {
                 && let Some(to) = &origin.reply_to
             {
                 if tx.allow_reply(to, self.now - 3600, self.now, limit)? {
-                    mails.push(self.mail(origin, vec![to.clone()], o.subject, o.text, true, None));
+                    mails.push(
+                        self.mail(origin, vec![to.clone()], o.subject, o.text, true, None)
+                            .with_attachments(o.attachments),
+                    );
                 } else {
                     eprintln!(
                         "pbem: {limit} replies to {to} in the last hour; no more until it passes"

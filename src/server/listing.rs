@@ -3,10 +3,12 @@
 
 use super::{Core, Outcome, Step};
 use super::{listed_status, saved_status, userids};
-use crate::command::GamesFilter;
+use crate::command::{GamesFilter, HistoryForm};
 use crate::decision::{Game, Hosted, ListRefusal, ListedGame, Listing, PlayerGames};
-use crate::games::GameRules;
-use crate::storage::Tx;
+use crate::games::{GameRules, GameState};
+use crate::mail_out::FileAttachment;
+use crate::records::{self, RecordInfo};
+use crate::storage::{GameRow, Tx};
 use crate::summary;
 
 impl Core {
@@ -45,9 +47,18 @@ impl Core {
         }))
     }
 
-    pub(super) fn history(&self, tx: &Tx<'_>, rules: &dyn GameRules, board: u32) -> Step<Outcome> {
+    pub(super) fn history(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        board: u32,
+        form: HistoryForm,
+    ) -> Step<Outcome> {
         let (row, state) = self.load_game(tx, rules, board)?;
         let players = userids(&row);
+        if form != HistoryForm::Text {
+            return self.record(tx, rules, &row, state.as_ref(), form);
+        }
         let mut text = format!("History of {} Board {board}\n\n", rules.title());
         text.push_str(&summary::status_line(state.as_ref(), &players));
         // What the clock or the admin did to the game, with the reason.
@@ -61,9 +72,12 @@ impl Core {
         if !comments.is_empty() {
             text.push_str("\nComments (by the move they came with):\n");
             for c in &comments {
+                let with = match c.move_number {
+                    0 => "the challenge".to_string(),
+                    n => format!("move {n}"),
+                };
                 text.push_str(&format!(
-                    "  move {} {} ({}):\n",
-                    c.move_number,
+                    "  {with} {} ({}):\n",
                     c.userid,
                     summary::format_time(c.created_at)
                 ));
@@ -81,6 +95,88 @@ impl Core {
             format!("{} Board {board} History", rules.title()),
             text,
         ))
+    }
+
+    /// `<game> history <board> -record | -sgf`: the game record in the body and attached as a file.
+    fn record(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        row: &GameRow,
+        state: &dyn GameState,
+        form: HistoryForm,
+    ) -> Step<Outcome> {
+        let players = userids(row);
+        let comments = tx.comments(row.id)?;
+        let info = RecordInfo {
+            game: rules.name(),
+            board: row.board,
+            players: &players,
+            started: row.created_at,
+            last_move: row.updated_at,
+            comments: &comments,
+        };
+        let stem = format!("{}-{}", rules.name(), row.board);
+        let (subject, text, file) = match form {
+            HistoryForm::Sgf if state.pgn_start().is_some() => {
+                let pgn = records::pgn(state, &info).expect("a game with a PGN start has a PGN");
+                let text = format!(
+                    "The game as PGN is attached ({stem}.pgn), as Ataxx engines and tools read \
+                     it. The same file:\n\n{pgn}"
+                );
+                let file = FileAttachment {
+                    filename: format!("{stem}.pgn"),
+                    content_type: "application/vnd.chess-pgn; charset=utf-8".to_string(),
+                    text: pgn,
+                };
+                (
+                    format!("{} Board {} PGN", rules.title(), row.board),
+                    text,
+                    file,
+                )
+            }
+            HistoryForm::Sgf => {
+                let Some(sgf) = records::sgf(state, &info) else {
+                    return Err(ListRefusal::NoSgf {
+                        game: Game::of(rules),
+                        board: row.board,
+                    }
+                    .into());
+                };
+                let text = format!(
+                    "The game as SGF is attached ({stem}.sgf); it opens in the tools players of {} \
+                     use. The same file:\n\n{sgf}",
+                    rules.title()
+                );
+                let file = FileAttachment {
+                    filename: format!("{stem}.sgf"),
+                    content_type: "application/x-go-sgf; charset=utf-8".to_string(),
+                    text: sgf,
+                };
+                (
+                    format!("{} Board {} SGF", rules.title(), row.board),
+                    text,
+                    file,
+                )
+            }
+            HistoryForm::Record | HistoryForm::Text => {
+                let record = records::text_record(state, &info);
+                let file = FileAttachment {
+                    filename: format!("{stem}.txt"),
+                    content_type: "text/plain; charset=utf-8".to_string(),
+                    text: record.clone(),
+                };
+                (
+                    format!("{} Board {} Record", rules.title(), row.board),
+                    record,
+                    file,
+                )
+            }
+        };
+        Ok(Outcome {
+            attachments: vec![file],
+            ..Outcome::reply(subject, text)
+        })
     }
 
     /// `<game> games userid... [active|all|finished|next]`: each player's games of the type, by

@@ -15,7 +15,7 @@ use crate::config::Config;
 use crate::decision::{self, Event, Listing, Refusal, Refused};
 use crate::games::Registry;
 use crate::mail_in;
-use crate::mail_out::{Mailer, OutgoingMail};
+use crate::mail_out::{FileAttachment, Mailer, OutgoingMail};
 use crate::mail_text;
 use crate::storage::{Db, StorageError};
 
@@ -152,6 +152,8 @@ struct Outcome {
     refusal: Option<Refusal>,
     /// What a listing command looked up, for an answer that shows things.
     listing: Option<Listing>,
+    /// Files the answer to the sender carries (a game record).
+    attachments: Vec<FileAttachment>,
 }
 
 impl Outcome {

@@ -111,8 +111,8 @@ impl Core {
                 password,
             } => self.resign(tx, rules, *board, userid, password.expose(), comment),
             GameCommand::Show { boards } => self.show(tx, rules, boards),
-            GameCommand::History { board, page } => match board {
-                Some(board) => self.history(tx, rules, *board),
+            GameCommand::History { board, page, form } => match board {
+                Some(board) => self.history(tx, rules, *board, *form),
                 None => self.history_all(tx, rules, page.unwrap_or(1)),
             },
             GameCommand::Games { userids, filter } => self.games(tx, rules, userids, *filter),
@@ -279,7 +279,8 @@ impl Core {
         let comments: Vec<Comment> = if comment.trim().is_empty() {
             Vec::new()
         } else if password.is_some() {
-            tx.add_comment(row.id, 1, players[0].id, comment, self.now)?;
+            // Move 0: it came with the challenge, not with the first move (records tell them apart).
+            tx.add_comment(row.id, 0, players[0].id, comment, self.now)?;
             tx.comments(row.id)?
         } else {
             vec![Comment {

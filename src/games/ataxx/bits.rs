@@ -1,0 +1,98 @@
+//! A set of up to 256 cells (Hexxagon of side 9 has 217), as four words.
+
+/// A set of cells by index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct Bits(pub [u64; 4]);
+
+impl Bits {
+    /// No cell.
+    pub const EMPTY: Bits = Bits([0; 4]);
+
+    /// Adds a cell.
+    pub fn set(&mut self, i: usize) {
+        self.0[i >> 6] |= 1 << (i & 63);
+    }
+
+    /// Removes a cell.
+    pub fn clear(&mut self, i: usize) {
+        self.0[i >> 6] &= !(1 << (i & 63));
+    }
+
+    /// True when the cell is in the set.
+    pub fn has(&self, i: usize) -> bool {
+        self.0[i >> 6] >> (i & 63) & 1 == 1
+    }
+
+    /// The number of cells.
+    pub fn count(&self) -> u32 {
+        self.0.iter().map(|w| w.count_ones()).sum()
+    }
+
+    /// True for the empty set.
+    pub fn is_empty(&self) -> bool {
+        self.0 == [0; 4]
+    }
+
+    /// The cells in both.
+    pub fn and(self, o: Bits) -> Bits {
+        Bits(std::array::from_fn(|k| self.0[k] & o.0[k]))
+    }
+
+    /// The cells in either.
+    pub fn or(self, o: Bits) -> Bits {
+        Bits(std::array::from_fn(|k| self.0[k] | o.0[k]))
+    }
+
+    /// The cells of `self` not in `o`.
+    pub fn minus(self, o: Bits) -> Bits {
+        Bits(std::array::from_fn(|k| self.0[k] & !o.0[k]))
+    }
+
+    /// The `n`-th cell in increasing order (`n` below [`Bits::count`]).
+    pub fn nth(&self, mut n: u32) -> usize {
+        for (k, &w) in self.0.iter().enumerate() {
+            let c = w.count_ones();
+            if n < c {
+                let mut w = w;
+                for _ in 0..n {
+                    w &= w - 1;
+                }
+                return k * 64 + w.trailing_zeros() as usize;
+            }
+            n -= c;
+        }
+        unreachable!("nth past the end of a set")
+    }
+
+    /// The cells in increasing order.
+    pub fn iter(self) -> impl Iterator<Item = usize> {
+        self.0.into_iter().enumerate().flat_map(|(k, mut w)| {
+            std::iter::from_fn(move || {
+                (w != 0).then(|| {
+                    let i = w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    k * 64 + i
+                })
+            })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_set_of_cells() {
+        let mut b = Bits::EMPTY;
+        for i in [0, 63, 64, 200, 216] {
+            b.set(i);
+        }
+        assert_eq!(b.count(), 5);
+        assert_eq!(b.iter().collect::<Vec<_>>(), [0, 63, 64, 200, 216]);
+        assert_eq!(b.nth(3), 200);
+        b.clear(63);
+        assert!(!b.has(63) && b.has(64));
+        assert_eq!(b.minus(b), Bits::EMPTY);
+    }
+}

@@ -1,0 +1,585 @@
+//! Go as `go-rules.md` settles it: area scoring in the Tromp–Taylor form, positional superko, no
+//! suicide, two passes end the game, komi, optional fixed handicap. [`board`] holds the rules of one
+//! board; this module keeps the move list and the JSON document (the options and the moves,
+//! replayed on load) and implements the server's traits; [`render`] draws the board.
+
+pub mod board;
+pub mod options;
+pub mod render;
+
+use serde::{Deserialize, Serialize};
+
+use super::{GameOption, GameRules, GameState, MoveRecord, Outcome, RuleError, SgfForm, Status};
+use board::{BLACK, Goban, Illegal, WHITE};
+use options::{GoOptions, half_points};
+
+/// The game type Go.
+pub struct Go;
+
+impl GameRules for Go {
+    fn name(&self) -> &'static str {
+        "go"
+    }
+    fn title(&self) -> &'static str {
+        "Go"
+    }
+    fn players(&self) -> std::ops::RangeInclusive<usize> {
+        2..=2
+    }
+    fn help(&self) -> String {
+        include_str!("help.txt").to_string()
+    }
+    fn new_game(
+        &self,
+        options: &[GameOption],
+        players: usize,
+        _seed: u64,
+    ) -> Result<Box<dyn GameState>, RuleError> {
+        if players != 2 {
+            return Err(RuleError(format!(
+                "Go is a game for two players, not {players}"
+            )));
+        }
+        Ok(Box::new(GoGame::new(GoOptions::read(options)?)))
+    }
+    fn load(&self, json: &str) -> Result<Box<dyn GameState>, RuleError> {
+        Ok(Box::new(GoGame::from_json(json)?))
+    }
+    fn read_move(&self, mv: &str) -> Result<(), RuleError> {
+        let t = normalise(mv);
+        if t == "pass" {
+            return Ok(());
+        }
+        Goban::new(25).read(&t).map(|_| ()).map_err(RuleError)
+    }
+}
+
+/// One entry of the move list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Entry {
+    Placed {
+        seat: usize,
+        point: usize,
+        captured: u32,
+    },
+    Passed {
+        seat: usize,
+    },
+    Left {
+        seat: usize,
+        how: &'static str,
+    },
+    Drawn {
+        seat: usize,
+    },
+}
+
+/// A game of Go.
+#[derive(Debug, Clone)]
+pub struct GoGame {
+    opts: GoOptions,
+    board: Goban,
+    to_move: usize,
+    entries: Vec<Entry>,
+    result: Option<Outcome>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Doc {
+    game: String,
+    size: u8,
+    komi: String,
+    #[serde(default)]
+    handicap: u8,
+    /// The entries in order: points, `pass`, `resign 0`, `forfeit 1`, `draw`.
+    moves: Vec<String>,
+    /// For people reading the document; ignored when it is read.
+    #[serde(default)]
+    status: String,
+}
+
+fn normalise(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_whitespace())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+const SIDES: [&str; 2] = ["Black", "White"];
+
+impl GoGame {
+    /// A new game: the handicap stones placed, White to move after them.
+    pub fn new(opts: GoOptions) -> GoGame {
+        let mut board = Goban::new(opts.size as usize);
+        for (c, r) in opts.handicap_points() {
+            let p = board.point(c, r);
+            board.setup(p, BLACK);
+        }
+        GoGame {
+            opts,
+            board,
+            to_move: usize::from(opts.handicap > 0),
+            entries: Vec::new(),
+            result: None,
+        }
+    }
+
+    /// The board.
+    pub fn board(&self) -> &Goban {
+        &self.board
+    }
+
+    /// The options.
+    pub fn options(&self) -> GoOptions {
+        self.opts
+    }
+
+    /// The last stone placed, if the last entry of a player placed one.
+    pub fn last_point(&self) -> Option<usize> {
+        match self.entries.last() {
+            Some(Entry::Placed { point, .. }) => Some(*point),
+            _ => None,
+        }
+    }
+
+    /// Black's and White's scores in half points, komi included (section 5).
+    pub fn scores_halves(&self) -> (i32, i32) {
+        let (b, w) = self.board.area();
+        (2 * b as i32, 2 * w as i32 + self.opts.komi_halves)
+    }
+
+    /// The score line: `Black 40, White 41 + 7.5 = 48.5: White wins by 8.5`.
+    pub fn score_line(&self) -> String {
+        let (b, w) = self.board.area();
+        let (bh, wh) = self.scores_halves();
+        let verdict = match bh.cmp(&wh) {
+            std::cmp::Ordering::Greater => format!("Black wins by {}", half_points(bh - wh)),
+            std::cmp::Ordering::Less => format!("White wins by {}", half_points(wh - bh)),
+            std::cmp::Ordering::Equal => "a draw".to_string(),
+        };
+        format!(
+            "Black {b}, White {w} + {} = {}: {verdict}",
+            self.opts.komi_text(),
+            half_points(wh)
+        )
+    }
+
+    /// True when the game ended by two passes (so the score decided it).
+    fn ended_by_passes(&self) -> bool {
+        self.result.is_some()
+            && matches!(
+                self.entries[..],
+                [.., Entry::Passed { .. }, Entry::Passed { .. }]
+            )
+    }
+
+    /// Reads the document and replays it.
+    pub fn from_json(json: &str) -> Result<GoGame, RuleError> {
+        let doc: Doc = serde_json::from_str(json)
+            .map_err(|e| RuleError(format!("this is not a Go game document: {e}")))?;
+        if doc.game != "go" {
+            return Err(RuleError(format!(
+                "this document is a game of '{}', not go",
+                doc.game
+            )));
+        }
+        let mut opts = vec![
+            GameOption::with_value("size", &doc.size.to_string()),
+            GameOption::with_value("komi", &doc.komi),
+        ];
+        if doc.handicap > 0 {
+            opts.push(GameOption::with_value(
+                "handicap",
+                &doc.handicap.to_string(),
+            ));
+        }
+        let mut g = GoGame::new(GoOptions::read(&opts)?);
+        for (i, m) in doc.moves.iter().enumerate() {
+            let seat = |rest: &str| {
+                rest.parse::<usize>()
+                    .ok()
+                    .filter(|&s| s < 2)
+                    .ok_or_else(|| RuleError(format!("'{m}' names no seat")))
+            };
+            let done = if let Some(rest) = m.strip_prefix("resign ") {
+                g.resign(seat(rest)?)
+            } else if let Some(rest) = m.strip_prefix("forfeit ") {
+                g.forfeit(seat(rest)?)
+            } else if m == "draw" {
+                g.agree_draw()
+            } else {
+                g.play(m)
+            };
+            done.map_err(|e| RuleError(format!("move {} of the document ('{m}'): {e}", i + 1)))?;
+        }
+        Ok(g)
+    }
+
+    fn leave(&mut self, seat: usize, how: &'static str) -> Result<(), RuleError> {
+        if seat > 1 {
+            return Err(RuleError(format!("there is no seat {seat}")));
+        }
+        if self.result.is_some() {
+            return Err(RuleError("the game is already over".into()));
+        }
+        self.result = Some(Outcome::Winner(1 - seat));
+        self.entries.push(Entry::Left { seat, how });
+        Ok(())
+    }
+
+    fn colour(seat: usize) -> u8 {
+        if seat == 0 { BLACK } else { WHITE }
+    }
+
+    fn pass(&mut self) {
+        let seat = self.to_move;
+        let second = matches!(self.entries.last(), Some(Entry::Passed { .. }));
+        self.entries.push(Entry::Passed { seat });
+        self.to_move = 1 - seat;
+        if second {
+            let (b, w) = self.scores_halves();
+            self.result = Some(match b.cmp(&w) {
+                std::cmp::Ordering::Greater => Outcome::Winner(0),
+                std::cmp::Ordering::Less => Outcome::Winner(1),
+                std::cmp::Ordering::Equal => Outcome::Draw(vec![0, 1]),
+            });
+        }
+    }
+}
+
+impl GameState for GoGame {
+    fn to_json(&self) -> String {
+        let moves = self
+            .entries
+            .iter()
+            .map(|e| match e {
+                Entry::Placed { point, .. } => self.board.name(*point),
+                Entry::Passed { .. } => "pass".into(),
+                Entry::Left { seat, how } => format!("{how} {seat}"),
+                Entry::Drawn { .. } => "draw".into(),
+            })
+            .collect();
+        serde_json::to_string_pretty(&Doc {
+            game: "go".into(),
+            size: self.opts.size,
+            komi: self.opts.komi_text(),
+            handicap: self.opts.handicap,
+            moves,
+            status: render::status_line(self),
+        })
+        .expect("the document serializes")
+    }
+    fn clone_box(&self) -> Box<dyn GameState> {
+        Box::new(self.clone())
+    }
+    fn status(&self) -> Status {
+        match &self.result {
+            Some(r) => Status::Over(r.clone()),
+            None => Status::ToMove(self.to_move),
+        }
+    }
+    fn seat_names(&self) -> Vec<String> {
+        SIDES.iter().map(|s| s.to_string()).collect()
+    }
+    fn move_number(&self) -> u32 {
+        self.entries.len() as u32 + 1
+    }
+    fn moves(&self) -> Vec<MoveRecord> {
+        self.entries
+            .iter()
+            .map(|e| {
+                let (seat, text) = match e {
+                    Entry::Placed { seat, point, .. } => (*seat, self.board.name(*point)),
+                    Entry::Passed { seat } => (*seat, "pass".into()),
+                    Entry::Left { seat, how } => (*seat, (*how).into()),
+                    Entry::Drawn { seat } => (*seat, "draw".into()),
+                };
+                MoveRecord {
+                    seat,
+                    text,
+                    auto: false,
+                }
+            })
+            .collect()
+    }
+    fn options_summary(&self) -> String {
+        self.opts.summary()
+    }
+    fn legal_moves(&self) -> Vec<String> {
+        if self.result.is_some() {
+            return Vec::new();
+        }
+        let colour = Self::colour(self.to_move);
+        let mut out: Vec<String> = self
+            .board
+            .points()
+            .filter(|&p| self.board.legal(p, colour))
+            .map(|p| self.board.name(p))
+            .collect();
+        out.push("pass".into());
+        out.sort();
+        out
+    }
+    fn play(&mut self, text: &str) -> Result<(), RuleError> {
+        if self.result.is_some() {
+            return Err(RuleError(format!(
+                "the game is over ({})",
+                render::status_line(self)
+            )));
+        }
+        let t = normalise(text);
+        if t == "pass" {
+            self.pass();
+            return Ok(());
+        }
+        if t == "resign" {
+            return Err(RuleError(
+                "resigning is a command of its own (resign), not a move".into(),
+            ));
+        }
+        let p = self.board.read(&t).map_err(RuleError)?;
+        let seat = self.to_move;
+        let captured = self.board.place(p, Self::colour(seat)).map_err(|why| {
+            RuleError(match why {
+                Illegal::Occupied => format!("{t} is not empty"),
+                Illegal::Suicide => format!(
+                    "a stone on {t} would have no liberty and captures nothing: suicide is not \
+                     allowed"
+                ),
+                Illegal::Superko => format!(
+                    "a stone on {t} would repeat an earlier position of this game (ko: positional \
+                     superko); play elsewhere first"
+                ),
+            })
+        })?;
+        self.entries.push(Entry::Placed {
+            seat,
+            point: p,
+            captured,
+        });
+        self.to_move = 1 - seat;
+        Ok(())
+    }
+    fn resign(&mut self, seat: usize) -> Result<(), RuleError> {
+        self.leave(seat, "resign")
+    }
+    fn forfeit(&mut self, seat: usize) -> Result<(), RuleError> {
+        self.leave(seat, "forfeit")
+    }
+    fn agree_draw(&mut self) -> Result<(), RuleError> {
+        if self.result.is_some() {
+            return Err(RuleError("the game is already over".into()));
+        }
+        self.result = Some(Outcome::Draw(vec![0, 1]));
+        self.entries.push(Entry::Drawn { seat: self.to_move });
+        Ok(())
+    }
+    fn at_move(&self, n: u32) -> Result<Box<dyn GameState>, RuleError> {
+        if n == 0 || n > self.move_number() {
+            return Err(RuleError(format!(
+                "move {n} does not exist: this game is at move {}",
+                self.move_number()
+            )));
+        }
+        let mut g = GoGame::new(self.opts);
+        for e in &self.entries[..n as usize - 1] {
+            match e {
+                Entry::Placed { point, .. } => g.play(&self.board.name(*point))?,
+                Entry::Passed { .. } => g.pass(),
+                Entry::Left { seat, how } => g.leave(*seat, how)?,
+                Entry::Drawn { .. } => g.agree_draw()?,
+            }
+        }
+        Ok(Box::new(g))
+    }
+    fn render(&self) -> String {
+        render::ascii(self)
+    }
+    fn svg(&self) -> Option<String> {
+        Some(render::svg(self))
+    }
+    fn turn_notes(&self, since: u32) -> Vec<String> {
+        self.entries
+            .iter()
+            .skip(since.saturating_sub(1) as usize)
+            .filter_map(|e| match e {
+                Entry::Placed {
+                    seat,
+                    point,
+                    captured,
+                } if *captured > 0 => Some(format!(
+                    "{} on {} captured {captured} stone{}.",
+                    SIDES[*seat],
+                    self.board.name(*point),
+                    if *captured == 1 { "" } else { "s" }
+                )),
+                Entry::Passed { seat } => Some(format!("{} passed.", SIDES[*seat])),
+                _ => None,
+            })
+            .collect()
+    }
+    fn notes(&self) -> Vec<String> {
+        let mut notes = vec![format!(
+            "Komi {} (added to White's score).",
+            self.opts.komi_text()
+        )];
+        if self.ended_by_passes() {
+            notes.push(format!(
+                "Final score (area, every stone counts): {}.",
+                self.score_line()
+            ));
+        } else if self.result.is_none() {
+            if matches!(self.entries.last(), Some(Entry::Passed { .. })) {
+                notes.push("The last move was a pass: a second pass ends the game.".into());
+            }
+            notes.push(format!(
+                "Score if the game ended now: {}.",
+                self.score_line()
+            ));
+        }
+        notes
+    }
+    fn setup_text(&self) -> String {
+        let pts = self.opts.handicap_points();
+        if pts.is_empty() {
+            return "Empty board.".into();
+        }
+        let names: Vec<String> = pts
+            .iter()
+            .map(|&(c, r)| options::point_name(c, r))
+            .collect();
+        format!("Handicap {}: {}", pts.len(), names.join(" "))
+    }
+    fn sgf_form(&self) -> Option<SgfForm> {
+        let n = self.opts.size as usize;
+        // SGF: column letter from `a` without skipping i; row counted from the top.
+        let sgf_point = |c: usize, r: usize| {
+            format!(
+                "{}{}",
+                (b'a' + c as u8) as char,
+                (b'a' + (n - 1 - r) as u8) as char
+            )
+        };
+        let mut root = vec![
+            ("KM".to_string(), vec![self.opts.komi_text()]),
+            (
+                "RU".to_string(),
+                vec!["koPOSITIONALscoreAREAtaxALLsui0".to_string()],
+            ),
+        ];
+        let pts = self.opts.handicap_points();
+        if !pts.is_empty() {
+            root.push(("HA".into(), vec![pts.len().to_string()]));
+            root.push((
+                "AB".into(),
+                pts.iter().map(|&(c, r)| sgf_point(c, r)).collect(),
+            ));
+            root.push(("PL".into(), vec!["W".into()]));
+        }
+        let nodes = self
+            .entries
+            .iter()
+            .map(|e| {
+                let colour = |s: usize| if s == 0 { 'B' } else { 'W' };
+                match e {
+                    Entry::Placed { seat, point, .. } => {
+                        let (c, r) = self.board.coords(*point);
+                        Some((colour(*seat), sgf_point(c, r)))
+                    }
+                    Entry::Passed { seat } => Some((colour(*seat), String::new())),
+                    _ => None,
+                }
+            })
+            .collect();
+        let margin = self.ended_by_passes().then(|| {
+            let (b, w) = self.scores_halves();
+            half_points((b - w).abs())
+        });
+        Some(SgfForm {
+            game_number: 1,
+            size: n.to_string(),
+            root,
+            nodes,
+            margin,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn new(opts: &[(&str, &str)]) -> GoGame {
+        let o: Vec<GameOption> = opts
+            .iter()
+            .map(|(n, v)| GameOption::with_value(n, v))
+            .collect();
+        GoGame::new(GoOptions::read(&o).unwrap())
+    }
+
+    #[test]
+    fn perft_from_the_start_matches_the_page() {
+        assert_eq!(
+            (1..=4)
+                .map(|d| new(&[("size", "3")]).perft(d))
+                .collect::<Vec<_>>(),
+            [10, 91, 738, 5_281]
+        );
+        assert_eq!(
+            (1..=2)
+                .map(|d| new(&[("size", "5")]).perft(d))
+                .collect::<Vec<_>>(),
+            [26, 651]
+        );
+        assert_eq!(new(&[("size", "9")]).perft(2), 6_643);
+    }
+
+    #[test]
+    fn two_passes_end_the_game_on_the_area_score() {
+        let mut g = new(&[("size", "5")]);
+        for m in ["c3", "pass", "pass"] {
+            g.play(m).unwrap();
+        }
+        assert_eq!(g.status(), Status::Over(Outcome::Winner(0)));
+        assert_eq!(
+            g.score_line(),
+            "Black 25, White 0 + 7.5 = 7.5: Black wins by 17.5"
+        );
+        assert!(g.legal_moves().is_empty());
+        let mut g = new(&[("size", "3"), ("komi", "0")]);
+        g.play("pass").unwrap();
+        g.play("pass").unwrap();
+        assert_eq!(
+            g.status(),
+            Status::Over(Outcome::Draw(vec![0, 1])),
+            "empty board, komi 0"
+        );
+        let sgf = g.sgf_form().unwrap();
+        assert_eq!(
+            sgf.nodes,
+            [Some(('B', String::new())), Some(('W', String::new()))]
+        );
+    }
+
+    #[test]
+    fn a_handicap_game_starts_with_white_and_round_trips() {
+        let mut g = new(&[("size", "9"), ("handicap", "2")]);
+        assert_eq!(g.status(), Status::ToMove(1));
+        assert_eq!(g.setup_text(), "Handicap 2: c3 g7");
+        assert!(g.play("c3").unwrap_err().0.contains("not empty"));
+        g.play("E5").unwrap();
+        g.play("d4").unwrap();
+        let back = GoGame::from_json(&g.to_json()).unwrap();
+        assert_eq!(back.to_json(), g.to_json());
+        assert_eq!(back.moves(), g.moves());
+        let sgf = g.sgf_form().unwrap();
+        assert!(
+            sgf.root
+                .contains(&("AB".into(), vec!["cg".into(), "gc".into()])),
+            "{:?}",
+            sgf.root
+        );
+        assert_eq!(sgf.nodes[0], Some(('W', "ee".into())));
+        assert_eq!(g.at_move(2).unwrap().moves().len(), 1);
+    }
+}

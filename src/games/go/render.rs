@@ -1,0 +1,204 @@
+//! The Go board as Go players read it: column letters without `i` above and below, row numbers on
+//! both sides, `+` on the star points, `X` Black and `O` White, the last stone in parentheses; and the
+//! picture: a wooden board with lines, star points, stones and the last stone marked.
+
+use std::fmt::Write as _;
+
+use super::GoGame;
+use super::board::{BLACK, LETTERS, WHITE};
+use super::options::handicap_points;
+use crate::games::{GameState, Outcome, Status};
+use crate::html::escape as esc;
+
+/// One line: whose turn or how it ended.
+pub fn status_line(g: &GoGame) -> String {
+    match g.status() {
+        Status::ToMove(0) => "Black (X) to move".into(),
+        Status::ToMove(_) => "White (O) to move".into(),
+        Status::Over(Outcome::Winner(s)) => format!("{} wins", ["Black", "White"][s]),
+        Status::Over(Outcome::Draw(_)) => "Draw".into(),
+    }
+}
+
+/// The star points: the nine handicap points on odd boards from 13, four corners and the centre on
+/// 9 to 12 (the centre only on odd sizes), none below 9.
+fn stars(n: u8) -> Vec<(usize, usize)> {
+    match n {
+        0..=8 => Vec::new(),
+        9..=12 => {
+            let mut s = handicap_points(n, 4);
+            if n % 2 == 1 {
+                let mid = (n as usize).div_ceil(2) - 1;
+                s.push((mid, mid));
+            }
+            s
+        }
+        _ if n % 2 == 1 => handicap_points(n, 9),
+        _ => handicap_points(n, 4),
+    }
+}
+
+/// The ASCII board: 2 columns a point, 47 columns at 19×19, 59 at 25×25.
+pub fn ascii(g: &GoGame) -> String {
+    let b = g.board();
+    let n = b.n;
+    let stars = stars(n as u8);
+    let last = g.last_point();
+    let letters: String = LETTERS[..n]
+        .iter()
+        .map(|&l| format!(" {}", l as char))
+        .collect();
+    let mut out = format!("   {letters}\n");
+    for r in (0..n).rev() {
+        let mut line = format!("{:>2} ", r + 1);
+        for c in 0..n {
+            let p = b.point(c, r);
+            let ch = match b.at(p) {
+                BLACK => 'X',
+                WHITE => 'O',
+                _ if stars.contains(&(c, r)) => '+',
+                _ => '.',
+            };
+            let before = if last == Some(p) {
+                '('
+            } else if c > 0 && last == Some(b.point(c - 1, r)) {
+                ')'
+            } else {
+                ' '
+            };
+            line.push(before);
+            line.push(ch);
+        }
+        let after = if last == Some(b.point(n - 1, r)) {
+            ')'
+        } else {
+            ' '
+        };
+        let _ = writeln!(out, "{line}{after}{}", r + 1);
+    }
+    let _ = writeln!(out, "   {letters}");
+    let _ = writeln!(
+        out,
+        "\nX Black   O White   + star point   (X) the last stone   komi {}",
+        g.options().komi_text()
+    );
+    let _ = writeln!(out, "{}", status_line(g));
+    out
+}
+
+/// The picture.
+pub fn svg(g: &GoGame) -> String {
+    let b = g.board();
+    let n = b.n;
+    let cell = if n <= 9 {
+        40.0
+    } else if n <= 13 {
+        32.0
+    } else {
+        24.0
+    };
+    let margin = 30.0;
+    let size = margin * 2.0 + cell * (n as f64 - 1.0);
+    let x = |c: usize| margin + cell * c as f64;
+    let y = |r: usize| margin + cell * (n - 1 - r) as f64;
+    let mut out = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{size:.0}\" height=\"{:.0}\" \
+         viewBox=\"0 0 {size:.0} {:.0}\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n\
+         <title>Go move {}</title>\n<rect width=\"100%\" height=\"100%\" fill=\"#dcb35c\"/>\n",
+        size + 30.0,
+        size + 30.0,
+        g.move_number()
+    );
+    for (i, letter) in LETTERS[..n].iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "<line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"#3b2a12\"/>\
+             <line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"#3b2a12\"/>\
+             <text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"middle\">{}</text>\
+             <text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"middle\">{}</text>",
+            x(i),
+            y(0),
+            x(i),
+            y(n - 1),
+            x(0),
+            y(i),
+            x(n - 1),
+            y(i),
+            x(i),
+            margin - 14.0,
+            *letter as char,
+            margin - 18.0,
+            y(i) + 4.0,
+            i + 1
+        );
+    }
+    for (c, r) in stars(n as u8) {
+        let _ = writeln!(
+            out,
+            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\" fill=\"#3b2a12\"/>",
+            x(c),
+            y(r)
+        );
+    }
+    for p in b.points() {
+        let (c, r) = b.coords(p);
+        let (fill, ring, side) = match b.at(p) {
+            BLACK => ("#111111", "#000000", "black"),
+            WHITE => ("#f7f7f7", "#555555", "white"),
+            _ => continue,
+        };
+        let _ = writeln!(
+            out,
+            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"{:.1}\" fill=\"{fill}\" stroke=\"{ring}\" \
+             data-side=\"{side}\"/>",
+            x(c),
+            y(r),
+            cell * 0.47
+        );
+        if g.last_point() == Some(p) {
+            let mark = if side == "black" {
+                "#ffffff"
+            } else {
+                "#111111"
+            };
+            let _ = writeln!(
+                out,
+                "<circle class=\"last\" cx=\"{:.1}\" cy=\"{:.1}\" r=\"{:.1}\" fill=\"none\" \
+                 stroke=\"{mark}\" stroke-width=\"2\"/>",
+                x(c),
+                y(r),
+                cell * 0.25
+            );
+        }
+    }
+    let _ = writeln!(
+        out,
+        "<text x=\"{margin:.0}\" y=\"{:.1}\" font-size=\"14\">{} · komi {}</text>\n</svg>",
+        size + 14.0,
+        esc(&status_line(g)),
+        g.options().komi_text()
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::options::GoOptions;
+    use super::*;
+
+    #[test]
+    fn the_board_as_go_players_read_it() {
+        let mut g = GoGame::new(GoOptions::read(&[]).unwrap());
+        g.play("d4").unwrap();
+        g.play("q16").unwrap();
+        let text = ascii(&g);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "    a b c d e f g h j k l m n o p q r s t");
+        assert_eq!(lines[4], "16  . . . + . . . . . + . . . . .(O). . . 16");
+        assert_eq!(lines[16], " 4  . . . X . . . . . + . . . . . + . . . 4");
+        assert!(text.lines().all(|l| l.chars().count() <= 72), "{text}");
+        let svg = svg(&g);
+        assert_eq!(svg.matches("data-side=").count(), 2);
+        assert_eq!(svg.matches("class=\"last\"").count(), 1);
+    }
+}

@@ -1,0 +1,273 @@
+//! Game records (`<game> history N -record | -sgf`, records.md): asked by real mail through `pbem
+//! ingest`, read back from the outbox with the attachment, and replayed through the engine.
+
+mod common;
+
+use common::{Env, SEED, eml, legal_moves_after};
+use mail_parser::{MessageParser, MimeHeaders};
+use pbem::games::{GameOption, Registry};
+
+/// The attached files of a mail the server sent: (file name, content type, text).
+fn attachments(raw: &str) -> Vec<(String, String, String)> {
+    let msg = MessageParser::default().parse(raw.as_bytes()).unwrap();
+    msg.attachments()
+        .map(|a| {
+            let kind = a
+                .content_type()
+                .map(|c| format!("{}/{}", c.ctype(), c.subtype().unwrap_or_default()))
+                .unwrap_or_default();
+            (
+                a.attachment_name().unwrap_or_default().to_string(),
+                kind,
+                String::from_utf8(a.contents().to_vec()).unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// The moves of a text record (records.md 1.3): `<n>. <side> <move>` lines; comments are indented
+/// and never read as moves. Returns (number, side, move, auto).
+fn record_moves(record: &str) -> Vec<(u32, String, String, bool)> {
+    record
+        .lines()
+        .filter(|l| !l.starts_with(' '))
+        .filter_map(|l| {
+            let (n, rest) = l.split_once(". ")?;
+            let n: u32 = n.parse().ok()?;
+            let (side, mv) = rest.split_once(' ')?;
+            let (mv, auto) = match mv.strip_suffix(" (Auto)") {
+                Some(m) => (m, true),
+                None => (mv, false),
+            };
+            Some((n, side.to_string(), mv.to_string(), auto))
+        })
+        .collect()
+}
+
+#[test]
+fn a_limit_record_is_mailed_attached_and_replays_to_its_result() {
+    let env = Env::new();
+    env.players(&["alice", "bob"]);
+    env.admin_ok("limit challenge alice bob");
+    env.take_mails();
+    let mut played: Vec<String> = Vec::new();
+    for (i, (who, comment)) in [
+        ("alice", "An opening ] with a bracket"),
+        ("bob", ""),
+        ("alice", "Second thoughts.\nTwo lines."),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let refs: Vec<&str> = played.iter().map(String::as_str).collect();
+        let mv = legal_moves_after(&[], 2, &refs)[0].clone();
+        env.deliver(&eml(
+            &format!("{who}@example.org"),
+            &format!("limit move 101 {who} pw-{who} {mv}#{}", i + 1),
+            comment,
+        ));
+        played.push(mv);
+    }
+    env.deliver(&eml("bob@example.org", "limit resign 101 bob pw-bob", ""));
+    env.take_mails();
+
+    env.deliver(&eml("carol@example.org", "limit history 101 -record", ""));
+    let mails = env.take_mails();
+    assert_eq!(mails.len(), 1, "{mails:#?}");
+    let mail = &mails[0];
+    assert_eq!(mail.subject, "Limit Board 101 Record");
+    let files = attachments(&mail.raw);
+    assert_eq!(files.len(), 1, "{files:?}");
+    let (name, kind, record) = &files[0];
+    assert_eq!(name, "limit-101.txt");
+    assert_eq!(kind, "text/plain");
+    // Mail carries CRLF line ends; the file's own are `\n` (records.md 1.5).
+    let record = &record.replace("\r\n", "\n");
+    assert_eq!(*record, mail.body.trim_end().to_string() + "\n");
+
+    let head: Vec<&str> = record.lines().take(7).collect();
+    assert_eq!(head[0], "Game: limit 101");
+    assert_eq!(head[1], "Red: alice");
+    assert_eq!(head[2], "Blue: bob");
+    assert!(head[3].starts_with("Options: -size=8"), "{record}");
+    assert_eq!(head[4], "Started: 2026-11-18");
+    assert_eq!(head[5], "Ended: 2026-11-18");
+    assert_eq!(head[6], "Result: Red wins by resignation");
+    assert!(!record.contains('\t'));
+    // The comments sit indented under their moves, lines and brackets as written.
+    let first = format!("1. red {}\n    An opening ] with a bracket\n", played[0]);
+    assert!(record.contains(&first), "{record}");
+    assert!(
+        record.contains(&format!(
+            "3. red {}\n    Second thoughts.\n    Two lines.\n",
+            played[2]
+        )),
+        "{record}"
+    );
+
+    // Replaying the record's moves through the engine gives the same game and the Result line.
+    let moves = record_moves(record);
+    assert_eq!(moves.len(), 4, "{moves:?}");
+    assert_eq!(moves[3], (4, "blue".into(), "resigns".into(), false));
+    let rules = Registry::standard().find("limit").unwrap();
+    let mut game = rules.new_game(&[], 2, SEED).unwrap();
+    let setup = record
+        .split("0: Setup\n")
+        .nth(1)
+        .unwrap()
+        .split("\n\n")
+        .next()
+        .unwrap();
+    let want: String = game
+        .setup_text()
+        .lines()
+        .map(|l| format!("    {l}\n"))
+        .collect();
+    assert_eq!(
+        format!("{setup}\n"),
+        want,
+        "the set-up is the start position"
+    );
+    for (n, _, mv, auto) in &moves[..3] {
+        assert!(!auto);
+        game.play(&format!("{mv}#{n}")).unwrap();
+    }
+    game.resign(1).unwrap();
+    assert_eq!(
+        game.status(),
+        pbem::games::Status::Over(pbem::games::Outcome::Winner(0))
+    );
+
+    // The admin's shell prints the same record.
+    let shell = env.admin_ok("limit history 101 -record");
+    assert!(shell.contains("Result: Red wins by resignation"), "{shell}");
+}
+
+#[test]
+fn asking_for_a_record_wrongly_changes_nothing_and_says_how() {
+    let env = Env::new();
+    env.players(&["alice", "bob"]);
+    env.admin_ok("limit challenge alice bob");
+    env.take_mails();
+
+    env.deliver(&eml("alice@example.org", "limit history 101 -sgf", ""));
+    let mail = env.only_mail_to("alice@example.org");
+    assert!(
+        mail.flat_body()
+            .contains("There is no SGF or PGN file of Limit Board 101: no tool of Limit players reads one for this game, so it is kept as a text record. Send `limit history 101 -record` for it."),
+        "{}",
+        mail.body
+    );
+    assert!(attachments(&mail.raw).is_empty());
+
+    env.deliver(&eml("alice@example.org", "limit history -record", ""));
+    let mail = env.only_mail_to("alice@example.org");
+    assert!(
+        mail.flat_body()
+            .contains("needs the board whose record you want: `limit history 101 -record`"),
+        "{}",
+        mail.body
+    );
+
+    // An unfinished game's record says so.
+    env.deliver(&eml("alice@example.org", "limit history 101 -record", ""));
+    let mail = env.only_mail_to("alice@example.org");
+    assert!(mail.body.contains("Result: in progress\n"), "{}", mail.body);
+    assert!(!mail.body.contains("Ended:"), "{}", mail.body);
+    let _ = GameOption::flag("unused");
+}
+
+#[test]
+fn an_ataxx_game_comes_as_pgn_with_its_passes_and_replays() {
+    let env = Env::new();
+    env.players(&["alice", "bob"]);
+    env.admin_ok("ataxx challenge alice bob");
+    env.take_mails();
+    let moves = [
+        ("alice", "b6", "Clone first."),
+        ("bob", "g7e5", ""),
+        ("alice", "a7c5", ""),
+    ];
+    for (i, (who, mv, comment)) in moves.iter().enumerate() {
+        env.deliver(&eml(
+            &format!("{who}@example.org"),
+            &format!("ataxx move 101 {who} pw-{who} {mv}#{}", i + 1),
+            comment,
+        ));
+    }
+    env.deliver(&eml("bob@example.org", "ataxx resign 101 bob pw-bob", ""));
+    env.take_mails();
+
+    env.deliver(&eml("carol@example.org", "ataxx history 101 -sgf", ""));
+    let mails = env.take_mails();
+    assert_eq!(mails.len(), 1, "{mails:#?}");
+    assert_eq!(mails[0].subject, "Ataxx Board 101 PGN");
+    let files = attachments(&mails[0].raw);
+    assert_eq!(files.len(), 1);
+    let (name, _, pgn) = &files[0];
+    assert_eq!(name, "ataxx-101.pgn");
+    let pgn = pgn.replace("\r\n", "\n");
+    assert!(pgn.starts_with("[Event \"pbem ataxx 101\"]\n"), "{pgn}");
+    assert!(
+        pgn.contains("[Black \"alice\"]\n[White \"bob\"]\n"),
+        "{pgn}"
+    );
+    assert!(
+        pgn.contains("[FEN \"x5o/7/7/7/7/7/o5x x 0 1\"]\n[Result \"1-0\"]\n\n"),
+        "{pgn}"
+    );
+    assert!(
+        pgn.ends_with("1. b6 { Clone first. } g7e5 2. a7c5 1-0\n"),
+        "{pgn}"
+    );
+    // Replaying the PGN's moves through the engine gives the position the server stored.
+    let movetext = pgn.split("\n\n").nth(1).unwrap();
+    let mut plain = String::new();
+    let mut depth = 0;
+    for ch in movetext.chars() {
+        match ch {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            c if depth == 0 => plain.push(c),
+            _ => {}
+        }
+    }
+    let rules = Registry::standard().find("ataxx").unwrap();
+    let mut game = rules.new_game(&[], 2, 0).unwrap();
+    for word in plain.split_whitespace() {
+        if word.ends_with('.') || word == "1-0" || word == "0000" {
+            continue;
+        }
+        game.play(word).unwrap();
+    }
+    let stored: String = env
+        .sqlite()
+        .query_row(
+            "SELECT st.state FROM games g JOIN game_states st ON st.game_id = g.id
+             WHERE g.game_type = 'ataxx' AND g.board = 101",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let stored = rules.load(&stored).unwrap();
+    assert_eq!(game.to_json(), stored.at_move(4).unwrap().to_json());
+
+    // The text record lists the same moves; Hexxagon has neither SGF nor PGN.
+    let record = env.admin_ok("ataxx history 101 -record");
+    assert!(
+        record.contains("0: Setup\n    Black: a7 g1  White: g7 a1\n"),
+        "{record}"
+    );
+    assert!(record.contains("\n4. white resigns\n"), "{record}");
+    // Boards are numbered per game: Hexxagon's first is 101 too.
+    env.admin_ok("hexxagon challenge alice bob");
+    env.take_mails();
+    env.deliver(&eml("alice@example.org", "hexxagon history 101 -sgf", ""));
+    let mail = env.only_mail_to("alice@example.org");
+    assert!(
+        mail.flat_body()
+            .contains("There is no SGF or PGN file of Hexxagon Board 101"),
+        "{}",
+        mail.body
+    );
+}
