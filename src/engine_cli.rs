@@ -498,12 +498,17 @@ mod tests {
         assert_eq!((code, out.as_str()), (0, "to-move red\n"));
         let (code, _, err) = run_words(&registry, "chess moves", "");
         assert_eq!(code, 2);
-        assert!(err.contains("the games are: limit, race"), "{err}");
+        assert!(
+            err.contains("the games are: limit, ataxx, hexxagon, cups, go, race"),
+            "{err}"
+        );
         // The standard registry has no race.
         let (code, _, err) = run_words(&Registry::standard(), "race status", &game);
         assert_eq!(code, 2);
         assert!(
-            err.contains("no game called \"race\"; the games are: limit"),
+            err.contains(
+                "no game called \"race\"; the games are: limit, ataxx, hexxagon, cups, go\n"
+            ),
             "{err}"
         );
     }
