@@ -94,7 +94,7 @@ const FIXTURES: &[(&str, Want)] = &[
     ("unknown_user", Want::Error(WRONG_PASSWORD)),
     (
         "unknown_game",
-        Want::Error(&["no game called 'chess'", "It hosts: limit"]),
+        Want::Error(&["no game called 'chess'", "It hosts: limit, "]),
     ),
     (
         "unknown_board",
