@@ -55,6 +55,10 @@ pub const CONNECTION_LIFETIME: Duration = Duration::from_secs(60);
 pub const CLOSE_GRACE: Duration = Duration::from_secs(10);
 /// Connections waiting in the kernel to be accepted.
 const BACKLOG: u32 = 1024;
+/// The kernel's send buffer of each connection (inherited from the listening socket; Linux doubles
+/// it). Without it the buffer grows to megabytes for a client that does not read, so a write would
+/// stall only after that much memory, and a page (30 KB) still leaves in one round trip.
+const SEND_BUFFER: u32 = 32 * 1024;
 
 /// What every request's handler needs.
 #[derive(Clone)]
@@ -135,6 +139,7 @@ fn listen_on(addr: SocketAddr) -> std::io::Result<TcpListener> {
         TcpSocket::new_v6()?
     };
     socket.set_reuseaddr(true)?;
+    socket.set_send_buffer_size(SEND_BUFFER)?;
     socket.bind(addr)?;
     socket.listen(BACKLOG)
 }
@@ -211,7 +216,9 @@ async fn handle(State(app): State<App>, request: Request) -> Response {
         .path_and_query()
         .map_or("/", |p| p.as_str())
         .to_string();
-    let mut job = AbortOnDrop(tokio::task::spawn_blocking(move || on_worker(&app, &target)));
+    let mut job = AbortOnDrop(tokio::task::spawn_blocking(move || {
+        on_worker(&app, &target)
+    }));
     let page = match (&mut job.0).await {
         Ok(page) => page,
         Err(e) => {

@@ -44,14 +44,18 @@ impl Guarded {
 
     /// What a write returned, with the stall rule applied: pending for longer than [`WRITE_STALL`]
     /// is an error.
-    fn watch<T>(&mut self, cx: &mut Context<'_>, polled: Poll<io::Result<T>>) -> Poll<io::Result<T>> {
+    fn watch<T>(
+        &mut self,
+        cx: &mut Context<'_>,
+        polled: Poll<io::Result<T>>,
+    ) -> Poll<io::Result<T>> {
         if polled.is_ready() {
             self.stall = None;
             return polled;
         }
-        let timer = self
-            .stall
-            .get_or_insert_with(|| Box::pin(tokio::time::sleep_until(Instant::now() + WRITE_STALL)));
+        let timer = self.stall.get_or_insert_with(|| {
+            Box::pin(tokio::time::sleep_until(Instant::now() + WRITE_STALL))
+        });
         match timer.as_mut().poll(cx) {
             Poll::Ready(()) => Poll::Ready(Err(io::Error::new(
                 io::ErrorKind::TimedOut,
@@ -88,7 +92,11 @@ impl AsyncRead for Guarded {
 }
 
 impl AsyncWrite for Guarded {
-    fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, data: &[u8]) -> Poll<io::Result<usize>> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        data: &[u8],
+    ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
         let polled = Pin::new(&mut this.inner).poll_write(cx, data);
         this.watch(cx, polled)

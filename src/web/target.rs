@@ -88,7 +88,11 @@ impl TargetEscaper {
                 _ if allowed(b, query) => out.push(b),
                 _ => {
                     const HEX: &[u8; 16] = b"0123456789ABCDEF";
-                    out.extend_from_slice(&[b'%', HEX[usize::from(b >> 4)], HEX[usize::from(b & 15)]]);
+                    out.extend_from_slice(&[
+                        b'%',
+                        HEX[usize::from(b >> 4)],
+                        HEX[usize::from(b & 15)],
+                    ]);
                 }
             },
             At::Version => {
