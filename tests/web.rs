@@ -447,12 +447,14 @@ fn slow_clients_do_not_hold_up_anybody_and_are_dropped() {
         "the server took {} of the 200 connections",
         open_sockets(pid) - idle
     );
+    let t0 = std::time::Instant::now();
     let mut last = cpu_ticks(pid);
     wait_for(Duration::from_secs(8), || {
         std::thread::sleep(Duration::from_millis(200));
         let now = cpu_ticks(pid);
         std::mem::replace(&mut last, now) == now
     });
+    let settled = t0.elapsed();
     let mut times = Vec::new();
     for target in ["/limit/101", "/", "/limit"] {
         // The figure is 1 s; 2 s leaves room for a loaded machine (tiny_http never answered).
@@ -463,7 +465,9 @@ fn slow_clients_do_not_hold_up_anybody_and_are_dropped() {
         assert_eq!(status, 200, "{target}");
         times.push(took);
     }
-    eprintln!("pages answered in {times:?} beside 200 slow clients");
+    eprintln!(
+        "pages answered in {times:?} beside 200 slow clients (idle {settled:?} after they came)"
+    );
     assert!(
         open_sockets(pid) >= idle + 200,
         "the slow clients were still held while the pages were answered"
