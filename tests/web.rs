@@ -420,7 +420,8 @@ fn wait_for(limit: Duration, mut ok: impl FnMut() -> bool) -> bool {
 /// anyone else is still answered at once (tiny_http's two workers stayed blocked writing to the first
 /// two that did not read). Then the
 /// server drops them itself: the half-sent ones after the header timeout, the others when their
-/// answer has not moved for the write timeout, while the clients still hold their ends open.
+/// answer has not moved for the write timeout, and a kept-alive connection that sends no next
+/// request after the header timeout too, while the clients still hold their ends open.
 #[test]
 fn slow_clients_do_not_hold_up_anybody_and_are_dropped() {
     let env = fixture();
@@ -429,6 +430,16 @@ fn slow_clients_do_not_hold_up_anybody_and_are_dropped() {
     let pid = web.child.id();
     let idle = open_sockets(pid);
     let mut held = Vec::new();
+    // A client that read its answer and keeps the connection open without a next request.
+    let mut kept = TcpStream::connect(a).unwrap();
+    kept.set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    kept.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    let mut answer = [0u8; 4096];
+    let n = kept.read(&mut answer).unwrap();
+    assert!(answer[..n].starts_with(b"HTTP/1.1 200"));
+    held.push(kept);
     for _ in 0..40 {
         let mut s = TcpStream::connect(a).unwrap();
         let pipelined = "GET /limit/104 HTTP/1.1\r\nHost: x\r\n\r\n".repeat(200);
@@ -547,6 +558,43 @@ fn two_thousand_half_sent_requests_make_no_threads() {
         timed_get(&web.addr, "/limit/101", Duration::from_secs(2)).is_some_and(|(s, _)| s == 200)
     });
     assert!(answered, "no page within 15 s of the clients leaving");
+}
+
+/// When fewer than a quarter of the 512 connection slots are free, a new connection has 2 s, not 10 s,
+/// to send its request head, so that the slots turn over faster for the clients that do send one.
+#[test]
+fn scarce_slots_shorten_the_header_timeout() {
+    let env = Env::new();
+    env.players(&["alice"]);
+    let web = start_web(&env);
+    let a = web.addr.as_str();
+    let pid = web.child.id();
+    let mut held = Vec::new();
+    for _ in 0..400 {
+        let mut s = TcpStream::connect(a).unwrap();
+        s.write_all(b"GET / HTTP/1.1\r\n").unwrap();
+        held.push(s);
+    }
+    assert!(
+        wait_for(Duration::from_secs(20), || open_sockets(pid) > 400),
+        "the server took {} connections",
+        open_sockets(pid) - 1
+    );
+    let mut late = TcpStream::connect(a).unwrap();
+    late.write_all(b"GET / HTTP/1.1\r\n").unwrap();
+    let start = std::time::Instant::now();
+    late.set_read_timeout(Some(Duration::from_secs(8))).unwrap();
+    let mut buf = [0u8; 64];
+    let closed =
+        matches!(late.read(&mut buf), Ok(0) | Err(_)) && start.elapsed() < Duration::from_secs(8);
+    let took = start.elapsed();
+    assert!(closed, "the late connection was not closed within 8 s");
+    // 2 s, with room for a loaded machine; the first 384 (taken with more than 128 slots free: 10 s)
+    // are still held then.
+    assert!(took < Duration::from_secs(5), "closed after {took:?}");
+    let left = open_sockets(pid) - 1;
+    assert!(left >= 384, "only {left} early connections still held");
+    drop(held);
 }
 
 /// Screenshots of the board pages in headless Chromium (`apt-get install -y chromium`). Skipped, with
