@@ -30,6 +30,7 @@ use hyper_util::service::TowerToHyperService;
 use tokio::net::{TcpListener, TcpSocket};
 use tokio::sync::Semaphore;
 use tower::ServiceBuilder;
+use tower::limit::GlobalConcurrencyLimitLayer;
 
 use super::stream::Guarded;
 use super::{Page, answer, error_page};
@@ -144,10 +145,19 @@ fn listen_on(addr: SocketAddr) -> std::io::Result<TcpListener> {
     socket.listen(BACKLOG)
 }
 
-/// The pages behind tower's limits: load shedding past [`MAX_IN_FLIGHT`], a [`REQUEST_TIMEOUT`],
-/// and either refusal as a 503 page.
+/// The pages, behind the limits on requests.
 fn router(app: App) -> Router {
-    Router::new().fallback(handle).with_state(app).layer(
+    limited(
+        Router::new().fallback(handle).with_state(app),
+        MAX_IN_FLIGHT,
+        REQUEST_TIMEOUT,
+    )
+}
+
+/// `pages` behind tower's layers: load shedding past `in_flight` requests at once, a `timeout` on
+/// each, and either refusal as a 503 page.
+fn limited(pages: Router, in_flight: usize, timeout: Duration) -> Router {
+    pages.layer(
         ServiceBuilder::new()
             .layer(HandleErrorLayer::new(|_: tower::BoxError| async {
                 respond(error_page(
@@ -156,8 +166,10 @@ fn router(app: App) -> Router {
                 ))
             }))
             .load_shed()
-            .concurrency_limit(MAX_IN_FLIGHT)
-            .timeout(REQUEST_TIMEOUT),
+            // One count for the whole router: the plain layer counts each route apart, and axum
+            // may apply a layer more than once.
+            .layer(GlobalConcurrencyLimitLayer::new(in_flight))
+            .timeout(timeout),
     )
 }
 
@@ -286,4 +298,63 @@ fn respond(page: Page) -> Response {
         headers.insert(header::ALLOW, HeaderValue::from_static("GET, HEAD"));
     }
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tower::ServiceExt as _;
+
+    /// The status and body of `router`'s answer to a GET of `/`.
+    async fn call(router: Router) -> (StatusCode, String) {
+        let response = router.oneshot(Request::new(Body::empty())).await.unwrap();
+        let status = response.status();
+        let body = axum::body::to_bytes(response.into_body(), 1 << 20)
+            .await
+            .unwrap();
+        (status, String::from_utf8(body.to_vec()).unwrap())
+    }
+
+    /// A router whose page takes `millis` to make.
+    fn slow(millis: u64) -> Router {
+        Router::new().fallback(move || async move {
+            tokio::time::sleep(Duration::from_millis(millis)).await;
+            respond(error_page(404, "slow"))
+        })
+    }
+
+    #[test]
+    fn past_the_time_or_the_requests_in_flight_a_503_page() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            // In time: the page; too slow: the busy page, with the headers of every page.
+            let (status, _) = call(limited(slow(10), 4, Duration::from_secs(5))).await;
+            assert_eq!(status, StatusCode::NOT_FOUND);
+            let router = limited(slow(2_000), 4, Duration::from_millis(100));
+            let response = router.oneshot(Request::new(Body::empty())).await.unwrap();
+            assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
+            assert_eq!(
+                response.headers()[header::CONTENT_TYPE],
+                "text/html; charset=utf-8"
+            );
+            let (status, body) = call(limited(slow(2_000), 4, Duration::from_millis(100))).await;
+            assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+            assert!(body.contains("The server is busy just now"), "{body}");
+
+            // One in flight: a second request at the same time is refused at once.
+            let router = limited(slow(500), 1, Duration::from_secs(5));
+            let first = tokio::spawn(call(router.clone()));
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            let start = tokio::time::Instant::now();
+            let (status, _) = call(router.clone()).await;
+            assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+            assert!(start.elapsed() < Duration::from_millis(400));
+            assert_eq!(first.await.unwrap().0, StatusCode::NOT_FOUND);
+            // Once it is done, the next one is served.
+            assert_eq!(call(router).await.0, StatusCode::NOT_FOUND);
+        });
+    }
 }
