@@ -1,4 +1,4 @@
-//! `pbem web`: read-only web pages of the games, served over HTTP with `tiny_http`.
+//! `pbem web`: read-only web pages of the games, served over HTTP by axum ([`serve`]).
 //!
 //! Pages: `/` (the game types), `/limit` (every game, paged), `/limit/101` (a board as SVG with its
 //! move list; `?move=12` shows the game as move 12 was awaited), `/limit/ratings`, `/limit/standings`.
@@ -9,12 +9,14 @@
 //! that cannot be answered gets a 400 or 404 page that repeats no text of the request, only the
 //! numbers read from it.
 
-use std::fmt::Write as _;
-use std::path::Path;
-use std::sync::Arc;
-use std::time::Duration;
+mod serve;
+mod stream;
+mod target;
 
-use crate::config::Config;
+use std::fmt::Write as _;
+
+pub use serve::run;
+
 use crate::games::{GameRules, GameState, Registry, Status};
 use crate::html::escape;
 use crate::storage::{Db, Listed, StorageError};
@@ -23,116 +25,16 @@ use crate::summary;
 /// Games on one page of a game type's list.
 pub const PAGE_SIZE: u32 = 50;
 
-/// Requests handled at the same time, each by a worker with its own read-only connection.
-const WORKERS: usize = 2;
-
 /// The longest query string read; a longer one is refused (400) without being looked at.
 const MAX_QUERY: usize = 1024;
 
 /// A page: the HTTP status and the whole HTML document.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Page {
-    /// 200, 400, 404, 405 or 500.
+    /// 200, 400, 404, 405, 500 or 503.
     pub status: u16,
     /// The HTML document.
     pub html: String,
-}
-
-/// Runs the web server on `listen` (`host:port`) until the process is stopped; returns the exit
-/// status when it cannot start. One stderr line says where it listens (with the port chosen, for
-/// port 0). The pages are those of `registry`'s games.
-pub fn run(cfg: &Config, listen: &str, registry: &Registry) -> i32 {
-    let db_path = cfg.database.path.clone();
-    let busy = Duration::from_millis(cfg.database.busy_timeout_ms);
-    // Opened once here so that a missing or too old database is said at start, not on every page.
-    if let Err(e) = Db::open_read_only(&db_path, busy) {
-        eprintln!(
-            "pbem: web: cannot read the database {}: {e} (pbem web only reads it: run any other \
-             pbem command once to create it)",
-            db_path.display()
-        );
-        return crate::exit::EX_UNAVAILABLE;
-    }
-    let server = match tiny_http::Server::http(listen) {
-        Ok(s) => Arc::new(s),
-        Err(e) => {
-            eprintln!("pbem: web: cannot listen on {listen}: {e}");
-            return crate::exit::EX_UNAVAILABLE;
-        }
-    };
-    match server.server_addr().to_ip() {
-        Some(addr) => eprintln!("pbem web: listening on http://{addr}/"),
-        None => eprintln!("pbem web: listening on {listen}"),
-    }
-    let workers: Vec<_> = (0..WORKERS)
-        .map(|_| {
-            let server = Arc::clone(&server);
-            let db_path = db_path.clone();
-            let registry = registry.clone();
-            std::thread::spawn(move || worker(&server, &db_path, busy, &registry))
-        })
-        .collect();
-    for w in workers {
-        let _ = w.join();
-    }
-    crate::exit::EX_OK
-}
-
-/// Answers requests until the server stops, with one read-only connection (reopened after a failure).
-fn worker(server: &tiny_http::Server, db_path: &Path, busy: Duration, registry: &Registry) {
-    let mut db: Option<Db> = None;
-    loop {
-        let request = match server.recv() {
-            Ok(r) => r,
-            Err(e) => {
-                eprintln!("pbem: web: {e}");
-                // Out of file descriptors and the like: wait instead of spinning on the error.
-                std::thread::sleep(Duration::from_millis(100));
-                continue;
-            }
-        };
-        let page = match request.method() {
-            tiny_http::Method::Get | tiny_http::Method::Head => {
-                if db.is_none() {
-                    db = Db::open_read_only(db_path, busy)
-                        .map_err(|e| eprintln!("pbem: web: {}: {e}", db_path.display()))
-                        .ok();
-                }
-                match db.as_mut() {
-                    Some(d) => {
-                        let page = answer(d, registry, request.url());
-                        if page.status == 500 {
-                            db = None;
-                        }
-                        page
-                    }
-                    None => error_page(500, "The database cannot be read just now; try again."),
-                }
-            }
-            _ => error_page(
-                405,
-                "These pages are read-only: only GET and HEAD are answered.",
-            ),
-        };
-        let mut response = tiny_http::Response::from_string(page.html)
-            .with_status_code(page.status)
-            .with_header(header("Content-Type", "text/html; charset=utf-8"))
-            .with_header(header("X-Content-Type-Options", "nosniff"))
-            // No script, no outside resource: even a text that slipped through escaping could not run.
-            .with_header(header(
-                "Content-Security-Policy",
-                "default-src 'none'; style-src 'unsafe-inline'",
-            ));
-        if page.status == 405 {
-            response = response.with_header(header("Allow", "GET, HEAD"));
-        }
-        let _ = request.respond(response);
-    }
-}
-
-fn header(name: &str, value: &str) -> tiny_http::Header {
-    tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes())
-        .expect("a fixed header is valid")
 }
 
 /// The page for a request target (`/limit/101?move=12`), among `registry`'s games. Never panics on
@@ -248,6 +150,7 @@ fn error_page(status: u16, message: &str) -> Page {
         400 => "Bad request",
         404 => "Not found",
         405 => "Method not allowed",
+        503 => "Server busy",
         _ => "Server error",
     };
     document(
@@ -580,6 +483,7 @@ fn standings(db: &mut Db, rules: &'static dyn GameRules) -> Result<Page, Storage
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     /// The page for `target` among the standard games.
     fn get(db: &mut Db, target: &str) -> Page {
