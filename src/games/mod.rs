@@ -12,6 +12,7 @@
 use std::fmt;
 
 pub mod board;
+pub mod hexgrid;
 pub mod limit;
 
 pub use board::Board;
@@ -267,6 +268,27 @@ pub trait GameState: Send {
             self.play(m).expect("a listed move is legal");
             played += 1;
         }
+    }
+    /// How many action ids this game uses (every id is below it), for the search; 0 when the game gives
+    /// none, and the search then works on `legal_moves()` and `play` (slower, no RAVE).
+    fn action_space(&self) -> u32 {
+        0
+    }
+    /// The legal moves as action ids into `out` (cleared first). An id names the same move in every
+    /// position of this game (a cell, `swap`), so statistics per action (RAVE) carry over.
+    fn legal_actions(&self, out: &mut Vec<u32>) {
+        out.clear();
+    }
+    /// Plays an action listed by `legal_actions` (then whatever the engine applies by itself).
+    /// Only called with a listed action; a game without action ids is never asked.
+    fn apply_action(&mut self, action: u32) {
+        let _ = action;
+        unreachable!("apply_action on a game whose action_space() is 0")
+    }
+    /// The action in the game's canonical move notation (`c3`, `swap`).
+    fn action_text(&self, action: u32) -> String {
+        let _ = action;
+        String::new()
     }
     /// The move `robot` chooses for the player to move, in canonical notation, with `seed` driving any
     /// randomness (the same seed gives the same move); `None` once the game is over, or when the game has
