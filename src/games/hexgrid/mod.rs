@@ -23,7 +23,7 @@ use std::sync::OnceLock;
 pub type Sides = u8;
 
 /// Whether cell `(c, r)` lies on a side, for [`Grid::new`].
-pub type SideTest = dyn Fn(u8, u8) -> bool;
+pub type SideTest<'a> = dyn Fn(u8, u8) -> bool + 'a;
 
 /// The six neighbour offsets `(dc, dr)` of Hex's rhombus (also Chameleon's and Unlur's): `(c±1, r)`,
 /// `(c, r±1)`, `(c+1, r−1)`, `(c−1, r+1)`.
@@ -73,7 +73,7 @@ impl Grid {
         rows: u8,
         exists: impl Fn(u8, u8) -> bool,
         offsets: &[(i8, i8); 6],
-        sides: &[(Sides, &SideTest)],
+        sides: &[(Sides, &SideTest<'_>)],
     ) -> Grid {
         assert!(cols <= MAX_COLUMNS, "a grid has at most 26 columns");
         let mut index = vec![NONE; cols as usize * rows as usize];
