@@ -179,7 +179,7 @@ impl ChameleonGame {
 
     /// The canonical text of an action: `b:c3`.
     pub fn action_name(&self, action: u16) -> String {
-        let colour = if action % 2 == 0 { 'b' } else { 'w' };
+        let colour = if action.is_multiple_of(2) { 'b' } else { 'w' };
         format!("{colour}:{}", self.grid.name(action as usize / 2))
     }
 
