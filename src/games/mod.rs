@@ -13,8 +13,11 @@ use std::fmt;
 
 pub mod ataxx;
 pub mod board;
+pub mod chameleon;
 pub mod cups;
 pub mod go;
+pub mod hex;
+pub mod hexgrid;
 pub mod limit;
 
 pub use board::Board;
@@ -203,6 +206,14 @@ pub trait GameState: Send {
     fn status(&self) -> Status;
     /// The name of each seat's side as players read it (`Red`, `Blue`, `Green`; `White`, `Red`, `Black`).
     fn seat_names(&self) -> Vec<String>;
+    /// How `pbem engine GAME status` and `playout` name a seat: by default its name in lower case
+    /// (`red`); a game whose spec names seats by number (Hex: `to-move 0`) returns the number.
+    fn status_seat(&self, seat: usize) -> String {
+        self.seat_names()
+            .get(seat)
+            .map(|n| n.to_lowercase())
+            .unwrap_or_else(|| format!("seat{seat}"))
+    }
     /// The number of the move now awaited: one more than the number of entries in the move list. Used by
     /// the `#N` guards and printed as `Move N` in every summary.
     fn move_number(&self) -> u32;
@@ -271,6 +282,27 @@ pub trait GameState: Send {
             played += 1;
         }
     }
+    /// How many action ids this game uses (every id is below it), for the search; 0 when the game gives
+    /// none, and the search then works on `legal_moves()` and `play` (slower, no RAVE).
+    fn action_space(&self) -> u32 {
+        0
+    }
+    /// The legal moves as action ids into `out` (cleared first). An id names the same move in every
+    /// position of this game (a cell, `swap`), so statistics per action (RAVE) carry over.
+    fn legal_actions(&self, out: &mut Vec<u32>) {
+        out.clear();
+    }
+    /// Plays an action listed by `legal_actions` (then whatever the engine applies by itself).
+    /// Only called with a listed action; a game without action ids is never asked.
+    fn apply_action(&mut self, action: u32) {
+        let _ = action;
+        unreachable!("apply_action on a game whose action_space() is 0")
+    }
+    /// The action in the game's canonical move notation (`c3`, `swap`).
+    fn action_text(&self, action: u32) -> String {
+        let _ = action;
+        String::new()
+    }
     /// The move `robot` chooses for the player to move, in canonical notation, with `seed` driving any
     /// randomness (the same seed gives the same move); `None` once the game is over, or when the game has
     /// no such player. The default knows only [`Robot::Random`].
@@ -287,6 +319,12 @@ pub trait GameState: Send {
         x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         x ^= x >> 31;
         Some(moves[(x % moves.len() as u64) as usize].clone())
+    }
+    /// The moves the board mail to the player on move shows as whole lines to send, each a legal move
+    /// here: by default the first legal move; a game adds the moves a player might not think of (Hex's
+    /// `swap`). Empty once the game is over.
+    fn example_moves(&self) -> Vec<String> {
+        self.legal_moves().into_iter().take(1).collect()
     }
     /// What happened from move `since` (the move then awaited) to now, in words, for the board mail:
     /// captures, and why an `(Auto)` entry was made. Empty when there is nothing to tell.
@@ -368,10 +406,12 @@ pub struct SgfForm {
 /// The games this crate has, in list order.
 const STANDARD: &[&dyn GameRules] = &[
     &limit::Limit,
+    &hex::Hex,
+    &chameleon::Chameleon,
+    &go::Go,
     &ataxx::Ataxx,
     &ataxx::Hexxagon,
     &cups::Cups,
-    &go::Go,
 ];
 
 /// The game types a server hosts, in the order `list` prints them. The server, the web page and
