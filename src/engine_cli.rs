@@ -131,11 +131,7 @@ fn load(game: &dyn GameRules, input: &mut dyn Read) -> Result<Box<dyn GameState>
 
 /// The lowercase name of a seat, as `status` and `playout` print it.
 fn seat_name(state: &dyn GameState, seat: usize) -> String {
-    state
-        .seat_names()
-        .get(seat)
-        .map(|n| n.to_lowercase())
-        .unwrap_or_else(|| format!("seat{seat}"))
+    state.engine_seat_name(seat)
 }
 
 /// The line `status` prints.

@@ -14,6 +14,9 @@ use std::fmt;
 pub mod board;
 pub mod hexgrid;
 pub mod limit;
+pub mod stones;
+pub mod unlur;
+pub mod y;
 
 pub use board::Board;
 
@@ -201,6 +204,14 @@ pub trait GameState: Send {
     fn status(&self) -> Status;
     /// The name of each seat's side as players read it (`Red`, `Blue`, `Green`; `White`, `Red`, `Black`).
     fn seat_names(&self) -> Vec<String>;
+    /// How `pbem engine` names a seat in `status` and `playout`: the side's name in lower case
+    /// (`red`) unless the game's page names seats otherwise (Y and Unlur by number: `to-move 0`).
+    fn engine_seat_name(&self, seat: usize) -> String {
+        self.seat_names()
+            .get(seat)
+            .map(|n| n.to_lowercase())
+            .unwrap_or_else(|| format!("seat{seat}"))
+    }
     /// The number of the move now awaited: one more than the number of entries in the move list. Used by
     /// the `#N` guards and printed as `Move N` in every summary.
     fn move_number(&self) -> u32;
@@ -320,7 +331,7 @@ pub trait GameState: Send {
 }
 
 /// The games this crate has, in list order.
-const STANDARD: &[&dyn GameRules] = &[&limit::Limit];
+const STANDARD: &[&dyn GameRules] = &[&limit::Limit, &y::Y, &unlur::Unlur];
 
 /// The game types a server hosts, in the order `list` prints them. The server, the web page and
 /// `pbem engine` are given one; nothing looks games up globally, so a test can host a game of its own.
