@@ -129,9 +129,9 @@ fn load(game: &dyn GameRules, input: &mut dyn Read) -> Result<Box<dyn GameState>
     })
 }
 
-/// The lowercase name of a seat, as `status` and `playout` print it.
+/// A seat as `status` and `playout` print it ([`GameState::status_seat`]: `red`, or Hex's `0`).
 fn seat_name(state: &dyn GameState, seat: usize) -> String {
-    state.engine_seat_name(seat)
+    state.status_seat(seat)
 }
 
 /// The line `status` prints.
@@ -494,7 +494,11 @@ mod tests {
         assert_eq!((code, out.as_str()), (0, "to-move red\n"));
         let (code, _, err) = run_words(&registry, "chess moves", "");
         assert_eq!(code, 2);
-        assert!(err.contains("the games are: limit, race"), "{err}");
+        let listed = format!(
+            "the games are: {}, race",
+            Registry::standard().names().join(", ")
+        );
+        assert!(err.contains(&listed), "{err}");
         // The standard registry has no race.
         let (code, _, err) = run_words(&Registry::standard(), "race status", &game);
         assert_eq!(code, 2);

@@ -82,6 +82,11 @@ mod y {
         let to_bob = play(&env, "alice", &format!("y move {b} alice pw-alice b3#1"), "bob");
         assert!(to_bob.body.contains("It is your move, bob."), "{}", to_bob.body);
         assert!(to_bob.flat_body().contains("White may answer with `swap`"), "{}", to_bob.body);
+        assert!(
+            to_bob.body.contains(&format!("    y move {b} bob <password> swap#2\n")),
+            "{}",
+            to_bob.body
+        );
         let swapped = play(&env, "bob", &format!("y move {b} bob pw-bob swap#2"), "alice");
         assert!(
             swapped.flat_body().contains("White swapped: Black's first stone is now White's"),
@@ -157,7 +162,11 @@ mod unlur {
         let to_bob = play(&env, "alice", &format!("unlur move {b} alice pw-alice c3#1"), "bob");
         assert!(to_bob.body.contains("It is your move, bob."), "{}", to_bob.body);
         assert!(to_bob.flat_body().contains("or send `pass`"), "{}", to_bob.body);
-        println!("{}", to_bob.body);
+        assert!(
+            to_bob.body.contains(&format!("    unlur move {b} bob <password> pass#2\n")),
+            "{}",
+            to_bob.body
+        );
         let passed = play(&env, "bob", &format!("unlur move {b} bob pw-bob pass#2"), "alice");
         assert!(
             passed

@@ -197,11 +197,14 @@ fn parse_setup(
                     let n = number("a number of players")?;
                     let range = game.players();
                     if !range.contains(&(n as usize)) {
+                        let by = if range.start() == range.end() {
+                            format!("{}", range.start())
+                        } else {
+                            format!("{} to {}", range.start(), range.end())
+                        };
                         return Err(Failure::Usage(format!(
-                            "{} is played by {} to {} players, not {n}",
+                            "{} is played by {by} players, not {n}",
                             game.title(),
-                            range.start(),
-                            range.end()
                         )));
                     }
                     setup.players = n as usize;

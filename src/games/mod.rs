@@ -12,6 +12,7 @@
 use std::fmt;
 
 pub mod board;
+pub mod hex;
 pub mod hexgrid;
 pub mod limit;
 pub mod stones;
@@ -204,9 +205,9 @@ pub trait GameState: Send {
     fn status(&self) -> Status;
     /// The name of each seat's side as players read it (`Red`, `Blue`, `Green`; `White`, `Red`, `Black`).
     fn seat_names(&self) -> Vec<String>;
-    /// How `pbem engine` names a seat in `status` and `playout`: the side's name in lower case
-    /// (`red`) unless the game's page names seats otherwise (Y and Unlur by number: `to-move 0`).
-    fn engine_seat_name(&self, seat: usize) -> String {
+    /// How `pbem engine GAME status` and `playout` name a seat: by default its name in lower case
+    /// (`red`); a game whose spec names seats by number (Hex: `to-move 0`) returns the number.
+    fn status_seat(&self, seat: usize) -> String {
         self.seat_names()
             .get(seat)
             .map(|n| n.to_lowercase())
@@ -318,6 +319,12 @@ pub trait GameState: Send {
         x ^= x >> 31;
         Some(moves[(x % moves.len() as u64) as usize].clone())
     }
+    /// The moves the board mail to the player on move shows as whole lines to send, each a legal move
+    /// here: by default the first legal move; a game adds the moves a player might not think of (Hex's
+    /// `swap`). Empty once the game is over.
+    fn example_moves(&self) -> Vec<String> {
+        self.legal_moves().into_iter().take(1).collect()
+    }
     /// What happened from move `since` (the move then awaited) to now, in words, for the board mail:
     /// captures, and why an `(Auto)` entry was made. Empty when there is nothing to tell.
     fn turn_notes(&self, since: u32) -> Vec<String> {
@@ -331,7 +338,7 @@ pub trait GameState: Send {
 }
 
 /// The games this crate has, in list order.
-const STANDARD: &[&dyn GameRules] = &[&limit::Limit, &y::Y, &unlur::Unlur];
+const STANDARD: &[&dyn GameRules] = &[&limit::Limit, &hex::Hex, &y::Y, &unlur::Unlur];
 
 /// The game types a server hosts, in the order `list` prints them. The server, the web page and
 /// `pbem engine` are given one; nothing looks games up globally, so a test can host a game of its own.

@@ -141,10 +141,13 @@ fn play(r: &PlayRefusal) -> String {
             game.title, game.name
         ),
         PlayRefusal::PlayerCount { usage: u, named } => format!(
-            "{} is played by {} to {} players; you named {named}. {}",
+            "{} is played by {} players; you named {named}. {}",
             u.game.title,
-            u.min_players,
-            u.max_players,
+            if u.min_players == u.max_players {
+                u.min_players.to_string()
+            } else {
+                format!("{} to {}", u.min_players, u.max_players)
+            },
             usage(u)
         ),
         PlayRefusal::NotRegistered { userid, usage: u } => format!(

@@ -182,8 +182,9 @@ pub(super) fn userids(row: &GameRow) -> Vec<String> {
 }
 
 /// The end of the board mail to the player on move: the exact line to send, with their board, userid
-/// and `<password>`, and a legal move of this position as the example (`None` once the game is over
-/// or when the position has no move to show).
+/// and `<password>`, and the game's example moves of this position ([`GameState::example_moves`]: one
+/// legal move, and Hex's `swap` where it is legal), a line each (`None` once the game is over or when the
+/// position has no move to show).
 pub(super) fn next_move_lines(
     rules: &dyn GameRules,
     row: &GameRow,
@@ -193,19 +194,37 @@ pub(super) fn next_move_lines(
         return None;
     };
     let who = &row.players.get(seat)?.userid;
-    let example = state.legal_moves().into_iter().next()?;
+    let examples = state.example_moves();
+    let first = examples.first()?;
+    let n = state.move_number();
+    let lines: Vec<String> = examples
+        .iter()
+        .map(|m| {
+            format!(
+                "    {} move {} {who} <password> {m}#{n}\n",
+                rules.name(),
+                row.board
+            )
+        })
+        .collect();
+    let which = match examples.as_slice() {
+        [_] => format!("{first} is one legal move here"),
+        [rest @ .., last] => format!("{} and {last} are legal moves here", rest.join(", ")),
+        [] => return None,
+    };
+    let send = if examples.len() == 1 {
+        "this line"
+    } else {
+        "one of these lines"
+    };
     Some((
         seat,
         format!(
-            "It is your move, {who}. Send this line as the Subject (or alone on a line\n\
-             of a reply), with your password and your move in place of the example:\n\n    \
-             {} move {} {who} <password> {example}#{}\n\n\
-             ({example} is one legal move here; #{} makes sure the move is played only at move {}.)\n",
-            rules.name(),
-            row.board,
-            state.move_number(),
-            state.move_number(),
-            state.move_number(),
+            "It is your move, {who}. Send {send} as the Subject (or alone on a line\n\
+             of a reply), with your password and your move in place of the example:\n\n\
+             {}\n\
+             ({which}; #{n} makes sure the move is played only at move {n}.)\n",
+            lines.concat(),
         ),
     ))
 }

@@ -12,6 +12,7 @@
 //! find and one mask test.
 
 mod chains;
+pub mod draw;
 
 pub use chains::{Chains, EMPTY};
 

@@ -112,7 +112,7 @@ impl GameState for Game {
     fn seat_names(&self) -> Vec<String> {
         (0..2).map(|s| self.seat_title(s).to_string()).collect()
     }
-    fn engine_seat_name(&self, seat: usize) -> String {
+    fn status_seat(&self, seat: usize) -> String {
         seat.to_string()
     }
     fn move_number(&self) -> u32 {
@@ -207,25 +207,33 @@ impl GameState for Game {
             })
             .collect()
     }
-    fn notes(&self) -> Vec<String> {
-        if self.result().is_some() {
-            return Vec::new();
+    fn example_moves(&self) -> Vec<String> {
+        // One cell to show the form, and the pass while the contract lasts.
+        let mut out: Vec<String> = GameState::legal_moves(self).into_iter().take(1).collect();
+        if self.in_contract() && self.result().is_none() && out.first().is_some_and(|m| m != "pass") {
+            out.push("pass".into());
         }
-        if self.in_contract() {
-            vec![
-                "Contract phase: on your turn put a black stone on an empty interior cell (not on \
-                 the border), or send `pass`: whoever passes plays Black (goal: a Y, a chain \
-                 touching three sides no two of which are adjacent); the other plays White (goal: \
-                 a line, a chain joining two opposite sides) and moves first."
-                    .into(),
+        out
+    }
+    fn notes(&self) -> Vec<String> {
+        let lines: &[&str] = if self.result().is_some() {
+            &[]
+        } else if self.in_contract() {
+            &[
+                "Contract phase: on your turn put a black stone on an empty interior",
+                "cell (not on the border), or send `pass`. Whoever passes plays Black",
+                "(goal: a Y, a chain touching three sides no two of which are",
+                "adjacent); the other plays White (goal: a line, a chain joining two",
+                "opposite sides) and moves next.",
             ]
         } else {
-            vec![
-                "Black's goal is a Y (N, SE and SW, or NE, S and NW), White's a line (two \
-                 opposite sides). Completing the other's goal alone loses; completing both wins."
-                    .into(),
+            &[
+                "Black's goal is a Y (N, SE and SW, or NE, S and NW), White's a line",
+                "(two opposite sides). Making only the other's goal loses; making",
+                "both at once wins.",
             ]
-        }
+        };
+        lines.iter().map(|l| l.to_string()).collect()
     }
 }
 

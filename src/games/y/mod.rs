@@ -123,7 +123,7 @@ impl GameState for Game {
     fn seat_names(&self) -> Vec<String> {
         vec!["Black".into(), "White".into()]
     }
-    fn engine_seat_name(&self, seat: usize) -> String {
+    fn status_seat(&self, seat: usize) -> String {
         seat.to_string()
     }
     fn move_number(&self) -> u32 {
@@ -205,12 +205,18 @@ impl GameState for Game {
             })
             .collect()
     }
+    fn example_moves(&self) -> Vec<String> {
+        let mut out: Vec<String> = GameState::legal_moves(self).into_iter().take(1).collect();
+        if self.swap_legal() {
+            out.push("swap".into());
+        }
+        out
+    }
     fn notes(&self) -> Vec<String> {
         if self.swap_legal() {
             vec![
-                "White may answer with `swap` instead of a stone: Black's stone then turns white \
-                 where it stands, and Black moves again."
-                    .into(),
+                "White may answer with `swap` instead of a stone: Black's stone then".into(),
+                "turns white where it stands, and Black moves again.".into(),
             ]
         } else {
             Vec::new()

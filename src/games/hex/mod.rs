@@ -1,0 +1,151 @@
+//! Hex with the swap, as `../shared/spec/games/hex-rules.md` settles it.
+//!
+//! [`game::HexGame`] is the engine, on the shared rhombus of [`crate::games::hexgrid`]; [`options`] reads
+//! a challenge's options; [`view`] draws the board (ASCII, SVG, the neutral board) and writes the notes
+//! of the board mail.
+
+pub mod game;
+pub mod options;
+pub mod view;
+
+#[cfg(test)]
+mod tests;
+
+use super::{GameOption, GameRules, GameState, MoveRecord, RuleError, Status};
+pub use game::{HexGame, Move};
+pub use options::Config;
+
+/// The game type Hex, as the server's registry lists it.
+pub struct Hex;
+
+impl GameRules for Hex {
+    fn name(&self) -> &'static str {
+        "hex"
+    }
+    fn title(&self) -> &'static str {
+        "Hex"
+    }
+    fn players(&self) -> std::ops::RangeInclusive<usize> {
+        2..=2
+    }
+    fn help(&self) -> String {
+        HELP.to_string()
+    }
+    fn new_game(
+        &self,
+        options: &[GameOption],
+        players: usize,
+        _seed: u64,
+    ) -> Result<Box<dyn GameState>, RuleError> {
+        if players != 2 {
+            return Err(RuleError(format!(
+                "Hex is a game for 2 players, not {players}"
+            )));
+        }
+        Ok(Box::new(HexGame::new(Config::from_options(options)?)))
+    }
+    fn load(&self, json: &str) -> Result<Box<dyn GameState>, RuleError> {
+        let doc: game::Doc = serde_json::from_str(json)
+            .map_err(|e| RuleError(format!("not a Hex state document: {e}")))?;
+        Ok(Box::new(HexGame::from_doc(&doc)?))
+    }
+    fn read_move(&self, mv: &str) -> Result<(), RuleError> {
+        // The board's size is not known here: read it as on the largest board.
+        HexGame::new(Config {
+            size: options::MAX_SIZE,
+            swap: true,
+        })
+        .parse(mv)
+        .map(|_| ())
+    }
+}
+
+impl GameState for HexGame {
+    fn to_json(&self) -> String {
+        serde_json::to_string(&self.to_doc()).expect("a Hex document serializes")
+    }
+    fn clone_box(&self) -> Box<dyn GameState> {
+        Box::new(self.clone())
+    }
+    fn status(&self) -> Status {
+        HexGame::status(self)
+    }
+    fn seat_names(&self) -> Vec<String> {
+        vec!["Black".into(), "White".into()]
+    }
+    fn status_seat(&self, seat: usize) -> String {
+        seat.to_string()
+    }
+    fn move_number(&self) -> u32 {
+        self.entries() as u32 + 1
+    }
+    fn moves(&self) -> Vec<MoveRecord> {
+        self.records()
+    }
+    fn options_summary(&self) -> String {
+        self.config().summary()
+    }
+    fn legal_moves(&self) -> Vec<String> {
+        let mut ids = Vec::new();
+        self.legal(&mut ids);
+        let mut out: Vec<String> = ids.iter().map(|&a| self.action_name(a as u16)).collect();
+        out.sort();
+        out
+    }
+    fn play(&mut self, mv: &str) -> Result<(), RuleError> {
+        self.play_text(mv)
+    }
+    fn resign(&mut self, seat: usize) -> Result<(), RuleError> {
+        self.leave(seat, game::Leaving::Resign)
+    }
+    fn forfeit(&mut self, seat: usize) -> Result<(), RuleError> {
+        self.leave(seat, game::Leaving::Forfeit)
+    }
+    fn agree_draw(&mut self) -> Result<(), RuleError> {
+        Err(RuleError(
+            "Hex has no draws: every game ends with a winner (resign to end it early)".into(),
+        ))
+    }
+    fn at_move(&self, n: u32) -> Result<Box<dyn GameState>, RuleError> {
+        Ok(Box::new(HexGame::at_move(self, n)?))
+    }
+    fn board_view(&self) -> crate::games::Board {
+        view::board_view(self)
+    }
+    fn render(&self) -> String {
+        view::render(self)
+    }
+    fn svg(&self) -> Option<String> {
+        Some(view::svg(self))
+    }
+    fn perft(&self, depth: u32) -> u64 {
+        HexGame::perft(self, depth)
+    }
+    fn random_playout(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> u32 {
+        self.playout(pick)
+    }
+    fn action_space(&self) -> u32 {
+        u32::from(self.swap_id()) + 1
+    }
+    fn legal_actions(&self, out: &mut Vec<u32>) {
+        self.legal(out);
+    }
+    fn apply_action(&mut self, action: u32) {
+        self.apply(action as u16);
+    }
+    fn action_text(&self, action: u32) -> String {
+        self.action_name(action as u16)
+    }
+    fn example_moves(&self) -> Vec<String> {
+        view::example_moves(self)
+    }
+    fn turn_notes(&self, since: u32) -> Vec<String> {
+        view::turn_notes(self, since)
+    }
+    fn notes(&self) -> Vec<String> {
+        view::notes(self)
+    }
+}
+
+/// The help page mailed for `hex help`.
+pub const HELP: &str = include_str!("help.txt");
