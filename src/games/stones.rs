@@ -173,17 +173,18 @@ pub fn svg(d: &Drawing) -> String {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" \
          viewBox=\"0 0 {width:.0} {height:.0}\" font-family=\"DejaVu Sans, Verdana, sans-serif\">\n\
          <title>{} board, move {}</title>\n\
-         <rect width=\"100%\" height=\"100%\" fill=\"#FAFAF5\"/>\n",
+         <rect width=\"100%\" height=\"100%\" fill=\"#FFFFFF\"/>\n",
         esc(&d.title),
         d.move_number
     );
     for s in &d.spots {
         let (x, y) = at(s.x, f64::from(s.row));
-        let fill = if s.shaded { "#D9C7A0" } else { "#F0E2BE" };
+        // Colours on the six-level grid the mail's paletted PNG keeps exactly (multiples of 0x33).
+        let fill = if s.shaded { "#CC9966" } else { "#FFCC99" };
         let _ = write!(
             out,
             "<g class=\"cell\" data-name=\"{}\"><polygon points=\"{}\" fill=\"{fill}\" \
-             stroke=\"#6B5B3E\" stroke-width=\"1\"/>",
+             stroke=\"#663300\" stroke-width=\"1\"/>",
             esc(&s.name),
             corners(x, y, HEX)
         );
@@ -208,7 +209,7 @@ pub fn svg(d: &Drawing) -> String {
             None => {
                 let _ = write!(
                     out,
-                    "<text x=\"{x:.1}\" y=\"{:.1}\" font-size=\"8\" fill=\"#8A7A5C\" \
+                    "<text x=\"{x:.1}\" y=\"{:.1}\" font-size=\"8\" fill=\"#996633\" \
                      text-anchor=\"middle\">{}</text>",
                     y + 3.0,
                     esc(&s.name)
@@ -219,7 +220,7 @@ pub fn svg(d: &Drawing) -> String {
             let _ = write!(
                 out,
                 "<circle class=\"last-move\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{:.1}\" fill=\"none\" \
-                 stroke=\"#D55E00\" stroke-width=\"3\"/>",
+                 stroke=\"#FF3300\" stroke-width=\"3\"/>",
                 HEX * 0.45
             );
         }
