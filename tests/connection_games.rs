@@ -1,14 +1,200 @@
-//! End-to-end: the connection games played by mail through the real binary (`pbem ingest`), a real
-//! SQLite file and the file transport: a challenge with the game's options, a move refused with its
-//! reason, the game's special move (the swap, Unlur's contract pass) offered in the board mail and
-//! played, a win, and the ratings.
+//! The connection games (Hex, Chameleon, Y and Unlur), each played whole by real mail
+//! through the real ingest path (`pbem ingest` on a real SQLite file, answers read from the outbox):
+//! the challenge, a move refused with its reason, the game's own rule (Hex's swap, Chameleon's
+//! either colour), a win, and the ratings. One module a game.
 
 mod common;
 
 use common::{Env, Sent, eml};
 
+/// Delivers `subject` from `who`@example.org and returns the mails it caused.
+fn send(env: &Env, who: &str, subject: &str) -> Vec<Sent> {
+    env.deliver(&eml(&format!("{who}@example.org"), subject, ""));
+    env.take_mails()
+}
+
+/// The one mail to `who` among `mails`.
+fn to<'a>(mails: &'a [Sent], who: &str) -> &'a Sent {
+    let addr = format!("{who}@example.org");
+    let mine: Vec<&Sent> = mails.iter().filter(|m| m.to.contains(&addr)).collect();
+    assert_eq!(mine.len(), 1, "{mails:#?}");
+    mine[0]
+}
+
+/// The board number a mail's subject names.
+fn board_of(mail: &Sent) -> u32 {
+    mail.subject
+        .split_whitespace()
+        .find_map(|w| w.parse().ok())
+        .unwrap_or_else(|| panic!("no board in {:?}", mail.subject))
+}
+
+/// The move list of board `board` of `game` as the database holds it.
+fn stored_moves(env: &Env, game: &str, board: u32) -> Vec<String> {
+    let state: String = env
+        .sqlite()
+        .query_row(
+            "SELECT st.state FROM games g JOIN game_states st ON st.game_id = g.id
+             WHERE g.game_type = ?1 AND g.board = ?2",
+            rusqlite::params![game, board],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let rules = pbem::games::Registry::standard().find(game).unwrap();
+    let state = rules.load(&state).unwrap();
+    state.moves().into_iter().map(|m| m.text).collect()
+}
+
+mod hex {
+    use super::*;
+
+    #[test]
+    fn a_game_of_hex_by_mail_with_the_swap() {
+        let env = Env::new();
+        env.players(&["alice", "bob"]);
+        let help = send(&env, "alice", "help hex");
+        assert!(
+            to(&help, "alice")
+                .body
+                .contains("hex move 101 <userid> <password> swap")
+        );
+
+        let mails = send(&env, "alice", "hex challenge alice bob -size=3");
+        let new = to(&mails, "bob");
+        let n = board_of(new);
+        assert!(new.subject.contains("Hex"), "{}", new.subject);
+        assert!(new.body.contains("-size=3 -swap"), "{}", new.body);
+        assert!(
+            new.body.contains("    a b c\n 1  . . .  1\n"),
+            "{}",
+            new.body
+        );
+        assert!(
+            new.raw.contains("image/png"),
+            "the board picture is attached"
+        );
+
+        // Black (alice) a2; bob's mail offers the swap as a whole line to send.
+        let mails = send(&env, "alice", &format!("hex move {n} alice pw-alice a2"));
+        let bobs = to(&mails, "bob");
+        assert!(
+            bobs.body
+                .contains(&format!("hex move {n} bob <password> swap#2")),
+            "{}",
+            bobs.body
+        );
+        assert!(bobs.flat_body().contains("White may swap"), "{}", bobs.body);
+
+        // Refused with the reason, nothing changes: a taken cell, a leading zero.
+        for (mv, why) in [("a2", "a2 is taken"), ("c03", "no leading zero")] {
+            let mails = send(&env, "bob", &format!("hex move {n} bob pw-bob {mv}"));
+            let refused = to(&mails, "bob");
+            assert!(refused.flat_body().contains(why), "{}", refused.body);
+        }
+        assert_eq!(stored_moves(&env, "hex", n), ["a2"]);
+
+        // The swap: a2's mirror is b1, now white; Black moves next.
+        let mails = send(&env, "bob", &format!("hex move {n} bob pw-bob swap"));
+        let alices = to(&mails, "alice");
+        assert!(
+            alices
+                .flat_body()
+                .contains("White swapped: Black's stone on a2 became a white stone on b1"),
+            "{}",
+            alices.body
+        );
+        assert!(alices.body.contains(" 1  .(O).  1"), "{}", alices.body);
+
+        for (who, mv) in [
+            ("alice", "c1"),
+            ("bob", "a1"),
+            ("alice", "c2"),
+            ("bob", "a3"),
+        ] {
+            send(&env, who, &format!("hex move {n} {who} pw-{who} {mv}"));
+        }
+        let mails = send(&env, "alice", &format!("hex move {n} alice pw-alice c3"));
+        let end = to(&mails, "bob");
+        assert!(
+            end.flat_body().contains("Black (alice) wins"),
+            "{}",
+            end.body
+        );
+        assert!(end.body.contains("Rating changes:"), "{}", end.body);
+        let ratings = env.admin_ok("hex ratings");
+        assert!(
+            ratings.contains("alice") && ratings.contains("bob"),
+            "{ratings}"
+        );
+        assert_eq!(
+            stored_moves(&env, "hex", n),
+            ["a2", "swap", "c1", "a1", "c2", "a3", "c3"]
+        );
+    }
+}
+
+mod chameleon {
+    use super::*;
+
+    #[test]
+    fn a_game_of_chameleon_by_mail_won_by_the_seat_that_did_not_place_the_stone() {
+        let env = Env::new();
+        env.players(&["alice", "bob"]);
+        let mails = send(&env, "alice", "chameleon challenge alice bob -swap");
+        assert!(
+            to(&mails, "alice")
+                .flat_body()
+                .contains("without the pie rule"),
+            "{mails:#?}"
+        );
+        let mails = send(&env, "alice", "chameleon challenge alice bob -size=3");
+        let n = board_of(to(&mails, "bob"));
+
+        let mails = send(
+            &env,
+            "alice",
+            &format!("chameleon move {n} alice pw-alice c3"),
+        );
+        assert!(
+            to(&mails, "alice").flat_body().contains("b:c3"),
+            "{mails:#?}"
+        );
+        assert!(stored_moves(&env, "chameleon", n).is_empty());
+
+        let mails = send(
+            &env,
+            "alice",
+            &format!("chameleon move {n} alice pw-alice B : b1"),
+        );
+        assert!(
+            to(&mails, "bob")
+                .body
+                .contains(&format!("chameleon move {n} bob <password> w:a1#2")),
+            "either colour is offered: {mails:#?}"
+        );
+        send(&env, "bob", &format!("chameleon move {n} bob pw-bob w:a1"));
+        send(
+            &env,
+            "alice",
+            &format!("chameleon move {n} alice pw-alice b:b3"),
+        );
+        // Bob (seat 1) joins top and bottom with black b1-b2-b3: Vertical (alice) wins.
+        let mails = send(&env, "bob", &format!("chameleon move {n} bob pw-bob b:b2"));
+        let end = to(&mails, "alice");
+        assert!(
+            end.flat_body().contains("Vertical (alice) wins"),
+            "{}",
+            end.body
+        );
+        assert!(end.body.contains("Rating changes:"), "{}", end.body);
+        assert!(env.admin_ok("chameleon ratings").contains("alice"));
+    }
+}
+
+// Y and Unlur (helper `y`): their own helpers, which deliver without taking the mails.
+
 /// Sends one command line as the subject of a mail from `who`.
-fn send(env: &Env, who: &str, line: &str) {
+fn post(env: &Env, who: &str, line: &str) {
     env.deliver(&eml(&format!("{who}@example.org"), line, ""));
 }
 
@@ -26,7 +212,7 @@ fn board_number(mails: &[Sent]) -> u32 {
 
 /// Plays `line` as `who` and returns the mail to `to` it caused (the board mail, or an error).
 fn play(env: &Env, who: &str, line: &str, to: &str) -> Sent {
-    send(env, who, line);
+    post(env, who, line);
     let mails = env.take_mails();
     mails
         .into_iter()
@@ -47,12 +233,12 @@ mod y {
         let env = Env::new();
         env.players(&["alice", "bob"]);
 
-        send(&env, "alice", "help y");
+        post(&env, "alice", "help y");
         let help = env.only_mail_to("alice@example.org");
         assert!(help.body.contains("Connect all three sides"), "{}", help.body);
 
         // A bad option is refused with the list of valid ones; nothing starts.
-        send(&env, "alice", "y challenge --password=pw-alice alice bob -size=25");
+        post(&env, "alice", "y challenge --password=pw-alice alice bob -size=25");
         let refused = env.only_mail_to("alice@example.org");
         assert!(
             refused.flat_body().contains("-size=25 is not a side from 2 to 19"),
@@ -60,10 +246,10 @@ mod y {
             refused.body
         );
 
-        send(&env, "alice", "y challenge --password=pw-alice alice bob -size=4");
+        post(&env, "alice", "y challenge --password=pw-alice alice bob -size=4");
         let mails = env.take_mails();
         let b = board_number(&mails);
-        send(&env, "bob", &format!("y move {b} bob pw-bob accept"));
+        post(&env, "bob", &format!("y move {b} bob pw-bob accept"));
         env.take_mails();
 
         // Alice (Black, seat 0) is told the line to send; a cell off the triangle is refused.
@@ -138,17 +324,17 @@ mod unlur {
         let env = Env::new();
         env.players(&["alice", "bob"]);
 
-        send(&env, "bob", "help unlur");
+        post(&env, "bob", "help unlur");
         let help = env.only_mail_to("bob@example.org");
         assert!(help.body.contains("THE CONTRACT"), "{}", help.body);
 
-        send(&env, "alice", "unlur challenge --password=pw-alice alice bob -swap");
+        post(&env, "alice", "unlur challenge --password=pw-alice alice bob -swap");
         let refused = env.only_mail_to("alice@example.org");
         assert!(refused.flat_body().contains("no swap"), "{}", refused.body);
 
-        send(&env, "alice", "unlur challenge --password=pw-alice alice bob -size=3");
+        post(&env, "alice", "unlur challenge --password=pw-alice alice bob -size=3");
         let b = board_number(&env.take_mails());
-        send(&env, "bob", &format!("unlur move {b} bob pw-bob accept"));
+        post(&env, "bob", &format!("unlur move {b} bob pw-bob accept"));
         env.take_mails();
 
         // The contract: the board mail says what may be sent; an edge cell is refused.

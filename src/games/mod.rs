@@ -12,6 +12,7 @@
 use std::fmt;
 
 pub mod board;
+pub mod chameleon;
 pub mod hex;
 pub mod hexgrid;
 pub mod limit;
@@ -338,7 +339,13 @@ pub trait GameState: Send {
 }
 
 /// The games this crate has, in list order.
-const STANDARD: &[&dyn GameRules] = &[&limit::Limit, &hex::Hex, &y::Y, &unlur::Unlur];
+const STANDARD: &[&dyn GameRules] = &[
+    &limit::Limit,
+    &hex::Hex,
+    &y::Y,
+    &chameleon::Chameleon,
+    &unlur::Unlur,
+];
 
 /// The game types a server hosts, in the order `list` prints them. The server, the web page and
 /// `pbem engine` are given one; nothing looks games up globally, so a test can host a game of its own.

@@ -87,9 +87,9 @@ pub fn svg(g: &HexGame) -> String {
         g.grid(),
         g.chains().stones(),
         &draw::Palette {
-            stones: &[("#1a1a1a", "#000000"), ("#fafafa", "#333333")],
-            top_bottom: "#1a1a1a",
-            left_right: "#fafafa",
+            stones: &[("#000000", "#333333"), ("#ffffff", "#333333")],
+            top_bottom: "#333333",
+            left_right: "#ffffff",
         },
         last_cell(g),
         &status_line(g),
@@ -132,8 +132,8 @@ pub fn board_view(g: &HexGame) -> Board {
         *side = SideInfo {
             name: SIDES[seat].0.into(),
             letter: SIDES[seat].1,
-            fill: if seat == 0 { "#1a1a1a" } else { "#fafafa" }.into(),
-            ring: if seat == 0 { "#000000" } else { "#333333" }.into(),
+            fill: if seat == 0 { "#000000" } else { "#ffffff" }.into(),
+            ring: "#333333".into(),
             on_board: stones.iter().filter(|&&s| s == colour).count() as u32,
             in_reserve: 0,
             in_game: g.left().is_none_or(|l| l.seat != seat),

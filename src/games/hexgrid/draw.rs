@@ -48,7 +48,9 @@ pub fn ascii(grid: &Grid, glyph: impl Fn(usize) -> char, last: Option<usize>) ->
     out
 }
 
-/// How [`svg`] paints the stones and the edges.
+/// How [`svg`] paints the stones and the edges. The picture's own colours (and best the palette's) have
+/// channels in steps of 51 (`#ffcc99`): the PNG of a mail ([`crate::picture`]) rounds every colour to
+/// those steps when a picture has more than 256, and a colour off them would change on the way.
 pub struct Palette<'a> {
     /// Fill and outline of a stone, by its colour in the board's stones (colour 1 first).
     pub stones: &'a [(&'a str, &'a str)],
@@ -109,7 +111,7 @@ pub fn svg(
     let mut s = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" \
          viewBox=\"0 0 {width:.0} {height:.0}\" font-family=\"DejaVu Sans, sans-serif\">\n\
-         <rect width=\"100%\" height=\"100%\" fill=\"#f4f1ea\"/>\n"
+         <rect width=\"100%\" height=\"100%\" fill=\"#cccccc\"/>\n"
     );
     let tri = |s: &mut String, p: (f64, f64), q: (f64, f64), fill: &str| {
         let _ = writeln!(
@@ -131,7 +133,7 @@ pub fn svg(
         let (x, y) = centre(col, row);
         let _ = writeln!(
             s,
-            "<polygon points=\"{}\" fill=\"#e8d9b5\" stroke=\"#6b5a3a\" stroke-width=\"1.2\"/>",
+            "<polygon points=\"{}\" fill=\"#ffcc99\" stroke=\"#996633\" stroke-width=\"1.2\"/>",
             corners(x, y, HEX)
         );
         if colour != EMPTY
@@ -148,7 +150,7 @@ pub fn svg(
         if last == Some(cell) {
             let _ = writeln!(
                 s,
-                "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{:.1}\" fill=\"#d62728\"/>",
+                "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{:.1}\" fill=\"#cc0000\"/>",
                 HEX * 0.22
             );
         }
@@ -167,7 +169,7 @@ pub fn svg(
         let _ = writeln!(
             s,
             "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"13\" text-anchor=\"end\">{row}</text>",
-            x - 1.25 * HEX,
+            x - 1.7 * HEX,
             y + 4.5
         );
     }
