@@ -235,18 +235,32 @@ mod y {
 
         post(&env, "alice", "help y");
         let help = env.only_mail_to("alice@example.org");
-        assert!(help.body.contains("Connect all three sides"), "{}", help.body);
+        assert!(
+            help.body.contains("Connect all three sides"),
+            "{}",
+            help.body
+        );
 
         // A bad option is refused with the list of valid ones; nothing starts.
-        post(&env, "alice", "y challenge --password=pw-alice alice bob -size=25");
+        post(
+            &env,
+            "alice",
+            "y challenge --password=pw-alice alice bob -size=25",
+        );
         let refused = env.only_mail_to("alice@example.org");
         assert!(
-            refused.flat_body().contains("-size=25 is not a side from 2 to 19"),
+            refused
+                .flat_body()
+                .contains("-size=25 is not a side from 2 to 19"),
             "{}",
             refused.body
         );
 
-        post(&env, "alice", "y challenge --password=pw-alice alice bob -size=4");
+        post(
+            &env,
+            "alice",
+            "y challenge --password=pw-alice alice bob -size=4",
+        );
         let mails = env.take_mails();
         let b = board_number(&mails);
         post(&env, "bob", &format!("y move {b} bob pw-bob accept"));
@@ -256,33 +270,70 @@ mod y {
         let shown = env.admin_ok(&format!("y show {b}"));
         assert!(shown.contains("Options: -size=4 -swap"), "{shown}");
         assert!(shown.contains(" 4  . . . .  4"), "{shown}");
-        let err = play(&env, "alice", &format!("y move {b} alice pw-alice b1"), "alice");
+        let err = play(
+            &env,
+            "alice",
+            &format!("y move {b} alice pw-alice b1"),
+            "alice",
+        );
         assert!(err.subject.contains("Error"), "{}", err.subject);
         assert!(
-            err.flat_body().contains("there is no cell b1 on this board"),
+            err.flat_body()
+                .contains("there is no cell b1 on this board"),
             "{}",
             err.body
         );
 
         // Black b3; White's board mail offers the swap with the line to send.
-        let to_bob = play(&env, "alice", &format!("y move {b} alice pw-alice b3#1"), "bob");
-        assert!(to_bob.body.contains("It is your move, bob."), "{}", to_bob.body);
-        assert!(to_bob.flat_body().contains("White may answer with `swap`"), "{}", to_bob.body);
+        let to_bob = play(
+            &env,
+            "alice",
+            &format!("y move {b} alice pw-alice b3#1"),
+            "bob",
+        );
         assert!(
-            to_bob.body.contains(&format!("    y move {b} bob <password> swap#2\n")),
+            to_bob.body.contains("It is your move, bob."),
             "{}",
             to_bob.body
         );
-        let swapped = play(&env, "bob", &format!("y move {b} bob pw-bob swap#2"), "alice");
         assert!(
-            swapped.flat_body().contains("White swapped: Black's first stone is now White's"),
+            to_bob.flat_body().contains("White may answer with `swap`"),
+            "{}",
+            to_bob.body
+        );
+        assert!(
+            to_bob
+                .body
+                .contains(&format!("    y move {b} bob <password> swap#2\n")),
+            "{}",
+            to_bob.body
+        );
+        let swapped = play(
+            &env,
+            "bob",
+            &format!("y move {b} bob pw-bob swap#2"),
+            "alice",
+        );
+        assert!(
+            swapped
+                .flat_body()
+                .contains("White swapped: Black's first stone is now White's"),
             "{}",
             swapped.body
         );
         assert!(swapped.body.contains("  3  .(W).  3"), "{}", swapped.body);
         // No second swap.
-        let again = play(&env, "alice", &format!("y move {b} alice pw-alice swap"), "alice");
-        assert!(again.flat_body().contains("only the second move"), "{}", again.body);
+        let again = play(
+            &env,
+            "alice",
+            &format!("y move {b} alice pw-alice swap"),
+            "alice",
+        );
+        assert!(
+            again.flat_body().contains("only the second move"),
+            "{}",
+            again.body
+        );
 
         // Black runs down the left side: a1 (left and right) to a4 (left and bottom).
         for (who, mv) in [
@@ -295,13 +346,22 @@ mod y {
         ] {
             play(&env, who, &format!("y move {b} {who} pw-{who} {mv}"), who);
         }
-        let end = play(&env, "alice", &format!("y move {b} alice pw-alice a4"), "bob");
+        let end = play(
+            &env,
+            "alice",
+            &format!("y move {b} alice pw-alice a4"),
+            "bob",
+        );
         assert!(
             end.flat_body().contains("Game over: Black (alice) wins."),
             "{}",
             end.body
         );
-        assert!(end.body.contains("alice 1600 -> 1632 (+32)"), "{}", end.body);
+        assert!(
+            end.body.contains("alice 1600 -> 1632 (+32)"),
+            "{}",
+            end.body
+        );
         let r = ratings(&env, "y");
         assert!(r.contains("alice") && r.contains("1632"), "{r}");
         assert!(r.contains("bob") && r.contains("1568"), "{r}");
@@ -328,11 +388,19 @@ mod unlur {
         let help = env.only_mail_to("bob@example.org");
         assert!(help.body.contains("THE CONTRACT"), "{}", help.body);
 
-        post(&env, "alice", "unlur challenge --password=pw-alice alice bob -swap");
+        post(
+            &env,
+            "alice",
+            "unlur challenge --password=pw-alice alice bob -swap",
+        );
         let refused = env.only_mail_to("alice@example.org");
         assert!(refused.flat_body().contains("no swap"), "{}", refused.body);
 
-        post(&env, "alice", "unlur challenge --password=pw-alice alice bob -size=3");
+        post(
+            &env,
+            "alice",
+            "unlur challenge --password=pw-alice alice bob -size=3",
+        );
         let b = board_number(&env.take_mails());
         post(&env, "bob", &format!("unlur move {b} bob pw-bob accept"));
         env.take_mails();
@@ -341,19 +409,48 @@ mod unlur {
         let shown = env.admin_ok(&format!("unlur show {b}"));
         assert!(shown.contains("First (alice) to move."), "{shown}");
         assert!(shown.contains("Contract phase"), "{shown}");
-        let err = play(&env, "alice", &format!("unlur move {b} alice pw-alice c1"), "alice");
-        assert!(err.flat_body().contains("c1 is an edge cell"), "{}", err.body);
+        let err = play(
+            &env,
+            "alice",
+            &format!("unlur move {b} alice pw-alice c1"),
+            "alice",
+        );
+        assert!(
+            err.flat_body().contains("c1 is an edge cell"),
+            "{}",
+            err.body
+        );
 
         // alice puts a black stone on c3; bob passes and becomes Black; alice (White) moves.
-        let to_bob = play(&env, "alice", &format!("unlur move {b} alice pw-alice c3#1"), "bob");
-        assert!(to_bob.body.contains("It is your move, bob."), "{}", to_bob.body);
-        assert!(to_bob.flat_body().contains("or send `pass`"), "{}", to_bob.body);
+        let to_bob = play(
+            &env,
+            "alice",
+            &format!("unlur move {b} alice pw-alice c3#1"),
+            "bob",
+        );
         assert!(
-            to_bob.body.contains(&format!("    unlur move {b} bob <password> pass#2\n")),
+            to_bob.body.contains("It is your move, bob."),
             "{}",
             to_bob.body
         );
-        let passed = play(&env, "bob", &format!("unlur move {b} bob pw-bob pass#2"), "alice");
+        assert!(
+            to_bob.flat_body().contains("or send `pass`"),
+            "{}",
+            to_bob.body
+        );
+        assert!(
+            to_bob
+                .body
+                .contains(&format!("    unlur move {b} bob <password> pass#2\n")),
+            "{}",
+            to_bob.body
+        );
+        let passed = play(
+            &env,
+            "bob",
+            &format!("unlur move {b} bob pw-bob pass#2"),
+            "alice",
+        );
         assert!(
             passed
                 .flat_body()
@@ -361,9 +458,22 @@ mod unlur {
             "{}",
             passed.body
         );
-        assert!(passed.flat_body().contains("White (alice) to move."), "{}", passed.body);
-        let no_pass = play(&env, "alice", &format!("unlur move {b} alice pw-alice pass"), "alice");
-        assert!(no_pass.flat_body().contains("no pass any more"), "{}", no_pass.body);
+        assert!(
+            passed.flat_body().contains("White (alice) to move."),
+            "{}",
+            passed.body
+        );
+        let no_pass = play(
+            &env,
+            "alice",
+            &format!("unlur move {b} alice pw-alice pass"),
+            "alice",
+        );
+        assert!(
+            no_pass.flat_body().contains("no pass any more"),
+            "{}",
+            no_pass.body
+        );
 
         // Black (bob) makes a line, c1 to c5, but no Y: Black loses, alice wins.
         for (who, mv) in [
@@ -375,9 +485,19 @@ mod unlur {
             ("bob", "c4"),
             ("alice", "b5"),
         ] {
-            play(&env, who, &format!("unlur move {b} {who} pw-{who} {mv}"), who);
+            play(
+                &env,
+                who,
+                &format!("unlur move {b} {who} pw-{who} {mv}"),
+                who,
+            );
         }
-        let end = play(&env, "bob", &format!("unlur move {b} bob pw-bob c5"), "alice");
+        let end = play(
+            &env,
+            "bob",
+            &format!("unlur move {b} bob pw-bob c5"),
+            "alice",
+        );
         assert!(
             end.flat_body().contains("Game over: White (alice) wins."),
             "{}",

@@ -308,8 +308,7 @@ mod tests {
     fn the_ascii_board_has_rows_numbers_letters_and_the_last_stone() {
         let text = ascii(&drawing());
         assert_eq!(
-            text,
-            "  1  B  1\n 2  .(W) 2\n   a b\n\nBlack to move\n",
+            text, "  1  B  1\n 2  .(W) 2\n   a b\n\nBlack to move\n",
             "{text}"
         );
     }

@@ -125,7 +125,11 @@ impl GameState for Game {
         format!("-size={}", self.size())
     }
     fn legal_moves(&self) -> Vec<String> {
-        let mut out: Vec<String> = self.legal().into_iter().map(|m| self.move_text(m)).collect();
+        let mut out: Vec<String> = self
+            .legal()
+            .into_iter()
+            .map(|m| self.move_text(m))
+            .collect();
         out.sort();
         out
     }
@@ -210,7 +214,8 @@ impl GameState for Game {
     fn example_moves(&self) -> Vec<String> {
         // One cell to show the form, and the pass while the contract lasts.
         let mut out: Vec<String> = GameState::legal_moves(self).into_iter().take(1).collect();
-        if self.in_contract() && self.result().is_none() && out.first().is_some_and(|m| m != "pass") {
+        if self.in_contract() && self.result().is_none() && out.first().is_some_and(|m| m != "pass")
+        {
             out.push("pass".into());
         }
         out

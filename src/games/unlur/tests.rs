@@ -66,7 +66,11 @@ fn board_names_sides_and_corners() {
     assert!(grid.parse("a1").is_err() && grid.parse("o15").is_err());
     // Hex's neighbours: e5 touches d5, f5, e4, e6, f4, d6.
     let e5 = grid.parse("e5").unwrap();
-    let mut names: Vec<String> = grid.neighbours(e5).iter().map(|&n| grid.name(n as usize)).collect();
+    let mut names: Vec<String> = grid
+        .neighbours(e5)
+        .iter()
+        .map(|&n| grid.name(n as usize))
+        .collect();
     names.sort();
     assert_eq!(names, ["d5", "d6", "e4", "e6", "f4", "f5"]);
     // Interior cells of side 3: the seven the contract may use.
@@ -99,7 +103,11 @@ fn the_contract() {
     assert_eq!(g.seat_names(), ["First", "Second"]);
     let g = played(3, &["c3", "pass"]);
     assert_eq!(g.black_seat(), Some(1), "the passer is Black");
-    assert_eq!(g.status(), Status::ToMove(0), "White (the other seat) moves next");
+    assert_eq!(
+        g.status(),
+        Status::ToMove(0),
+        "White (the other seat) moves next"
+    );
     assert_eq!(g.seat_names(), ["White", "Black"]);
     assert!(refused(&g, "pass").contains("no pass any more"));
     // Edge cells are open now, and a White stone goes down.
@@ -107,7 +115,10 @@ fn the_contract() {
     assert_eq!(g2.stones()[g2.grid().parse("c1").unwrap()], game::WHITE);
     // A pass as the very first move is legal.
     let first = played(3, &["pass"]);
-    assert_eq!((first.black_seat(), first.status()), (Some(0), Status::ToMove(1)));
+    assert_eq!(
+        (first.black_seat(), first.status()),
+        (Some(0), Status::ToMove(1))
+    );
     assert_eq!(GameState::legal_moves(&first).len(), 19);
     // When the interior is full, pass is the only move.
     let full = played(3, &["c2", "d2", "b3", "c3", "d3", "b4", "c4"]);
@@ -117,10 +128,7 @@ fn the_contract() {
 #[test]
 fn own_goal_wins() {
     // The first player passes (Black); White joins N and S down column c.
-    let g = played(
-        3,
-        &["pass", "c1", "a5", "c2", "b5", "c3", "e1", "c4", "e2"],
-    );
+    let g = played(3, &["pass", "c1", "a5", "c2", "b5", "c3", "e1", "c4", "e2"]);
     assert_eq!(g.status(), Status::ToMove(1));
     let won = played(
         3,
@@ -216,7 +224,11 @@ fn random_games_always_end_with_a_winner() {
         for _ in 0..60 {
             let mut g = Game::new(size);
             g.playout(&mut pick);
-            assert!(matches!(g.status(), Status::Over(Outcome::Winner(_))), "{:?}", g.records());
+            assert!(
+                matches!(g.status(), Status::Over(Outcome::Winner(_))),
+                "{:?}",
+                g.records()
+            );
             let back = json::from_json(&g.to_json()).unwrap();
             assert_eq!(back, g);
         }
@@ -245,8 +257,18 @@ fn resign_in_the_contract_and_documents() {
     let back = json::from_json(&g.to_json()).unwrap();
     assert_eq!(back, g);
     let text = played(3, &["c3", "pass"]).to_json();
-    assert!(json::from_json(&text.replace("to-move 0", "to-move 1")).unwrap_err().0.contains("corrupt"));
-    assert!(json::from_json(&text.replace("c3", "c1")).unwrap_err().0.contains("edge cell"));
+    assert!(
+        json::from_json(&text.replace("to-move 0", "to-move 1"))
+            .unwrap_err()
+            .0
+            .contains("corrupt")
+    );
+    assert!(
+        json::from_json(&text.replace("c3", "c1"))
+            .unwrap_err()
+            .0
+            .contains("edge cell")
+    );
     let at = GameState::at_move(&played(3, &["c3", "pass", "c1"]), 3).unwrap();
     assert_eq!(at.status(), Status::ToMove(0));
     assert_eq!(at.moves().len(), 2);
@@ -286,7 +308,11 @@ fn the_picture_and_the_neutral_board() {
     let g = played(3, &["c3", "pass", "c1"]);
     let view = GameState::board_view(&g);
     assert_eq!(view.cells.len(), 19);
-    assert_eq!(view.cells.iter().filter(|c| c.piece == Some(1)).count(), 1, "Black is seat 1");
+    assert_eq!(
+        view.cells.iter().filter(|c| c.piece == Some(1)).count(),
+        1,
+        "Black is seat 1"
+    );
     assert_eq!(view.cells.iter().filter(|c| c.piece == Some(0)).count(), 1);
     assert_eq!(view.to_move, Some(1));
     let svg = GameState::svg(&g).unwrap();
@@ -294,4 +320,110 @@ fn the_picture_and_the_neutral_board() {
     assert_eq!(svg.matches("class=\"stone black\"").count(), 1);
     assert_eq!(svg.matches("class=\"stone white\"").count(), 1);
     assert_eq!(svg.matches("class=\"last-move\"").count(), 1);
+}
+
+/// The sides (bits N, NE, SE, S, SW, NW as in `game`) each chain of `colour` touches, by a flood fill
+/// over (column, row) with Hex's neighbours: independent of the engine's grid and union-find.
+fn flood_sides(n: u8, stones: &[(u8, u8, u8)], colour: u8) -> Vec<u8> {
+    use std::collections::{HashMap, HashSet};
+    let m = 2 * n - 1;
+    let at: HashMap<(u8, u8), u8> = stones.iter().map(|&(c, r, s)| ((c, r), s)).collect();
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for &(c, r, s) in stones {
+        if s != colour || !seen.insert((c, r)) {
+            continue;
+        }
+        let mut stack = vec![(c, r)];
+        let mut sides = 0u8;
+        while let Some((c, r)) = stack.pop() {
+            let sum = c + r;
+            sides |= u8::from(r == 1)
+                | u8::from(c == m) << 1
+                | u8::from(sum == 3 * n - 1) << 2
+                | u8::from(r == m) << 3
+                | u8::from(c == 1) << 4
+                | u8::from(sum == n + 1) << 5;
+            for (dc, dr) in [(-1i8, 0i8), (1, 0), (0, -1), (0, 1), (1, -1), (-1, 1)] {
+                let (nc, nr) = (c as i8 + dc, r as i8 + dr);
+                let p = (nc as u8, nr as u8);
+                if at.get(&p) == Some(&colour) && seen.insert(p) {
+                    stack.push(p);
+                }
+            }
+        }
+        out.push(sides);
+    }
+    out
+}
+
+#[test]
+fn every_ply_of_random_games_agrees_with_a_flood_fill() {
+    let mut x = 5u64;
+    let mut rnd = move |n: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % n as u64) as usize
+    };
+    let y = |s: u8| s & 0b010101 == 0b010101 || s & 0b101010 == 0b101010;
+    let line =
+        |s: u8| s & 0b001001 == 0b001001 || s & 0b010010 == 0b010010 || s & 0b100100 == 0b100100;
+    for size in [3u8, 4, 6] {
+        for _ in 0..40 {
+            let mut g = Game::new(size);
+            while let Status::ToMove(mover) = g.status() {
+                let legal = GameState::legal_moves(&g);
+                // The contract lists every empty interior cell and pass; the main phase every empty cell.
+                let empty = g.stones().iter().filter(|&&s| s == 0).count();
+                if g.in_contract() {
+                    assert!(legal.contains(&"pass".to_string()) && legal.len() <= empty + 1);
+                } else {
+                    assert_eq!(legal.len(), empty);
+                }
+                // Pass rarely, so that contracts are long as well as short.
+                let pick = if g.in_contract() && rnd(4) != 0 && legal.len() > 1 {
+                    legal[rnd(legal.len() - 1)].clone()
+                } else {
+                    legal[rnd(legal.len())].clone()
+                };
+                let contract = g.in_contract();
+                g.play_text(&pick).unwrap();
+                if contract {
+                    assert_eq!(g.status(), Status::ToMove(1 - mover));
+                    continue;
+                }
+                let grid = g.grid();
+                let stones: Vec<(u8, u8, u8)> = (0..grid.len())
+                    .filter(|&i| g.stones()[i] != 0)
+                    .map(|i| (grid.coords(i).0, grid.coords(i).1, g.stones()[i]))
+                    .collect();
+                let colour = if g.black_seat() == Some(mover) {
+                    game::BLACK
+                } else {
+                    game::WHITE
+                };
+                let chains = flood_sides(size, &stones, colour);
+                let (own, other): (bool, bool) = if colour == game::BLACK {
+                    (
+                        chains.iter().any(|&s| y(s)),
+                        chains.iter().any(|&s| line(s)),
+                    )
+                } else {
+                    (
+                        chains.iter().any(|&s| line(s)),
+                        chains.iter().any(|&s| y(s)),
+                    )
+                };
+                let expected = if own {
+                    Status::Over(Outcome::Winner(mover))
+                } else if other {
+                    Status::Over(Outcome::Winner(1 - mover))
+                } else {
+                    Status::ToMove(1 - mover)
+                };
+                assert_eq!(g.status(), expected, "{:?}", g.records());
+            }
+        }
+    }
 }

@@ -159,7 +159,9 @@ pub fn board_view(g: &Game) -> Board {
         .rev()
         .find(|m| !matches!(m.text.as_str(), "resign" | "forfeit" | "draw"))
         .map(|m| LastMove {
-            to: (m.text != "pass").then(|| g.last_cell().map(spot)).flatten(),
+            to: (m.text != "pass")
+                .then(|| g.last_cell().map(spot))
+                .flatten(),
             seat: m.seat,
             text: m.text,
             from: None,

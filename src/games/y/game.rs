@@ -207,7 +207,8 @@ impl Game {
             Move::Stone(_) => Ok(()),
             Move::Swap if self.swap_legal() => Ok(()),
             Move::Swap if !self.cfg.swap => Err(RuleError(
-                "this game is played -no_swap: there is no swap; put a stone on an empty cell".into(),
+                "this game is played -no_swap: there is no swap; put a stone on an empty cell"
+                    .into(),
             )),
             Move::Swap => Err(RuleError(
                 "the swap is only the second move of the game (White's first): put a stone on an \

@@ -66,8 +66,8 @@ pub fn to_json(g: &Game) -> String {
 
 /// Reads a document written by [`to_json`], replaying its moves.
 pub fn from_json(text: &str) -> Result<Game, RuleError> {
-    let doc: Doc = serde_json::from_str(text)
-        .map_err(|e| RuleError(format!("not a Y game document: {e}")))?;
+    let doc: Doc =
+        serde_json::from_str(text).map_err(|e| RuleError(format!("not a Y game document: {e}")))?;
     if doc.game != "y" {
         return Err(RuleError(format!(
             "this document is a {:?} game, not y",

@@ -136,7 +136,11 @@ impl GameState for Game {
         self.config().summary()
     }
     fn legal_moves(&self) -> Vec<String> {
-        let mut out: Vec<String> = self.legal().into_iter().map(|m| self.move_text(m)).collect();
+        let mut out: Vec<String> = self
+            .legal()
+            .into_iter()
+            .map(|m| self.move_text(m))
+            .collect();
         out.sort();
         out
     }

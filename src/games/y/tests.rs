@@ -73,7 +73,11 @@ fn board_names_and_neighbours() {
     assert_eq!(grid.len(), 120);
     assert_eq!(game::triangle(4).len(), 10);
     let b2 = grid.parse("b2").unwrap();
-    let mut names: Vec<String> = grid.neighbours(b2).iter().map(|&n| grid.name(n as usize)).collect();
+    let mut names: Vec<String> = grid
+        .neighbours(b2)
+        .iter()
+        .map(|&n| grid.name(n as usize))
+        .collect();
     names.sort();
     assert_eq!(names, ["a1", "a2", "b3", "c3"]);
     // Corners lie on two sides each.
@@ -89,7 +93,12 @@ fn board_names_and_neighbours() {
 #[test]
 fn notation_reads_loosely_and_writes_canonically() {
     let g = game(&["-size=10"]);
-    for (text, canonical) in [("c5", "c5"), (" C 5 ", "c5"), ("j1 0", "j10"), ("s W A p", "swap")] {
+    for (text, canonical) in [
+        ("c5", "c5"),
+        (" C 5 ", "c5"),
+        ("j1 0", "j10"),
+        ("s W A p", "swap"),
+    ] {
         let mv = g.parse(text).unwrap();
         assert_eq!(g.move_text(mv), canonical);
         assert_eq!(g.parse(canonical).unwrap(), mv, "round trip of {canonical}");
@@ -110,10 +119,19 @@ fn notation_reads_loosely_and_writes_canonically() {
 
 #[test]
 fn options_and_their_refusals() {
-    assert_eq!(game(&[]).config(), Config { size: 15, swap: true });
+    assert_eq!(
+        game(&[]).config(),
+        Config {
+            size: 15,
+            swap: true
+        }
+    );
     assert_eq!(
         game(&["-size=10", "-no_swap"]).config(),
-        Config { size: 10, swap: false }
+        Config {
+            size: 10,
+            swap: false
+        }
     );
     let refuse = |o: &[&str]| {
         let opts: Vec<GameOption> = o.iter().map(|w| GameOption::parse(w).unwrap()).collect();
@@ -129,7 +147,10 @@ fn options_and_their_refusals() {
     assert!(refuse(&["-size=5", "-size=6"]).contains("twice"));
     assert!(refuse(&["-komi=1"]).contains("no option -komi=1"));
     assert!(Y.new_game(&[], 3, 0).is_err());
-    assert_eq!(game(&["-size=7", "-no_swap"]).config().summary(), "-size=7 -no_swap");
+    assert_eq!(
+        game(&["-size=7", "-no_swap"]).config().summary(),
+        "-size=7 -no_swap"
+    );
 }
 
 #[test]
@@ -242,7 +263,12 @@ fn a_corrupt_document_is_refused() {
     let bad = text.replace("to-move 0", "to-move 1");
     assert!(json::from_json(&bad).unwrap_err().0.contains("corrupt"));
     let wrong_move = text.replace("b3", "b1");
-    assert!(json::from_json(&wrong_move).unwrap_err().0.contains("no cell b1"));
+    assert!(
+        json::from_json(&wrong_move)
+            .unwrap_err()
+            .0
+            .contains("no cell b1")
+    );
     assert!(json::from_json("{}").is_err());
 }
 
@@ -284,4 +310,69 @@ fn the_picture_and_the_neutral_board() {
     assert_eq!(view.cells.iter().filter(|c| c.open).count(), 8);
     assert_eq!(view.to_move, Some(1));
     assert_eq!(view.last_move.unwrap().text, "a4");
+}
+
+/// The sides each chain of `colour` touches, found by a flood fill over (column, row) coordinates
+/// with the page's neighbour list: an implementation independent of the engine's union-find.
+fn flood_sides(n: u8, stones: &[(u8, u8, u8)], colour: u8) -> Vec<u8> {
+    use std::collections::HashMap;
+    let at: HashMap<(u8, u8), u8> = stones.iter().map(|&(c, r, s)| ((c, r), s)).collect();
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for &(c, r, s) in stones {
+        if s != colour || !seen.insert((c, r)) {
+            continue;
+        }
+        let mut stack = vec![(c, r)];
+        let mut sides = 0;
+        while let Some((c, r)) = stack.pop() {
+            sides |= u8::from(c == 1) | u8::from(c == r) << 1 | u8::from(r == n) << 2;
+            for (dc, dr) in [(-1i8, 0i8), (1, 0), (-1, -1), (0, -1), (0, 1), (1, 1)] {
+                let (nc, nr) = (c as i8 + dc, r as i8 + dr);
+                if nc < 1 || nr < 1 || nc > nr || nr > n as i8 {
+                    continue;
+                }
+                let p = (nc as u8, nr as u8);
+                if at.get(&p) == Some(&colour) && seen.insert(p) {
+                    stack.push(p);
+                }
+            }
+        }
+        out.push(sides);
+    }
+    out
+}
+
+#[test]
+fn every_ply_of_random_games_agrees_with_a_flood_fill() {
+    let mut x = 99u64;
+    let mut rnd = move |n: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % n as u64) as usize
+    };
+    for size in [2u8, 3, 4, 7, 11] {
+        for _ in 0..30 {
+            let mut g = Game::new(Config { size, swap: true });
+            while g.status() == Status::ToMove(g.to_move) {
+                let legal = GameState::legal_moves(&g);
+                let mover = g.to_move;
+                g.play_text(&legal[rnd(legal.len())]).unwrap();
+                let grid = g.grid();
+                let stones: Vec<(u8, u8, u8)> = (0..grid.len())
+                    .filter(|&i| g.stones()[i] != 0)
+                    .map(|i| (grid.coords(i).0, grid.coords(i).1, g.stones()[i]))
+                    .collect();
+                let won = |colour| flood_sides(size, &stones, colour).contains(&7);
+                let expected = match (won(game::BLACK), won(game::WHITE)) {
+                    (false, false) => Status::ToMove(1 - mover),
+                    (true, false) => Status::Over(Outcome::Winner(0)),
+                    (false, true) => Status::Over(Outcome::Winner(1)),
+                    (true, true) => panic!("both colours connected: {:?}", g.records()),
+                };
+                assert_eq!(g.status(), expected, "{:?}", g.records());
+            }
+        }
+    }
 }
