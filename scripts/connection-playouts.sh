@@ -1,33 +1,34 @@
 #!/usr/bin/env bash
-# Random games per second of the connection games' engines, as `pbem engine GAME playout` counts them
-# (whole random games from the start at the default size, one process a run): the median of RUNS runs
-# of GAMES games each, per game. Builds the release binary first.
+# Random games per second of the connection games at their default size, as `pbem engine GAME playout`
+# reports them (release build): the median of RUNS runs of GAMES games each, one line a game.
 #
-#   scripts/connection-playouts.sh [RUNS] [GAMES] [GAME...]   (default 5 runs, 20000 games, y unlur)
+#   scripts/connection-playouts.sh [RUNS] [GAMES] [GAME...]
+#       (default 5 runs of 100000 games of each of hex chameleon y unlur)
 set -euo pipefail
 
 RUNS=${1:-5}
-GAMES=${2:-20000}
+GAMES=${2:-100000}
 shift $(( $# > 2 ? 2 : $# ))
 LIST=("$@")
-[[ ${#LIST[@]} -gt 0 ]] || LIST=(y unlur)
-for n in "$RUNS" "$GAMES"; do
-    if ! [[ $n =~ ^[1-9][0-9]*$ ]]; then
-        echo "connection-playouts.sh: RUNS and GAMES are whole numbers above 0, like 5 20000; got '$n'" >&2
+[[ ${#LIST[@]} -gt 0 ]] || LIST=(hex chameleon y unlur)
+for v in "$RUNS" "$GAMES"; do
+    if ! [[ $v =~ ^[1-9][0-9]*$ ]]; then
+        echo "connection-playouts.sh: RUNS and GAMES are whole numbers above 0, like 5 100000; got '$v'" >&2
         exit 64
     fi
 done
 cd "$(dirname "$0")/.."
 cargo build --release --quiet --bin pbem
-TARGET=${CARGO_TARGET_DIR:-target}
-BIN=$(realpath "$TARGET/release/pbem")
+BIN=$(realpath "${CARGO_TARGET_DIR:-target}/release/pbem")
 
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"
 for game in "${LIST[@]}"; do
     rates=()
-    for ((i = 0; i < RUNS; i++)); do
-        rate=$("$BIN" engine "$game" playout --games "$GAMES" --seed "$i" | awk '/^games per second/ {print $4}')
+    for run in $(seq 1 "$RUNS"); do
+        rate=$("$BIN" engine "$game" playout --games "$GAMES" --seed "$run" | awk '/^games per second/ {print $4}')
         rates+=("$rate")
     done
-    median=$(printf '%s\n' "${rates[@]}" | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}')
-    echo "$game: median $median games/s of $RUNS runs of $GAMES games (runs: ${rates[*]})"
+    median=$(printf '%s\n' "${rates[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+    echo "$game: median $median games/s over $RUNS runs of $GAMES games (runs: ${rates[*]})"
 done
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

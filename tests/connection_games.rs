@@ -45,8 +45,63 @@ fn stored_moves(env: &Env, game: &str, board: u32) -> Vec<String> {
     state.moves().into_iter().map(|m| m.text).collect()
 }
 
+/// Runs `pbem engine WORDS` with `stdin`; returns the exit code, stdout and stderr.
+fn engine(words: &str, stdin: &str) -> (i32, String, String) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(common::pbem_bin())
+        .arg("engine")
+        .args(words.split_whitespace())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
 mod hex {
     use super::*;
+
+    #[test]
+    fn the_engine_interface_as_the_page_says() {
+        let (code, game, _) = engine("hex new -size=3 --players 2 --seed 9", "");
+        assert_eq!(code, 0);
+        assert_eq!(engine("hex status", &game).1, "to-move 0\n");
+        assert_eq!(
+            engine("hex moves", &game).1,
+            "a1\na2\na3\nb1\nb2\nb3\nc1\nc2\nc3\n"
+        );
+        assert_eq!(engine("hex perft 4", &game).1, "3528\n");
+        let (code, after, _) = engine("hex play b2 swap#2", &game);
+        assert_eq!(code, 0);
+        assert_eq!(engine("hex status", &after).1, "to-move 0\n");
+        assert!(!engine("hex moves", &after).1.contains("swap"));
+        let (code, _, err) = engine("hex play resign", &game);
+        assert_eq!(code, 1);
+        assert!(err.contains("not a move"), "{err}");
+        let (code, _, _) = engine("hex play a1 swap a2 swap", &game);
+        assert_eq!(code, 1, "a second swap is refused");
+        let (_, won, _) = engine("hex play b1 a1 b2 a2 b3", &game);
+        assert_eq!(engine("hex status", &won).1, "winner 0\n");
+        assert_eq!(engine("hex moves", &won).1, "");
+        let (code, _, err) = engine("hex new --players 3", "");
+        assert_eq!(code, 2);
+        assert!(err.contains("played by 2 players, not 3"), "{err}");
+        let (code, svg, _) = engine("hex svg", &won);
+        assert!(code == 0 && svg.starts_with("<svg"), "{svg}");
+    }
 
     #[test]
     fn a_game_of_hex_by_mail_with_the_swap() {
@@ -135,6 +190,18 @@ mod hex {
 
 mod chameleon {
     use super::*;
+
+    #[test]
+    fn the_engine_interface_as_the_page_says() {
+        let (_, game, _) = engine("chameleon new -size=2", "");
+        assert_eq!(engine("chameleon status", &game).1, "to-move 0\n");
+        assert_eq!(engine("chameleon moves", &game).1.lines().count(), 8);
+        assert_eq!(engine("chameleon perft 3", &game).1, "112\n");
+        let (_, won, _) = engine("chameleon play b:a2 b:b1", &game);
+        assert_eq!(engine("chameleon status", &won).1, "winner 1\n");
+        assert_eq!(engine("chameleon play a1", &game).0, 1);
+        assert_eq!(engine("chameleon new -swap", "").0, 1);
+    }
 
     #[test]
     fn a_game_of_chameleon_by_mail_won_by_the_seat_that_did_not_place_the_stone() {
