@@ -296,6 +296,45 @@ mod y {
     use super::*;
 
     #[test]
+    fn the_engine_interface_as_the_page_says() {
+        let (code, game, _) = engine("y new -size=3 --players 2 --seed 9", "");
+        assert_eq!(code, 0);
+        assert_eq!(engine("y status", &game).1, "to-move 0\n");
+        assert_eq!(engine("y moves", &game).1, "a1\na2\na3\nb2\nb3\nc3\n");
+        assert_eq!(engine("y perft 5", &game).1, "1080\n");
+        let (code, after, _) = engine("y play b3 swap#2", &game);
+        assert_eq!(code, 0);
+        assert_eq!(engine("y status", &after).1, "to-move 0\n");
+        assert_eq!(engine("y moves", &after).1, "a1\na2\na3\nb2\nc3\n");
+        let (code, _, err) = engine("y play b3 swap swap", &game);
+        assert_eq!(code, 1, "a second swap is refused");
+        assert!(err.contains("only the second move"), "{err}");
+        let (code, _, err) = engine("y play b1", &game);
+        assert_eq!(code, 1);
+        assert!(err.contains("no cell b1"), "{err}");
+        let (code, _, err) = engine("y play resign", &game);
+        assert!(code == 1 && err.contains("not a move"), "{err}");
+        let (_, won, _) = engine(
+            "y play a1 b2 a2 c3 a3",
+            &engine("y new -size=3 -no_swap", "").1,
+        );
+        assert_eq!(engine("y status", &won).1, "winner 0\n");
+        assert_eq!(engine("y moves", &won).1, "");
+        let (code, _, err) = engine("y new --players 3", "");
+        assert!(
+            code == 2 && err.contains("played by 2 players, not 3"),
+            "{err}"
+        );
+        let (code, svg, _) = engine("y svg", &won);
+        assert!(code == 0 && svg.starts_with("<svg"), "{svg}");
+        let (code, tally, _) = engine("y playout --games 20 -size=5", "");
+        assert!(
+            code == 0 && tally.contains("draw 0\nunfinished 0\n"),
+            "{tally}"
+        );
+    }
+
+    #[test]
     fn a_game_of_y_by_mail_with_the_swap_a_refusal_a_win_and_ratings() {
         let env = Env::new();
         env.players(&["alice", "bob"]);
@@ -445,6 +484,38 @@ mod y {
 
 mod unlur {
     use super::*;
+
+    #[test]
+    fn the_engine_interface_as_the_page_says() {
+        let (code, game, _) = engine("unlur new -size=3 --players 2 --seed 9", "");
+        assert_eq!(code, 0);
+        assert_eq!(engine("unlur status", &game).1, "to-move 0\n");
+        assert_eq!(
+            engine("unlur moves", &game).1,
+            "b3\nb4\nc2\nc3\nc4\nd2\nd3\npass\n"
+        );
+        assert_eq!(engine("unlur perft 3", &game).1, "720\n");
+        let (code, after, _) = engine("unlur play c3 pass#2", &game);
+        assert_eq!(code, 0);
+        assert_eq!(engine("unlur status", &after).1, "to-move 0\n");
+        assert_eq!(engine("unlur moves", &after).1.lines().count(), 18);
+        let (code, _, err) = engine("unlur play c1", &game);
+        assert!(code == 1 && err.contains("edge cell"), "{err}");
+        let (code, _, err) = engine("unlur play pass swap", &game);
+        assert!(code == 1 && err.contains("no swap"), "{err}");
+        let (code, _, err) = engine("unlur play pass c1 pass", &game);
+        assert!(code == 1 && err.contains("no pass any more"), "{err}");
+        let (_, won, _) = engine("unlur play pass c1 a5 c2 b5 c3 e1 c4 e2 c5", &game);
+        assert_eq!(engine("unlur status", &won).1, "winner 1\n");
+        assert_eq!(engine("unlur moves", &won).1, "");
+        let (code, _, err) = engine("unlur new -size=2", "");
+        assert!(
+            code == 1 && err.contains("not a side from 3 to 13"),
+            "{err}"
+        );
+        let (code, svg, _) = engine("unlur svg", &won);
+        assert!(code == 0 && svg.starts_with("<svg"), "{svg}");
+    }
 
     #[test]
     fn a_game_of_unlur_by_mail_with_the_contract_a_refusal_a_win_and_ratings() {
