@@ -1,4 +1,4 @@
-//! Benchmarks of the connection games' engines (Hex, Chameleon; Y and Unlur add theirs here): whole
+//! Benchmarks of the connection games' engines (Hex, Chameleon, Y, Unlur): whole
 //! random games from the start of the default board, and perft.
 //!
 //! Run with `cargo bench --bench games`. Throughput is printed by divan as items per second: games for
@@ -67,5 +67,53 @@ fn chameleon_playout(b: Bencher) {
 fn chameleon_perft_2(b: Bencher) {
     let start = ChameleonGame::new(11);
     b.counter(ItemsCount::new(242 * 240usize))
+        .bench(|| black_box(&start).perft(2));
+}
+
+/// Whole random Y games on the default side-15 triangle with the swap; throughput counts games.
+#[divan::bench]
+fn y_playout(b: Bencher) {
+    let start = pbem::games::y::Game::new(pbem::games::y::Config::default());
+    let mut pick = picker(13);
+    b.counter(ItemsCount::new(GAMES)).bench_local(|| {
+        let mut moves = 0;
+        for _ in 0..GAMES {
+            let mut g = start.clone();
+            moves += g.random_playout(&mut pick);
+        }
+        moves
+    });
+}
+
+/// Y perft 2 from the start of the default board (120 × 120 leaves, the swap among them).
+#[divan::bench]
+fn y_perft_2(b: Bencher) {
+    let start = pbem::games::y::Game::new(pbem::games::y::Config::default());
+    b.counter(ItemsCount::new(14_400usize))
+        .bench(|| black_box(&start).perft(2));
+}
+
+/// Whole random Unlur games (contract and main phase) on the default side-8 hexagon; throughput counts
+/// games.
+#[divan::bench]
+fn unlur_playout(b: Bencher) {
+    let start = pbem::games::unlur::Game::new(8);
+    let mut pick = picker(14);
+    b.counter(ItemsCount::new(GAMES)).bench_local(|| {
+        let mut moves = 0;
+        for _ in 0..GAMES {
+            let mut g = start.clone();
+            moves += g.random_playout(&mut pick);
+        }
+        moves
+    });
+}
+
+/// Unlur perft 2 from the start of the default board; throughput counts leaves.
+#[divan::bench]
+fn unlur_perft_2(b: Bencher) {
+    let start = pbem::games::unlur::Game::new(8);
+    let leaves = start.perft(2) as usize;
+    b.counter(ItemsCount::new(leaves))
         .bench(|| black_box(&start).perft(2));
 }

@@ -19,6 +19,9 @@ pub mod go;
 pub mod hex;
 pub mod hexgrid;
 pub mod limit;
+pub mod stones;
+pub mod unlur;
+pub mod y;
 
 pub use board::Board;
 
@@ -407,7 +410,9 @@ pub struct SgfForm {
 const STANDARD: &[&dyn GameRules] = &[
     &limit::Limit,
     &hex::Hex,
+    &y::Y,
     &chameleon::Chameleon,
+    &unlur::Unlur,
     &go::Go,
     &ataxx::Ataxx,
     &ataxx::Hexxagon,
