@@ -40,7 +40,7 @@ pub(crate) fn challenge(a: &Args) -> Result<GameCommand, Problem> {
                 if w.starts_with('-') {
                     return Err(format!(
                         "'{}' is not an option: write options as -name or -name=value",
-                        a.q(&w)
+                        &w
                     )
                     .into());
                 }
@@ -97,7 +97,7 @@ pub(crate) fn move_(a: &Args) -> Result<GameCommand, Problem> {
             None => {
                 return Err(format!(
                     "'propose {}' is not a proposal: write 'propose undo' or 'propose draw'",
-                    a.q(what)
+                    what
                 )
                 .into());
             }
@@ -209,7 +209,7 @@ pub(crate) fn show(a: &Args) -> Result<GameCommand, Problem> {
     let bad_n = |n: &str| {
         Problem(format!(
             "'#{}' is not a move number: write <board>#N, such as 101#5",
-            a.q(n)
+            n
         ))
     };
     for w in a.words {
@@ -346,7 +346,7 @@ pub(crate) fn notify(a: &Args) -> Result<GameCommand, Problem> {
                         "'{}' is neither on, off nor a board number: write `on` (or nothing) to hear \
                          of new games, `off` to stop, or board numbers such as 101 to follow those \
                          games",
-                        a.q(w)
+                        w
                     ))
                 })?;
                 if !boards.contains(&b) {
@@ -387,7 +387,7 @@ pub(crate) fn limit(a: &Args) -> Result<GameCommand, Problem> {
                 return Err(format!(
                     "'{}' is not a number of games: write a number such as 3 (0 takes no new \
                      games), or off to lift the limit",
-                    a.q(w)
+                    w
                 )
                 .into());
             }

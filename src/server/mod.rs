@@ -35,6 +35,7 @@ mod overrides; // the admin's overrides at the shell: password, end, replace, un
 mod play; // challenge, move, resign, preview, robot answers
 mod proposals; // undo and draw proposals, queued moves
 mod reset; // a forgotten password: `password reset`, `password set`
+mod secrets; // a mail's passwords, found and hidden in what it causes
 mod social; // subscriptions, notifications, challenge limits and accept/reject lists
 mod standings; // Elo ratings, standings, the history of finished games
 
@@ -309,9 +310,6 @@ struct Core {
     /// (their first act on it with the password): taken back if the command is refused, since a
     /// refused command changes nothing.
     agreeing: RefCell<Vec<(i64, usize)>>,
-    /// Set when a userid and password did not match during the command being carried out: then its
-    /// words may hold a password out of place (see [`Core::suspect_words`]).
-    login_refused: Cell<bool>,
     /// Set once the mail being handled caused a confirmation mail: one mail causes at most one.
     confirmation_sent: Cell<bool>,
     /// The password checks of the mail (or shell command) being handled (see [`Core::precheck`]).
@@ -368,7 +366,6 @@ impl Server {
                 now,
                 seed: None,
                 agreeing: RefCell::new(Vec::new()),
-                login_refused: Cell::new(false),
                 confirmation_sent: Cell::new(false),
                 logins: RefCell::new(Logins::default()),
             },
@@ -442,16 +439,26 @@ impl Server {
             message_id: incoming.message_id.clone(),
             references: incoming.references.clone(),
         };
-        if raw.len() > self.core.cfg.limits.max_message_bytes {
-            return self.core.refuse_oversized(&mut self.db, &incoming, &origin);
-        }
+        // An oversized mail's commands are not run, so their passwords are not checked.
+        let oversized = raw.len() > self.core.cfg.limits.max_message_bytes;
+        let commands = if oversized { &[][..] } else { &incoming.commands[..] };
         self.core
-            .precheck(&self.db, &incoming.commands, origin.reply_to.clone())?;
+            .precheck(&self.db, commands, origin.reply_to.clone())?;
+        let secrets = self
+            .core
+            .mail_secrets(&self.db, &incoming, origin.reply_to.as_deref())?;
+        if oversized {
+            return self
+                .core
+                .refuse_oversized(&mut self.db, &incoming, &origin, &secrets);
+        }
         let mut tx = self.db.transaction()?;
         if tx.is_processed(&incoming.key)? {
             return Ok(IngestOutcome::Duplicate);
         }
-        let outcomes = self.core.run_mail_commands(&mut tx, &incoming, &origin)?;
+        let outcomes = self
+            .core
+            .run_mail_commands(&mut tx, &incoming, &origin, &secrets)?;
         let mails = self.core.letters_to_mails(&tx, &origin, outcomes)?;
         let ids = queue(&tx, &mails, self.core.now)?;
         tx.mark_processed(&incoming.key, self.core.now)?;
@@ -475,8 +482,12 @@ impl Server {
             references: Vec::new(),
         };
         self.core.precheck(&self.db, &[line.to_string()], None)?;
+        // What the shell prints may end up in a log or a terminal's scrollback: no password either.
+        let secrets = self.core.admin_secrets(&self.db, line)?;
         let mut tx = self.db.transaction()?;
-        let mut outcome = self.core.execute(&mut tx, line, comment, &origin, &[])?;
+        let comment = secrets.hide(comment);
+        let mut outcome = self.core.execute(&mut tx, line, &comment, &origin)?;
+        secrets.hide_in(&mut outcome);
         // The mails need only the texts and letters: the values move to the answer.
         let answer = AdminOutcome {
             ok: outcome.ok,

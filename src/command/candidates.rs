@@ -1,7 +1,8 @@
-//! Finding the passwords of a line by where they stand, whether or not the line parses, so that a
-//! line quoted back in a reply, or a mail's comment repeating it, never shows them.
+//! Which words of a line may be a password, when the line does not say: where the command it
+//! resembles has its passwords, and every other word that is not of the command language. The server
+//! checks these candidates against the writer's password (`server::secrets`) and hides only the
+//! ones that are it; nothing here masks anything.
 
-use super::mask::{mask_for, mask_secrets};
 use super::recognise::{board_subject_words, may_be_command};
 use super::spelling::closest;
 use super::table::{
@@ -109,60 +110,116 @@ pub(crate) fn secret_of(word: &str) -> &str {
     option_password(word).unwrap_or(word)
 }
 
-/// The password words of a line, found by position as [`redact_line`] finds them, whether or not the
-/// line parses. Used to mask them wherever else the mail repeats them.
-pub fn line_passwords(line: &str) -> Vec<&str> {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    password_positions(&words)
-        .into_iter()
-        .map(|i| secret_of(words[i]))
-        .collect()
-}
-
-/// The line with its password words (found by position, as the command its first words name would
-/// have them: `signup` word 3, `move` word 5, …) replaced by `****`, and any other occurrence of those
-/// words masked too. Works on lines that do not parse, for quoting a bad command back in an error mail.
-/// Words are rejoined with single spaces.
-pub fn redact_line(line: &str) -> String {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let pos = password_positions(&words);
-    let secrets: Vec<&str> = pos.iter().map(|&i| secret_of(words[i])).collect();
-    let mask = mask_for(&secrets);
-    let masked: Vec<&str> = words
-        .iter()
-        .enumerate()
-        .map(|(i, w)| if pos.contains(&i) { mask.as_str() } else { *w })
-        .collect();
-    mask_secrets(&masked.join(" "), &secrets)
-}
-
 /// Words of the command language that are never a password worth hiding (ignoring case).
 const PLAIN_WORDS: &[&str] = &[
     "password", "address", "propose", "undo", "draw", "resign", "pass", "on", "off", "all",
     "active", "finished", "mult", "multiple", "board", "re:", "fwd:", "new", "error", "nag:",
 ];
 
-/// The words of a line that could be a password: every word of a line that [`may_be_command`], except
-/// the words of the command language, game names, numbers and moves (digits with punctuation),
-/// options (`-size=8`), mail addresses and `<placeholders>`. A userid is among them: the caller
-/// leaves out the registered ones. Hiding all of these, not only the word at the password's place,
-/// keeps a password secret when a typo shifts the words (`limit move alice PW 4-1,3`,
-/// `signup Dan Smith PW`).
-pub fn suspect_words<'a>(line: &'a str, games: &[&str]) -> Vec<&'a str> {
-    if !may_be_command(line, games) {
-        return Vec::new();
+/// The words of a line that may be a password, best guesses first (the candidates the server checks,
+/// while it may, against the writer's password): the words where the command the line resembles has
+/// its passwords (even a number: `limit mvoe 101 bob 1234 3-7,4`), then every other word, and the
+/// parts of a word joined by `:` or `=` (`alice:PW`), that is not of the command language, a number, a
+/// move, an option, a mail address or a `<placeholder>`. The words in the places of the command's
+/// own words, when they are (near) keywords (`limit mvoe`), are not. Lines that are no command, however
+/// mistyped, nor have the shape of one, have none, but for a board mail's Subject as a reply or forward keeps it: the words
+/// written after it (`Limit Board 101 bob PW 3-7,4`). Registered userids are among them: the caller
+/// leaves them out.
+pub fn password_candidates<'a>(line: &'a str, games: &[&str]) -> Vec<&'a str> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let mut out: Vec<&'a str> = Vec::new();
+    let mut push = |w: &'a str| {
+        if !w.is_empty() && !is_placeholder(w) && !out.contains(&w) {
+            out.push(w);
+        }
+    };
+    if let Some(after) = after_board_subject(&words) {
+        for w in &words[after..] {
+            for p in pieces(w) {
+                if !is_plain_word(p, games) {
+                    push(p);
+                }
+            }
+        }
+        return out;
     }
-    line.split_whitespace()
-        // An option's value, whatever the option's name (`--pasword=PW` is a typo too).
-        .map(|w| match w.split_once('=') {
-            Some((name, value)) if name.starts_with('-') => value,
-            _ => w,
-        })
-        .filter(|w| !is_plain_word(w, games))
-        .collect()
+    // A line that may be a mistyped command, or has the shape of one (`limit xyzzy 101 alice PW`).
+    let places = password_positions(&words);
+    if places.is_empty() && !may_be_command(line, games) {
+        return out;
+    }
+    for i in places {
+        let w = secret_of(words[i]);
+        push(w);
+        push(trim_punctuation(w));
+    }
+    for (i, w) in words.iter().enumerate() {
+        if i < 2 && is_command_word(w, games) {
+            continue;
+        }
+        for p in pieces(w) {
+            if !is_plain_word(p, games) {
+                push(p);
+            }
+        }
+    }
+    out
 }
 
+/// Where the words written after a board mail's Subject begin, if the line is one (after any
+/// `Fwd:`-like words a mail client put before it): `VB: Limit Board 101 bob ** PW` gives 6.
+fn after_board_subject(words: &[&str]) -> Option<usize> {
+    let start = words.iter().take_while(|w| w.ends_with(':')).count();
+    let rest = &words[start..];
+    if !board_subject_words(rest) {
+        return None;
+    }
+    let new = usize::from(rest[0].eq_ignore_ascii_case("new"));
+    let mut after = start + new + 4;
+    if words.get(after) == Some(&"**") {
+        after += 1;
+    }
+    Some(after.min(words.len()))
+}
+
+/// True for a word that is, or is one or two letters off, a keyword, a game command word or a game's
+/// name: in the first two places of a line it names the command (`mvoe`), not a password.
+fn is_command_word(word: &str, games: &[&str]) -> bool {
+    let lower = word.to_lowercase();
+    closest(&lower, server_keywords()).is_some()
+        || closest(&lower, game_command_words()).is_some()
+        || closest(&lower, games).is_some()
+}
+
+/// The word without the punctuation a sentence or a list puts around it.
+fn trim_punctuation(word: &str) -> &str {
+    word.trim_matches(|c: char| matches!(c, ',' | '.' | ';' | ':' | '!' | '?' | '(' | ')' | '"' | '\''))
+}
+
+/// The ways a word may hold a password: as written, without the punctuation around it, an option's
+/// value (`--pasword=PW`), and each part of it joined by `:` or `=` (`alice:PW`).
+fn pieces(word: &str) -> Vec<&str> {
+    if let Some((name, value)) = word.split_once('=')
+        && name.starts_with('-')
+    {
+        return vec![value, trim_punctuation(value)];
+    }
+    let mut out = vec![word, trim_punctuation(word)];
+    if word.contains([':', '=']) {
+        out.extend(word.split([':', '=']).map(trim_punctuation));
+    }
+    out.retain(|p| !p.is_empty());
+    out.dedup();
+    out
+}
+
+/// True for a word that is never taken for a password: a word of the command language, a game's
+/// name, a number or move, an option, a mail address, a `<placeholder>`, or punctuation alone
+/// (`**`, `--`, `:-)`).
 fn is_plain_word(word: &str, games: &[&str]) -> bool {
+    if !word.chars().any(char::is_alphanumeric) {
+        return true;
+    }
     let lower = word.to_lowercase();
     let bare = lower.trim_matches(|c: char| matches!(c, ',' | '.' | ';' | ':' | '!' | '?'));
     if bare.is_empty()
