@@ -6,28 +6,35 @@
 use super::recognise::{board_subject_words, may_be_command};
 use super::spelling::closest;
 use super::table::{
-    CommandDef, Scope, defs, game_command_words, game_def, group, members, server_keywords,
+    CommandDef, Group, Scope, defs, game_command_words, game_def, group, members, server_keywords,
 };
 use super::words::{is_address, is_placeholder, parse_positive};
 
-/// The 0-based positions of the password words in a line split at whitespace, by the shape of the
-/// command its first words name (the table's `passwords`). Misspelt keywords (one or two letters off,
-/// such as `mvoe`) are read as the command they resemble, so that a bad command quoted back still
-/// hides its password.
-pub(crate) fn password_positions(words: &[&str]) -> Vec<usize> {
+/// The command a line's first words name or resemble (one or two letters off, such as `mvoe`).
+enum Resembled {
+    /// This command.
+    Def(&'static CommandDef),
+    /// A group's word followed by no member it resembles (`change what alice pw`).
+    Unreadable(&'static Group),
+    /// None: `<game> <word> <board> ...` has the shape of a command on a board, with the password
+    /// where `move` has it.
+    BoardShaped,
+    /// Nothing.
+    Nothing,
+}
+
+/// What command `words` name or resemble, whether or not they parse.
+fn resembled(words: &[&str]) -> Resembled {
     let Some(first) = words.first() else {
-        return Vec::new();
+        return Resembled::Nothing;
     };
     // A reply's "New Limit Board 101 alice" reads like `<game> limit userid PW`, but holds none.
     if board_subject_words(words) {
-        return Vec::new();
+        return Resembled::Nothing;
     }
     let first = first.to_lowercase();
     let lower = |i: usize| words.get(i).map(|w| w.to_lowercase());
-    let at = |def: &CommandDef| -> Vec<usize> {
-        def.passwords.iter().map(|p| def.prefix_len() + p).collect()
-    };
-    let mut pos: Vec<usize> = match closest(&first, masked_server_words()) {
+    match closest(&first, masked_server_words()) {
         Some(word) => match group(word) {
             Some(g) => {
                 let second = lower(1).unwrap_or_default();
@@ -42,27 +49,38 @@ pub(crate) fn password_positions(words: &[&str]) -> Vec<usize> {
                         .and_then(|w| members(g).find(|d| d.words[1] == w))
                 });
                 match named {
-                    Some(def) => at(def),
-                    None => g.unreadable.iter().map(|p| 1 + p).collect(),
+                    Some(def) => Resembled::Def(def),
+                    None => Resembled::Unreadable(g),
                 }
             }
             None => defs(Scope::Server)
                 .find(|d| d.spellings().any(|w| w == word))
-                .map(at)
-                .unwrap_or_default(),
+                .map_or(Resembled::Nothing, Resembled::Def),
         },
         None => {
             let word = lower(1).unwrap_or_default();
             match closest(&word, game_command_words()) {
-                Some(w) => game_def(w).map(at).unwrap_or_default(),
-                // Unknown: if it has the shape of a command on a board (`<game> <word> <board>
-                // <userid> <password>`), hide where `move` has its password.
+                Some(w) => game_def(w).map_or(Resembled::Nothing, Resembled::Def),
                 None if words.len() > 4 && parse_positive(words[2]).is_some() => {
-                    game_def("move").map(at).unwrap_or_default()
+                    Resembled::BoardShaped
                 }
-                None => Vec::new(),
+                None => Resembled::Nothing,
             }
         }
+    }
+}
+
+/// The 0-based positions of the password words in a line split at whitespace, by the shape of the
+/// command its first words name or resemble (the table's `passwords`), and every `--password=PW`.
+pub(crate) fn password_positions(words: &[&str]) -> Vec<usize> {
+    let at = |def: &CommandDef| -> Vec<usize> {
+        def.passwords.iter().map(|p| def.prefix_len() + p).collect()
+    };
+    let mut pos: Vec<usize> = match resembled(words) {
+        Resembled::Def(def) => at(def),
+        Resembled::Unreadable(g) => g.unreadable.iter().map(|p| 1 + p).collect(),
+        Resembled::BoardShaped => game_def("move").map(at).unwrap_or_default(),
+        Resembled::Nothing => Vec::new(),
     };
     pos.retain(|&i| i < words.len());
     // `--password=PW` of a challenge, wherever it stands.
@@ -73,6 +91,21 @@ pub(crate) fn password_positions(words: &[&str]) -> Vec<usize> {
     }
     pos
 }
+
+/// True when a line resembles a command that sets a new password (`signup`, `change password`,
+/// `password set`), or a group's word with no member it resembles: a new password belongs to no
+/// account yet, so no check can tell it from the other words.
+pub fn sets_new_password(line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    match resembled(&words) {
+        Resembled::Def(def) => NEW_PASSWORD_COMMANDS.contains(&def.words),
+        Resembled::Unreadable(g) => NEW_PASSWORD_COMMANDS.iter().any(|c| c[0] == g.word),
+        Resembled::BoardShaped | Resembled::Nothing => false,
+    }
+}
+
+/// The commands that set a new password.
+const NEW_PASSWORD_COMMANDS: &[&[&str]] = &[&["signup"], &["change", "password"], &["password", "set"]];
 
 /// The server words whose lines may hold a password: the commands with passwords (aliases
 /// included) and the groups' words, in table order.

@@ -8,15 +8,16 @@
 //! those it logged in to with the right password in this mail (the word is compared with that
 //! password: no argon2 run), and those registered at the address the answer goes to (argon2, at most
 //! `limits.max_password_checks_per_mail` runs a mail). Only the writer learns what was hidden, and the
-//! writer owns those accounts. A word that cannot be checked (a stranger's mail, a sender past its
-//! hourly allowance of wrong passwords, the runs used up, or a command line that names someone
-//! else's account) is hidden as a whole word, as it may be a password.
+//! writer owns those accounts. A word that cannot be checked (a stranger's mail, the runs used up, a
+//! command line that names someone else's account, or a mistyped `signup`, whose new password is no
+//! account's yet) is hidden as a whole word, as it may be a password; but for the words a line that
+//! parses puts in their places, which are shown as written when they cannot be checked (a new
+//! userid, an unknown one: its answer must read as a wrong password's).
 //!
 //! All of it happens before the write lock, as the logins' checks do (see `auth`).
 
 use std::collections::HashMap;
 
-use super::auth::THROTTLE_WINDOW;
 use crate::accounts;
 use crate::command;
 use crate::mail_in::Incoming;
@@ -66,14 +67,29 @@ pub(super) enum Place {
     Comment,
 }
 
+/// A line's words to check.
+struct ToCheck<'a> {
+    /// Its candidates, registered userids and its own passwords left out.
+    candidates: Vec<&'a str>,
+    /// The registered userids it names, lowercase.
+    named: Vec<String>,
+    place: Place,
+    /// The line parses: its words stand in their places (the password in its own, hidden), and one
+    /// that cannot be checked is shown as written (a new userid; an unknown one, whose answer must
+    /// read as a wrong password's).
+    parsed: bool,
+    /// A line that does not parse and resembles `signup`, `change password` or `password set`: its
+    /// new password is no account's yet, so no check can find it. Its candidates are all hidden.
+    new_password: bool,
+}
+
 /// An account whose password the mail's words are checked against.
 struct Writer {
     /// Lowercase.
     userid: String,
     /// Its password, when a line of this mail logged in with it: words are compared with it.
     password: Option<String>,
-    /// Its stored hash, to check words against; `None` when they may not be checked (a sender past
-    /// its allowance) or need not be (`password` is known).
+    /// Its stored hash, to check words against; `None` when they need not be (`password` is known).
     hash: Option<String>,
 }
 
@@ -138,7 +154,7 @@ impl Core {
 
         let mut passwords: Vec<String> = Vec::new();
         // Each line's candidates, and the registered userids it names.
-        let mut to_check: Vec<(Vec<&str>, Vec<String>, Place, bool)> = Vec::new();
+        let mut to_check: Vec<ToCheck<'_>> = Vec::new();
         for &(line, place) in lines {
             let parsed = command::parse(line).ok();
             let slots: Vec<&str> = parsed.as_ref().map(|c| c.passwords()).unwrap_or_default();
@@ -159,7 +175,13 @@ impl Core {
                     named.push(w.to_lowercase());
                 }
             }
-            to_check.push((candidates, named, place, parsed.is_some()));
+            to_check.push(ToCheck {
+                new_password: parsed.is_none() && command::sets_new_password(line),
+                candidates,
+                named,
+                place,
+                parsed: parsed.is_some(),
+            });
         }
 
         let writers = self.writers(db, sender, &to_check)?;
@@ -167,14 +189,19 @@ impl Core {
         let max_runs = self.cfg.limits.max_password_checks_per_mail;
         let mut verdicts: HashMap<&str, Verdict> = HashMap::new();
         let mut suspects: Vec<String> = Vec::new();
-        for (candidates, named, place, parsed) in &to_check {
-            // A command line naming an account that is not the writer's may hold that account's
-            // password: checking it would tell the writer whether it is; hiding it tells nothing.
-            let foreign = *place == Place::Command
+        for line in &to_check {
+            // A command line that does not parse and names an account that is not the writer's may
+            // hold that account's password: checking it would tell the writer whether it is, so
+            // what is not the writer's own password is hidden all the same.
+            let foreign = !line.parsed
+                && line.place == Place::Command
                 && sender.is_some()
-                && named.iter().any(|n| writers.iter().all(|w| &w.userid != n));
-            for &c in candidates {
-                let verdict = if foreign || writers.is_empty() {
+                && line
+                    .named
+                    .iter()
+                    .any(|n| writers.iter().all(|w| &w.userid != n));
+            for &c in &line.candidates {
+                let verdict = if line.new_password || writers.is_empty() {
                     Verdict::Unchecked
                 } else if let Some(v) = verdicts.get(c) {
                     *v
@@ -185,9 +212,8 @@ impl Core {
                 };
                 match verdict {
                     Verdict::Password => passwords.push(c.to_string()),
-                    // A line that parsed placed its words: the password is in its place, and what
-                    // stands elsewhere is shown as written unless found to be a password.
-                    Verdict::Unchecked if !parsed => suspects.push(c.to_string()),
+                    Verdict::Unchecked if !line.parsed => suspects.push(c.to_string()),
+                    Verdict::NotPassword if foreign => suspects.push(c.to_string()),
                     _ => {}
                 }
             }
@@ -204,13 +230,14 @@ impl Core {
     }
 
     /// The accounts the mail's words are checked against: those a line logged in to with the right
-    /// password, and those registered at `sender` (past its hourly allowance of wrong passwords, only
-    /// compared, never checked); for the admin (`sender` `None`), the accounts the lines name.
+    /// password, and those registered at `sender`; for the admin (`sender` `None`), the accounts the
+    /// lines name. The hourly allowance of wrong passwords does not stop these checks: they are no
+    /// guesses (what they find goes only to the account's own address), and they are bounded per mail.
     fn writers(
         &self,
         db: &Db,
         sender: Option<&str>,
-        lines: &[(Vec<&str>, Vec<String>, Place, bool)],
+        lines: &[ToCheck<'_>],
     ) -> Result<Vec<Writer>, StorageError> {
         let mut writers: Vec<Writer> = Vec::new();
         for (userid, password) in self.logins.borrow().right() {
@@ -224,23 +251,22 @@ impl Core {
         }
         let others: Vec<String> = match sender {
             Some(address) => db.userids_at_address(address)?,
-            None => lines.iter().flat_map(|l| l.1.iter().cloned()).collect(),
+            None => lines.iter().flat_map(|l| l.named.iter().cloned()).collect(),
         };
         for userid in others {
             let key = userid.to_lowercase();
             if writers.iter().any(|w| w.userid == key) {
                 continue;
             }
-            let state = db.login_state(&key, sender, self.now - THROTTLE_WINDOW)?;
-            let allowed = sender.is_none() || !self.throttled(&state);
-            writers.push(Writer {
-                userid: key,
-                password: None,
-                hash: state.password_hash.filter(|_| allowed),
-            });
+            let hash = db.login_state(&key, None, 0)?.password_hash;
+            if hash.is_some() {
+                writers.push(Writer {
+                    userid: key,
+                    password: None,
+                    hash,
+                });
+            }
         }
-        // Nobody to check against but a throttled account: as good as a stranger.
-        writers.retain(|w| w.password.is_some() || w.hash.is_some());
         Ok(writers)
     }
 }
