@@ -155,9 +155,9 @@ const PLAIN_WORDS: &[&str] = &[
 /// parts of a word joined by `:` or `=` (`alice:PW`), that is not of the command language, a number, a
 /// move, an option, a mail address or a `<placeholder>`. The words in the places of the command's
 /// own words, when they are (near) keywords (`limit mvoe`), are not. Lines that are no command, however
-/// mistyped, nor have the shape of one, have none, but for a board mail's Subject as a reply or forward keeps it: the words
-/// written after it (`Limit Board 101 bob PW 3-7,4`). Registered userids are among them: the caller
-/// leaves them out.
+/// mistyped, nor have the shape of one, have none, but for a board mail's Subject as a reply or
+/// forward keeps it: the words written after it (`Limit Board 101 bob PW 3-7,4`). Registered
+/// userids are among them: the caller leaves them out.
 pub fn password_candidates<'a>(line: &'a str, games: &[&str]) -> Vec<&'a str> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let mut out: Vec<&'a str> = Vec::new();
@@ -183,18 +183,25 @@ pub fn password_candidates<'a>(line: &'a str, games: &[&str]) -> Vec<&'a str> {
     }
     for i in places {
         let w = secret_of(words[i]);
-        push(w);
         push(trim_punctuation(w));
+        push(w);
     }
+    // Whole words first, then the parts of words: the checks a mail may make are few.
+    let mut parts = Vec::new();
     for (i, w) in words.iter().enumerate() {
         if i < 2 && is_command_word(w, games) {
             continue;
         }
-        for p in pieces(w) {
-            if !is_plain_word(p, games) {
-                push(p);
-            }
+        let mut pieces = pieces(w).into_iter();
+        if let Some(whole) = pieces.next()
+            && !is_plain_word(whole, games)
+        {
+            push(whole);
         }
+        parts.extend(pieces.filter(|p| !is_plain_word(p, games)));
+    }
+    for p in parts {
+        push(p);
     }
     out
 }
@@ -229,16 +236,15 @@ fn trim_punctuation(word: &str) -> &str {
     word.trim_matches(|c: char| matches!(c, ',' | '.' | ';' | ':' | '!' | '?' | '(' | ')' | '"' | '\''))
 }
 
-/// The ways a word may hold a password: as written, without the punctuation around it, an option's
-/// value (`--pasword=PW`), and each part of it joined by `:` or `=` (`alice:PW`).
+/// The ways a word may hold a password, the likeliest first: without the punctuation around it (or an
+/// option's value, `--pasword=PW`), as written, and each part of it joined by `:` or `=`
+/// (`alice:PW`).
 fn pieces(word: &str) -> Vec<&str> {
-    if let Some((name, value)) = word.split_once('=')
-        && name.starts_with('-')
-    {
-        return vec![value, trim_punctuation(value)];
-    }
-    let mut out = vec![word, trim_punctuation(word)];
-    if word.contains([':', '=']) {
+    let mut out = match word.split_once('=') {
+        Some((name, value)) if name.starts_with('-') => vec![trim_punctuation(value), value],
+        _ => vec![trim_punctuation(word), word],
+    };
+    if word.contains([':', '=']) && !word.starts_with('-') {
         out.extend(word.split([':', '=']).map(trim_punctuation));
     }
     out.retain(|p| !p.is_empty());

@@ -34,7 +34,12 @@ fn candidates_cover_shifted_passwords_and_spare_the_language() {
             "limit move 101 alice:PW 3-7,4",
             &["3-7,4", "alice:PW", "alice", "PW"],
         ),
-        ("limit move 101 alice PW, 3-7,4", &["PW,", "PW", "alice"]),
+        ("limit move 101 alice PW, 3-7,4", &["PW", "PW,", "alice"]),
+        // Whole words before the parts of words.
+        (
+            "limit move 101 alice' OR 1=1;-- pw-alice 4-1,3",
+            &["OR", "alice", "1=1;--", "pw-alice", "alice'", "1;--"],
+        ),
         // Placeholders never.
         ("limit move 101 alice <password> 3-7,4", &["alice"]),
         // A board mail's Subject: only the words written after it.

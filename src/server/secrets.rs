@@ -140,14 +140,13 @@ impl Core {
                 .is_some_and(|(u, pw)| logins.was_right(u, pw.expose()))
         };
         let mut registered: HashMap<String, bool> = HashMap::new();
-        // A registered userid is public (boards, standings): not taken for a password. `bob,` is.
+        // A registered userid is public (boards, standings): not taken for a password, nor is `bob,`.
         let mut is_registered = |w: &str| -> Result<bool, StorageError> {
-            let w = w.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '_' && c != '-');
-            let key = w.to_lowercase();
+            let key = bare_userid(w).to_lowercase();
             if let Some(r) = registered.get(&key) {
                 return Ok(*r);
             }
-            let r = command::is_userid(w) && db.login_state(w, None, 0)?.password_hash.is_some();
+            let r = command::is_userid(&key) && db.login_state(&key, None, 0)?.password_hash.is_some();
             registered.insert(key, r);
             Ok(r)
         };
@@ -172,7 +171,7 @@ impl Core {
             let mut named = Vec::new();
             for w in line.split_whitespace() {
                 if is_registered(w)? {
-                    named.push(w.to_lowercase());
+                    named.push(bare_userid(w).to_lowercase());
                 }
             }
             to_check.push(ToCheck {
@@ -184,7 +183,7 @@ impl Core {
             });
         }
 
-        let writers = self.writers(db, sender, &to_check)?;
+        let mut writers = self.writers(db, sender, &to_check)?;
         let mut runs = 0u32;
         let max_runs = self.cfg.limits.max_password_checks_per_mail;
         let mut verdicts: HashMap<&str, Verdict> = HashMap::new();
@@ -206,7 +205,7 @@ impl Core {
                 } else if let Some(v) = verdicts.get(c) {
                     *v
                 } else {
-                    let v = check(c, &writers, &mut runs, max_runs);
+                    let v = check(c, &mut writers, &mut runs, max_runs);
                     verdicts.insert(c, v);
                     v
                 };
@@ -271,9 +270,15 @@ impl Core {
     }
 }
 
+/// The userid a word may be, without the punctuation around it (`bob,`, `alice'`).
+fn bare_userid(word: &str) -> &str {
+    word.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '_' && c != '-')
+}
+
 /// Whether `word` is the password of one of `writers`: compared with a password known from this mail,
-/// else checked against the stored hash while `runs` stays under `max_runs`.
-fn check(word: &str, writers: &[Writer], runs: &mut u32, max_runs: u32) -> Verdict {
+/// else checked against the stored hash while `runs` stays under `max_runs`. A password found is
+/// known from then on: the mail's other words are compared with it.
+fn check(word: &str, writers: &mut [Writer], runs: &mut u32, max_runs: u32) -> Verdict {
     let mut verdict = Verdict::NotPassword;
     for w in writers {
         match (&w.password, &w.hash) {
@@ -282,6 +287,7 @@ fn check(word: &str, writers: &[Writer], runs: &mut u32, max_runs: u32) -> Verdi
             (None, Some(hash)) if *runs < max_runs => {
                 *runs += 1;
                 if accounts::verify_password(hash, word) {
+                    w.password = Some(word.to_string());
                     return Verdict::Password;
                 }
             }
