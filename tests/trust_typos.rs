@@ -255,8 +255,8 @@ fn a_forwarded_board_subject_and_a_comment_are_shown_as_written() {
         "bob@example.org",
         "VB: Limit Board 101 bob **",
         &format!(
-            "limit move 101 bob {BOB_PW} {mv}\nMove 12 was a surprise for you\nthank you, \
-             my password is {BOB_PW}\n"
+            "limit move 101 bob {BOB_PW} {mv}\nMove 12 was a surprise for you\nPs: move 12 was \
+             a surprise\nthank you, my password is {BOB_PW}\n"
         ),
     ));
     let mails = env.take_mails();
@@ -265,6 +265,9 @@ fn a_forwarded_board_subject_and_a_comment_are_shown_as_written() {
     let alices = answer_to(&mails, "alice@example.org");
     assert_eq!(alices.subject, "Limit Board 101 alice **");
     assert!(alices.body.contains("Move 12 was a surprise for you"), "{}", alices.body);
+    // Any first word parses as a game's name: this line reads as `<game> move 12 was a ...` with
+    // `a` for a password, but it is a comment.
+    assert!(alices.body.contains("Ps: move 12 was a surprise"), "{}", alices.body);
     assert!(alices.body.contains("thank you, my password is ****"), "{}", alices.body);
     assert!(alices.body.contains("limit move 101 alice <password>"), "{}", alices.body);
     assert_eq!(answer_to(&mails, "bob@example.org").subject, "Limit Board 101 alice **");

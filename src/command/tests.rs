@@ -1174,6 +1174,30 @@ fn a_password_never_prints() {
 }
 
 #[test]
+fn mask_passwords_hides_short_ones_as_words_and_long_ones_anywhere() {
+    // `ab` is short: hidden where it is a word, not inside `about`; `s3cret` inside a word too.
+    assert_eq!(
+        mask_passwords("ab about xs3cretx s3cret", &["ab", "s3cret"], &[] as &[&str]),
+        "**** about x****x ****"
+    );
+    // Suspects as whole words only.
+    assert_eq!(
+        mask_passwords("you and your", &[] as &[&str], &["you"]),
+        "**** and your"
+    );
+    // The longer first: a password holding a shorter one is hidden whole.
+    assert_eq!(
+        mask_passwords("password1", &["pass", "password1"], &[] as &[&str]),
+        "****"
+    );
+    // One mask for all: a suspect made of `*` makes the passwords' mask another character.
+    assert_eq!(
+        mask_passwords("s3cret **", &["s3cret"], &["**"]),
+        "#### ####"
+    );
+}
+
+#[test]
 fn mask_secrets_terminates_and_hides() {
     assert_eq!(mask_secrets("a b a", &["a"]), "**** b ****");
     assert_eq!(mask_secrets("x**y", &["**"]), "x####y");

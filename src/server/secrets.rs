@@ -60,11 +60,20 @@ impl Secrets {
 
 /// Where a line of a mail stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Place {
-    /// A command line (or the Subject, when it is the command): its userids name whose words they are.
+enum Place {
+    /// A command line, carried out: its userids name whose words they are.
     Command,
+    /// The Subject, when the commands are in the body: quoted back when there are none.
+    Subject,
     /// A comment line: the writer's own words.
     Comment,
+}
+
+impl Place {
+    /// True when the userids a line names say whose passwords it may hold: a command's, a Subject's.
+    fn names_accounts(self) -> bool {
+        matches!(self, Place::Command | Place::Subject)
+    }
 }
 
 /// A line's words to check.
@@ -115,7 +124,9 @@ impl Core {
             .iter()
             .map(|l| (l.as_str(), Place::Command))
             .collect();
-        lines.push((&incoming.subject, Place::Command));
+        if !incoming.commands.contains(&incoming.subject) {
+            lines.push((&incoming.subject, Place::Subject));
+        }
         lines.extend(incoming.comment.lines().map(|l| (l, Place::Comment)));
         self.find_secrets(db, &lines, sender)
     }
@@ -155,7 +166,11 @@ impl Core {
         // Each line's candidates, and the registered userids it names.
         let mut to_check: Vec<ToCheck<'_>> = Vec::new();
         for &(line, place) in lines {
-            let parsed = command::parse(line).ok();
+            // Any first word parses as a game's name: a comment's "Ok: move 12 was a surprise" is
+            // read as a command only where it is one.
+            let parsed = (place == Place::Command || command::looks_like_command(line, &names))
+                .then(|| command::parse(line).ok())
+                .flatten();
             let slots: Vec<&str> = parsed.as_ref().map(|c| c.passwords()).unwrap_or_default();
             passwords.extend(slots.iter().map(|s| s.to_string()));
             // Read as written and logged in with the right password: its words are as meant.
@@ -193,7 +208,7 @@ impl Core {
             // hold that account's password: checking it would tell the writer whether it is, so
             // what is not the writer's own password is hidden all the same.
             let foreign = !line.parsed
-                && line.place == Place::Command
+                && line.place.names_accounts()
                 && sender.is_some()
                 && line
                     .named
