@@ -105,7 +105,8 @@ pub fn sets_new_password(line: &str) -> bool {
 }
 
 /// The commands that set a new password.
-const NEW_PASSWORD_COMMANDS: &[&[&str]] = &[&["signup"], &["change", "password"], &["password", "set"]];
+const NEW_PASSWORD_COMMANDS: &[&[&str]] =
+    &[&["signup"], &["change", "password"], &["password", "set"]];
 
 /// The server words whose lines may hold a password: the commands with passwords (aliases
 /// included) and the groups' words, in table order.
@@ -233,7 +234,12 @@ fn is_command_word(word: &str, games: &[&str]) -> bool {
 
 /// The word without the punctuation a sentence or a list puts around it.
 fn trim_punctuation(word: &str) -> &str {
-    word.trim_matches(|c: char| matches!(c, ',' | '.' | ';' | ':' | '!' | '?' | '(' | ')' | '"' | '\''))
+    word.trim_matches(|c: char| {
+        matches!(
+            c,
+            ',' | '.' | ';' | ':' | '!' | '?' | '(' | ')' | '"' | '\''
+        )
+    })
 }
 
 /// The ways a word may hold a password, the likeliest first: without the punctuation around it (or an

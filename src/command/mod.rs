@@ -37,8 +37,8 @@ mod words;
 
 pub use args::MAX_GAMES_USERIDS;
 pub use ast::{GameCommand, GameLimit, GamesFilter, NotifySetting, ProposalKind, RawCommand};
-pub use error::CommandError;
 pub use candidates::{password_candidates, sets_new_password};
+pub use error::CommandError;
 pub use mask::{MASK, Password, WHOLE_WORD_BELOW, mask_passwords, mask_secrets, mask_words};
 pub use parser::parse;
 pub use recognise::{is_board_mail_subject, looks_like_command, may_be_command};

@@ -105,11 +105,7 @@ fn dispatch(words: &[&str]) -> Result<RawCommand, CommandError> {
 }
 
 /// Reads a server command's words.
-fn run_server(
-    def: &CommandDef,
-    name: &str,
-    words: &[&str],
-) -> Result<RawCommand, CommandError> {
+fn run_server(def: &CommandDef, name: &str, words: &[&str]) -> Result<RawCommand, CommandError> {
     let Parse::Server(parse) = def.parse else {
         unreachable!("server_def and member find only server commands");
     };

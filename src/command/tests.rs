@@ -755,7 +755,10 @@ fn errors_quote_the_words_as_written() {
     assert!(e.contains("usage: change password bob <old> ****"), "{e}");
     let e = err("limit move 101 bob <password> 3-7,4");
     assert!(e.contains("placeholder"), "{e}");
-    assert!(e.contains("usage: limit move 101 bob <password> 3-7,4"), "{e}");
+    assert!(
+        e.contains("usage: limit move 101 bob <password> 3-7,4"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -1177,7 +1180,11 @@ fn a_password_never_prints() {
 fn mask_passwords_hides_short_ones_as_words_and_long_ones_anywhere() {
     // `ab` is short: hidden where it is a word, not inside `about`; `s3cret` inside a word too.
     assert_eq!(
-        mask_passwords("ab about xs3cretx s3cret", &["ab", "s3cret"], &[] as &[&str]),
+        mask_passwords(
+            "ab about xs3cretx s3cret",
+            &["ab", "s3cret"],
+            &[] as &[&str]
+        ),
         "**** about x****x ****"
     );
     // Suspects as whole words only.

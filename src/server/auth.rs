@@ -33,7 +33,8 @@ impl Logins {
     /// True when this userid's password was found right before the write lock.
     pub(super) fn was_right(&self, userid: &str, password: &str) -> bool {
         matches!(
-            self.checked.get(&(userid.to_lowercase(), password.to_string())),
+            self.checked
+                .get(&(userid.to_lowercase(), password.to_string())),
             Some(Checked::Hash(_, true))
         )
     }
@@ -141,9 +142,9 @@ impl Core {
     pub(super) fn authenticate(&self, tx: &Tx<'_>, userid: &str, password: &str) -> Step<User> {
         let limits = &self.cfg.limits;
         let refusal = || AccountRefusal::WrongPassword {
-                userid: userid.to_string(),
-                per_sender: limits.password_failures_per_sender_per_hour,
-                per_account: limits.password_failures_per_account_per_hour,
+            userid: userid.to_string(),
+            per_sender: limits.password_failures_per_sender_per_hour,
+            per_account: limits.password_failures_per_account_per_hour,
         };
         let mut logins = self.logins.borrow_mut();
         let key = (userid.to_lowercase(), password.to_string());

@@ -441,7 +441,11 @@ impl Server {
         };
         // An oversized mail's commands are not run, so their passwords are not checked.
         let oversized = raw.len() > self.core.cfg.limits.max_message_bytes;
-        let commands = if oversized { &[][..] } else { &incoming.commands[..] };
+        let commands = if oversized {
+            &[][..]
+        } else {
+            &incoming.commands[..]
+        };
         self.core
             .precheck(&self.db, commands, origin.reply_to.clone())?;
         let secrets = self

@@ -157,7 +157,8 @@ impl Core {
             if let Some(r) = registered.get(&key) {
                 return Ok(*r);
             }
-            let r = command::is_userid(&key) && db.login_state(&key, None, 0)?.password_hash.is_some();
+            let r =
+                command::is_userid(&key) && db.login_state(&key, None, 0)?.password_hash.is_some();
             registered.insert(key, r);
             Ok(r)
         };
