@@ -184,10 +184,14 @@ impl Core {
                     candidates.push(c);
                 }
             }
+            // Whose words a command line holds, when it has words to check (and, for the admin,
+            // whose passwords to check them against); a comment line is the writer's own.
             let mut named = Vec::new();
-            for w in line.split_whitespace() {
-                if is_registered(w)? {
-                    named.push(bare_userid(w).to_lowercase());
+            if place.names_accounts() && !candidates.is_empty() {
+                for w in line.split_whitespace() {
+                    if is_registered(w)? {
+                        named.push(bare_userid(w).to_lowercase());
+                    }
                 }
             }
             to_check.push(ToCheck {
