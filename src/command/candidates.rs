@@ -6,7 +6,8 @@
 use super::recognise::{board_subject_words, may_be_command};
 use super::spelling::closest;
 use super::table::{
-    CommandDef, Group, Scope, defs, game_command_words, game_def, group, members, server_keywords,
+    CommandDef, Group, Scope, TABLE, defs, game_command_words, game_def, group, members,
+    server_keywords,
 };
 use super::words::{is_address, is_placeholder, parse_positive};
 
@@ -258,6 +259,26 @@ fn pieces(word: &str) -> Vec<&str> {
     out
 }
 
+/// The words the commands' usage lines spell out (`page`, `off`, `active`, `undo`, ...), lowercase, the
+/// explanations after them left out.
+fn usage_words() -> &'static [&'static str] {
+    static WORDS: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+        let mut words: Vec<&'static str> = TABLE
+            .iter()
+            .flat_map(|d| d.usage.iter())
+            // Not the explanation in parentheses after the form.
+            .map(|u| u.split_once(" (").map_or(*u, |(form, _)| form))
+            .flat_map(|u| u.split(|c: char| c.is_whitespace() || c == '|'))
+            .map(|w| w.trim_matches(|c: char| matches!(c, '[' | ']' | '(' | ')' | '.' | ',')))
+            .filter(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_lowercase()))
+            .collect();
+        words.sort_unstable();
+        words.dedup();
+        words
+    });
+    &WORDS
+}
+
 /// True for a word that is never taken for a password: a word of the command language, a game's
 /// name, a number or move, an option, a mail address, a `<placeholder>`, or punctuation alone
 /// (`**`, `--`, `:-)`).
@@ -272,6 +293,7 @@ fn is_plain_word(word: &str, games: &[&str]) -> bool {
         || game_command_words().contains(&bare)
         || PLAIN_WORDS.contains(&lower.as_str())
         || PLAIN_WORDS.contains(&bare)
+        || usage_words().contains(&bare)
         || games.iter().any(|g| g.eq_ignore_ascii_case(bare))
     {
         return true;

@@ -47,6 +47,9 @@ fn candidates_cover_shifted_passwords_and_spare_the_language() {
         ("VB: Limit Board 101 bob **", &[]),
         ("Limit Board 101 bob PW 3-7,4", &["PW"]),
         ("Fwd: New Limit Board 101 bob ** PW", &["PW"]),
+        // The words the usage lines spell out are the language's.
+        ("limit history page 0", &[]),
+        ("limit games alice finished nxet", &["alice", "nxet"]),
         // Prose.
         ("Move along, nothing to see here", &[]),
         ("Limit is a fine game", &[]),

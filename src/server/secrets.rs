@@ -157,8 +157,7 @@ impl Core {
             if let Some(r) = registered.get(&key) {
                 return Ok(*r);
             }
-            let r =
-                command::is_userid(&key) && db.login_state(&key, None, 0)?.password_hash.is_some();
+            let r = command::is_userid(&key) && db.userid_taken(&key)?;
             registered.insert(key, r);
             Ok(r)
         };
@@ -173,7 +172,13 @@ impl Core {
                 .then(|| command::parse(line).ok())
                 .flatten();
             let slots: Vec<&str> = parsed.as_ref().map(|c| c.passwords()).unwrap_or_default();
-            passwords.extend(slots.iter().map(|s| s.to_string()));
+            // A registered userid written as a password (`limit resign 102 robot3 robot3`) is
+            // hidden in its place only: elsewhere it is the public userid.
+            for s in &slots {
+                if !is_registered(s)? {
+                    passwords.push(s.to_string());
+                }
+            }
             // Read as written and logged in with the right password: its words are as meant.
             if parsed.as_ref().is_some_and(right) {
                 continue;

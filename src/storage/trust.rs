@@ -18,6 +18,16 @@ impl Db {
         let rows = stmt.query_map([address], |r| r.get(0))?;
         Ok(rows.collect::<rusqlite::Result<Vec<String>>>()?)
     }
+
+    /// True when an account (a player's or a robot's) has this userid (ignoring case), read without
+    /// the write lock: a userid is public, never taken for a password.
+    pub fn userid_taken(&self, userid: &str) -> Result<bool> {
+        Ok(self.conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM users WHERE userid_key = ?1)",
+            [userid.to_lowercase()],
+            |r| r.get(0),
+        )?)
+    }
 }
 
 impl Tx<'_> {
