@@ -25,7 +25,7 @@ use std::fmt;
 use mail_parser::{HeaderValue, Message, MessageParser};
 use sha2::{Digest, Sha256};
 
-use crate::command::{is_address, line_passwords, looks_like_command, mask_secrets};
+use crate::command::{is_address, looks_like_command};
 use body::{body_text, bounded_lines, own_lines, tidy_comment};
 pub use html::html_to_text;
 use silent::silent_reason;
@@ -116,8 +116,8 @@ pub struct Incoming {
     /// The From address, plain, if usable.
     pub from: Option<String>,
     /// The Subject, decoded, with `Re:`/`Fwd:`/`[tag]` prefixes stripped and control characters made
-    /// spaces. It may hold a command with its password: never log or quote it as it stands (quote
-    /// [`crate::command::redact_line`] of it).
+    /// spaces. It may hold a command with its password: never log or quote it as it stands (the server
+    /// quotes it with the mail's passwords hidden).
     pub subject: String,
     /// The message ids from References and In-Reply-To, oldest first, for threading the reply.
     pub references: Vec<String>,
@@ -125,7 +125,8 @@ pub struct Incoming {
     pub silent: Option<SilentReason>,
     /// The command lines to run, in order (may be empty: the server answers "no command").
     pub commands: Vec<String>,
-    /// The comment for the other players (the passwords of `commands` masked).
+    /// The comment for the other players, as written: it may repeat a password, so the server hides
+    /// the mail's passwords in it before it is stored or relayed (`server::secrets`).
     pub comment: String,
     /// What was cut or skipped while reading, for the reply.
     pub notes: Vec<String>,
@@ -231,20 +232,9 @@ pub fn parse(raw: &[u8], limits: &MailLimits, own_address: &str, games: &[&str])
         ));
         commands.truncate(limits.max_commands);
     }
-    // The passwords of the commands, and of command lines that stay in the comment (a Subject command
-    // with more commands in the body), must not reach the other players.
-    let secrets: Vec<&str> = commands
-        .iter()
-        .map(String::as_str)
-        .chain(
-            comment_lines
-                .iter()
-                .copied()
-                .filter(|l| looks_like_command(l, games)),
-        )
-        .flat_map(line_passwords)
-        .collect();
-    incoming.comment = mask_secrets(&tidy_comment(&comment_lines), &secrets);
+    // As written: the server hides the mail's passwords in it (those of the commands, of command lines
+    // left in it, and any word found to be the writer's password) before storing or relaying it.
+    incoming.comment = tidy_comment(&comment_lines);
     incoming.commands = commands;
     incoming
 }
@@ -396,7 +386,8 @@ mod tests {
         assert_eq!(m.reply_to.as_deref(), Some("alice@example.org"));
         assert_eq!(m.silent, None);
         assert_eq!(m.commands, vec!["limit move 101 alice secret 3-7,4"]);
-        assert_eq!(m.comment, "Nice try, Bob!\n\nMy **** plan works.");
+        // As written: the server hides the password before the comment goes anywhere.
+        assert_eq!(m.comment, "Nice try, Bob!\n\nMy secret plan works.");
     }
 
     #[test]
@@ -571,13 +562,13 @@ mod tests {
     }
 
     #[test]
-    fn subject_command_keeps_body_commands_passwords_hidden() {
+    fn subject_command_leaves_body_commands_in_the_comment() {
         let m = read(&mail(
             &format!("{H}\nSubject: limit show 101"),
             "Also:\nlimit move 101 alice secret 3-7,4\n",
         ));
         assert_eq!(m.commands, vec!["limit show 101"]);
-        assert_eq!(m.comment, "Also:\nlimit move 101 alice **** 3-7,4");
+        assert_eq!(m.comment, "Also:\nlimit move 101 alice secret 3-7,4");
     }
 
     #[test]

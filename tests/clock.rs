@@ -235,8 +235,8 @@ fn bad_server_options_are_refused_and_change_nothing() {
             "--nagtime=0",
             &["--nagtime=0", "from 1 to 365", "--nagtime=14"],
         ),
-        // A refused line without a password may hold one out of place: its odd words are hidden.
-        ("--nagtime=abc", &["--nagtime=****", "whole number of days"]),
+        // Only a password is hidden: `abc` is checked against alice's password, and shown.
+        ("--nagtime=abc", &["--nagtime=abc:", "whole number of days"]),
         ("--nagtime", &["--nagtime:", "written --nagtime=DAYS"]),
         ("--forfeittime=400", &["from 1 to 365"]),
         (

@@ -131,8 +131,14 @@ const FIXTURES: &[(&str, Want)] = &[
         "sql_metacharacters",
         Want::Error(&["is not a userid: a userid is 1 to 20 letters"]),
     ),
-    // A line that does not parse may hold its password anywhere: its odd words are hidden.
-    ("sql_in_move", Want::Error(&["'****' is not a userid"])),
+    // Only the password is hidden: the odd words are checked against alice's password.
+    (
+        "sql_in_move",
+        Want::Error(&[
+            "'alice'' is not a userid",
+            "> limit move 101 alice' OR 1=1;-- **** 4-1,3",
+        ]),
+    ),
     ("crlf_in_userid", Want::Error(&["is not a mail address"])),
     (
         "control_in_password",
@@ -144,7 +150,8 @@ const FIXTURES: &[(&str, Want)] = &[
     ),
     (
         "crlf_in_subject_reply",
-        // A line that does not parse may hold its password anywhere: its odd words are hidden.
+        // A stranger's line that does not parse cannot be checked against a password: its odd
+        // words are hidden.
         Want::Error(&["'****' is not a board number"]),
     ),
     (

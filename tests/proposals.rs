@@ -487,8 +487,8 @@ fn bad_proposals_and_answers_are_refused_and_change_nothing() {
         (
             "alice",
             "limit move 101 alice pw-alice propose peace".into(),
-            // A line that does not parse may hold its password anywhere: its words are hidden.
-            "'propose ****' is not a proposal",
+            // Only the password is hidden: the other words are checked against alice's.
+            "'propose peace' is not a proposal",
         ),
     ];
     for (who, subject, want) in &cases {

@@ -491,8 +491,8 @@ fn bad_input_is_refused_and_changes_nothing() {
         (
             "bob@example.org",
             "limit limit bob pw-bob lots",
-            // A line that does not parse may hold its password anywhere: its words are hidden.
-            "'****' is not a number of games",
+            // Only the password is hidden: the other words are checked against bob's.
+            "'lots' is not a number of games",
         ),
         (
             "bob@example.org",
@@ -522,8 +522,8 @@ fn bad_input_is_refused_and_changes_nothing() {
         (
             "bob@example.org",
             "limit reject bob pw-bob al!ce",
-            // A line that does not parse may hold its password anywhere: its odd words are hidden.
-            "'****' is not a userid",
+            // Only the password is hidden: the other words are checked against bob's.
+            "'al!ce' is not a userid",
         ),
         (
             "carol@example.org",
@@ -538,8 +538,8 @@ fn bad_input_is_refused_and_changes_nothing() {
         (
             "carol@example.org",
             "limit subscribe abc carol pw-carol",
-            // A line that does not parse may hold its password anywhere: its odd words are hidden.
-            "'****' is not a board number",
+            // Only the password is hidden: the other words are checked against carol's.
+            "'abc' is not a board number",
         ),
         (
             "carol@example.org",

@@ -3,9 +3,10 @@
 //! Properties checked on every input (a failed check panics, which libFuzzer reports as a crash):
 //! * no panic, and each ingest ends within `MAX_INGEST` (libFuzzer's `-timeout` backs this up);
 //! * no CR, LF or other control character in a header of any mail the server writes (decoded);
-//! * no password used as a credential in the mail appears in any mail the server writes (Subject and
-//!   body decoded, other header fields as written), except inside the sender's own address or message
-//!   id repeated verbatim in To, In-Reply-To or References;
+//! * no password the mail writes in a password's place, or as a candidate of a line that does not
+//!   parse (see `credentials_used`), appears in any mail the server writes (Subject and body decoded,
+//!   other header fields as written), except inside the sender's own address or message id repeated
+//!   verbatim in To, In-Reply-To or References;
 //! * every mail the server queues is sent at once (none is left failing in the outbox);
 //! * the same mail ingested a second time writes nothing to the database and sends nothing;
 //! * with the first input byte odd, the input becomes the body of a reply in which every line is
@@ -93,7 +94,11 @@ fn drain(outbox: &Path) -> Vec<Vec<u8>> {
     out
 }
 
-/// The secrets this mail uses as credentials, read the way the server reads the mail.
+/// The secrets this mail writes where the server must hide them, read the way the server reads the
+/// mail: in a password's place of a command line (or Subject) that parses, or among the candidates of
+/// one that does not (`command::password_candidates`: checked against the writer's password, or
+/// hidden unchecked). A word a line that parses puts in another place (a userid) is shown as written
+/// when it cannot be checked, so it does not count here.
 fn credentials_used(raw: &[u8], cfg: &Config) -> Vec<&'static str> {
     let limits = MailLimits {
         max_bytes: cfg.limits.max_message_bytes,
@@ -106,13 +111,13 @@ fn credentials_used(raw: &[u8], cfg: &Config) -> Vec<&'static str> {
     lines.push(inc.subject.clone());
     let mut used = Vec::new();
     for line in &lines {
-        let mut pw: Vec<String> = pbem::command::line_passwords(line)
-            .into_iter()
-            .map(str::to_string)
-            .collect();
-        if let Ok(cmd) = pbem::command::parse(line) {
-            pw.extend(cmd.passwords().into_iter().map(str::to_string));
-        }
+        let pw: Vec<String> = match pbem::command::parse(line) {
+            Ok(cmd) => cmd.passwords().into_iter().map(str::to_string).collect(),
+            Err(_) => pbem::command::password_candidates(line, &["limit"])
+                .into_iter()
+                .map(str::to_string)
+                .collect(),
+        };
         for s in SECRETS {
             if pw.iter().any(|p| p == s) && !used.contains(&s) {
                 used.push(s);

@@ -1,6 +1,5 @@
 //! Reading the words after a command's own words: the helpers every command's parse function shares.
 
-use super::mask::mask_secrets;
 use super::words::{MAX_USERID_LEN, is_address, is_userid, parse_positive};
 
 /// The most userids of one `games` or `message` command, and of game names of one `list`.
@@ -27,20 +26,13 @@ impl From<&str> for Problem {
 pub(crate) struct Args<'a> {
     /// The words, as written.
     pub words: &'a [&'a str],
-    /// The command as errors name it: `signup`, `change password`, `limit move` (passwords masked).
+    /// The command as errors name it: `signup`, `change password`, `limit move`.
     pub name: &'a str,
-    /// The game's name, for a game's command (passwords masked); empty for a server command.
+    /// The game's name, for a game's command; empty for a server command.
     pub game: &'a str,
-    /// The passwords of the whole line, never to be quoted.
-    pub secrets: &'a [&'a str],
 }
 
 impl Args<'_> {
-    /// A word of the line as it may be quoted in an error: any password in it masked.
-    pub fn q(&self, word: &str) -> String {
-        mask_secrets(word, self.secrets)
-    }
-
     /// The number of words.
     pub fn len(&self) -> usize {
         self.words.len()
@@ -52,7 +44,7 @@ impl Args<'_> {
         if self.len() > names.len() {
             return Err(format!(
                 "'{}' takes {} words after it ({}), but {} were given",
-                self.q(self.name),
+                self.name,
                 names.len(),
                 and_list(names),
                 self.len()
@@ -66,7 +58,7 @@ impl Args<'_> {
     pub fn at_least(&self, names: &[&str]) -> Result<(), Problem> {
         if self.len() < names.len() {
             let missing = and_list(&names[self.len()..]);
-            return Err(format!("'{}' is missing {missing}", self.q(self.name)).into());
+            return Err(format!("'{}' is missing {missing}", self.name).into());
         }
         Ok(())
     }
@@ -78,7 +70,7 @@ impl Args<'_> {
         } else {
             Err(format!(
                 "'{}' is not a userid: a userid is 1 to {MAX_USERID_LEN} letters, digits, '_' or '-'",
-                self.q(word)
+                word
             )
             .into())
         }
@@ -94,7 +86,7 @@ impl Args<'_> {
         parse_positive(word).ok_or_else(|| {
             format!(
                 "'{}' is not a board number: write the board's number, such as 101",
-                self.q(word)
+                word
             )
             .into()
         })
@@ -114,7 +106,7 @@ impl Args<'_> {
                 } else {
                     Err(format!(
                         "'{}' is not a mail address: write it as name@example.org",
-                        self.q(w)
+                        w
                     )
                     .into())
                 }
@@ -133,7 +125,7 @@ impl Args<'_> {
                     None => {
                         return Err(format!(
                             "'#{}' after the move is not a move number: write #N at the end, such as 3-7,4#12",
-                            self.q(n)
+                            n
                         )
                         .into());
                     }

@@ -40,7 +40,7 @@ pub(crate) fn challenge(a: &Args) -> Result<GameCommand, Problem> {
                 if w.starts_with('-') {
                     return Err(format!(
                         "'{}' is not an option: write options as -name or -name=value",
-                        a.q(&w)
+                        &w
                     )
                     .into());
                 }
@@ -97,7 +97,7 @@ pub(crate) fn move_(a: &Args) -> Result<GameCommand, Problem> {
             None => {
                 return Err(format!(
                     "'propose {}' is not a proposal: write 'propose undo' or 'propose draw'",
-                    a.q(what)
+                    what
                 )
                 .into());
             }
@@ -209,7 +209,7 @@ pub(crate) fn show(a: &Args) -> Result<GameCommand, Problem> {
     let bad_n = |n: &str| {
         Problem(format!(
             "'#{}' is not a move number: write <board>#N, such as 101#5",
-            a.q(n)
+            n
         ))
     };
     for w in a.words {
@@ -250,7 +250,7 @@ pub(crate) fn history(a: &Args) -> Result<GameCommand, Problem> {
                 return Err(format!(
                     "'{}' takes one of -record and -sgf, not both: send `{} history <board> -record` \
                      for the text record, or `-sgf` for the SGF file",
-                    a.q(a.name),
+                    a.name,
                     a.game
                 )
                 .into());
@@ -264,7 +264,7 @@ pub(crate) fn history(a: &Args) -> Result<GameCommand, Problem> {
         [] if form != HistoryForm::Text => {
             return Err(format!(
                 "'{}' needs the board whose record you want: `{} history 101 {}`",
-                a.q(a.name),
+                a.name,
                 a.game,
                 if form == HistoryForm::Sgf {
                     "-sgf"
@@ -282,7 +282,7 @@ pub(crate) fn history(a: &Args) -> Result<GameCommand, Problem> {
         [p, _] if p.eq_ignore_ascii_case("page") && form != HistoryForm::Text => {
             return Err(format!(
                 "'{}': -record and -sgf are for one board (`{} history 101 -record`), not for a page",
-                a.q(a.name),
+                a.name,
                 a.game
             )
             .into());
@@ -394,7 +394,7 @@ pub(crate) fn notify(a: &Args) -> Result<GameCommand, Problem> {
                         "'{}' is neither on, off nor a board number: write `on` (or nothing) to hear \
                          of new games, `off` to stop, or board numbers such as 101 to follow those \
                          games",
-                        a.q(w)
+                        w
                     ))
                 })?;
                 if !boards.contains(&b) {
@@ -435,7 +435,7 @@ pub(crate) fn limit(a: &Args) -> Result<GameCommand, Problem> {
                 return Err(format!(
                     "'{}' is not a number of games: write a number such as 3 (0 takes no new \
                      games), or off to lift the limit",
-                    a.q(w)
+                    w
                 )
                 .into());
             }

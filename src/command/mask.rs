@@ -56,34 +56,62 @@ pub(crate) fn mask_for(secrets: &[&str]) -> String {
     std::iter::repeat_n(c, 4).collect()
 }
 
+/// Passwords shorter than this many characters are masked as whole words only: a short password
+/// (`ab`) hidden inside every word that contains it would spoil ordinary text, and shows nothing
+/// of itself there.
+pub const WHOLE_WORD_BELOW: usize = 4;
+
 /// Replaces every occurrence of each (non-empty) secret in `text` with a mask (see [`MASK`]; another
-/// character when a secret contains `*`). For known passwords: a quoted line, an error, a reply.
+/// character when a secret contains `*`). For a password given as a password: a reply, a line quoted.
 pub fn mask_secrets<S: AsRef<str>>(text: &str, secrets: &[S]) -> String {
-    mask(text, secrets, false)
+    mask(text, &pairs(secrets, |_| false))
 }
 
 /// Replaces each whole-word occurrence of the secrets in `text` with a mask: an occurrence whose
 /// neighbours are not letters, digits or `_`. For words that are only suspected of being passwords,
 /// where masking inside longer words would spoil ordinary text.
 pub fn mask_words<S: AsRef<str>>(text: &str, secrets: &[S]) -> String {
-    mask(text, secrets, true)
+    mask(text, &pairs(secrets, |_| true))
 }
 
-/// The one masking function: every occurrence of each non-empty secret, or only its whole-word
-/// occurrences, replaced by the mask for the secrets.
-fn mask<S: AsRef<str>>(text: &str, secrets: &[S], whole_words: bool) -> String {
-    let secrets: Vec<&str> = secrets
+/// Masks `passwords` wherever they occur (whole words only when shorter than [`WHOLE_WORD_BELOW`]
+/// characters) and `suspects` as whole words, with one mask for all of them, so that no mask can
+/// make or leave an occurrence of any of them.
+pub fn mask_passwords<S: AsRef<str>, T: AsRef<str>>(
+    text: &str,
+    passwords: &[S],
+    suspects: &[T],
+) -> String {
+    let mut all = pairs(passwords, |s| s.chars().count() < WHOLE_WORD_BELOW);
+    all.extend(pairs(suspects, |_| true));
+    mask(text, &all)
+}
+
+/// Each non-empty secret with whether it is masked as a whole word only.
+fn pairs<S: AsRef<str>>(secrets: &[S], whole: impl Fn(&str) -> bool) -> Vec<(&str, bool)> {
+    secrets
         .iter()
         .map(AsRef::as_ref)
         .filter(|s| !s.is_empty())
-        .collect();
+        .map(|s| (s, whole(s)))
+        .collect()
+}
+
+/// The one masking function: every occurrence of each secret, or only its whole-word occurrences
+/// (the flag), replaced by the mask for all the secrets.
+fn mask(text: &str, secrets: &[(&str, bool)]) -> String {
     if secrets.is_empty() {
         return text.to_string();
     }
-    let mask = mask_for(&secrets);
+    let words: Vec<&str> = secrets.iter().map(|(s, _)| *s).collect();
+    let mask = mask_for(&words);
+    // Longest first: a shorter secret inside a longer one would otherwise cut it and leave the
+    // rest of it to be read.
+    let mut secrets = secrets.to_vec();
+    secrets.sort_by_key(|(s, _)| std::cmp::Reverse(s.len()));
     let is_word = |c: char| c.is_alphanumeric() || c == '_';
     let mut out = text.to_string();
-    for s in &secrets {
+    for (s, whole_words) in secrets {
         if !out.contains(s) {
             continue;
         }

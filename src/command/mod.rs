@@ -13,19 +13,21 @@
 //! and the masking of quoted lines all read it. The files: `tokenizer` (words and options), `table`,
 //! `parser` (finding the command), `args` with `server_args` and `game_args` (reading its words),
 //! `ast` (the commands read, and their canonical text), `usage`, `recognise` (command or prose?),
-//! `redact` and `mask` (passwords), `words` and `spelling` (what a word may be; near misses).
+//! `candidates` and `mask` (passwords), `words` and `spelling` (what a word may be; near misses).
 //!
 //! Passwords are the one thing that must never leak: they are held as [`Password`]s, which print as
-//! `****`; [`CommandError`] never quotes one, [`RawCommand::redacted`] and [`redact_line`] mask them.
+//! `****`, and [`RawCommand::redacted`] masks them. A line that does not parse has no password
+//! places, only guesses ([`password_candidates`]): [`CommandError`] quotes its words as written, and
+//! whoever shows the error hides the mail's passwords in it (the server: `server::secrets`).
 
 mod args;
 mod ast;
+mod candidates;
 mod error;
 mod game_args;
 mod mask;
 mod parser;
 mod recognise;
-mod redact;
 mod server_args;
 mod spelling;
 mod table;
@@ -37,11 +39,11 @@ pub use args::MAX_GAMES_USERIDS;
 pub use ast::{
     GameCommand, GameLimit, GamesFilter, HistoryForm, NotifySetting, ProposalKind, RawCommand,
 };
+pub use candidates::{password_candidates, sets_new_password};
 pub use error::CommandError;
-pub use mask::{MASK, Password, mask_secrets, mask_words};
+pub use mask::{MASK, Password, WHOLE_WORD_BELOW, mask_passwords, mask_secrets, mask_words};
 pub use parser::parse;
 pub use recognise::{is_board_mail_subject, looks_like_command, may_be_command};
-pub use redact::{line_passwords, redact_line, suspect_words};
 pub use table::{Scope, game_command_words, server_keywords};
 pub use tokenizer::{Token, tokenize};
 pub use usage::{command_list, command_usage, help_list, nearest_command};

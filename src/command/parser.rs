@@ -6,7 +6,6 @@ use super::ast::RawCommand;
 use super::error::CommandError;
 use super::mask::mask_secrets;
 use super::recognise::ADMIN;
-use super::redact::{password_positions, secret_of};
 use super::spelling::closest;
 use super::table::{
     CommandDef, Parse, game_command_words, game_def, group, member, server_def, server_keywords,
@@ -14,31 +13,34 @@ use super::table::{
 use super::usage::{group_usage, usage};
 use super::words::is_placeholder;
 
-/// Reads one command line. The line is checked for form only (see the module documentation).
+/// Reads one command line. The line is checked for form only (see the module documentation). An
+/// error quotes the words it is about as written: a line that does not parse has no password places
+/// to mask, and whoever shows the error hides the passwords of the mail in it.
 pub fn parse(line: &str) -> Result<RawCommand, CommandError> {
     let words: Vec<&str> = line.split_whitespace().collect();
-    let secrets: Vec<&str> = password_positions(&words)
-        .into_iter()
-        .map(|i| secret_of(words[i]))
-        .collect();
-    let cmd = dispatch(&words, &secrets)?;
+    let cmd = dispatch(&words)?;
     // Our own mails show commands with `<password>` in place of the password. A line that still holds
     // the placeholder was copied back unchanged (often by an autoresponder quoting our answer): it is
-    // refused here, before any password check, so that an echo costs no argon2 work.
-    if cmd.passwords().iter().any(|pw| is_placeholder(pw)) {
+    // refused here, before any password check, so that an echo costs no argon2 work. The line is
+    // quoted with its other passwords masked and the placeholder as written.
+    let passwords = cmd.passwords();
+    if passwords.iter().any(|pw| is_placeholder(pw)) {
+        let real: Vec<&str> = passwords
+            .into_iter()
+            .filter(|pw| !is_placeholder(pw))
+            .collect();
         return Err(CommandError::Usage {
             problem: "the command still holds the placeholder `<password>`: write your own \
                       password in its place"
                 .into(),
-            usage: mask_secrets(&words.join(" "), &secrets),
+            usage: mask_secrets(&words.join(" "), &real),
         });
     }
     Ok(cmd)
 }
 
 /// Finds the command the first words name and reads the rest with its parse function.
-fn dispatch(words: &[&str], secrets: &[&str]) -> Result<RawCommand, CommandError> {
-    let q = |w: &str| mask_secrets(w, secrets);
+fn dispatch(words: &[&str]) -> Result<RawCommand, CommandError> {
     let Some(first) = words.first() else {
         return Err(CommandError::Empty);
     };
@@ -54,18 +56,18 @@ fn dispatch(words: &[&str], secrets: &[&str]) -> Result<RawCommand, CommandError
     if let Some(g) = group(&first) {
         let second = words.get(1).map(|w| w.to_lowercase());
         return match second.as_deref().and_then(|w| member(g, w)) {
-            Some(def) => run_server(def, &def.words.join(" "), &words[2..], secrets),
+            Some(def) => run_server(def, &def.words.join(" "), &words[2..]),
             None => Err(CommandError::Usage {
-                problem: (g.problem)(words.get(1).map(|w| q(w)).as_deref()),
+                problem: (g.problem)(words.get(1).copied()),
                 usage: group_usage(g),
             }),
         };
     }
     if let Some(def) = server_def(&first) {
-        return run_server(def, &first, &words[1..], secrets);
+        return run_server(def, &first, &words[1..]);
     }
     let game = first;
-    let g = q(&game);
+    let g = game.clone();
     let Some(word) = words.get(1) else {
         // One word: a mistyped server command ("frobnicate", "sigup"), or a game's name alone.
         let hint = closest(&game, server_keywords())
@@ -86,7 +88,7 @@ fn dispatch(words: &[&str], secrets: &[&str]) -> Result<RawCommand, CommandError
             })
             .unwrap_or_default();
         return Err(CommandError::Unknown {
-            what: format!("'{g} {}' is not a command{hint}", q(&word)),
+            what: format!("'{g} {word}' is not a command{hint}"),
         });
     };
     let Parse::Game(parse) = def.parse else {
@@ -97,19 +99,13 @@ fn dispatch(words: &[&str], secrets: &[&str]) -> Result<RawCommand, CommandError
         words: &words[2..],
         name: &name,
         game: &g,
-        secrets,
     };
     let command = parse(&args).map_err(|p| problem(p, usage(def, &g)))?;
     Ok(RawCommand::Game { game, command })
 }
 
 /// Reads a server command's words.
-fn run_server(
-    def: &CommandDef,
-    name: &str,
-    words: &[&str],
-    secrets: &[&str],
-) -> Result<RawCommand, CommandError> {
+fn run_server(def: &CommandDef, name: &str, words: &[&str]) -> Result<RawCommand, CommandError> {
     let Parse::Server(parse) = def.parse else {
         unreachable!("server_def and member find only server commands");
     };
@@ -117,7 +113,6 @@ fn run_server(
         words,
         name,
         game: "",
-        secrets,
     };
     parse(&args).map_err(|p| problem(p, usage(def, "")))
 }

@@ -123,7 +123,7 @@ pub(crate) fn vacation(a: &Args) -> Result<RawCommand, Problem> {
                 parse_date(w).ok_or_else(|| {
                     Problem(format!(
                         "'{}' is not a day: write days as YYYY-MM-DD, such as 2026-12-24",
-                        a.q(w)
+                        w
                     ))
                 })
             };
@@ -141,7 +141,7 @@ pub(crate) fn vacation(a: &Args) -> Result<RawCommand, Problem> {
             return Err(format!(
                 "'vacation' needs two days, the first and the last away (or 'off'), but only '{}' \
                  was given",
-                a.q(one)
+                one
             )
             .into());
         }

@@ -42,8 +42,9 @@ pub(crate) struct CommandDef {
     pub usage: &'static [&'static str],
     /// Its lines in the list of commands of the `help` mail.
     pub help: &'static [&'static str],
-    /// Which of the words after the command's own words are passwords (0-based). A line that does not
-    /// parse, or whose command word is one or two letters off, is masked at the same places.
+    /// Which of the words after the command's own words are passwords (0-based). In a line that does
+    /// not parse, or whose command word is one or two letters off, the words at the same places are
+    /// the first candidates the server checks against the writer's password.
     pub passwords: &'static [usize],
     /// Reads its words.
     pub parse: Parse,
@@ -80,8 +81,8 @@ pub(crate) struct Group {
     /// What is wrong when the second word is missing (`None`) or names no member (`Some`, as it may
     /// be quoted).
     pub problem: fn(Option<&str>) -> String,
-    /// The password positions (after the group's word) of a line whose second word names no member
-    /// with passwords: every word that could be one.
+    /// The password places (after the group's word) of a line whose second word names no member
+    /// with passwords: every word that could be one (the first candidates, as for `passwords`).
     pub unreadable: &'static [usize],
 }
 

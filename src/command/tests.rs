@@ -4,17 +4,19 @@ use super::*;
 use crate::games::GameOption;
 
 #[test]
-fn suspect_words_cover_shifted_passwords_and_spare_the_language() {
+fn candidates_cover_shifted_passwords_and_spare_the_language() {
     let g = &["limit"];
     let cases: &[(&str, &[&str])] = &[
-        ("limit move alice PW 4-1,3", &["alice", "PW"]),
-        ("limit move 101 PW 4-1,3", &["PW"]),
+        // The word where the command has its password comes first.
+        ("limit move alice PW 4-1,3", &["4-1,3", "alice", "PW"]),
+        // The place is taken even by a move: a password may be digits and punctuation.
+        ("limit move 101 PW 4-1,3", &["4-1,3", "PW"]),
         ("move 101 alice PW 4-1,3", &["alice", "PW"]),
         ("limit show 101 alice PW", &["alice", "PW"]),
-        ("limit queue alice PW 4-1,3", &["alice", "PW"]),
+        ("limit queue alice PW 4-1,3", &["4-1,3", "alice", "PW"]),
         (
             "signup Dan Smith Sup3rSecret dan@d.example",
-            &["Dan", "Smith", "Sup3rSecret"],
+            &["Smith", "Dan", "Sup3rSecret"],
         ),
         (
             "limit challenge -size=8 --password=PW alice bob",
@@ -24,20 +26,38 @@ fn suspect_words_cover_shifted_passwords_and_spare_the_language() {
             "limit challenge --pasword=PW alice bob",
             &["PW", "alice", "bob"],
         ),
-        // Misspelt keywords are hidden too: safer than guessing which word is the password.
+        // A misspelt command word names the command: it is no candidate.
+        ("lmiit mvoe 101 alice PW 3-7,4", &["PW", "alice"]),
+        ("limit mvoe 101 bob 1234 3-7,4", &["1234", "bob"]),
+        // The parts of a word joined by `:`, and a word without its punctuation.
         (
-            "lmiit mvoe 101 alice PW 3-7,4",
-            &["lmiit", "mvoe", "alice", "PW"],
+            "limit move 101 alice:PW 3-7,4",
+            &["3-7,4", "alice:PW", "alice", "PW"],
         ),
+        ("limit move 101 alice PW, 3-7,4", &["PW", "PW,", "alice"]),
+        // Whole words before the parts of words.
+        (
+            "limit move 101 alice' OR 1=1;-- pw-alice 4-1,3",
+            &["OR", "alice", "1=1;--", "pw-alice", "alice'", "1;--"],
+        ),
+        // Placeholders never.
+        ("limit move 101 alice <password> 3-7,4", &["alice"]),
+        // A board mail's Subject: only the words written after it.
+        ("Limit Board 101 bob", &[]),
+        ("VB: Limit Board 101 bob **", &[]),
+        ("Limit Board 101 bob PW 3-7,4", &["PW"]),
+        ("Fwd: New Limit Board 101 bob ** PW", &["PW"]),
+        // The words the usage lines spell out are the language's.
+        ("limit history page 0", &[]),
+        ("limit games alice finished nxet", &["alice", "nxet"]),
+        // Prose.
         ("Move along, nothing to see here", &[]),
         ("Limit is a fine game", &[]),
+        ("Thank you, see you tomorrow", &[]),
     ];
     for (line, want) in cases {
-        let mut got = suspect_words(line, g);
-        got.sort();
-        let mut want = want.to_vec();
-        want.sort();
-        assert_eq!(got, want, "{line}");
+        let got = password_candidates(line, g);
+        assert_eq!(got, want.to_vec(), "{line}");
     }
 }
 
@@ -677,12 +697,16 @@ fn vacation_password_is_redacted() {
     assert_eq!(c.redacted(), "vacation alice **** 2026-12-01 2026-12-05");
     let off = parse("vacation alice s3cret off").unwrap();
     assert_eq!(off.redacted(), "vacation alice **** off");
-    // Also when the line does not parse, and when the keyword is misspelt.
+    // When the line does not parse, or the keyword is misspelt, the word in the password's place is
+    // the first candidate.
     assert_eq!(
-        redact_line("vacation alice s3cret 2026-99-01"),
-        "vacation alice **** 2026-99-01"
+        password_candidates("vacation alice s3cret 2026-99-01", &[])[0],
+        "s3cret"
     );
-    assert_eq!(line_passwords("vacaton alice s3cret off"), vec!["s3cret"]);
+    assert_eq!(
+        password_candidates("vacaton alice s3cret off", &[])[0],
+        "s3cret"
+    );
     assert!(looks_like_command("vacation alice s3cret off", &["limit"]));
 }
 
@@ -709,7 +733,9 @@ fn dates_are_strict_calendar_days() {
 }
 
 #[test]
-fn errors_never_quote_passwords() {
+fn every_password_of_a_line_that_does_not_parse_is_a_candidate() {
+    // An error quotes the words it is about as written; the server hides what the mail's passwords
+    // are, checking these candidates.
     let lines = [
         "signup al!ce hunter2xyz",
         "signup alice hunter2xyz bad-address",
@@ -721,19 +747,40 @@ fn errors_never_quote_passwords() {
         "limit move 101 alice hunter2xyz 3-7#hunter2xyz",
         "limit resign 101 alice hunter2xyz extra",
         "limit mvoe 101 alice hunter2xyz 3-7",
-        // The password typed where the userid belongs is still quoted masked, as it is also in a
-        // password position.
         "limit move 101 hunter2xyz! hunter2xyz! 3-7",
         "limit subscribe x alice hunter2xyz",
         "limit notify alice hunter2xyz 101 hunter2xyz",
         "limit limit alice hunter2xyz hunter2xyz",
         "limit accept al!ce hunter2xyz bob",
         "limit reject alice hunter2xyz hunter2xyz!",
+        "limit queu 101 alice hunter2xyz 3-7,4",
+        "limit queue x alice hunter2xyz 3-7,4",
     ];
     for line in lines {
-        let err = parse(line).expect_err(line).to_string();
-        assert!(!err.contains("hunter2xyz"), "{line:?} -> {err}");
+        assert!(parse(line).is_err(), "{line:?} parses");
+        let c = password_candidates(line, &["limit"]);
+        assert!(c.contains(&"hunter2xyz"), "{line:?} -> {c:?}");
     }
+}
+
+#[test]
+fn errors_quote_the_words_as_written() {
+    let err = |l: &str| parse(l).expect_err(l).to_string();
+    assert!(
+        err("limit mvoe 101 bob secret 1-2,3").contains("'limit mvoe' is not a command"),
+        "{}",
+        err("limit mvoe 101 bob secret 1-2,3")
+    );
+    assert!(err("limit move 10l bob secret 1-2,3").contains("'10l' is not a board number"));
+    // The placeholder is shown as written, any other password of the line masked.
+    let e = err("change password bob <old> n3wpass");
+    assert!(e.contains("usage: change password bob <old> ****"), "{e}");
+    let e = err("limit move 101 bob <password> 3-7,4");
+    assert!(e.contains("placeholder"), "{e}");
+    assert!(
+        e.contains("usage: limit move 101 bob <password> 3-7,4"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -971,73 +1018,36 @@ fn proposals_answers_and_queued_moves() {
 }
 
 #[test]
-fn redact_line_by_position() {
+fn the_password_place_is_the_first_candidate() {
     let cases = [
-        ("signup alice secret", "signup alice ****"),
-        ("sigup alice secret", "sigup alice ****"),
-        ("ADD alice secret x@y.example", "ADD alice **** x@y.example"),
-        (
-            "change password alice old new",
-            "change password alice **** ****",
-        ),
-        (
-            "change pasword alice old new",
-            "change pasword alice **** ****",
-        ),
-        (
-            "change address alice pw a@b.example",
-            "change address alice **** a@b.example",
-        ),
-        ("change what alice pw more", "change what **** **** ****"),
-        ("signoff alice pw", "signoff alice ****"),
-        (
-            "limit move 101 alice secret 3-7,4",
-            "limit move 101 alice **** 3-7,4",
-        ),
-        (
-            "limit mvoe 101 alice secret 3-7,4",
-            "limit mvoe 101 alice **** 3-7,4",
-        ),
-        ("limit move abc alice secret", "limit move abc alice ****"),
-        (
-            "limit resign 101 alice secret extra",
-            "limit resign 101 alice **** extra",
-        ),
-        ("limit chat 101 alice secret", "limit chat 101 alice ****"),
-        (
-            "limit queue 101 alice secret 3-7",
-            "limit queue 101 alice **** 3-7",
-        ),
-        (
-            "limit notify alice secret 101",
-            "limit notify alice **** 101",
-        ),
-        ("limit limit alice secret 3", "limit limit alice **** 3"),
-        ("limit limt alice secret 3", "limit limt alice **** 3"),
-        (
-            "limit accept alice secret bob",
-            "limit accept alice **** bob",
-        ),
-        ("limit rejcet alice secret", "limit rejcet alice ****"),
-        (
-            "limit subscribe 101 alice secret",
-            "limit subscribe 101 alice ****",
-        ),
-        ("limit xyzzy 101 alice secret", "limit xyzzy 101 alice ****"),
-        ("limit show 101 102 103 104", "limit show 101 102 103 104"),
-        ("limit move 101 alice", "limit move 101 alice"),
-        ("", ""),
-        (
-            "  limit   move 101 alice  secret  secretive ",
-            "limit move 101 alice **** ****ive",
-        ),
+        ("signup alice secret", "secret"),
+        ("sigup alice secret", "secret"),
+        ("ADD alice secret x@y.example", "secret"),
+        ("change pasword alice old new", "old"),
+        ("change what alice pw more", "alice"),
+        ("signoff alice pw", "pw"),
+        ("limit mvoe 101 alice secret 3-7,4", "secret"),
+        ("limit move abc alice secret", "secret"),
+        ("limit resign 101 alice secret extra", "secret"),
+        ("limit limt alice secret 3", "secret"),
+        ("limit rejcet alice secret", "secret"),
+        ("limit xyzzy 101 alice secret", "secret"),
+        ("  limit   move 101 alice  secret  secretive ", "secret"),
     ];
     for (line, want) in cases {
-        assert_eq!(redact_line(line), want, "{line:?}");
+        assert_eq!(
+            password_candidates(line, &["limit"]).first(),
+            Some(&want),
+            "{line:?}"
+        );
     }
+    for line in ["limit show 101 102 103 104", ""] {
+        assert!(password_candidates(line, &["limit"]).is_empty(), "{line:?}");
+    }
+    // No password place: the other words (the server leaves out registered userids).
     assert_eq!(
-        line_passwords("limit move 101 alice secret 3-7"),
-        vec!["secret"]
+        password_candidates("limit move 101 alice", &["limit"]),
+        ["alice"]
     );
 }
 
@@ -1082,8 +1092,7 @@ fn board_mail_subjects() {
     ] {
         assert!(is_board_mail_subject(s), "{s}");
         assert!(!may_be_command(s, &["limit"]), "{s}");
-        assert_eq!(redact_line(s), s);
-        assert!(line_passwords(s).is_empty(), "{s}");
+        assert!(password_candidates(s, &["limit"]).is_empty(), "{s}");
     }
     for s in [
         "limit show 101",
@@ -1190,6 +1199,34 @@ fn a_password_never_prints() {
 }
 
 #[test]
+fn mask_passwords_hides_short_ones_as_words_and_long_ones_anywhere() {
+    // `ab` is short: hidden where it is a word, not inside `about`; `s3cret` inside a word too.
+    assert_eq!(
+        mask_passwords(
+            "ab about xs3cretx s3cret",
+            &["ab", "s3cret"],
+            &[] as &[&str]
+        ),
+        "**** about x****x ****"
+    );
+    // Suspects as whole words only.
+    assert_eq!(
+        mask_passwords("you and your", &[] as &[&str], &["you"]),
+        "**** and your"
+    );
+    // The longer first: a password holding a shorter one is hidden whole.
+    assert_eq!(
+        mask_passwords("password1", &["pass", "password1"], &[] as &[&str]),
+        "****"
+    );
+    // One mask for all: a suspect made of `*` makes the passwords' mask another character.
+    assert_eq!(
+        mask_passwords("s3cret **", &["s3cret"], &["**"]),
+        "#### ####"
+    );
+}
+
+#[test]
 fn mask_secrets_terminates_and_hides() {
     assert_eq!(mask_secrets("a b a", &["a"]), "**** b ****");
     assert_eq!(mask_secrets("x**y", &["**"]), "x####y");
@@ -1238,7 +1275,7 @@ mod props {
         #[test]
         fn never_panics(line in any_line()) {
             let _ = tokenize(&line);
-            let _ = redact_line(&line);
+            let _ = password_candidates(&line, &["limit"]);
             let _ = looks_like_command(&line, &["limit"]);
             match parse(&line) {
                 Ok(c) => {
@@ -1265,19 +1302,25 @@ mod props {
                 4 => format!("limit resign 7 {user} {pw}"),
                 _ => format!("limit chat 101 {user} {pw}"),
             };
-            let red = redact_line(&line);
-            prop_assert!(!red.contains(&pw), "{} -> {}", line, red);
-            if let Ok(c) = parse(&line) {
-                prop_assert!(c.passwords().contains(&pw.as_str()));
-                let r = c.redacted();
-                for p in c.passwords() {
-                    prop_assert!(!r.contains(p), "{} -> {}", line, r);
+            match parse(&line) {
+                Ok(c) => {
+                    prop_assert!(c.passwords().contains(&pw.as_str()));
+                    let r = c.redacted();
+                    for p in c.passwords() {
+                        prop_assert!(!r.contains(p), "{} -> {}", line, r);
+                    }
                 }
+                // Not parsed: the server checks the candidates, the password's place first.
+                Err(_) if !is_placeholder(&pw) => {
+                    let c = password_candidates(&line, &["limit"]);
+                    prop_assert!(c.contains(&pw.as_str()), "{} -> {:?}", line, c);
+                }
+                Err(_) => {}
             }
         }
 
         #[test]
-        fn errors_hide_the_password(
+        fn a_password_in_its_place_is_a_candidate_when_the_line_does_not_parse(
             pw in "[a-z0-9!$%&]{10,16}",
             words in proptest::collection::vec("[a-z0-9#!-]{1,5}", 3..4),
             cmd in prop_oneof![Just("move"), Just("resign"), Just("chat"), Just("mvoe"), Just("xyz")],
@@ -1291,9 +1334,12 @@ mod props {
                 3 => format!("limit {cmd} {} {} {pw} {}", w(0), w(1), w(2)),
                 _ => format!("limit resign {} {} {pw} {}", w(0), w(1), w(2)),
             };
-            if let Err(e) = parse(&line) {
-                let msg = e.to_string();
-                prop_assert!(!msg.contains(&pw), "{} -> {}", line, msg);
+            // Lines that may be a mistyped command or have the shape of one (`limit xyz 7 bob PW`);
+            // `limit xyz ! - PW` is neither, and its words are not taken for passwords.
+            let shaped = may_be_command(&line, &["limit"]) || super::super::words::parse_positive(&w(0)).is_some();
+            if parse(&line).is_err() && shaped {
+                let c = password_candidates(&line, &["limit"]);
+                prop_assert!(c.contains(&pw.as_str()), "{} -> {:?}", line, c);
             }
         }
     }

@@ -277,6 +277,8 @@ pub struct LimitsConfig {
     /// which such addresses' checks for it wait. The registered addresses are not held up by it.
     pub password_failures_per_account_per_hour: u32,
     /// Password checks (argon2 runs) done for one mail; further command lines needing one are refused.
+    /// As many again may check the words of lines that do not parse against the writer's password, to
+    /// hide it (`server::secrets`); words past them are hidden unchecked.
     pub max_password_checks_per_mail: u32,
     /// Retired (the lock-out became the hourly throttle): accepted with a warning, ignored.
     #[serde(skip_serializing_if = "Option::is_none")]

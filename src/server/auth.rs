@@ -20,6 +20,26 @@ pub(super) struct Logins {
     runs: u32,
 }
 
+impl Logins {
+    /// The (lowercase userid, password) pairs found right before the write lock: whoever wrote the
+    /// mail knows these passwords (`secrets` compares words with them instead of checking them).
+    pub(super) fn right(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.checked
+            .iter()
+            .filter(|(_, c)| matches!(c, Checked::Hash(_, true)))
+            .map(|((u, p), _)| (u.as_str(), p.as_str()))
+    }
+
+    /// True when this userid's password was found right before the write lock.
+    pub(super) fn was_right(&self, userid: &str, password: &str) -> bool {
+        matches!(
+            self.checked
+                .get(&(userid.to_lowercase(), password.to_string())),
+            Some(Checked::Hash(_, true))
+        )
+    }
+}
+
 /// The result of a password check made before the write lock.
 #[derive(Debug, Clone)]
 pub(super) enum Checked {
@@ -132,22 +152,16 @@ impl Core {
     /// [`Core::throttled`]); the account's registered addresses keep their own allowance.
     pub(super) fn authenticate(&self, tx: &Tx<'_>, userid: &str, password: &str) -> Step<User> {
         let limits = &self.cfg.limits;
-        let refusal = || {
-            self.login_refused.set(true);
-            AccountRefusal::WrongPassword {
-                userid: userid.to_string(),
-                per_sender: limits.password_failures_per_sender_per_hour,
-                per_account: limits.password_failures_per_account_per_hour,
-            }
+        let refusal = || AccountRefusal::WrongPassword {
+            userid: userid.to_string(),
+            per_sender: limits.password_failures_per_sender_per_hour,
+            per_account: limits.password_failures_per_account_per_hour,
         };
         let mut logins = self.logins.borrow_mut();
         let key = (userid.to_lowercase(), password.to_string());
         let pre = logins.checked.get(&key).cloned();
-        let too_many = || {
-            self.login_refused.set(true);
-            AccountRefusal::TooManyChecks {
-                max: limits.max_password_checks_per_mail,
-            }
+        let too_many = || AccountRefusal::TooManyChecks {
+            max: limits.max_password_checks_per_mail,
         };
         match pre {
             Some(Checked::TooMany) => return Err(too_many().into()),

@@ -1,7 +1,9 @@
-//! One mail's commands: the size limit, the words that may be passwords, carrying out each line and
-//! turning a refusal into its error mail, and the dispatch of a checked command to its family.
+//! One mail's commands: the size limit, carrying out each line and turning a refusal into its error
+//! mail (with the mail's passwords hidden: see `secrets`), and the dispatch of a checked command to
+//! its family.
 
 use super::queue;
+use super::secrets::Secrets;
 use super::{Core, Failure, IngestOutcome, Origin, Outcome, ServerError, Step};
 use crate::command::{self, RawCommand};
 use crate::decision::{HelpRefusal, MailRefusal};
@@ -18,15 +20,16 @@ impl Core {
         db: &mut Db,
         incoming: &Incoming,
         origin: &Origin,
+        secrets: &Secrets,
     ) -> Result<IngestOutcome, ServerError> {
         let refusal = MailRefusal::TooLarge {
             max_bytes: self.cfg.limits.max_message_bytes,
         };
-        let text = summary::error_body(
+        let text = secrets.hide(&summary::error_body(
             &mail_text::refusal(&refusal.into()),
             None,
-            &command::redact_line(&incoming.subject),
-        );
+            &incoming.subject,
+        ));
         let tx = db.transaction()?;
         if tx.is_processed(&incoming.key)? {
             return Ok(IngestOutcome::Duplicate);
@@ -50,101 +53,32 @@ impl Core {
         }
     }
 
-    /// Carries out a mail's commands, then hides in everything they answer and send every word of
-    /// the mail that may be a password (see [`Core::suspect_words`]).
+    /// Carries out a mail's commands and hides the mail's passwords (`secrets`) in the comment
+    /// before it is stored or relayed, and in everything answered to the sender.
     pub(super) fn run_mail_commands(
         &self,
         tx: &mut Tx<'_>,
         incoming: &Incoming,
         origin: &Origin,
+        secrets: &Secrets,
     ) -> Result<Vec<Outcome>, StorageError> {
         self.confirmation_sent.set(false);
-        // The comment is stored and shown to the other players: hide the suspects before it is.
-        let parsed: Vec<&str> = incoming
-            .commands
-            .iter()
-            .map(String::as_str)
-            .filter(|l| command::parse(l).is_ok())
-            .collect();
-        let before = self.suspect_words(tx, incoming, &parsed)?;
-        let before: Vec<&str> = before.iter().map(String::as_str).collect();
-        let comment = command::mask_words(&incoming.comment, &before);
-        let mut clean = Vec::new();
-        let mut outcomes = self.run_commands(tx, incoming, origin, &comment, &mut clean)?;
-        // Again after the commands, which may have registered a userid that was a suspect, and
-        // leaving out the lines that were read and logged in as written: their password was in its
-        // place, so their other words are quoted back as they are.
-        let after = self.suspect_words(tx, incoming, &clean)?;
-        let after: Vec<&str> = after.iter().map(String::as_str).collect();
-        let hide = |text: &str| command::mask_words(text, &after);
+        let comment = secrets.hide(&incoming.comment);
+        let mut outcomes = self.run_commands(tx, incoming, origin, &comment)?;
         for o in &mut outcomes {
-            o.text = hide(&o.text);
-            o.subject = hide(&o.subject);
-            for l in &mut o.letters {
-                l.body = hide(&l.body);
-                l.subject = hide(&l.subject);
-            }
+            secrets.hide_in(o);
         }
         Ok(outcomes)
     }
 
-    /// Every word of a mail's command lines, Subject, and comment lines that look like a mistyped
-    /// command, that may be a password: the password positions of each line, and every word that is
-    /// not part of the command language, a number, a move or a registered userid. Mail the server
-    /// writes and rows it stores must contain none of them as a word.
-    /// `clean` are command lines left out (ones that parsed and passed their password check, or
-    /// needed none). Registered userids are not suspects: they are public (boards, standings), and
-    /// hiding them would spoil the boards that answers show.
-    pub(super) fn suspect_words(
-        &self,
-        tx: &Tx<'_>,
-        incoming: &Incoming,
-        clean: &[&str],
-    ) -> Result<Vec<String>, StorageError> {
-        let names: Vec<&str> = self.games.names();
-        let lines = incoming
-            .commands
-            .iter()
-            .map(String::as_str)
-            .chain([incoming.subject.as_str()])
-            .chain(incoming.comment.lines())
-            .filter(|l| !clean.contains(l));
-        let mut words: Vec<String> = Vec::new();
-        for line in lines {
-            let passwords = command::line_passwords(line);
-            // The userid a parsed command logs in with stands where a userid goes: an unknown one
-            // is shown as written, as a known one is, so that the answer to a wrong userid and to a
-            // wrong password differ only there and tell a guesser nothing (issue 22, item 5a). Not
-            // when a registered userid stands at the password's place: the two were swapped, and
-            // the word in the userid's place is likely the password.
-            let parsed = command::parse(line).ok();
-            let login = match parsed.as_ref().and_then(|c| c.login()) {
-                Some((userid, password))
-                    if !passwords.contains(&userid) && tx.user(password.expose())?.is_none() =>
-                {
-                    Some(userid)
-                }
-                _ => None,
-            };
-            words.extend(passwords.into_iter().map(str::to_string));
-            for w in command::suspect_words(line, &names) {
-                if Some(w) != login && tx.user(w)?.is_none() {
-                    words.push(w.to_string());
-                }
-            }
-        }
-        words.sort();
-        words.dedup();
-        Ok(words)
-    }
-
-    pub(super) fn run_commands<'a>(
+    /// Runs each command line of the mail; with none, says what a command looks like. The answers
+    /// quote the lines as written: the caller hides the passwords in them.
+    pub(super) fn run_commands(
         &self,
         tx: &mut Tx<'_>,
-        incoming: &'a Incoming,
+        incoming: &Incoming,
         origin: &Origin,
         comment: &str,
-        clean: &mut Vec<&'a str>,
     ) -> Result<Vec<Outcome>, StorageError> {
         if incoming.commands.is_empty() {
             // A Subject that names a game but no command of it ("limit frobnicate 101") was meant as
@@ -162,13 +96,7 @@ impl Core {
             let reply = command::is_board_mail_subject(&incoming.subject)
                 || first.eq_ignore_ascii_case(&self.cfg.server.name);
             if (game_named || unknown_game) && !reply {
-                return Ok(vec![self.execute(
-                    tx,
-                    &incoming.subject,
-                    "",
-                    origin,
-                    &[],
-                )?]);
+                return Ok(vec![self.execute(tx, &incoming.subject, "", origin)?]);
             }
             let example = self.example_move(tx, origin)?;
             let refusal = MailRefusal::NoCommand {
@@ -178,59 +106,18 @@ impl Core {
             let text = summary::error_body(
                 &mail_text::refusal(&refusal.into()),
                 None,
-                &command::redact_line(&incoming.subject),
+                &incoming.subject,
             );
             return Ok(vec![Outcome::error(
                 summary::error_subject(None, None),
                 text,
             )]);
         }
-        let mut all: Vec<String> = Vec::new();
-        // The Subject too: when the commands are in the body, a Subject that looked like a command
-        // may still hold a password that a body line repeats (the fuzzer found one).
-        for line in incoming.commands.iter().chain([&incoming.subject]) {
-            all.extend(
-                command::line_passwords(line)
-                    .into_iter()
-                    .map(str::to_string),
-            );
-            if let Ok(cmd) = command::parse(line) {
-                all.extend(cmd.passwords().into_iter().map(str::to_string));
-            }
-        }
-        all.sort();
-        all.dedup();
         let mut outcomes = Vec::new();
-        let mut result = Ok(());
         for line in &incoming.commands {
-            self.login_refused.set(false);
-            match self.execute(tx, line, comment, origin, &all) {
-                Ok(o) => {
-                    // Clean: read as written, and either carried out or refused after its password
-                    // was found right (so the password stood in its place).
-                    let clean_line = command::parse(line).is_ok_and(|cmd| {
-                        !self.login_refused.get() && (o.ok || !cmd.passwords().is_empty())
-                    });
-                    if clean_line {
-                        clean.push(line.as_str());
-                    }
-                    outcomes.push(o)
-                }
-                Err(e) => {
-                    result = Err(e);
-                    break;
-                }
-            }
+            outcomes.push(self.execute(tx, line, comment, origin)?);
         }
-        // What goes back to the sender hides every password of the mail, wherever a command's
-        // answer repeats it (the fuzzer wrote one inside another command's userid).
-        for o in &mut outcomes {
-            if o.reply_to_sender {
-                o.text = command::mask_secrets(&o.text, &all);
-                o.subject = command::mask_secrets(&o.subject, &all);
-            }
-        }
-        result.map(|()| outcomes)
+        Ok(outcomes)
     }
 
     /// A move command to show as an example: the sender's own userid and one of their boards when the
@@ -257,16 +144,16 @@ impl Core {
         ))
     }
 
-    /// Parses, validates and carries out one command line. `mail_passwords` are every password written
-    /// in the mail the line came from: what the answer quotes back hides them too, not only the line's
-    /// own (found by fuzzing: a move's text holding the next line's password).
+    /// Parses, validates and carries out one command line. The answer quotes a line that does not parse
+    /// as written, and one that does with its passwords masked; the caller hides the passwords of the
+    /// whole mail in it (see `secrets`: a line may repeat another line's password, as the fuzzer
+    /// found).
     pub(super) fn execute(
         &self,
         tx: &mut Tx<'_>,
         line: &str,
         comment: &str,
         origin: &Origin,
-        mail_passwords: &[String],
     ) -> Result<Outcome, StorageError> {
         let parsed = command::parse(line);
         let game_word = line.split_whitespace().next().map(str::to_lowercase);
@@ -276,24 +163,13 @@ impl Core {
                 let word = game_word.filter(|w| self.games.find(w).is_some());
                 return Ok(Outcome::error(
                     summary::error_subject(None, word.as_deref()),
-                    summary::error_body(
-                        &command::mask_secrets(&e.to_string(), mail_passwords),
-                        None,
-                        &command::mask_secrets(&command::redact_line(line), mail_passwords),
-                    ),
+                    summary::error_body(&e.to_string(), None, line),
                 ));
             }
         };
-        let mut passwords: Vec<String> = cmd.passwords().iter().map(|p| p.to_string()).collect();
-        passwords.extend(mail_passwords.iter().cloned());
-        let comment = command::mask_secrets(comment, &passwords);
-        let quoted = format!(
-            "{}\n{}",
-            command::mask_secrets(&cmd.redacted(), &passwords),
-            comment
-        );
+        let quoted = format!("{}\n{}", cmd.redacted(), comment);
         self.agreeing.borrow_mut().clear();
-        let done = self.dispatch(tx, &cmd, &comment, origin);
+        let done = self.dispatch(tx, &cmd, comment, origin);
         let agreeing = std::mem::take(&mut *self.agreeing.borrow_mut());
         if !matches!(&done, Ok(o) if o.ok) {
             for (game_id, seat) in agreeing {

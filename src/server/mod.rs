@@ -36,6 +36,7 @@ mod play; // challenge, move, resign, preview, robot answers
 mod proposals; // undo and draw proposals, queued moves
 mod reset; // a forgotten password: `password reset`, `password set`
 mod robots; // the robots' moves, thought out with no lock held
+mod secrets; // a mail's passwords, found and hidden in what it causes
 mod social; // subscriptions, notifications, challenge limits and accept/reject lists
 mod standings; // Elo ratings, standings, the history of finished games
 
@@ -312,9 +313,6 @@ struct Core {
     /// (their first act on it with the password): taken back if the command is refused, since a
     /// refused command changes nothing.
     agreeing: RefCell<Vec<(i64, usize)>>,
-    /// Set when a userid and password did not match during the command being carried out: then its
-    /// words may hold a password out of place (see [`Core::suspect_words`]).
-    login_refused: Cell<bool>,
     /// Set once the mail being handled caused a confirmation mail: one mail causes at most one.
     confirmation_sent: Cell<bool>,
     /// The password checks of the mail (or shell command) being handled (see [`Core::precheck`]).
@@ -374,7 +372,6 @@ impl Server {
                 now,
                 seed: None,
                 agreeing: RefCell::new(Vec::new()),
-                login_refused: Cell::new(false),
                 confirmation_sent: Cell::new(false),
                 logins: RefCell::new(Logins::default()),
                 robots: RefCell::new(robots::RobotTurns::default()),
@@ -449,11 +446,25 @@ impl Server {
             message_id: incoming.message_id.clone(),
             references: incoming.references.clone(),
         };
-        if raw.len() > self.core.cfg.limits.max_message_bytes {
-            return self.core.refuse_oversized(&mut self.db, &incoming, &origin);
-        }
+        // An oversized mail's commands are not run, so their passwords are not checked.
+        let oversized = raw.len() > self.core.cfg.limits.max_message_bytes;
+        let commands = if oversized {
+            &[][..]
+        } else {
+            &incoming.commands[..]
+        };
         self.core
-            .precheck(&self.db, &incoming.commands, origin.reply_to.clone())?;
+            .precheck(&self.db, commands, origin.reply_to.clone())?;
+        // The mail's passwords are found once, before any pass: a second pass (after the robots
+        // thought) hides the same words and runs no argon2 again.
+        let secrets = self
+            .core
+            .mail_secrets(&self.db, &incoming, origin.reply_to.as_deref())?;
+        if oversized {
+            return self
+                .core
+                .refuse_oversized(&mut self.db, &incoming, &origin, &secrets);
+        }
         self.core.robots_begin_mail();
         let runs = self.core.password_runs();
         let mut thought = false;
@@ -464,7 +475,9 @@ impl Server {
             }
             self.core.robots_begin_pass();
             self.core.restore_password_runs(runs);
-            let outcomes = self.core.run_mail_commands(&mut tx, &incoming, &origin)?;
+            let outcomes = self
+                .core
+                .run_mail_commands(&mut tx, &incoming, &origin, &secrets)?;
             let waiting = self.core.robots_waiting();
             if !thought && !waiting.is_empty() {
                 // A robot is to answer: this pass is rolled back (the lock goes with it), the
@@ -519,6 +532,9 @@ impl Server {
             references: Vec::new(),
         };
         self.core.precheck(&self.db, &[line.to_string()], None)?;
+        // What the shell prints may end up in a log or a terminal's scrollback: no password either.
+        let secrets = self.core.admin_secrets(&self.db, line)?;
+        let comment = secrets.hide(comment);
         self.core.robots_begin_mail();
         let runs = self.core.password_runs();
         let mut thought = false;
@@ -526,7 +542,7 @@ impl Server {
             let mut tx = self.db.transaction()?;
             self.core.robots_begin_pass();
             self.core.restore_password_runs(runs);
-            let mut outcome = self.core.execute(&mut tx, line, comment, &origin, &[])?;
+            let mut outcome = self.core.execute(&mut tx, line, &comment, &origin)?;
             let waiting = self.core.robots_waiting();
             if !thought && !waiting.is_empty() {
                 // As for a mail (see `Server::ingest`): no robot thinks while the lock is held.
@@ -535,6 +551,7 @@ impl Server {
                 thought = true;
                 continue;
             }
+            secrets.hide_in(&mut outcome);
             // The mails need only the texts and letters: the values move to the answer.
             let answer = AdminOutcome {
                 ok: outcome.ok,

@@ -3,7 +3,32 @@
 
 use rusqlite::{OptionalExtension, params};
 
-use super::{Result, Tx};
+use super::{Db, Result, Tx};
+
+impl Db {
+    /// The userids of the accounts with a password that have this address registered (ignoring case),
+    /// read without the write lock: whose passwords the words of a mail from there are checked
+    /// against, to hide them (`server::secrets`).
+    pub fn userids_at_address(&self, address: &str) -> Result<Vec<String>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT u.userid FROM users u JOIN addresses a ON a.user_id = u.id
+             WHERE lower(a.address) = lower(?1) AND u.password_hash IS NOT NULL
+             ORDER BY u.id",
+        )?;
+        let rows = stmt.query_map([address], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<Vec<String>>>()?)
+    }
+
+    /// True when an account (a player's or a robot's) has this userid (ignoring case), read without
+    /// the write lock: a userid is public, never taken for a password.
+    pub fn userid_taken(&self, userid: &str) -> Result<bool> {
+        Ok(self.conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM users WHERE userid_key = ?1)",
+            [userid.to_lowercase()],
+            |r| r.get(0),
+        )?)
+    }
+}
 
 impl Tx<'_> {
     /// The userid registered with this address (ignoring case), if one is; the oldest account first

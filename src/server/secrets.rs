@@ -1,0 +1,323 @@
+//! Hiding a mail's passwords, and nothing else, in everything it causes.
+//!
+//! A word is hidden when it is a password: written in a password's place of a line that parses (right
+//! or wrong: a wrong one may be the real one with a typo, or under a mistyped userid, or a password of
+//! another account), or found, by checking it, to be the password of an account of whoever wrote the
+//! mail. Every other word is shown as written. Lines that do not parse have no password places, so
+//! their candidates ([`command::password_candidates`]) are checked against the writer's accounts:
+//! those it logged in to with the right password in this mail (the word is compared with that
+//! password: no argon2 run), and those registered at the address the answer goes to (argon2, at most
+//! `limits.max_password_checks_per_mail` runs a mail). Only the writer learns what was hidden, and the
+//! writer owns those accounts. A word that cannot be checked (a stranger's mail, the runs used up, a
+//! command line that names someone else's account, or a mistyped `signup`, whose new password is no
+//! account's yet) is hidden as a whole word, as it may be a password; but for the words a line that
+//! parses puts in their places, which are shown as written when they cannot be checked (a new
+//! userid, an unknown one: its answer must read as a wrong password's).
+//!
+//! All of it happens before the write lock, as the logins' checks do (see `auth`).
+
+use std::collections::HashMap;
+
+use crate::accounts;
+use crate::command;
+use crate::mail_in::Incoming;
+use crate::storage::{Db, StorageError};
+
+use super::{Core, Outcome};
+
+/// What one mail (or admin line) must never show.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub(super) struct Secrets {
+    /// Passwords: hidden wherever they occur (as whole words when shorter than
+    /// [`command::WHOLE_WORD_BELOW`] characters).
+    passwords: Vec<String>,
+    /// Words that may be a password and could not be checked: hidden as whole words.
+    suspects: Vec<String>,
+}
+
+impl Secrets {
+    /// `text` with the passwords and the suspects masked.
+    pub(super) fn hide(&self, text: &str) -> String {
+        command::mask_passwords(text, &self.passwords, &self.suspects)
+    }
+
+    /// Hides the secrets in what an outcome answers the sender (or shows the admin): its text, its
+    /// Subject and its letters to the sender. Letters to others are left as they are: what they
+    /// carry of the mail (its comment) was hidden before it was stored, and hiding a word of the
+    /// server's own text there would show the other players which word is the sender's password.
+    pub(super) fn hide_in(&self, o: &mut Outcome) {
+        if self.passwords.is_empty() && self.suspects.is_empty() {
+            return;
+        }
+        o.text = self.hide(&o.text);
+        o.subject = self.hide(&o.subject);
+        for l in o.letters.iter_mut().filter(|l| l.reply) {
+            l.body = self.hide(&l.body);
+            l.subject = self.hide(&l.subject);
+        }
+    }
+}
+
+/// Where a line of a mail stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Place {
+    /// A command line, carried out: its userids name whose words they are.
+    Command,
+    /// The Subject, when the commands are in the body: quoted back when there are none.
+    Subject,
+    /// A comment line: the writer's own words.
+    Comment,
+}
+
+impl Place {
+    /// True when the userids a line names say whose passwords it may hold: a command's, a Subject's.
+    fn names_accounts(self) -> bool {
+        matches!(self, Place::Command | Place::Subject)
+    }
+}
+
+/// A line's words to check.
+struct ToCheck<'a> {
+    /// Its candidates, registered userids and its own passwords left out.
+    candidates: Vec<&'a str>,
+    /// The registered userids it names, lowercase.
+    named: Vec<String>,
+    place: Place,
+    /// The line parses: its words stand in their places (the password in its own, hidden), and one
+    /// that cannot be checked is shown as written (a new userid; an unknown one, whose answer must
+    /// read as a wrong password's).
+    parsed: bool,
+    /// A line that does not parse and resembles `signup`, `change password` or `password set`: its
+    /// new password is no account's yet, so no check can find it. Its candidates are all hidden.
+    new_password: bool,
+}
+
+/// An account whose password the mail's words are checked against.
+struct Writer {
+    /// Lowercase.
+    userid: String,
+    /// Its password, when a line of this mail logged in with it: words are compared with it.
+    password: Option<String>,
+    /// Its stored hash, to check words against; `None` when they need not be (`password` is known).
+    hash: Option<String>,
+}
+
+/// What checking a word found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    Password,
+    NotPassword,
+    Unchecked,
+}
+
+impl Core {
+    /// The secrets of a mail: its command lines, its Subject and its comment lines. `sender` is the
+    /// address answers go to. Call after [`Core::precheck`], whose right passwords it reuses.
+    pub(super) fn mail_secrets(
+        &self,
+        db: &Db,
+        incoming: &Incoming,
+        sender: Option<&str>,
+    ) -> Result<Secrets, StorageError> {
+        let mut lines: Vec<(&str, Place)> = incoming
+            .commands
+            .iter()
+            .map(|l| (l.as_str(), Place::Command))
+            .collect();
+        if !incoming.commands.contains(&incoming.subject) {
+            lines.push((&incoming.subject, Place::Subject));
+        }
+        lines.extend(incoming.comment.lines().map(|l| (l, Place::Comment)));
+        self.find_secrets(db, &lines, sender)
+    }
+
+    /// The secrets of one line typed by the admin at the shell. The admin may see any account, so the
+    /// words are checked against the accounts the line names.
+    pub(super) fn admin_secrets(&self, db: &Db, line: &str) -> Result<Secrets, StorageError> {
+        self.find_secrets(db, &[(line, Place::Command)], None)
+    }
+
+    /// The secrets of these lines (see the module documentation). `sender` is `None` for the admin.
+    fn find_secrets(
+        &self,
+        db: &Db,
+        lines: &[(&str, Place)],
+        sender: Option<&str>,
+    ) -> Result<Secrets, StorageError> {
+        let names = self.games.names();
+        let logins = self.logins.borrow();
+        let right = |cmd: &command::RawCommand| {
+            cmd.login()
+                .is_some_and(|(u, pw)| logins.was_right(u, pw.expose()))
+        };
+        let mut registered: HashMap<String, bool> = HashMap::new();
+        // A registered userid is public (boards, standings): not taken for a password, nor is `bob,`.
+        let mut is_registered = |w: &str| -> Result<bool, StorageError> {
+            let key = bare_userid(w).to_lowercase();
+            if let Some(r) = registered.get(&key) {
+                return Ok(*r);
+            }
+            let r = command::is_userid(&key) && db.userid_taken(&key)?;
+            registered.insert(key, r);
+            Ok(r)
+        };
+
+        let mut passwords: Vec<String> = Vec::new();
+        // Each line's candidates, and the registered userids it names.
+        let mut to_check: Vec<ToCheck<'_>> = Vec::new();
+        for &(line, place) in lines {
+            // Any first word parses as a game's name: a comment's "Ok: move 12 was a surprise" is
+            // read as a command only where it is one.
+            let parsed = (place == Place::Command || command::looks_like_command(line, &names))
+                .then(|| command::parse(line).ok())
+                .flatten();
+            let slots: Vec<&str> = parsed.as_ref().map(|c| c.passwords()).unwrap_or_default();
+            // A registered userid written as a password (`limit resign 102 robot3 robot3`) is
+            // hidden in its place only: elsewhere it is the public userid.
+            for s in &slots {
+                if !is_registered(s)? {
+                    passwords.push(s.to_string());
+                }
+            }
+            // Read as written and logged in with the right password: its words are as meant.
+            if parsed.as_ref().is_some_and(right) {
+                continue;
+            }
+            let mut candidates = Vec::new();
+            for c in command::password_candidates(line, &names) {
+                if !slots.contains(&c) && !is_registered(c)? {
+                    candidates.push(c);
+                }
+            }
+            // Whose words a command line holds, when it has words to check (and, for the admin,
+            // whose passwords to check them against); a comment line is the writer's own.
+            let mut named = Vec::new();
+            if place.names_accounts() && !candidates.is_empty() {
+                for w in line.split_whitespace() {
+                    if is_registered(w)? {
+                        named.push(bare_userid(w).to_lowercase());
+                    }
+                }
+            }
+            to_check.push(ToCheck {
+                new_password: parsed.is_none() && command::sets_new_password(line),
+                candidates,
+                named,
+                place,
+                parsed: parsed.is_some(),
+            });
+        }
+
+        let mut writers = self.writers(db, sender, &to_check)?;
+        let mut runs = 0u32;
+        let max_runs = self.cfg.limits.max_password_checks_per_mail;
+        let mut verdicts: HashMap<&str, Verdict> = HashMap::new();
+        let mut suspects: Vec<String> = Vec::new();
+        for line in &to_check {
+            // A command line that does not parse and names an account that is not the writer's may
+            // hold that account's password: checking it would tell the writer whether it is, so
+            // what is not the writer's own password is hidden all the same.
+            let foreign = !line.parsed
+                && line.place.names_accounts()
+                && sender.is_some()
+                && line
+                    .named
+                    .iter()
+                    .any(|n| writers.iter().all(|w| &w.userid != n));
+            for &c in &line.candidates {
+                let verdict = if line.new_password || writers.is_empty() {
+                    Verdict::Unchecked
+                } else if let Some(v) = verdicts.get(c) {
+                    *v
+                } else {
+                    let v = check(c, &mut writers, &mut runs, max_runs);
+                    verdicts.insert(c, v);
+                    v
+                };
+                match verdict {
+                    Verdict::Password => passwords.push(c.to_string()),
+                    Verdict::Unchecked if !line.parsed => suspects.push(c.to_string()),
+                    Verdict::NotPassword if foreign => suspects.push(c.to_string()),
+                    _ => {}
+                }
+            }
+        }
+        passwords.sort();
+        passwords.dedup();
+        suspects.sort();
+        suspects.dedup();
+        suspects.retain(|s| !passwords.contains(s));
+        Ok(Secrets {
+            passwords,
+            suspects,
+        })
+    }
+
+    /// The accounts the mail's words are checked against: those a line logged in to with the right
+    /// password, and those registered at `sender`; for the admin (`sender` `None`), the accounts the
+    /// lines name. The hourly allowance of wrong passwords does not stop these checks: they are no
+    /// guesses (what they find goes only to the account's own address), and they are bounded per mail.
+    fn writers(
+        &self,
+        db: &Db,
+        sender: Option<&str>,
+        lines: &[ToCheck<'_>],
+    ) -> Result<Vec<Writer>, StorageError> {
+        let mut writers: Vec<Writer> = Vec::new();
+        for (userid, password) in self.logins.borrow().right() {
+            if writers.iter().all(|w| w.userid != userid) {
+                writers.push(Writer {
+                    userid: userid.to_string(),
+                    password: Some(password.to_string()),
+                    hash: None,
+                });
+            }
+        }
+        let others: Vec<String> = match sender {
+            Some(address) => db.userids_at_address(address)?,
+            None => lines.iter().flat_map(|l| l.named.iter().cloned()).collect(),
+        };
+        for userid in others {
+            let key = userid.to_lowercase();
+            if writers.iter().any(|w| w.userid == key) {
+                continue;
+            }
+            let hash = db.login_state(&key, None, 0)?.password_hash;
+            if hash.is_some() {
+                writers.push(Writer {
+                    userid: key,
+                    password: None,
+                    hash,
+                });
+            }
+        }
+        Ok(writers)
+    }
+}
+
+/// The userid a word may be, without the punctuation around it (`bob,`, `alice'`).
+fn bare_userid(word: &str) -> &str {
+    word.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '_' && c != '-')
+}
+
+/// Whether `word` is the password of one of `writers`: compared with a password known from this mail,
+/// else checked against the stored hash while `runs` stays under `max_runs`. A password found is
+/// known from then on: the mail's other words are compared with it.
+fn check(word: &str, writers: &mut [Writer], runs: &mut u32, max_runs: u32) -> Verdict {
+    let mut verdict = Verdict::NotPassword;
+    for w in writers {
+        match (&w.password, &w.hash) {
+            (Some(pw), _) if pw == word => return Verdict::Password,
+            (Some(_), _) => {}
+            (None, Some(hash)) if *runs < max_runs => {
+                *runs += 1;
+                if accounts::verify_password(hash, word) {
+                    w.password = Some(word.to_string());
+                    return Verdict::Password;
+                }
+            }
+            (None, _) => verdict = Verdict::Unchecked,
+        }
+    }
+    verdict
+}
