@@ -179,6 +179,14 @@ impl Core {
                     passwords.push(s.to_string());
                 }
             }
+            // Userid and password swapped (`limit move 101 hunter2x bob`): a registered userid in
+            // the password's place makes the word in the userid's place likely the password.
+            if let Some((userid, pw)) = parsed.as_ref().and_then(|c| c.login())
+                && is_registered(pw.expose())?
+                && !is_registered(userid)?
+            {
+                passwords.push(userid.to_string());
+            }
             // Read as written and logged in with the right password: its words are as meant.
             if parsed.as_ref().is_some_and(right) {
                 continue;
