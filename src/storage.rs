@@ -22,6 +22,7 @@ mod passwords;
 mod proposals;
 mod ratings;
 mod social;
+mod standing;
 mod trust;
 
 pub use crate::model::GamesFilter;
@@ -32,6 +33,7 @@ pub use passwords::LoginState;
 pub use proposals::{Proposal, QueuedMove};
 pub use ratings::{GameResult, Standing};
 pub use social::ChallengeList;
+pub use standing::{Bounce, ReplyStanding};
 
 const MIGRATIONS: &[(&str, &str)] = &[
     (
@@ -88,6 +90,14 @@ const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0016_cancelled",
         include_str!("../migrations/0016_cancelled.sql"),
+    ),
+    (
+        "0019_reply_standing",
+        include_str!("../migrations/0019_reply_standing.sql"),
+    ),
+    (
+        "0020_bounces",
+        include_str!("../migrations/0020_bounces.sql"),
     ),
 ];
 

@@ -350,15 +350,12 @@ fn resign_ends_a_two_player_game() {
 }
 
 #[test]
-fn an_autoresponder_without_the_usual_headers_gets_at_most_the_hourly_allowance() {
+fn a_player_gets_at_most_the_hourly_allowance_of_answers() {
     let env = Env::new();
+    env.players(&["robot"]);
     // The default allowance is 30 replies per address per hour.
-    for i in 0..35 {
-        env.deliver(&eml(
-            "robot@example.org",
-            &format!("Re: your mail {i}"),
-            "I got your mail.",
-        ));
+    for _ in 0..35 {
+        env.deliver(&eml("robot@example.org", "help", ""));
     }
     assert_eq!(env.take_mails().len(), 30);
     // An hour later it is answered again.
@@ -367,8 +364,22 @@ fn an_autoresponder_without_the_usual_headers_gets_at_most_the_hourly_allowance(
     later.db = env.db;
     later.outbox = env.outbox;
     later.now = env.now + 3601;
-    later.deliver(&eml("robot@example.org", "Re: again", "I got your mail."));
+    later.deliver(&eml("robot@example.org", "help", ""));
     assert_eq!(later.take_mails().len(), 1);
+}
+
+#[test]
+fn an_autoresponder_without_the_usual_headers_gets_a_few_error_mails() {
+    let env = Env::new();
+    for i in 0..35 {
+        env.deliver(&eml(
+            "robot@example.org",
+            &format!("Re: your mail {i}"),
+            "I got your mail.",
+        ));
+    }
+    // An address that is no player's: 3 answers a day (limits.replies_per_new_address_per_day).
+    assert_eq!(env.take_mails().len(), 3);
 }
 
 #[test]
