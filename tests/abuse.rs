@@ -263,7 +263,11 @@ fn guess(w: &mut World, guesses: usize, step: i64) -> (String, Vec<i64>) {
 #[test]
 fn a_password_guesser_is_throttled_and_the_player_keeps_playing() {
     // Replies are not limited here: every answer is compared.
-    let mut w = World::new(|c| c.limits.replies_per_address_per_hour = 100_000);
+    let mut w = World::new(|c| {
+        c.limits.replies_per_address_per_hour = 100_000;
+        c.limits.replies_per_new_address_per_day = 100_000;
+        c.limits.error_answers_before_quiet = 0;
+    });
     w.admin("signup alice Alice-pw-1 alice@example.org");
     w.admin("signup bob Bob-pw-22 bob@example.org");
     w.admin("limit challenge alice bob");

@@ -218,7 +218,13 @@ fn refused_commands_are_answered_with_an_error_and_change_nothing() {
             "twice",
         ),
     ];
-    for (from, subject, says) in &cases {
+    for (i, (from, subject, says)) in cases.iter().enumerate() {
+        if i % 4 == 3 {
+            // A command carried out now and then: five error answers in a row would make the
+            // address quiet (limits.error_answers_before_quiet).
+            env.deliver(&eml(from, "help", ""));
+            env.take_mails();
+        }
         env.deliver(&eml(from, subject, ""));
         let mails = env.take_mails();
         assert_eq!(mails.len(), 1, "{subject}: {mails:#?}");
@@ -357,7 +363,8 @@ fn a_player_gets_at_most_the_hourly_allowance_of_answers() {
     for _ in 0..35 {
         env.deliver(&eml("robot@example.org", "help", ""));
     }
-    assert_eq!(env.take_mails().len(), 30);
+    // The welcome to the signup was the first of the hour's 30.
+    assert_eq!(env.take_mails().len(), 29);
     // An hour later it is answered again.
     let mut later = Env::new();
     later.dir = env.dir;

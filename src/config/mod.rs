@@ -251,6 +251,10 @@ pub struct LimitsConfig {
     /// password (or a code mailed to it), was ever carried out: a stranger's Reply-To cannot make the
     /// server mail a victim.
     pub replies_per_new_address_per_day: u32,
+    /// Error answers in a row to one address, with no command carried out between them, after which
+    /// it gets no error answers for a day, then 2, 4, ... 32 days (a loop with an autoresponder);
+    /// 0: never.
+    pub error_answers_before_quiet: u32,
     /// New games a player may be put into per day by challenges they did not agree to (sent by
     /// someone else, or without their `--password`); past it such challenges are dropped silently.
     pub unsolicited_challenges_per_day: u32,
@@ -283,6 +287,7 @@ impl Default for LimitsConfig {
             max_commands_per_mail: 20,
             replies_per_address_per_hour: 30,
             replies_per_new_address_per_day: 3,
+            error_answers_before_quiet: 5,
             unsolicited_challenges_per_day: 5,
             unconfirmed_mails_per_hour: 20,
             password_failures_per_sender_per_hour: 10,

@@ -6,10 +6,7 @@ use super::{Core, Origin, Outcome};
 use crate::mail_out::{AUTO_GENERATED, AUTO_REPLIED, OutgoingMail, SendError};
 use crate::storage::{Bounce, Db, ReplyStanding, StorageError, Tx};
 
-/// Error answers in a row to one address, with no command carried out between them, after which it
-/// gets no error answers for a while (issue 22, item 8).
-pub const ERROR_RUN: u32 = 5;
-/// The longest quiet spell, in days; each spell is twice the one before.
+/// The longest quiet spell (issue 22, item 8), in days; each spell is twice the one before.
 pub const MAX_QUIET_DAYS: u32 = 32;
 
 /// The lines on top of an answer to an address that refused mail: why it was not mailed.
@@ -100,7 +97,7 @@ impl Core {
     ///   password or a mailed code), against
     ///   `replies_per_new_address_per_day`: a stranger's Reply-To cannot turn the server on a
     ///   victim;
-    /// * after [`ERROR_RUN`] error answers to an address with no command carried out between them,
+    /// * after `error_answers_before_quiet` error answers to an address with no command carried out between them,
     ///   it gets no error answers for a day, then two, four... ([`MAX_QUIET_DAYS`] at most): a loop
     ///   with an autoresponder costs a handful of mails a day;
     /// * an address that refused mail for good gets no mail, but the answer to a mail from it is
@@ -153,10 +150,11 @@ impl Core {
     /// Whether an answer (`ok`: not an error answer) may go to `to` now; counts it if so.
     fn may_answer(&self, tx: &Tx<'_>, to: &str, ok: bool) -> Result<bool, StorageError> {
         let mut standing = tx.reply_standing(to)?;
+        let run = self.cfg.limits.error_answers_before_quiet;
         if !ok && standing.quiet_until.is_some_and(|t| t > self.now) {
             eprintln!(
-                "pbem: {to} got {ERROR_RUN} error answers in a row with no command carried out; \
-                 no error answers to it until {}",
+                "pbem: {to} got {run} error answers in a row with no command carried out; no error \
+                 answers to it until {}",
                 crate::summary::format_time(standing.quiet_until.unwrap_or_default())
             );
             return Ok(false);
@@ -180,9 +178,9 @@ impl Core {
             eprintln!("pbem: {limit} replies to {to} in the last {per}; no more until it passes");
             return Ok(false);
         }
-        if !ok {
+        if !ok && run > 0 {
             standing.error_run += 1;
-            if standing.error_run >= ERROR_RUN {
+            if standing.error_run >= run {
                 standing.error_run = 0;
                 standing.quiet_days = (standing.quiet_days * 2).clamp(1, MAX_QUIET_DAYS);
                 standing.quiet_until = Some(self.now + i64::from(standing.quiet_days) * 86_400);
