@@ -9,18 +9,23 @@ use crate::storage::{Bounce, Db, ReplyStanding, StorageError, Tx};
 /// The longest quiet spell (issue 22, item 8), in days; each spell is twice the one before.
 pub const MAX_QUIET_DAYS: u32 = 32;
 
-/// The lines on top of an answer to an address that refused mail: why it was not mailed.
-fn bounce_note(b: &Bounce) -> String {
+/// The lines on top of an answer about an address that refused mail: why it is not mailed, and
+/// (`this_one`: the answer goes to it) that the answer is a new try.
+fn bounce_note(b: &Bounce, this_one: bool) -> String {
+    let next = if this_one {
+        "This answer is a new try: once it gets through, the address is mailed again."
+    } else {
+        "Once an answer to a mail from it gets through, it is mailed again."
+    };
     format!(
-        "Mail to {} was refused for good (first on {}, last on {}: {}), so pbem stopped\n\
-         mailing it ({} mails not sent). This answer is a new try: once it gets through, the\n\
-         address is mailed again. If it keeps failing, register another address with\n\
-         `change address`.\n",
+        "Mail to {} was refused for good (first on {}, last on {}), so pbem stopped\n\
+         mailing it ({} mails not sent). The refusal:\n  {}\n{next}\n\
+         If it keeps failing, register another address with `change address`.\n",
         b.address,
         crate::summary::format_time(b.first_at),
         crate::summary::format_time(b.last_at),
+        b.held,
         b.refusal,
-        b.held
     )
 }
 
@@ -129,9 +134,11 @@ impl Core {
                     )?;
                 }
                 if o.reply_to_sender && self.may_answer(tx, to, o.ok)? {
-                    let text = match tx.bouncing(std::slice::from_ref(to))?.first() {
-                        Some(b) => format!("{}\n{}", bounce_note(b), o.text),
-                        None => o.text,
+                    let notes = self.bounce_notes(tx, to)?;
+                    let text = if notes.is_empty() {
+                        o.text
+                    } else {
+                        format!("{notes}\n{}", o.text)
                     };
                     mails.push(self.mail(origin, vec![to.clone()], o.subject, text, true, None));
                 }
@@ -188,6 +195,26 @@ impl Core {
             tx.set_reply_standing(to, &standing)?;
         }
         Ok(true)
+    }
+
+    /// What an answer to `to` says on top about addresses that refuse mail: `to` itself, and the
+    /// other addresses of the account registered at it (so `help` from one tells of the other).
+    fn bounce_notes(&self, tx: &Tx<'_>, to: &str) -> Result<String, StorageError> {
+        let mut addresses = vec![to.to_string()];
+        if let Some(userid) = tx.userid_at_address(to)?
+            && let Some(user) = tx.user(&userid)?
+        {
+            addresses.extend(
+                user.addresses
+                    .into_iter()
+                    .filter(|a| !a.eq_ignore_ascii_case(to)),
+            );
+        }
+        Ok(tx
+            .bouncing(&addresses)?
+            .iter()
+            .map(|b| bounce_note(b, b.address.eq_ignore_ascii_case(to)))
+            .collect())
     }
 
     /// The addresses of `to` that do not refuse mail; each one left out counts a held mail.
