@@ -159,3 +159,63 @@ impl Db {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_db() -> (tempfile::TempDir, Db) {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("t.sqlite"), std::time::Duration::from_secs(5)).unwrap();
+        (dir, db)
+    }
+
+    #[test]
+    fn a_refused_mail_is_never_claimed_again_and_its_address_is_held_until_cleared() {
+        let (_dir, mut db) = temp_db();
+        let tx = db.transaction().unwrap();
+        let id = tx.queue_mail("{}", 10, false).unwrap();
+        tx.commit().unwrap();
+        assert_eq!(db.claim_unsent(20, 0, 10).unwrap().len(), 1);
+        db.mark_refused(id, 20, "550 no such user").unwrap();
+        db.record_bounce("Bob@Example.org", 20, "550 no such user")
+            .unwrap();
+        // Not even a stale claim brings it back.
+        assert!(db.claim_unsent(100_000, 99_000, 10).unwrap().is_empty());
+        let row = &db.outbox(true).unwrap()[0];
+        assert_eq!(row.refused_at, Some(20));
+        let tx = db.transaction().unwrap();
+        let to = vec!["bob@example.org".to_string(), "alice@example.org".into()];
+        let bouncing = tx.bouncing(&to).unwrap();
+        assert_eq!(bouncing.len(), 1);
+        assert_eq!(bouncing[0].address, "bob@example.org");
+        tx.hold_for_bounce("BOB@example.org").unwrap();
+        tx.commit().unwrap();
+        db.record_bounce("bob@example.org", 30, "550 still no").unwrap();
+        let b = &db.bounces().unwrap()[0];
+        assert_eq!((b.first_at, b.last_at, b.held), (20, 30, 1));
+        assert_eq!(b.refusal, "550 still no");
+        db.clear_bounces(&to).unwrap();
+        assert!(db.bounces().unwrap().is_empty());
+        // Pruned like sent mail.
+        assert_eq!(db.prune_sent(21).unwrap(), 1);
+    }
+
+    #[test]
+    fn a_standing_is_kept_per_address_ignoring_case() {
+        let (_dir, mut db) = temp_db();
+        let tx = db.transaction().unwrap();
+        assert_eq!(
+            tx.reply_standing("x@example.org").unwrap(),
+            ReplyStanding::default()
+        );
+        let s = ReplyStanding {
+            proved_at: Some(5),
+            error_run: 2,
+            quiet_until: Some(90),
+            quiet_days: 4,
+        };
+        tx.set_reply_standing("X@Example.org", &s).unwrap();
+        assert_eq!(tx.reply_standing("x@example.org").unwrap(), s);
+    }
+}
