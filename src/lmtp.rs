@@ -434,6 +434,14 @@ impl Drop for Active<'_> {
 
 /// Speaks LMTP with one client until it quits, is sent away, or the server shuts down.
 fn serve(mut conn: Conn, shared: &Shared, jobs: &mpsc::Sender<Job>, number: u64, slot: &Slot) {
+    converse(&mut conn, shared, jobs, number, slot);
+    // The accept loop holds a handle on the socket too (to wake this thread): dropping this one
+    // alone would not close the connection.
+    conn.shut_down_both();
+}
+
+/// The conversation of [`serve`], until the connection is to be closed.
+fn converse(conn: &mut Conn, shared: &Shared, jobs: &mpsc::Sender<Job>, number: u64, slot: &Slot) {
     let mut session = Session::new(&shared.hostname, shared.max_message_bytes);
     let mut out = session.greeting().into_bytes();
     let mut buf = vec![0u8; READ_CHUNK];
@@ -531,7 +539,7 @@ fn serve(mut conn: Conn, shared: &Shared, jobs: &mpsc::Sender<Job>, number: u64,
 /// sent after it, and what the client still sends meanwhile (a pipelined NOOP) is read and dropped
 /// for up to a second, since closing with unread input resets the connection, and a reset may lose
 /// the reply before the client reads it.
-fn send_away(mut conn: Conn, reply: &str) {
+fn send_away(conn: &mut Conn, reply: &str) {
     if conn.write_all(reply.as_bytes()).is_err() {
         return;
     }
@@ -681,6 +689,14 @@ impl Conn {
         let _ = match self {
             Conn::Unix(s) => s.shutdown(std::net::Shutdown::Read),
             Conn::Tcp(s) => s.shutdown(std::net::Shutdown::Read),
+        };
+    }
+
+    /// Ends the connection both ways, whoever else holds a handle on it.
+    fn shut_down_both(&self) {
+        let _ = match self {
+            Conn::Unix(s) => s.shutdown(std::net::Shutdown::Both),
+            Conn::Tcp(s) => s.shutdown(std::net::Shutdown::Both),
         };
     }
 

@@ -903,3 +903,18 @@ fn a_running_listener_sends_what_waits_every_flush_interval() {
     assert_eq!(mails[0].to, ["alice@example.org"]);
     server.wait_log("outbox: 1 waiting mail(s) sent");
 }
+
+#[test]
+fn after_quit_the_server_closes_the_connection() {
+    let env = Env::new();
+    let server = Lmtp::start(&env, "inet:127.0.0.1:0", None);
+    let mut c = idle_client(&server);
+    c.get_mut().write_all(b"QUIT\r\n").unwrap();
+    c.get_ref()
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut rest = String::new();
+    // The end of the connection, not a timeout, ends the read.
+    c.read_to_string(&mut rest).unwrap();
+    assert_eq!(rest, "221 2.0.0 localhost closing\r\n");
+}

@@ -166,7 +166,11 @@ mod tests {
 
     fn temp_db() -> (tempfile::TempDir, Db) {
         let dir = tempfile::tempdir().unwrap();
-        let db = Db::open(&dir.path().join("t.sqlite"), std::time::Duration::from_secs(5)).unwrap();
+        let db = Db::open(
+            &dir.path().join("t.sqlite"),
+            std::time::Duration::from_secs(5),
+        )
+        .unwrap();
         (dir, db)
     }
 
@@ -191,7 +195,8 @@ mod tests {
         assert_eq!(bouncing[0].address, "bob@example.org");
         tx.hold_for_bounce("BOB@example.org").unwrap();
         tx.commit().unwrap();
-        db.record_bounce("bob@example.org", 30, "550 still no").unwrap();
+        db.record_bounce("bob@example.org", 30, "550 still no")
+            .unwrap();
         let b = &db.bounces().unwrap()[0];
         assert_eq!((b.first_at, b.last_at, b.held), (20, 30, 1));
         assert_eq!(b.refusal, "550 still no");
