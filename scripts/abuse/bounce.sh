@@ -30,4 +30,4 @@ echo "exit statuses of the 24 hourly flushes: $(printf '%s\n' "${statuses[@]}" |
 echo "mails delivered to alice: $(grep -c '^alice@example.org$' "$WORK/sink.log")"
 echo "the log said: $(grep -m1 -o 'not sent (.*' "$WORK/ingest.log" | cut -c1-60)... / $(grep -m1 -o 'retries it' "$WORK/ingest.log" || echo 'no "retries it"')"
 echo "pbem outbox list:"
-p outbox list 2>/dev/null | sed 's/^/    /' | cut -c1-200
+p outbox list 2>/dev/null | sed "s/^/    /"

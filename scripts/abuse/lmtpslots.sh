@@ -7,7 +7,8 @@ set -euo pipefail
 source "$(dirname "$0")/lib.bash"
 HERE=$(cd "$(dirname "$0")" && pwd)
 
-pbem lmtp --listen inet:127.0.0.1:0 2>"$WORK/lmtp.log" &
+# The binary itself in the background (not the pbem function: its subshell would take the signal).
+"$BIN" --db "$WORK/pbem.sqlite" --outbox "$WORK/outbox" lmtp --listen inet:127.0.0.1:0 2>"$WORK/lmtp.log" &
 LMTP=$!
 trap 'kill $LMTP 2>/dev/null; wait $LMTP 2>/dev/null; [[ -n ${KEEP:-} ]] || rm -rf "$WORK"' EXIT
 for _ in $(seq 100); do grep -q "listening on" "$WORK/lmtp.log" 2>/dev/null && break; sleep 0.1; done
