@@ -99,12 +99,12 @@ impl Core {
     ///
     /// * replies to the sender count against the address's hourly allowance, or, for an address
     ///   that never showed it is a player's (a signup from it, or a command with an account's
-    ///   password or a mailed code), against
+    ///   password or a mailed code; or it is registered), against the daily
     ///   `replies_per_new_address_per_day`: a stranger's Reply-To cannot turn the server on a
     ///   victim;
-    /// * after `error_answers_before_quiet` error answers to an address with no command carried out between them,
-    ///   it gets no error answers for a day, then two, four... ([`MAX_QUIET_DAYS`] at most): a loop
-    ///   with an autoresponder costs a handful of mails a day;
+    /// * after `error_answers_before_quiet` error answers to an address with no command carried
+    ///   out between them, it gets no error answers for a day, then two, four...
+    ///   ([`MAX_QUIET_DAYS`] at most): a loop with an autoresponder costs a handful of mails a day;
     /// * an address that refused mail for good gets no mail, but the answer to a mail from it is
     ///   tried (and once accepted, the address is mailed again).
     ///
