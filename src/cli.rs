@@ -348,6 +348,9 @@ pub fn run(args: Args) -> i32 {
         } => match server.flush_outbox() {
             Ok(r) => {
                 let _ = write!(out, "sent {}, failed {}", r.sent, r.failed);
+                if r.refused > 0 {
+                    let _ = write!(out, ", refused for good {} (not tried again)", r.refused);
+                }
                 if r.delivered_earlier > 0 {
                     let _ = write!(
                         out,
@@ -364,7 +367,10 @@ pub fn run(args: Args) -> i32 {
             action: OutboxAction::List { all },
         } => match server.db().outbox(!all) {
             Ok(rows) => {
-                let waiting = rows.iter().filter(|r| r.sent_at.is_none()).count();
+                let waiting = rows
+                    .iter()
+                    .filter(|r| r.sent_at.is_none() && r.refused_at.is_none())
+                    .count();
                 let _ = writeln!(
                     err,
                     "outbox: {waiting} waiting{} (sent mail is kept {} days)",
@@ -381,13 +387,18 @@ pub fn run(args: Args) -> i32 {
                             Ok(m) => (m.to.join(","), m.subject),
                             Err(_) => ("?".into(), "(unreadable)".into()),
                         };
-                    let state = match r.sent_at {
-                        Some(_) => "sent".to_string(),
-                        None => format!("waiting, {} tries", r.attempts),
+                    let state = match (r.sent_at, r.refused_at) {
+                        (Some(_), _) => "sent".to_string(),
+                        (None, Some(at)) => format!(
+                            "refused for good {} ({}), not tried again",
+                            crate::summary::format_time(at),
+                            r.last_error.as_deref().unwrap_or("")
+                        ),
+                        (None, None) => format!("waiting, {} tries", r.attempts),
                     };
                     let _ = writeln!(out, "{}\t{state}\t{to}\t{subject}", r.id);
                 }
-                EX_OK
+                list_bounces(&server, &mut out, &mut err)
             }
             Err(e) => server_failure(&mut err, &ServerError::Storage(e), db),
         },
@@ -689,4 +700,29 @@ fn maildir(
     }
     let _ = writeln!(err, "pbem: {}", tally.line("maildir"));
     status
+}
+
+/// The end of `pbem outbox list`: the addresses that refuse mail, which the server mails no more.
+fn list_bounces(server: &Server, out: &mut impl Write, err: &mut impl Write) -> i32 {
+    match server.db().bounces() {
+        Ok(bounces) => {
+            for b in bounces {
+                let _ = writeln!(
+                    out,
+                    "bounces\t{}\trefused since {}, last {}: {}; {} mail(s) not sent to it since \
+                     (mailed again once an answer to a mail from it gets through)",
+                    b.address,
+                    crate::summary::format_time(b.first_at),
+                    crate::summary::format_time(b.last_at),
+                    b.refusal,
+                    b.held
+                );
+            }
+            EX_OK
+        }
+        Err(e) => {
+            let _ = writeln!(err, "pbem: {e}");
+            crate::exit::EX_SOFTWARE
+        }
+    }
 }

@@ -12,9 +12,16 @@
 //!
 //! SIGTERM or SIGINT stop the server: no new connection is taken, a message being read or ingested is
 //! finished and answered, every other command gets `421 4.3.2 shutting down`, and the process exits 0.
-//! A client that is silent past `idle_timeout_secs` is sent away.
+//! A client that is silent past `idle_timeout_secs` is sent away; once the slots run low, so is one
+//! that delivered nothing for `busy_idle_timeout_secs`, and a full house makes room for a new
+//! connection ([`slots`]).
+//!
+//! The outbox is sent as the listener starts and every `flush_interval_secs` after: the replies that a
+//! killed listener's workers had committed but not sent go out without anyone running
+//! `pbem outbox flush`.
 
 pub mod protocol;
+pub mod slots;
 
 use std::io::{self, Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -32,6 +39,7 @@ use crate::config::{Config, Listen};
 use crate::exit::{self, EX_OK, EX_TEMPFAIL, EX_UNAVAILABLE};
 use crate::server::Server;
 use protocol::{Mail, SHUTTING_DOWN, Session, Step, Verdict};
+use slots::Slot;
 
 /// Set by SIGTERM/SIGINT.
 static SHUTDOWN: AtomicBool = AtomicBool::new(false);
@@ -45,6 +53,8 @@ const WORKER_STACK: usize = 8 << 20;
 const CONNECTION_STACK: usize = 256 << 10;
 /// How much is read from a client at once.
 const READ_CHUNK: usize = 16 << 10;
+/// The longest a connection's thread waits without looking again: the slots may have run low since.
+const RECHECK: Duration = Duration::from_secs(1);
 
 /// Runs the LMTP server on `listen` until SIGTERM or SIGINT; returns the exit status.
 pub fn run(cfg: Config, listen: &Listen, seed: Option<u64>, clock: Arc<dyn Clock>) -> i32 {
@@ -56,6 +66,13 @@ pub fn run(cfg: Config, listen: &Listen, seed: Option<u64>, clock: Arc<dyn Clock
         }
     };
     let db = cfg.database.path.clone();
+    // Made and brought up to date once, here: workers that all open a new file at once would race
+    // to switch it to WAL, and one of them may find it locked.
+    if let Err(e) = Server::open_at(cfg.clone(), Arc::clone(&clock)) {
+        let (status, line) = exit::failure_status(&e, &db);
+        eprintln!("pbem: {line}");
+        return status;
+    }
     let (jobs, workers) = match start_workers(&cfg, seed, &clock, &db) {
         Ok(w) => w,
         Err((status, line)) => {
@@ -79,10 +96,14 @@ pub fn run(cfg: Config, listen: &Listen, seed: Option<u64>, clock: Arc<dyn Clock
         hostname: cfg.server.message_id_host().to_string(),
         max_message_bytes: cfg.limits.max_message_bytes,
         idle: Duration::from_secs(cfg.lmtp.idle_timeout_secs),
+        busy_idle: Duration::from_secs(cfg.lmtp.busy_idle_timeout_secs),
+        low_mark: slots::low_mark(cfg.lmtp.max_connections),
+        epoch: Instant::now(),
         wake,
         active: AtomicUsize::new(0),
         mails: AtomicU64::new(0),
     });
+    let flusher = start_flusher(&cfg, seed, &clock, wake);
     let connections = accept_loop(&listener, &shared, &jobs, cfg.lmtp.max_connections);
     let open = connections.iter().filter(|h| !h.is_finished()).count();
     eprintln!("pbem: lmtp: shutting down; finishing {open} open connection(s)");
@@ -94,6 +115,9 @@ pub fn run(cfg: Config, listen: &Listen, seed: Option<u64>, clock: Arc<dyn Clock
     drop(jobs);
     for w in workers {
         let _ = w.join();
+    }
+    if let Some(f) = flusher {
+        let _ = f.join();
     }
     eprintln!(
         "pbem: lmtp: stopped after {} mail(s)",
@@ -107,6 +131,11 @@ struct Shared {
     hostname: String,
     max_message_bytes: usize,
     idle: Duration,
+    /// Once `low_mark` connections are open: how long one may go without progress.
+    busy_idle: Duration,
+    low_mark: usize,
+    /// What the slots measure time from.
+    epoch: Instant,
     /// The read end of the wake-up pipe: readable once shutting down.
     wake: RawFd,
     active: AtomicUsize,
@@ -210,6 +239,71 @@ fn worker(
     }
 }
 
+/// Starts the thread that sends what the outbox holds: at once, then every `flush_interval_secs`
+/// until the server stops. Mail claimed by a live worker of this process is left to it; mail claimed
+/// by a process that died (a killed listener's) is taken at once (see `Db::claim_unsent`).
+fn start_flusher(
+    cfg: &Config,
+    seed: Option<u64>,
+    clock: &Arc<dyn Clock>,
+    wake: RawFd,
+) -> Option<JoinHandle<()>> {
+    let every = Duration::from_secs(cfg.lmtp.flush_interval_secs);
+    let (cfg, clock) = (cfg.clone(), Arc::clone(clock));
+    let spawned = std::thread::Builder::new()
+        .name("lmtp-flush".into())
+        .stack_size(WORKER_STACK)
+        .spawn(move || {
+            let mut server = match Server::open_at(cfg, clock) {
+                Ok(s) => s.with_seed(seed),
+                Err(e) => {
+                    eprintln!("pbem: lmtp: the outbox will not be sent: {e}");
+                    return;
+                }
+            };
+            loop {
+                flush_once(&mut server, every);
+                // The wake-up pipe is readable once a signal came: then stop.
+                let woken = wait_readable(wake, None, Some(every));
+                if SHUTDOWN.load(Ordering::SeqCst) || matches!(woken, Ok(Ready::Input)) {
+                    return;
+                }
+            }
+        });
+    match spawned {
+        Ok(h) => Some(h),
+        Err(e) => {
+            eprintln!("pbem: lmtp: cannot start the outbox sender: {e}; run `pbem outbox flush`");
+            None
+        }
+    }
+}
+
+/// One sending of the outbox, logged when it did anything.
+fn flush_once(server: &mut Server, every: Duration) {
+    let flushed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| server.flush_outbox()));
+    match flushed {
+        Ok(Ok(r)) => {
+            if r.sent + r.failed + r.delivered_earlier + r.refused > 0 {
+                eprintln!(
+                    "pbem: lmtp: outbox: {} waiting mail(s) sent, {} delivered by a killed sender's \
+                     hand-off, {} refused for good, {} failed (tried again in {} s)",
+                    r.sent,
+                    r.delivered_earlier,
+                    r.refused,
+                    r.failed,
+                    every.as_secs()
+                );
+            }
+        }
+        Ok(Err(e)) => eprintln!(
+            "pbem: lmtp: sending the outbox: {e} (tried again in {} s)",
+            every.as_secs()
+        ),
+        Err(_) => eprintln!("pbem: lmtp: sending the outbox panicked; tried again later"),
+    }
+}
+
 /// Ingests one message as `pbem ingest` does, and logs it the same way.
 fn ingest(server: &mut Server, job: &Job, db: &Path) -> Verdict {
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| server.ingest(&job.raw)));
@@ -245,7 +339,7 @@ fn accept_loop(
     jobs: &mpsc::Sender<Job>,
     max_connections: usize,
 ) -> Vec<JoinHandle<()>> {
-    let mut threads: Vec<JoinHandle<()>> = Vec::new();
+    let mut threads: Vec<(JoinHandle<()>, Arc<Slot>, Conn)> = Vec::new();
     let mut number: u64 = 0;
     while !SHUTDOWN.load(Ordering::SeqCst) {
         match wait_readable(listener.fd(), Some(shared.wake), None) {
@@ -268,9 +362,11 @@ fn accept_loop(
                 continue;
             }
         };
-        threads.retain(|t| !t.is_finished());
+        threads.retain(|(t, ..)| !t.is_finished());
         let _ = conn.set_write_timeout(Some(shared.idle));
-        if shared.active.load(Ordering::SeqCst) >= max_connections {
+        let now = Instant::now();
+        let open = threads.iter().filter(|(_, s, _)| !s.is_evicted()).count();
+        if open >= max_connections && !make_room(&threads, now) {
             let mut conn = conn;
             let _ = conn.set_write_timeout(Some(Duration::from_secs(1)));
             let _ = conn.write_all(
@@ -282,25 +378,49 @@ fn accept_loop(
             );
             continue;
         }
+        // A handle on the socket, to wake its thread when it must make room.
+        let Ok(handle) = conn.try_clone() else {
+            eprintln!("pbem: lmtp: cannot hold a connection: out of file descriptors?");
+            continue;
+        };
         number += 1;
         shared.active.fetch_add(1, Ordering::SeqCst);
-        let (shared_c, jobs_c) = (Arc::clone(shared), jobs.clone());
+        let slot = Arc::new(Slot::new(shared.epoch, now));
+        let (shared_c, jobs_c, slot_c) = (Arc::clone(shared), jobs.clone(), Arc::clone(&slot));
         let spawned = std::thread::Builder::new()
             .name(format!("lmtp-conn-{number}"))
             .stack_size(CONNECTION_STACK)
             .spawn(move || {
                 let _count = Active(&shared_c.active);
-                serve(conn, &shared_c, &jobs_c, number);
+                serve(conn, &shared_c, &jobs_c, number, &slot_c);
             });
         match spawned {
-            Ok(t) => threads.push(t),
+            Ok(t) => threads.push((t, slot, handle)),
             Err(e) => {
                 shared.active.fetch_sub(1, Ordering::SeqCst);
                 eprintln!("pbem: lmtp: cannot start a connection thread: {e}");
             }
         }
     }
-    threads
+    threads.into_iter().map(|(t, ..)| t).collect()
+}
+
+/// Every slot is taken: closes the connection idle longest to make room for a new one (its thread
+/// is woken by the end of its input and says why). False when none may be closed.
+fn make_room(threads: &[(JoinHandle<()>, Arc<Slot>, Conn)], now: Instant) -> bool {
+    let Some(chosen) = slots::victim(threads.iter().map(|(_, s, _)| s.as_ref()), now) else {
+        return false;
+    };
+    if !chosen.evict() {
+        return false;
+    }
+    if let Some((_, _, handle)) = threads
+        .iter()
+        .find(|(_, s, _)| std::ptr::eq(s.as_ref(), chosen))
+    {
+        handle.shut_down_reading();
+    }
+    true
 }
 
 /// Counts an open connection for as long as it lives.
@@ -313,7 +433,15 @@ impl Drop for Active<'_> {
 }
 
 /// Speaks LMTP with one client until it quits, is sent away, or the server shuts down.
-fn serve(mut conn: Conn, shared: &Shared, jobs: &mpsc::Sender<Job>, number: u64) {
+fn serve(mut conn: Conn, shared: &Shared, jobs: &mpsc::Sender<Job>, number: u64, slot: &Slot) {
+    converse(&mut conn, shared, jobs, number, slot);
+    // The accept loop holds a handle on the socket too (to wake this thread): dropping this one
+    // alone would not close the connection.
+    conn.shut_down_both();
+}
+
+/// The conversation of [`serve`], until the connection is to be closed.
+fn converse(conn: &mut Conn, shared: &Shared, jobs: &mpsc::Sender<Job>, number: u64, slot: &Slot) {
     let mut session = Session::new(&shared.hostname, shared.max_message_bytes);
     let mut out = session.greeting().into_bytes();
     let mut buf = vec![0u8; READ_CHUNK];
@@ -338,10 +466,13 @@ fn serve(mut conn: Conn, shared: &Shared, jobs: &mpsc::Sender<Job>, number: u64)
                     }
                     out.clear();
                     mails += 1;
+                    slot.set_delivering(true);
                     let verdict = deliver(mail, jobs, format!("lmtp {number}.{mails}"));
                     shared.mails.fetch_add(1, Ordering::Relaxed);
                     out.extend_from_slice(session.delivered(&verdict).as_bytes());
                     deadline = Instant::now() + shared.idle;
+                    slot.progressed(Instant::now());
+                    slot.set_delivering(false);
                 }
             }
         }
@@ -363,14 +494,35 @@ fn serve(mut conn: Conn, shared: &Shared, jobs: &mpsc::Sender<Job>, number: u64)
             }
         }
         let now = Instant::now();
+        if slot.is_evicted() {
+            send_away(
+                conn,
+                "421 4.3.2 every connection slot is taken: this idle one makes room; closing\r\n",
+            );
+            return;
+        }
         if now >= deadline {
-            let _ = conn.write_all(b"421 4.4.2 idle too long; closing\r\n");
+            send_away(conn, "421 4.4.2 idle too long; closing\r\n");
+            return;
+        }
+        let busy = shared.active.load(Ordering::SeqCst) >= shared.low_mark;
+        if busy && now >= slot.last_progress() + shared.busy_idle {
+            send_away(
+                conn,
+                &format!(
+                    "421 4.4.2 the server is busy and this connection delivered nothing for {} s; \
+                     closing\r\n",
+                    shared.busy_idle.as_secs()
+                ),
+            );
             return;
         }
         // While a message is being read the wake-up is not listened to: it is finished first.
         let wake = (!stopping).then_some(shared.wake);
         n = 0;
-        match wait_readable(conn.as_raw_fd(), wake, Some(deadline - now)) {
+        let wait = (deadline - now).min(RECHECK);
+        match wait_readable(conn.as_raw_fd(), wake, Some(wait)) {
+            Ok(Ready::Input) if slot.is_evicted() => {}
             Ok(Ready::Input) => match conn.read(&mut buf) {
                 Ok(0) => return,
                 Ok(got) => n = got,
@@ -379,6 +531,28 @@ fn serve(mut conn: Conn, shared: &Shared, jobs: &mpsc::Sender<Job>, number: u64)
             },
             Ok(Ready::Woken | Ready::TimedOut) => {}
             Err(_) => return,
+        }
+    }
+}
+
+/// Closes a connection with a last reply that the client gets to read: the end of the output is
+/// sent after it, and what the client still sends meanwhile (a pipelined NOOP) is read and dropped
+/// for up to a second, since closing with unread input resets the connection, and a reset may lose
+/// the reply before the client reads it.
+fn send_away(conn: &mut Conn, reply: &str) {
+    if conn.write_all(reply.as_bytes()).is_err() {
+        return;
+    }
+    conn.shut_down_writing();
+    let until = Instant::now() + Duration::from_secs(1);
+    let mut sink = [0u8; 4096];
+    while let Some(left) = until.checked_duration_since(Instant::now()) {
+        match wait_readable(conn.as_raw_fd(), None, Some(left)) {
+            Ok(Ready::Input) => match conn.read(&mut sink) {
+                Ok(0) | Err(_) => return,
+                Ok(_) => {}
+            },
+            _ => return,
         }
     }
 }
@@ -503,6 +677,37 @@ enum Conn {
 }
 
 impl Conn {
+    fn try_clone(&self) -> io::Result<Conn> {
+        match self {
+            Conn::Unix(s) => s.try_clone().map(Conn::Unix),
+            Conn::Tcp(s) => s.try_clone().map(Conn::Tcp),
+        }
+    }
+
+    /// Ends the input of the connection, which wakes the thread waiting on it.
+    fn shut_down_reading(&self) {
+        let _ = match self {
+            Conn::Unix(s) => s.shutdown(std::net::Shutdown::Read),
+            Conn::Tcp(s) => s.shutdown(std::net::Shutdown::Read),
+        };
+    }
+
+    /// Ends the connection both ways, whoever else holds a handle on it.
+    fn shut_down_both(&self) {
+        let _ = match self {
+            Conn::Unix(s) => s.shutdown(std::net::Shutdown::Both),
+            Conn::Tcp(s) => s.shutdown(std::net::Shutdown::Both),
+        };
+    }
+
+    /// Ends the output of the connection: the client reads the end after the last reply.
+    fn shut_down_writing(&self) {
+        let _ = match self {
+            Conn::Unix(s) => s.shutdown(std::net::Shutdown::Write),
+            Conn::Tcp(s) => s.shutdown(std::net::Shutdown::Write),
+        };
+    }
+
     fn set_write_timeout(&self, t: Option<Duration>) -> io::Result<()> {
         match self {
             Conn::Unix(s) => s.set_write_timeout(t),

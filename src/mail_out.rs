@@ -120,16 +120,35 @@ pub enum SendError {
     /// said EX_TEMPFAIL, a timeout, a TLS problem that a configuration fix may cure.
     #[error("temporary failure, will retry: {0}")]
     Temporary(String),
-    /// Retrying cannot help: the relay answered 5xx, an address was refused, the mail cannot be
-    /// built.
+    /// Retrying cannot help: the mail cannot be built, or sendmail found it malformed.
     #[error("permanent failure: {0}")]
     Permanent(String),
+    /// The receiving side refused the mail for good: the relay answered 5xx, or sendmail said the
+    /// user or host does not exist. Retrying cannot help, and the address refuses mail.
+    #[error("refused for good: {0}")]
+    Refused(String),
 }
 
 impl SendError {
     /// True if sending again later may succeed.
     pub fn is_temporary(&self) -> bool {
         matches!(self, SendError::Temporary(_))
+    }
+
+    /// Of a mail's recipients `to`, those that this failure says refuse mail: for a refusal, the
+    /// one recipient, or of several those the refusal names (a relay names the address it refuses,
+    /// `550 5.1.1 <bob@example.org>: Recipient address rejected`). None for other failures.
+    pub fn refusing<'a>(&self, to: &'a [String]) -> Vec<&'a String> {
+        let SendError::Refused(why) = self else {
+            return Vec::new();
+        };
+        if let [only] = to {
+            return vec![only];
+        }
+        let why = why.to_lowercase();
+        to.iter()
+            .filter(|a| why.contains(&a.to_lowercase()))
+            .collect()
     }
 }
 

@@ -22,6 +22,7 @@ mod passwords;
 mod proposals;
 mod ratings;
 mod social;
+mod standing;
 mod trust;
 
 pub use crate::model::GamesFilter;
@@ -32,6 +33,7 @@ pub use passwords::LoginState;
 pub use proposals::{Proposal, QueuedMove};
 pub use ratings::{GameResult, Standing};
 pub use social::ChallengeList;
+pub use standing::{Bounce, ReplyStanding};
 
 const MIGRATIONS: &[(&str, &str)] = &[
     (
@@ -92,6 +94,14 @@ const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0017_confirmation_senders",
         include_str!("../migrations/0017_confirmation_senders.sql"),
+    ),
+    (
+        "0018_reply_standing",
+        include_str!("../migrations/0018_reply_standing.sql"),
+    ),
+    (
+        "0019_bounces",
+        include_str!("../migrations/0019_bounces.sql"),
     ),
 ];
 

@@ -6,7 +6,7 @@ mod common;
 
 use std::process::Stdio;
 
-use common::{Env, NOW, Sent, eml, legal_moves_after};
+use common::{EVERY_ANSWER, Env, NOW, Sent, eml, legal_moves_after};
 
 const DAY: i64 = 86_400;
 
@@ -228,7 +228,8 @@ fn a_games_own_nag_and_forfeit_times_are_honoured() {
 
 #[test]
 fn bad_server_options_are_refused_and_change_nothing() {
-    let env = Env::new();
+    // Every refusal's answer is read: the per-address allowances of answers are off.
+    let env = Env::new().with_config(EVERY_ANSWER);
     env.players(&["alice", "bob"]);
     let cases: &[(&str, &[&str])] = &[
         (
@@ -362,7 +363,8 @@ fn vacation_off_restarts_the_clock_and_a_planned_vacation_is_announced() {
 
 #[test]
 fn bad_vacations_are_refused_and_change_nothing() {
-    let env = started();
+    // Every refusal's answer is read: the per-address allowances of answers are off.
+    let env = started().with_config(EVERY_ANSWER);
     let cases: &[(&str, &str)] = &[
         (
             "vacation alice pw-alice 2026-11-01 2026-11-10",

@@ -10,7 +10,7 @@ mod common;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use common::{Env, Sent, eml};
+use common::{EVERY_ANSWER, Env, Sent, eml};
 
 const STATE: [&str; 4] = ["addresses", "games", "seats", "comments"];
 
@@ -23,7 +23,8 @@ enum Want {
 }
 
 fn started() -> Env {
-    let env = Env::new();
+    // Each hostile mail is answered (or not) for what it is: the per-address allowances are off.
+    let env = Env::new().with_config(EVERY_ANSWER);
     env.players(&["alice", "bob"]);
     env.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
     env.take_mails();

@@ -52,6 +52,24 @@ impl Lmtp {
         if let Some(c) = config {
             cmd.arg("--config").arg(c);
         }
+        Lmtp::spawn(cmd, listen)
+    }
+
+    /// Starts `pbem lmtp` on the env's database with the mail transport of `config` (not the
+    /// outbox folder).
+    fn start_with_transport(env: &Env, listen: &str, config: &Path) -> Lmtp {
+        let mut cmd = std::process::Command::new(pbem_bin());
+        cmd.arg("--db")
+            .arg(&env.db)
+            .arg("--config")
+            .arg(config)
+            .env("PBEM_NOW", env.now.to_string())
+            .env("PBEM_SEED", SEED.to_string())
+            .env_remove("PBEM_CONFIG");
+        Lmtp::spawn(cmd, listen)
+    }
+
+    fn spawn(mut cmd: std::process::Command, listen: &str) -> Lmtp {
         let mut child = cmd
             .args(["lmtp", "--listen", listen])
             .stdin(Stdio::null())
@@ -665,4 +683,238 @@ fn a_silent_client_is_sent_away() {
     c.write(b"Subject: slow\r\n");
     assert_eq!(c.reply(), "421 4.4.2 idle too long; closing");
     assert!(settled(&env).is_empty());
+}
+
+/// A raw TCP client that said LHLO: for clients that only hold a connection.
+fn idle_client(server: &Lmtp) -> BufReader<TcpStream> {
+    let addr = server.address.strip_prefix("inet:").unwrap();
+    let mut c = BufReader::new(TcpStream::connect(addr).unwrap());
+    c.get_ref()
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let mut line = String::new();
+    c.read_line(&mut line).unwrap();
+    assert!(line.starts_with("220 "), "{line}");
+    c.get_mut().write_all(b"LHLO idle.example\r\n").unwrap();
+    loop {
+        line.clear();
+        c.read_line(&mut line).unwrap();
+        if line.starts_with("250 ") {
+            return c;
+        }
+    }
+}
+
+/// Says NOOP every 300 ms until the server answers something else, at most `limit`: that answer
+/// (empty if the connection just closed) and when it came.
+fn noop_until_sent_away(c: &mut BufReader<TcpStream>, limit: Duration) -> (String, Duration) {
+    let started = Instant::now();
+    while started.elapsed() < limit {
+        let _ = c.get_mut().write_all(b"NOOP\r\n");
+        let mut line = String::new();
+        match c.read_line(&mut line) {
+            Ok(_) if line == "250 2.0.0 ok\r\n" => {}
+            _ => return (line, started.elapsed()),
+        }
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    (String::new(), started.elapsed())
+}
+
+#[test]
+fn idle_clients_on_every_slot_do_not_keep_the_mta_out() {
+    let env = Env::new();
+    let cfg = config(&env, "[lmtp]\nmax_connections = 4\n");
+    let server = Lmtp::start(&env, "inet:127.0.0.1:0", Some(&cfg));
+    // Four clients take every slot and only hold it.
+    let mut idle: Vec<BufReader<TcpStream>> = (0..4).map(|_| idle_client(&server)).collect();
+    std::thread::sleep(Duration::from_millis(1500));
+    // The MTA still gets in and delivers.
+    let mut mta = server.connect();
+    let m = eml("alice@example.org", "signup alice pw-alice", "");
+    assert_eq!(
+        mta.send("alice@example.org", &["pbem@localhost"], &m),
+        ["250 2.0.0 <pbem@localhost> handled"]
+    );
+    assert_eq!(settled(&env).len(), 1);
+    // One idle client made room, and was told why; the others still hold theirs.
+    let mut told = Vec::new();
+    for c in &mut idle {
+        c.get_ref()
+            .set_read_timeout(Some(Duration::from_millis(500)))
+            .unwrap();
+        let mut line = String::new();
+        if c.read_line(&mut line).is_ok() && !line.is_empty() {
+            told.push(line);
+        }
+    }
+    assert_eq!(
+        told,
+        ["421 4.3.2 every connection slot is taken: this idle one makes room; closing\r\n"]
+    );
+}
+
+#[test]
+fn idle_clients_saying_noop_are_sent_away_once_the_slots_run_low() {
+    let env = Env::new();
+    // busy_idle_timeout_secs is 10 by default.
+    let cfg = config(&env, "[lmtp]\nmax_connections = 4\n");
+    let server = Lmtp::start(&env, "inet:127.0.0.1:0", Some(&cfg));
+    // Two of four slots taken: plenty left, so NOOPs keep a connection as long as it likes.
+    let mut first: Vec<BufReader<TcpStream>> = (0..2).map(|_| idle_client(&server)).collect();
+    for c in &mut first {
+        let (line, _) = noop_until_sent_away(c, Duration::from_secs(3));
+        assert_eq!(line, "", "still open after 3 s");
+    }
+    // A third: three quarters of the slots are taken, and those that delivered nothing for 10 s
+    // go, NOOPs or not.
+    let mut third = idle_client(&server);
+    let results: Vec<(String, Duration)> = std::thread::scope(|s| {
+        let threads: Vec<_> = first
+            .iter_mut()
+            .map(|c| s.spawn(move || noop_until_sent_away(c, Duration::from_secs(20))))
+            .collect();
+        threads.into_iter().map(|t| t.join().unwrap()).collect()
+    });
+    for (line, after) in &results {
+        assert_eq!(
+            line,
+            "421 4.4.2 the server is busy and this connection delivered nothing for 10 s; closing\r\n"
+        );
+        assert!(*after < Duration::from_secs(12), "{after:?}");
+    }
+    // With them gone the slots are plentiful again: the third keeps its connection.
+    let (line, _) = noop_until_sent_away(&mut third, Duration::from_secs(3));
+    assert_eq!(line, "", "still open");
+    // The MTA finds room and delivers.
+    let mut mta = server.connect();
+    let m = eml("alice@example.org", "signup alice pw-alice", "");
+    assert_eq!(
+        mta.send("alice@example.org", &["pbem@localhost"], &m),
+        ["250 2.0.0 <pbem@localhost> handled"]
+    );
+}
+
+#[test]
+fn a_second_message_behind_a_bare_lf_dot_is_not_delivered() {
+    let env = Env::new();
+    let (listen, _) = unix_listen(&env);
+    let server = Lmtp::start(&env, &listen, None);
+    let mut c = server.connect();
+    c.start_data("alice@example.org", &["pbem@localhost"]);
+    c.write(
+        b"From: alice@example.org\r\nSubject: signup alice pw-alice\r\n\
+          Message-ID: <one@client.example>\r\n\r\nhello\n.\n\
+          MAIL FROM:<mallory@evil.example>\r\nRCPT TO:<pbem@localhost>\r\nDATA\r\n\
+          From: mallory@evil.example\r\nSubject: signup hidden pw-hidden\r\n\
+          Message-ID: <two@evil.example>\r\n\r\n\r\n.\r\n",
+    );
+    assert_eq!(c.reply(), "250 2.0.0 <pbem@localhost> handled");
+    // The next reply is the NOOP's: nothing else was read as commands.
+    assert_eq!(c.cmd("NOOP"), "250 2.0.0 ok");
+    let users = |u: &str| -> i64 {
+        env.sqlite()
+            .query_row("SELECT count(*) FROM users WHERE userid = ?1", [u], |r| {
+                r.get(0)
+            })
+            .unwrap()
+    };
+    assert_eq!((users("alice"), users("hidden")), (1, 0));
+    let mails = settled(&env);
+    assert_eq!(mails.len(), 1, "{mails:?}");
+    assert_eq!(mails[0].to, ["alice@example.org"]);
+}
+
+#[test]
+fn a_killed_listener_s_committed_replies_go_out_when_it_starts_again() {
+    let env = Env::new();
+    // A relay that takes the connection and never answers: the workers hang while sending.
+    let stuck = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = stuck.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for s in stuck.incoming() {
+            held.push(s);
+        }
+    });
+    let cfg = config(
+        &env,
+        &format!(
+            "[mail]\ntransport = \"smtp\"\n[mail.smtp]\nhost = \"127.0.0.1\"\nport = {port}\n\
+             timeout_secs = 300\n"
+        ),
+    );
+    let mut first = Lmtp::start_with_transport(&env, "inet:127.0.0.1:0", &cfg);
+    let mut c = first.connect();
+    for u in ["alice", "bob"] {
+        let m = eml(
+            &format!("{u}@example.org"),
+            &format!("signup {u} pw-{u}"),
+            "",
+        );
+        assert_eq!(
+            c.send("x@example.org", &["pbem@localhost"], &m),
+            ["250 2.0.0 <pbem@localhost> handled"]
+        );
+    }
+    let unsent = || -> i64 {
+        env.sqlite()
+            .query_row(
+                "SELECT count(*) FROM outbox WHERE sent_at IS NULL",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap()
+    };
+    assert_eq!(unsent(), 2, "committed, and stuck in the sending");
+    first.signal(libc::SIGKILL);
+    first.wait();
+    // Started again (with the folder transport, where mail arrives at once): it sends them.
+    let again = Lmtp::start(&env, "inet:127.0.0.1:0", None);
+    let mails = settled(&env);
+    let mut to: Vec<String> = mails.iter().map(|m| m.to.join(",")).collect();
+    to.sort();
+    assert_eq!(to, ["alice@example.org", "bob@example.org"], "{mails:?}");
+    again.wait_log("outbox: 2 waiting mail(s) sent");
+    // Once: a flush finds nothing more.
+    let out = env.admin_ok("outbox flush");
+    assert_eq!(out.trim(), "sent 0, failed 0");
+    assert!(env.take_mails().is_empty());
+}
+
+#[test]
+fn a_running_listener_sends_what_waits_every_flush_interval() {
+    let env = Env::new();
+    // The outbox folder cannot be made: a file stands where it goes, so sending fails for now.
+    std::fs::write(&env.outbox, "in the way").unwrap();
+    let cfg = config(&env, "[lmtp]\nflush_interval_secs = 1\n");
+    let server = Lmtp::start(&env, "inet:127.0.0.1:0", Some(&cfg));
+    let mut c = server.connect();
+    let m = eml("alice@example.org", "signup alice pw-alice", "");
+    assert_eq!(
+        c.send("alice@example.org", &["pbem@localhost"], &m),
+        ["250 2.0.0 <pbem@localhost> handled"]
+    );
+    server.wait_log("not sent yet");
+    std::fs::remove_file(&env.outbox).unwrap();
+    // Nobody runs `pbem outbox flush`.
+    let mails = settled(&env);
+    assert_eq!(mails.len(), 1, "{mails:?}");
+    assert_eq!(mails[0].to, ["alice@example.org"]);
+    server.wait_log("outbox: 1 waiting mail(s) sent");
+}
+
+#[test]
+fn after_quit_the_server_closes_the_connection() {
+    let env = Env::new();
+    let server = Lmtp::start(&env, "inet:127.0.0.1:0", None);
+    let mut c = idle_client(&server);
+    c.get_mut().write_all(b"QUIT\r\n").unwrap();
+    c.get_ref()
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut rest = String::new();
+    // The end of the connection, not a timeout, ends the read.
+    c.read_to_string(&mut rest).unwrap();
+    assert_eq!(rest, "221 2.0.0 localhost closing\r\n");
 }

@@ -5,11 +5,12 @@
 
 mod common;
 
-use common::{Env, eml};
+use common::{EVERY_ANSWER, Env, eml};
 
 /// alice (password `secret`) and bob (`hunter2`), as the fixtures write them, with board 101 started.
 fn env() -> Env {
-    let env = Env::new();
+    // Each shape's answer is read: the per-address allowances of answers are off.
+    let env = Env::new().with_config(EVERY_ANSWER);
     env.deliver(&eml("alice@example.org", "signup alice secret", ""));
     env.deliver(&eml("bob@example.org", "signup bob hunter2", ""));
     env.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));

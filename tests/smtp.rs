@@ -12,6 +12,8 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::time::Duration;
 
 use mailin::{Action, AuthMechanism, Handler, Response, Session, SessionBuilder};
+
+mod common;
 use pbem::config::{Config, SmtpTls, Transport};
 use pbem::mail_out::{AUTO_GENERATED, AUTO_REPLIED, Mailer, OutgoingMail, SendError};
 
@@ -33,6 +35,8 @@ enum Policy {
     Accept,
     /// Answer RCPT TO with this code.
     RejectRcpt(u16),
+    /// Answer RCPT TO for this address with this code, and take the others.
+    RejectFor(String, u16),
     /// Accept only after AUTH PLAIN/LOGIN with these credentials.
     Login(String, String),
 }
@@ -68,6 +72,11 @@ impl Handler for Recorder {
     fn rcpt(&mut self, to: &str) -> Response {
         if let Policy::RejectRcpt(code) = self.policy {
             return Response::custom(code, format!("rejected by test policy: {to}"));
+        }
+        if let Policy::RejectFor(address, code) = &self.policy
+            && to.trim_matches(['<', '>']).eq_ignore_ascii_case(address)
+        {
+            return Response::custom(*code, format!("5.1.1 <{address}>: user unknown"));
         }
         self.current.rcpt_to.push(to.to_string());
         mailin::response::OK
@@ -145,6 +154,11 @@ impl SmtpSink {
         self.received
             .recv_timeout(Duration::from_secs(20))
             .expect("the SMTP server received no message")
+    }
+
+    /// Every message received until none came for `quiet`.
+    fn drain(&self, quiet: Duration) -> Vec<Delivery> {
+        std::iter::from_fn(|| self.received.recv_timeout(quiet).ok()).collect()
     }
 
     fn config(&self) -> Config {
@@ -441,13 +455,14 @@ fn smtp_logs_in_when_configured() {
 }
 
 #[test]
-fn smtp_5xx_is_permanent() {
+fn smtp_5xx_is_a_refusal_for_good() {
     let sink = SmtpSink::start(Policy::RejectRcpt(550));
     let err = Mailer::from_config(&sink.config())
         .unwrap()
         .send(&board_mail(&["nobody@example.net"]))
         .unwrap_err();
-    assert!(matches!(err, SendError::Permanent(_)), "{err:?}");
+    assert!(matches!(err, SendError::Refused(_)), "{err:?}");
+    assert!(!err.is_temporary());
     assert!(err.to_string().contains("550"), "{err}");
 }
 
@@ -707,12 +722,12 @@ mod sendmail {
     }
 
     #[test]
-    fn nouser_exit_is_permanent() {
+    fn nouser_exit_is_a_refusal_for_good() {
         let tmp = tempfile::tempdir().unwrap();
         let err = mailer(fake_sendmail(tmp.path(), 67))
             .send(&board_mail(&["nobody@example.net"]))
             .unwrap_err();
-        assert!(matches!(err, SendError::Permanent(_)), "{err:?}");
+        assert!(matches!(err, SendError::Refused(_)), "{err:?}");
     }
 
     #[test]
@@ -724,4 +739,105 @@ mod sendmail {
         assert!(err.is_temporary(), "{err}");
         assert!(err.to_string().contains("no-such-sendmail"), "{err}");
     }
+}
+
+/// `pbem --db … --config CONFIG ARGS` with the tests' clock, `stdin` fed to it.
+fn pbem_with(env: &common::Env, config: &Path, args: &[&str], stdin: &str) -> std::process::Output {
+    let mut child = std::process::Command::new(common::pbem_bin())
+        .arg("--db")
+        .arg(&env.db)
+        .arg("--config")
+        .arg(config)
+        .args(args)
+        .env("PBEM_NOW", env.now.to_string())
+        .env("PBEM_SEED", common::SEED.to_string())
+        .env_remove("PBEM_CONFIG")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn smtp_config(env: &common::Env, sink: &SmtpSink) -> PathBuf {
+    let path = env.dir.path().join("pbem.toml");
+    std::fs::write(
+        &path,
+        format!(
+            "[mail]\ntransport = \"smtp\"\n[mail.smtp]\nhost = \"127.0.0.1\"\nport = {}\n\
+             timeout_secs = 10\n",
+            sink.addr.port()
+        ),
+    )
+    .unwrap();
+    path
+}
+
+#[test]
+fn an_address_the_relay_refuses_with_550_is_given_up_and_mailed_no_more_until_it_works() {
+    let sink = SmtpSink::start(Policy::RejectFor("bob@example.org".into(), 550));
+    let env = common::Env::new();
+    let cfg = smtp_config(&env, &sink);
+    let ingest = |from: &str, subject: &str| {
+        let out = pbem_with(&env, &cfg, &["ingest"], &common::eml(from, subject, ""));
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let text = |out: std::process::Output| String::from_utf8(out.stdout).unwrap();
+    ingest("alice@example.org", "signup alice pw-alice");
+    assert_eq!(sink.next().rcpt_to, ["alice@example.org"]);
+    // bob's welcome is refused for good: not retried, and recorded.
+    let log = ingest("bob@example.org", "signup bob pw-bob");
+    assert!(log.contains("it is not tried again"), "{log}");
+    assert!(log.contains("550"), "{log}");
+    assert!(!log.contains("retries it"), "{log}");
+    let flush = pbem_with(&env, &cfg, &["outbox", "flush"], "");
+    assert_eq!(flush.status.code(), Some(0), "{flush:?}");
+    assert_eq!(text(flush), "sent 0, failed 0\n");
+    let list = text(pbem_with(&env, &cfg, &["outbox", "list"], ""));
+    assert!(list.contains("refused for good"), "{list}");
+    assert!(
+        list.contains("bounces\tbob@example.org\trefused since"),
+        "{list}"
+    );
+    // A new game: alice's board mail goes; bob's is not even tried.
+    ingest("alice@example.org", "limit challenge alice bob");
+    let got = sink.drain(Duration::from_secs(2));
+    assert!(!got.is_empty());
+    assert!(
+        got.iter().all(|d| d.rcpt_to == ["alice@example.org"]),
+        "{got:?}"
+    );
+    let list = text(pbem_with(&env, &cfg, &["outbox", "list"], ""));
+    assert!(list.contains("1 mail(s) not sent to it since"), "{list}");
+    // The mailbox works again: bob writes, the answer is tried, gets through and says what happened;
+    // from then on bob is mailed as before.
+    let fixed = SmtpSink::start(Policy::Accept);
+    let cfg = smtp_config(&env, &fixed);
+    let out = pbem_with(
+        &env,
+        &cfg,
+        &["ingest"],
+        &common::eml("bob@example.org", "help", ""),
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let answer = fixed.next();
+    assert_eq!(answer.rcpt_to, ["bob@example.org"]);
+    let body = mail_parser::MessageParser::default()
+        .parse(&answer.data)
+        .and_then(|m| m.body_text(0).map(|b| b.to_string()))
+        .unwrap();
+    assert!(
+        common::flat(&body).contains("Mail to bob@example.org was refused for good"),
+        "{body}"
+    );
+    let list = text(pbem_with(&env, &cfg, &["outbox", "list"], ""));
+    assert!(!list.contains("bounces\t"), "{list}");
 }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Env, Sent, eml};
+use common::{EVERY_ANSWER, Env, Sent, eml};
 use pbem::games::Status;
 
 /// Everything the social commands store, and the games and seats, as one text: equal before and after
@@ -475,7 +475,8 @@ fn accept_and_reject_lists_decide_whose_challenges_are_taken() {
 
 #[test]
 fn bad_input_is_refused_and_changes_nothing() {
-    let env = Env::new();
+    // Every refusal's answer is read: the per-address allowances of answers are off.
+    let env = Env::new().with_config(EVERY_ANSWER);
     env.players(&["alice", "bob", "carol"]);
     challenge(&env, "alice", "alice bob");
     ask(&env, "bob@example.org", "limit limit bob pw-bob 2");

@@ -14,7 +14,7 @@ use std::path::Path;
 use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Env, Sent, eml, flat, legal_moves_after};
+use common::{EVERY_ANSWER, Env, Sent, eml, flat, legal_moves_after};
 
 /// The bound of issue 11 on any single process: 64 MB.
 const MAX_RSS_KB: u64 = 64 * 1024;
@@ -268,6 +268,8 @@ fn bobs_own_address_keeps_its_own_allowance_and_a_strangers_right_guess_waits() 
 #[test]
 fn one_mail_of_twenty_password_lines_costs_three_argon2_runs_and_little_memory() {
     let (env, _) = game();
+    // The 20 answers of a stranger are all read: the per-address allowances of answers are off.
+    let env = env.with_config(EVERY_ANSWER);
     let body: String = (0..20)
         .map(|k| format!("change password bob WRONG{k} NEW{k}\n"))
         .collect();
@@ -479,6 +481,8 @@ fn four_hundred_megabytes_on_stdin_are_read_through_in_little_memory() {
 #[test]
 fn a_login_error_on_a_board_names_and_shows_it_with_one_text_for_every_cause() {
     let (env, moves) = game();
+    // Every answer is compared: the per-address allowances of answers are off.
+    let env = env.with_config(EVERY_ANSWER);
     let m = next(&moves);
     let answer = |from: &str, line: &str| -> Sent {
         ingest(&env, &eml(from, line, ""));

@@ -135,10 +135,16 @@ fn no_typo_brings_a_password_back_in_mail_or_database() {
             At::Subject => eml("alice@example.org", &line, "Sent from my phone\n"),
             At::Body(subject) => eml("alice@example.org", &fill(subject), &format!("{line}\n")),
         };
-        // Spaced out, so that the hourly cap on replies to one address answers every one.
+        // Spaced out, so that the hourly cap on replies to one address answers every one, and
+        // with a command carried out every few typos, so that the run of error answers never
+        // makes the address quiet.
         env.now += 150;
         env.deliver(&raw);
         forms += 1;
+        if forms % 4 == 0 {
+            env.now += 150;
+            env.deliver(&eml("alice@example.org", "help", ""));
+        }
     }
     // Control characters in the Subject become spaces, and shift the words.
     for typo in [

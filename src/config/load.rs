@@ -287,6 +287,25 @@ impl Config {
                 "must be at least 1; write e.g. idle_timeout_secs = 300".to_string(),
             ));
         }
+        for (field, value, example) in [
+            (
+                "lmtp.busy_idle_timeout_secs",
+                lmtp.busy_idle_timeout_secs,
+                "busy_idle_timeout_secs = 10",
+            ),
+            (
+                "lmtp.flush_interval_secs",
+                lmtp.flush_interval_secs,
+                "flush_interval_secs = 300",
+            ),
+        ] {
+            if value == 0 {
+                return Err(bad(
+                    field,
+                    format!("must be at least 1; write e.g. {example}"),
+                ));
+            }
+        }
         if let Err(e) = check_host_port(&self.web.listen) {
             return Err(bad("web.listen", e));
         }

@@ -258,6 +258,14 @@ pub struct LimitsConfig {
     pub max_commands_per_mail: usize,
     /// Replies sent to one address in an hour; past it the server stays silent (a loop breaker).
     pub replies_per_address_per_hour: u32,
+    /// Replies sent in a day to an address from which no signup, and no command with an account's
+    /// password (or a code mailed to it), was ever carried out: a stranger's Reply-To cannot make the
+    /// server mail a victim.
+    pub replies_per_new_address_per_day: u32,
+    /// Error answers in a row to one address, with no command carried out between them, after which
+    /// it gets no error answers for a day, then 2, 4, ... 32 days (a loop with an autoresponder);
+    /// 0: never.
+    pub error_answers_before_quiet: u32,
     /// New games a player may be put into per day by challenges they did not agree to (sent by
     /// someone else, or without their `--password`); past it such challenges are dropped silently.
     pub unsolicited_challenges_per_day: u32,
@@ -296,6 +304,8 @@ impl Default for LimitsConfig {
             max_mime_parts: 32,
             max_commands_per_mail: 20,
             replies_per_address_per_hour: 30,
+            replies_per_new_address_per_day: 3,
+            error_answers_before_quiet: 5,
             unsolicited_challenges_per_day: 5,
             unconfirmed_mails_per_hour: 100,
             unconfirmed_mails_per_sender_per_hour: 3,
@@ -353,6 +363,13 @@ pub struct LmtpConfig {
     /// Seconds a client may take for one command, or for the whole text after DATA, before the
     /// connection is closed.
     pub idle_timeout_secs: u64,
+    /// Once three quarters of `max_connections` are open: seconds a connection may go without
+    /// delivering a message (since it opened, or since its last message) before it is closed, so
+    /// that idle or slow clients cannot hold every slot.
+    pub busy_idle_timeout_secs: u64,
+    /// Seconds between two sendings of what the outbox still holds (mail a killed listener committed
+    /// but never sent, mail the relay deferred); the listener also sends it as it starts.
+    pub flush_interval_secs: u64,
 }
 
 impl Default for LmtpConfig {
@@ -364,6 +381,8 @@ impl Default for LmtpConfig {
             workers: 2,
             max_connections: 32,
             idle_timeout_secs: 300,
+            busy_idle_timeout_secs: 10,
+            flush_interval_secs: 300,
         }
     }
 }
@@ -654,6 +673,14 @@ mod tests {
             ("[lmtp]\nworkers = 65\n", "lmtp.workers"),
             ("[lmtp]\nmax_connections = 0\n", "lmtp.max_connections"),
             ("[lmtp]\nidle_timeout_secs = 0\n", "lmtp.idle_timeout_secs"),
+            (
+                "[lmtp]\nbusy_idle_timeout_secs = 0\n",
+                "lmtp.busy_idle_timeout_secs",
+            ),
+            (
+                "[lmtp]\nflush_interval_secs = 0\n",
+                "lmtp.flush_interval_secs",
+            ),
             ("[web]\nlisten = \"8080\"\n", "web.listen"),
             ("[web]\nlisten = \":8080\"\n", "web.listen"),
             ("[web]\nlisten = \"localhost:99999\"\n", "web.listen"),

@@ -85,8 +85,11 @@ pub struct Session {
     /// The message being read: never more than `max_message_bytes + 1` bytes.
     data: Vec<u8>,
     data_size: usize,
-    /// The next byte of the message starts a line (where a dot may be stuffed or end the message).
+    /// The next byte of the message starts a line after a CRLF (where a dot may be stuffed or end
+    /// the message): a bare LF does not start one, so no second message hides behind `LF.LF`.
     data_line_start: bool,
+    /// The last piece of a message line taken ended in CR (the LF may come in the next piece).
+    data_cr: bool,
     commands: u32,
     errors: u32,
     shutting_down: bool,
@@ -108,6 +111,7 @@ impl Session {
             data: Vec::new(),
             data_size: 0,
             data_line_start: true,
+            data_cr: false,
             commands: 0,
             errors: 0,
             shutting_down: false,
@@ -211,8 +215,16 @@ impl Session {
 
     fn message_line(&mut self, line: &[u8], complete: bool) -> Option<Step> {
         let at_start = self.data_line_start;
-        self.data_line_start = complete;
-        if at_start && complete && matches!(line, b".\r\n" | b".\n") {
+        // Only CRLF ends a line here (RFC 5321 4.1.1.4: the message ends at CRLF.CRLF): a bare LF
+        // inside a message is text, so a `.` after one neither ends the message nor is unstuffed.
+        let crlf = match line {
+            [.., b'\r', b'\n'] => true,
+            [b'\n'] => self.data_cr,
+            _ => false,
+        };
+        self.data_line_start = complete && crlf;
+        self.data_cr = line.last() == Some(&b'\r');
+        if at_start && line == b".\r\n" {
             self.state = State::Delivering;
             return Some(Step::Deliver(Mail {
                 sender: self.sender.clone().unwrap_or_default(),
@@ -378,6 +390,7 @@ impl Session {
         }
         self.state = State::Data;
         self.data_line_start = true;
+        self.data_cr = false;
         self.data_size = 0;
         ok("354 2.0.0 send the message, end with a line holding only '.'")
     }
@@ -521,16 +534,50 @@ mod tests {
     }
 
     #[test]
-    fn bare_line_feeds_are_taken_like_crlf() {
+    fn bare_line_feeds_end_commands_but_only_crlf_dot_crlf_ends_a_message() {
         let mut s = Session::new("h", MAX);
         let (out, mails) = talk(
             &mut s,
             b"lhlo x\nmail from:<>\nrcpt to:<p@h>\ndata\nSubject: a\n\n.. x\n.\n",
             &accepted(),
         );
-        assert_eq!(codes(&out), ["250", "250", "250", "354", "250"]);
+        // The message is still open: `.` after a bare LF is text.
+        assert_eq!(codes(&out), ["250", "250", "250", "354"]);
+        assert!(mails.is_empty());
+        let (out, mails) = talk(&mut s, b"\r\n.\r\n", &accepted());
+        assert_eq!(codes(&out), ["250"]);
         assert_eq!(mails[0].sender, "");
-        assert_eq!(mails[0].raw, b"Subject: a\n\n. x\n");
+        assert_eq!(mails[0].raw, b"Subject: a\n\n.. x\n.\n\r\n");
+    }
+
+    #[test]
+    fn a_second_message_behind_a_bare_lf_dot_stays_inside_the_first() {
+        let mut s = Session::new("h", MAX);
+        let (out, mails) = talk(
+            &mut s,
+            b"LHLO x\r\nMAIL FROM:<a@b>\r\nRCPT TO:<p@h>\r\nDATA\r\nSubject: one\r\n\r\nhi\n.\n\
+              MAIL FROM:<evil@x>\r\nRCPT TO:<p@h>\r\nDATA\r\nSubject: two\r\n\r\nx\r\n\r.\r\n\
+              .\r\n",
+            &accepted(),
+        );
+        assert_eq!(mails.len(), 1, "{out}");
+        assert_eq!(codes(&out), ["250", "250", "250", "354", "250"]);
+        let raw = String::from_utf8(mails[0].raw.clone()).unwrap();
+        assert!(raw.contains("hi\n.\nMAIL FROM:<evil@x>\r\n"), "{raw:?}");
+        assert!(raw.contains("Subject: two"), "{raw:?}");
+        assert_eq!(mails[0].sender, "a@b");
+    }
+
+    #[test]
+    fn a_crlf_cut_between_two_pieces_still_ends_the_line() {
+        let mut s = Session::new("h", 1 << 20);
+        let mut input = String::from("LHLO x\r\nMAIL FROM:<a@b>\r\nRCPT TO:<p@h>\r\nDATA\r\n");
+        // The CR is the last byte of a MAX_LINE piece, its LF the next piece.
+        input.push_str(&"w".repeat(MAX_LINE - 1));
+        input.push_str("\r\n.\r\n");
+        let (_, mails) = talk(&mut s, input.as_bytes(), &accepted());
+        assert_eq!(mails.len(), 1);
+        assert_eq!(mails[0].raw.len(), MAX_LINE + 1);
     }
 
     #[test]

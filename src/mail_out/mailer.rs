@@ -277,7 +277,7 @@ fn classify_smtp(e: lettre::transport::smtp::Error) -> SendError {
             "the relay refused the login (check mail.smtp.username and password): {e}"
         ))
     } else if e.is_permanent() {
-        SendError::Permanent(format!("the relay refused the mail: {e}"))
+        SendError::Refused(format!("the relay refused the mail: {e}"))
     } else {
         // 4xx, connection refused, timeouts, TLS and protocol trouble: the mail stays queued.
         SendError::Temporary(e.to_string())

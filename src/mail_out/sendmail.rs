@@ -214,8 +214,13 @@ fn sendmail_result(
                 cmd.display()
             ))
         }),
-        // EX_DATAERR, EX_NOUSER, EX_NOHOST: about this message, so sending it again cannot help.
-        Some(code @ (65 | 67 | 68)) => Err(SendError::Permanent(format!(
+        // EX_DATAERR: about this message, so sending it again cannot help.
+        Some(65) => Err(SendError::Permanent(format!(
+            "{} refused the mail (exit status 65){said}",
+            cmd.display()
+        ))),
+        // EX_NOUSER, EX_NOHOST: about the address, which refuses mail.
+        Some(code @ (67 | 68)) => Err(SendError::Refused(format!(
             "{} refused the mail (exit status {code}){said}",
             cmd.display()
         ))),

@@ -177,7 +177,10 @@ impl Core {
             }
         }
         match done {
-            Ok(o) => Ok(o),
+            Ok(o) => Ok(Outcome {
+                proved: o.ok && proves_owner(&cmd),
+                ..o
+            }),
             Err(Failure::Storage(e)) => Err(e),
             Err(Failure::Refused(r)) => {
                 // The game word goes into the Subject: only a plain word (the parser takes any
@@ -265,4 +268,15 @@ impl Core {
             }
         }
     }
+}
+
+/// Whether carrying out `cmd` shows that its sender's address is a player's: it made an account
+/// there (`signup`), or needed an account's password or a code mailed to the account's address.
+/// Asking (`help`, `list`, `show`) does not: a stranger writing under someone else's Reply-To could.
+fn proves_owner(cmd: &RawCommand) -> bool {
+    cmd.login().is_some()
+        || matches!(
+            cmd,
+            RawCommand::Signup { .. } | RawCommand::Confirm { .. } | RawCommand::PasswordSet { .. }
+        )
 }

@@ -1,9 +1,33 @@
-//! Mail out: the headers of each letter (threading, Auto-Submitted, X-Loop), the hourly allowance of
-//! replies to one address, queueing in the outbox and sending after the commit.
+//! Mail out: the headers of each letter (threading, Auto-Submitted, X-Loop), the allowance of replies
+//! to one address (hourly; daily for a new address; quiet after a run of errors), the addresses that
+//! refuse mail, queueing in the outbox and sending after the commit.
 
 use super::{Core, Origin, Outcome};
-use crate::mail_out::{AUTO_GENERATED, AUTO_REPLIED, OutgoingMail};
-use crate::storage::{Db, StorageError, Tx};
+use crate::mail_out::{AUTO_GENERATED, AUTO_REPLIED, OutgoingMail, SendError};
+use crate::storage::{Bounce, Db, ReplyStanding, StorageError, Tx};
+
+/// The longest quiet spell (issue 22, item 8), in days; each spell is twice the one before.
+pub const MAX_QUIET_DAYS: u32 = 32;
+
+/// The lines on top of an answer about an address that refused mail: why it is not mailed, and
+/// (`this_one`: the answer goes to it) that the answer is a new try.
+fn bounce_note(b: &Bounce, this_one: bool) -> String {
+    let next = if this_one {
+        "This answer is a new try: once it gets through, the address is mailed again."
+    } else {
+        "Once an answer to a mail from it gets through, it is mailed again."
+    };
+    format!(
+        "Mail to {} was refused for good (first on {}, last on {}), so pbem stopped\n\
+         mailing it ({} mails not sent). The refusal:\n  {}\n{next}\n\
+         If it keeps failing, register another address with `change address`.\n",
+        b.address,
+        crate::summary::format_time(b.first_at),
+        crate::summary::format_time(b.last_at),
+        b.held,
+        b.refusal,
+    )
+}
 
 impl Core {
     /// Sends mails that this process queued and claimed in the transaction it just committed.
@@ -20,12 +44,9 @@ impl Core {
             let result = match sent_now {
                 Ok(recorded) => {
                     sent += 1;
-                    recorded
+                    recorded.and_then(|()| db.clear_bounces(&mail.to))
                 }
-                Err(e) => {
-                    eprintln!("pbem: mail {id} not sent yet ({e}); `pbem outbox flush` retries it");
-                    db.mark_failed(*id, &e.to_string())
-                }
+                Err(e) => self.record_failure(db, *id, Some(mail), &e),
             };
             if let Err(e) = result {
                 // The mail stays claimed; `outbox flush` takes it up again once the claim is stale.
@@ -35,8 +56,59 @@ impl Core {
         sent
     }
 
-    /// Gives the letters their headers. Replies to the sender count against the address's hourly
-    /// allowance; past it they are not sent (the change itself stands), which ends any mail loop.
+    /// Records a mail that was not sent: a temporary failure is tried again by the next flush; a
+    /// refusal for good is not, and the addresses that refused are mailed no more until a mail to
+    /// them gets through (see [`Core::letters_to_mails`]).
+    pub(super) fn record_failure(
+        &self,
+        db: &Db,
+        id: i64,
+        mail: Option<&OutgoingMail>,
+        e: &SendError,
+    ) -> Result<(), StorageError> {
+        if e.is_temporary() {
+            eprintln!(
+                "pbem: mail {id} not sent yet ({e}); the next `pbem outbox flush` tries it again \
+                 (`pbem cron` runs one, and `pbem lmtp` every [lmtp] flush_interval_secs)"
+            );
+            return db.mark_failed(id, &e.to_string());
+        }
+        let to = mail.map_or(&[][..], |m| m.to.as_slice());
+        let refusing = e.refusing(to);
+        let stop = if refusing.is_empty() {
+            String::new()
+        } else {
+            let list: Vec<&str> = refusing.iter().map(|a| a.as_str()).collect();
+            format!(
+                "; {} is mailed no more until a mail to it gets through (`pbem outbox list`)",
+                list.join(", ")
+            )
+        };
+        eprintln!(
+            "pbem: mail {id} to {} not sent ({e}); it is not tried again{stop}",
+            to.join(", ")
+        );
+        db.mark_refused(id, self.now, &e.to_string())?;
+        for a in refusing {
+            db.record_bounce(a, self.now, &e.to_string())?;
+        }
+        Ok(())
+    }
+
+    /// Gives the letters their headers and decides which are sent:
+    ///
+    /// * replies to the sender count against the address's hourly allowance, or, for an address
+    ///   that never showed it is a player's (a signup from it, or a command with an account's
+    ///   password or a mailed code; or it is registered), against the daily
+    ///   `replies_per_new_address_per_day`: a stranger's Reply-To cannot turn the server on a
+    ///   victim;
+    /// * after `error_answers_before_quiet` error answers to an address with no command carried
+    ///   out between them, it gets no error answers for a day, then two, four...
+    ///   ([`MAX_QUIET_DAYS`] at most): a loop with an autoresponder costs a handful of mails a day;
+    /// * an address that refused mail for good gets no mail, but the answer to a mail from it is
+    ///   tried (and once accepted, the address is mailed again).
+    ///
+    /// What is not sent is logged; the commands themselves stand.
     pub(super) fn letters_to_mails(
         &self,
         tx: &Tx<'_>,
@@ -44,30 +116,126 @@ impl Core {
         outcomes: Vec<Outcome>,
     ) -> Result<Vec<OutgoingMail>, StorageError> {
         let mut mails = Vec::new();
-        let limit = self.cfg.limits.replies_per_address_per_hour;
         for o in outcomes {
-            if o.reply_to_sender
-                && let Some(to) = &origin.reply_to
-            {
-                if tx.allow_reply(to, self.now - 3600, self.now, limit)? {
+            if let Some(to) = &origin.reply_to {
+                if o.ok {
+                    // A command carried out ends a run of errors and a quiet spell.
+                    let before = tx.reply_standing(to)?;
+                    tx.set_reply_standing(
+                        to,
+                        &ReplyStanding {
+                            proved_at: if o.proved {
+                                Some(self.now)
+                            } else {
+                                before.proved_at
+                            },
+                            ..ReplyStanding::default()
+                        },
+                    )?;
+                }
+                if o.reply_to_sender && self.may_answer(tx, to, o.ok)? {
+                    let notes = self.bounce_notes(tx, to)?;
+                    let text = if notes.is_empty() {
+                        o.text
+                    } else {
+                        format!("{notes}\n{}", o.text)
+                    };
                     mails.push(
-                        self.mail(origin, vec![to.clone()], o.subject, o.text, true, None)
+                        self.mail(origin, vec![to.clone()], o.subject, text, true, None)
                             .with_attachments(o.attachments),
-                    );
-                } else {
-                    eprintln!(
-                        "pbem: {limit} replies to {to} in the last hour; no more until it passes"
                     );
                 }
             }
             for l in o.letters {
-                if l.to.is_empty() {
+                let to = self.not_refusing(tx, l.to)?;
+                if to.is_empty() {
                     continue;
                 }
-                mails.push(self.mail(origin, l.to, l.subject, l.body, l.reply, l.picture));
+                mails.push(self.mail(origin, to, l.subject, l.body, l.reply, l.picture));
             }
         }
         Ok(mails)
+    }
+
+    /// Whether an answer (`ok`: not an error answer) may go to `to` now; counts it if so.
+    fn may_answer(&self, tx: &Tx<'_>, to: &str, ok: bool) -> Result<bool, StorageError> {
+        let mut standing = tx.reply_standing(to)?;
+        let run = self.cfg.limits.error_answers_before_quiet;
+        if !ok && standing.quiet_until.is_some_and(|t| t > self.now) {
+            eprintln!(
+                "pbem: {to} got {run} error answers in a row with no command carried out; no error \
+                 answers to it until {}",
+                crate::summary::format_time(standing.quiet_until.unwrap_or_default())
+            );
+            return Ok(false);
+        }
+        // A registered address is a player's too (signed up before standings were kept, or by the
+        // admin at the shell).
+        let known = standing.proved_at.is_some() || tx.userid_at_address(to)?.is_some();
+        let (since, limit, per) = match known {
+            true => (
+                self.now - 3600,
+                self.cfg.limits.replies_per_address_per_hour,
+                "hour",
+            ),
+            false => (
+                self.now - 86_400,
+                self.cfg.limits.replies_per_new_address_per_day,
+                "day (it is no player's: no signup or command with a password ever came from it)",
+            ),
+        };
+        if !tx.allow_reply(to, since, self.now, limit)? {
+            eprintln!("pbem: {limit} replies to {to} in the last {per}; no more until it passes");
+            return Ok(false);
+        }
+        if !ok && run > 0 {
+            standing.error_run += 1;
+            if standing.error_run >= run {
+                standing.error_run = 0;
+                standing.quiet_days = (standing.quiet_days * 2).clamp(1, MAX_QUIET_DAYS);
+                standing.quiet_until = Some(self.now + i64::from(standing.quiet_days) * 86_400);
+            }
+            tx.set_reply_standing(to, &standing)?;
+        }
+        Ok(true)
+    }
+
+    /// What an answer to `to` says on top about addresses that refuse mail: `to` itself, and the
+    /// other addresses of the account registered at it (so `help` from one tells of the other).
+    fn bounce_notes(&self, tx: &Tx<'_>, to: &str) -> Result<String, StorageError> {
+        let mut addresses = vec![to.to_string()];
+        if let Some(userid) = tx.userid_at_address(to)?
+            && let Some(user) = tx.user(&userid)?
+        {
+            addresses.extend(
+                user.addresses
+                    .into_iter()
+                    .filter(|a| !a.eq_ignore_ascii_case(to)),
+            );
+        }
+        Ok(tx
+            .bouncing(&addresses)?
+            .iter()
+            .map(|b| bounce_note(b, b.address.eq_ignore_ascii_case(to)))
+            .collect())
+    }
+
+    /// The addresses of `to` that do not refuse mail; each one left out counts a held mail.
+    fn not_refusing(&self, tx: &Tx<'_>, to: Vec<String>) -> Result<Vec<String>, StorageError> {
+        let refusing = tx.bouncing(&to)?;
+        if refusing.is_empty() {
+            return Ok(to);
+        }
+        let mut kept = Vec::new();
+        for a in to {
+            if refusing.iter().any(|b| b.address == a.to_lowercase()) {
+                tx.hold_for_bounce(&a)?;
+                eprintln!("pbem: not mailing {a}: it refused mail for good");
+            } else {
+                kept.push(a);
+            }
+        }
+        Ok(kept)
     }
 
     pub(super) fn mail(

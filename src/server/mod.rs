@@ -15,7 +15,7 @@ use crate::config::Config;
 use crate::decision::{self, Event, Listing, Refusal, Refused};
 use crate::games::Registry;
 use crate::mail_in;
-use crate::mail_out::{FileAttachment, Mailer, OutgoingMail};
+use crate::mail_out::{FileAttachment, Mailer, OutgoingMail, SendError};
 use crate::mail_text;
 use crate::storage::{Db, StorageError};
 
@@ -113,6 +113,8 @@ pub struct FlushReport {
     pub failed: usize,
     /// Mails a killed sender's sendmail hand-off had delivered: recorded as sent, not sent again.
     pub delivered_earlier: usize,
+    /// Mails refused for good (SMTP 5xx): never tried again.
+    pub refused: usize,
 }
 
 /// Who sent a command, and what to answer to.
@@ -155,6 +157,9 @@ struct Outcome {
     listing: Option<Listing>,
     /// Files the answer to the sender carries (a game record).
     attachments: Vec<FileAttachment>,
+    /// Carried out with an account's password or a code mailed to the sender: the sender's address
+    /// belongs to a player (see [`Core::letters_to_mails`]).
+    proved: bool,
 }
 
 impl Outcome {
@@ -593,28 +598,33 @@ impl Server {
                     continue;
                 }
                 let db = &self.db;
-                let sent = match serde_json::from_str::<OutgoingMail>(&row.mail) {
-                    Ok(mail) => self
-                        .core
-                        .mailer
-                        .send_outbox(
-                            &mail,
-                            row.id,
-                            |to| db.hand_over_claim(row.id, to).map_err(|e| e.to_string()),
-                            || db.mark_sent(row.id, now),
-                        )
-                        .map_err(|e| e.to_string()),
-                    Err(e) => Err(format!("unreadable: {e}")),
+                let mail = serde_json::from_str::<OutgoingMail>(&row.mail);
+                let sent = match &mail {
+                    Ok(mail) => self.core.mailer.send_outbox(
+                        mail,
+                        row.id,
+                        |to| db.hand_over_claim(row.id, to).map_err(|e| e.to_string()),
+                        || db.mark_sent(row.id, now),
+                    ),
+                    Err(e) => Err(SendError::Permanent(format!("unreadable: {e}"))),
                 };
+                let mail = mail.ok();
                 match sent {
                     Ok(recorded) => {
                         recorded?;
                         report.sent += 1;
+                        if let Some(m) = &mail {
+                            db.clear_bounces(&m.to)?;
+                        }
                     }
                     Err(e) => {
-                        self.db.mark_failed(row.id, &e)?;
-                        report.failed += 1;
-                        any_failed = true;
+                        self.core.record_failure(db, row.id, mail.as_ref(), &e)?;
+                        if e.is_temporary() {
+                            report.failed += 1;
+                            any_failed = true;
+                        } else {
+                            report.refused += 1;
+                        }
                     }
                 }
             }

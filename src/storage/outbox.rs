@@ -22,6 +22,8 @@ pub struct OutboxRow {
     pub attempts: i64,
     /// Why the last try failed.
     pub last_error: Option<String>,
+    /// Unix seconds, when it was refused for good (never tried again).
+    pub refused_at: Option<i64>,
 }
 
 impl Db {
@@ -42,7 +44,7 @@ impl Db {
         let ids = {
             let mut stmt = tx.prepare(
                 "SELECT id, claimed_at, claimed_pid, claimed_start FROM outbox
-                 WHERE sent_at IS NULL ORDER BY id",
+                 WHERE sent_at IS NULL AND refused_at IS NULL ORDER BY id",
             )?;
             let candidates = stmt
                 .query_map([], |r| {
@@ -86,7 +88,7 @@ impl Db {
                 params![now, pid, start, id],
             )?;
             rows.push(tx.query_row(
-                "SELECT id, mail, created_at, sent_at, attempts, last_error FROM outbox
+                "SELECT id, mail, created_at, sent_at, attempts, last_error, refused_at FROM outbox
                  WHERE id = ?1",
                 [id],
                 outbox_row,
@@ -136,9 +138,9 @@ impl Db {
     /// The outbox, newest last: all rows, or only the unsent ones.
     pub fn outbox(&self, unsent_only: bool) -> Result<Vec<OutboxRow>> {
         let sql = if unsent_only {
-            "SELECT id, mail, created_at, sent_at, attempts, last_error FROM outbox WHERE sent_at IS NULL ORDER BY id"
+            "SELECT id, mail, created_at, sent_at, attempts, last_error, refused_at FROM outbox WHERE sent_at IS NULL ORDER BY id"
         } else {
-            "SELECT id, mail, created_at, sent_at, attempts, last_error FROM outbox ORDER BY id"
+            "SELECT id, mail, created_at, sent_at, attempts, last_error, refused_at FROM outbox ORDER BY id"
         };
         let mut stmt = self.conn.prepare(sql)?;
         let rows = stmt
@@ -196,15 +198,18 @@ fn outbox_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<OutboxRow> {
         sent_at: r.get(3)?,
         attempts: r.get(4)?,
         last_error: r.get(5)?,
+        refused_at: r.get(6)?,
     })
 }
 
 impl Db {
-    /// Deletes the outbox rows of mail sent before `before` (unix seconds): sent mail quotes the
-    /// commands it answers, so it is not kept longer than needed. Returns how many went.
+    /// Deletes the outbox rows of mail sent (or refused for good) before `before` (unix seconds):
+    /// sent mail quotes the commands it answers, so it is not kept longer than needed. Returns how
+    /// many went.
     pub fn prune_sent(&self, before: i64) -> Result<usize> {
         Ok(self.conn.execute(
-            "DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < ?1",
+            "DELETE FROM outbox WHERE (sent_at IS NOT NULL AND sent_at < ?1)
+                OR (refused_at IS NOT NULL AND refused_at < ?1)",
             [before],
         )?)
     }

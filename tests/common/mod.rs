@@ -22,7 +22,15 @@ pub struct Env {
     pub db: PathBuf,
     pub outbox: PathBuf,
     pub now: i64,
+    /// A configuration file every command is given (`--config`), if any.
+    pub config: Option<PathBuf>,
 }
+
+/// The configuration of tests that compare every answer a sender gets: the allowances of answers to
+/// one address that issue 22 added (a few a day to an address that is no player's, none after a run
+/// of error answers) are off, so that each mail is answered.
+pub const EVERY_ANSWER: &str =
+    "[limits]\nreplies_per_new_address_per_day = 100000\nerror_answers_before_quiet = 0\n";
 
 /// One mail the server sent, read back from the outbox folder.
 #[derive(Debug, Clone)]
@@ -76,7 +84,16 @@ impl Env {
             db,
             outbox,
             now: NOW,
+            config: None,
         }
+    }
+
+    /// The same env with a configuration file holding `toml` (see [`EVERY_ANSWER`]).
+    pub fn with_config(mut self, toml: &str) -> Env {
+        let path = self.dir.path().join("pbem.toml");
+        std::fs::write(&path, toml).unwrap();
+        self.config = Some(path);
+        self
     }
 
     /// `pbem --db … --outbox … ARGS` with the test clock and seed.
@@ -241,6 +258,9 @@ impl Env {
             .env("PBEM_NOW", self.now.to_string())
             .env("PBEM_SEED", SEED.to_string())
             .env_remove("PBEM_CONFIG");
+        if let Some(cfg) = &self.config {
+            c.arg("--config").arg(cfg);
+        }
         c
     }
 
