@@ -136,6 +136,29 @@ impl GameState for HexGame {
     fn action_text(&self, action: u32) -> String {
         self.action_name(action as u16)
     }
+    fn sgf_form(&self) -> Option<crate::games::SgfForm> {
+        // As HexGui writes it (records.md 2.2): cells as named here, the swap as `swap-pieces`, a
+        // resignation as a `resign` node of the side that resigned; a loss on time is no node.
+        let nodes = self
+            .records()
+            .into_iter()
+            .map(|m| {
+                let colour = if m.seat == 0 { 'B' } else { 'W' };
+                match m.text.as_str() {
+                    "swap" => Some((colour, "swap-pieces".to_string())),
+                    "forfeit" => None,
+                    text => Some((colour, text.to_string())),
+                }
+            })
+            .collect();
+        Some(crate::games::SgfForm {
+            game_number: 11,
+            size: self.config().size.to_string(),
+            root: Vec::new(),
+            nodes,
+            margin: None,
+        })
+    }
     fn example_moves(&self) -> Vec<String> {
         view::example_moves(self)
     }
