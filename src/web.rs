@@ -19,6 +19,7 @@ pub use serve::run;
 
 use crate::games::{GameRules, GameState, Registry, Status};
 use crate::html::escape;
+use crate::records;
 use crate::storage::{Db, Listed, StorageError};
 use crate::summary;
 
@@ -33,9 +34,14 @@ const MAX_QUERY: usize = 1024;
 pub struct Page {
     /// 200, 400, 404, 405, 500 or 503.
     pub status: u16,
-    /// The HTML document.
+    /// The HTML document (or, for a game record, the file's text).
     pub html: String,
+    /// Its MIME type: HTML but for the game records (`record.txt`, `game.sgf`, `game.pgn`).
+    pub content_type: &'static str,
 }
+
+/// The MIME type of every page but the game records.
+pub const HTML: &str = "text/html; charset=utf-8";
 
 /// The page for a request target (`/limit/101?move=12`), among `registry`'s games. Never panics on
 /// any input; a storage failure is a 500 page (and a line on stderr).
@@ -78,6 +84,10 @@ fn route(db: &mut Db, registry: &Registry, target: &str) -> Result<Page, Storage
         }
         ["ratings"] => ratings(db, rules),
         ["standings"] => standings(db, rules),
+        [board, file] => match parse_number(board) {
+            Some(board) => record_file(db, rules, board, file),
+            None => Ok(not_found()),
+        },
         [board] => {
             let Some(board) = parse_number(board) else {
                 return Ok(not_found());
@@ -135,6 +145,7 @@ border-bottom:1px solid #ddd}nav a{margin-right:1em}.note{background:#fff3cd;pad
 fn document(status: u16, title: &str, body: &str) -> Page {
     Page {
         status,
+        content_type: HTML,
         html: format!(
             "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
              <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
@@ -261,6 +272,84 @@ fn game_list(db: &mut Db, rules: &'static dyn GameRules, page: u32) -> Result<Pa
     Ok(document(200, &format!("{} games", rules.title()), &body))
 }
 
+/// A game's record as a file (records.md): `record.txt` for every game, `game.sgf` where the game
+/// has an SGF form, `game.pgn` where it has a PGN one.
+fn record_file(
+    db: &mut Db,
+    rules: &'static dyn GameRules,
+    board: u32,
+    file: &str,
+) -> Result<Page, StorageError> {
+    let tx = db.read()?;
+    let Some(view) = tx.game_view(rules.name(), board)? else {
+        return Ok(error_page(
+            404,
+            &format!("There is no {} board {board}.", rules.title()),
+        ));
+    };
+    let state = match rules.load(&view.state) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("pbem: web: {} board {board}: {e}", rules.name());
+            return Ok(error_page(500, "This game's record cannot be read."));
+        }
+    };
+    let players: Vec<String> = view.players.iter().map(|(u, _)| u.clone()).collect();
+    let comments = tx.comments(view.id)?;
+    let info = records::RecordInfo {
+        game: rules.name(),
+        board,
+        players: &players,
+        started: view.created_at,
+        last_move: view.updated_at,
+        comments: &comments,
+    };
+    let (text, content_type) = match file {
+        "record.txt" => (
+            Some(records::text_record(state.as_ref(), &info)),
+            "text/plain; charset=utf-8",
+        ),
+        "game.sgf" => (
+            records::sgf(state.as_ref(), &info),
+            "application/x-go-sgf; charset=utf-8",
+        ),
+        "game.pgn" => (
+            records::pgn(state.as_ref(), &info),
+            "application/vnd.chess-pgn; charset=utf-8",
+        ),
+        _ => return Ok(not_found()),
+    };
+    Ok(match text {
+        Some(text) => Page {
+            status: 200,
+            html: text,
+            content_type,
+        },
+        None => error_page(
+            404,
+            &format!(
+                "{} games have no {file}; the game's record is at /{}/{board}/record.txt.",
+                rules.title(),
+                rules.name()
+            ),
+        ),
+    })
+}
+
+/// The links to a game's record files, for its page.
+fn record_links(state: &dyn GameState, n: &str, board: u32) -> String {
+    let mut links = vec![format!(
+        "<a href=\"/{n}/{board}/record.txt\">text record</a>"
+    )];
+    if state.sgf_form().is_some() {
+        links.push(format!("<a href=\"/{n}/{board}/game.sgf\">SGF</a>"));
+    }
+    if state.pgn_start().is_some() {
+        links.push(format!("<a href=\"/{n}/{board}/game.pgn\">PGN</a>"));
+    }
+    format!("<p>The game as a file: {}.</p>", links.join(", "))
+}
+
 fn board_page(
     db: &mut Db,
     rules: &'static dyn GameRules,
@@ -384,6 +473,7 @@ fn board_page(
         escape(&summary::format_time(view.created_at)),
         escape(&summary::format_time(view.updated_at))
     );
+    let _ = writeln!(body, "{}", record_links(now_state.as_ref(), n, board));
 
     body.push_str("<h2>Moves</h2>\n");
     let moves = now_state.moves();
@@ -602,5 +692,71 @@ mod tests {
         let mut db = Db::open_read_only(&path, Duration::from_secs(5)).unwrap();
         let tx = db.read().unwrap();
         assert!(tx.insert_user("mallory", "h", &[], 1).is_err());
+    }
+
+    #[test]
+    fn a_games_record_files_and_the_links_to_them() {
+        use crate::storage::SavedStatus;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.sqlite");
+        let registry = Registry::standard();
+        {
+            let mut db = Db::open(&path, Duration::from_secs(5)).unwrap();
+            let tx = db.transaction().unwrap();
+            let a = tx.insert_user("ann", "h", &[], 1).unwrap();
+            let b = tx.insert_user("bob", "h", &[], 1).unwrap();
+            let status = SavedStatus {
+                finished: false,
+                to_move: Some(1),
+                line: "White to move".into(),
+            };
+            for (game, first) in [("hex", "c3"), ("y", "c3"), ("ataxx", "b6")] {
+                let mut g = registry.find(game).unwrap().new_game(&[], 2, 0).unwrap();
+                g.play(first).unwrap();
+                tx.insert_game(game, 101, &g.to_json(), &status, &[a, b], 1000)
+                    .unwrap();
+            }
+            tx.commit().unwrap();
+        }
+        let mut db = Db::open_read_only(&path, Duration::from_secs(5)).unwrap();
+        let page = get(&mut db, "/hex/101");
+        assert!(
+            page.html.contains("href=\"/hex/101/record.txt\""),
+            "{}",
+            page.html
+        );
+        assert!(page.html.contains("href=\"/hex/101/game.sgf\""));
+        let sgf = get(&mut db, "/hex/101/game.sgf");
+        assert_eq!(
+            (sgf.status, sgf.content_type),
+            (200, "application/x-go-sgf; charset=utf-8")
+        );
+        assert!(
+            sgf.html.contains("GM[11]") && sgf.html.contains(";B[c3]"),
+            "{}",
+            sgf.html
+        );
+        let record = get(&mut db, "/hex/101/record.txt");
+        assert_eq!(record.content_type, "text/plain; charset=utf-8");
+        assert!(
+            record
+                .html
+                .starts_with("Game: hex 101\nBlack: ann\nWhite: bob\n")
+        );
+        assert!(record.html.contains("\n1. black c3\n"), "{}", record.html);
+        // Y has no SGF form: no link, and the file says where the record is.
+        assert!(!get(&mut db, "/y/101").html.contains("game.sgf"));
+        let none = get(&mut db, "/y/101/game.sgf");
+        assert_eq!(none.status, 404);
+        assert!(none.html.contains("/y/101/record.txt"), "{}", none.html);
+        assert!(
+            get(&mut db, "/ataxx/101")
+                .html
+                .contains("href=\"/ataxx/101/game.pgn\"")
+        );
+        assert!(get(&mut db, "/ataxx/101/game.pgn").html.contains("1. b6 *"));
+        assert_eq!(get(&mut db, "/hex/101/other.txt").status, 404);
+        assert_eq!(get(&mut db, "/hex/102/record.txt").status, 404);
+        assert_eq!(get(&mut db, "/hex/x/record.txt").status, 404);
     }
 }

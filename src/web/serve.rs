@@ -279,12 +279,10 @@ fn on_worker(app: &App, target: &str) -> Page {
 /// The HTTP answer of a page: its status, the HTML, and the headers every page has.
 fn respond(page: Page) -> Response {
     let status = StatusCode::from_u16(page.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let content_type = HeaderValue::from_static(page.content_type);
     let mut response = (status, Body::from(page.html)).into_response();
     let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/html; charset=utf-8"),
-    );
+    headers.insert(header::CONTENT_TYPE, content_type);
     headers.insert(
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
