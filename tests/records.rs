@@ -438,7 +438,7 @@ fn a_go_game_comes_as_sgf_with_handicap_komi_and_score_and_replays() {
     let gtp = b"abcdefghjklmnopqrstuvwxyz";
     for node in root.main_variation().skip(1) {
         let mv = match node.get_move() {
-            Some(Prop::B(m) | Prop::W(m)) => m.clone(),
+            Some(Prop::B(m) | Prop::W(m)) => *m,
             other => panic!("a node without a move: {other:?}"),
         };
         let text = match mv {
