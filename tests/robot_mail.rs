@@ -86,7 +86,8 @@ fn a_robot_that_moves_first_has_moved_in_the_new_board_mail() {
 /// the admin may still set robots against each other, and such a game rates nobody.
 #[test]
 fn robots_play_people_by_mail_and_robot_games_rate_nobody() {
-    let env = Env::new();
+    // Mallory is a stranger with four refusals to read: past three a day he would get none.
+    let env = Env::new().with_config(common::EVERY_ANSWER);
     env.players(&["alice"]);
     env.deliver(&eml(
         "alice@example.org",
