@@ -273,7 +273,7 @@ fn game_list(db: &mut Db, rules: &'static dyn GameRules, page: u32) -> Result<Pa
 }
 
 /// A game's record as a file (records.md): `record.txt` for every game, `game.sgf` where the game
-/// has an SGF form, `game.pgn` where it has a PGN one.
+/// has an SGF form, `game.pgn` where it has a PGN one; without the players' comments.
 fn record_file(
     db: &mut Db,
     rules: &'static dyn GameRules,
@@ -295,14 +295,15 @@ fn record_file(
         }
     };
     let players: Vec<String> = view.players.iter().map(|(u, _)| u.clone()).collect();
-    let comments = tx.comments(view.id)?;
+    // No page shows a comment (they are the players' words to each other): the files carry the
+    // moves only. `GAME history N -record` by mail has them.
     let info = records::RecordInfo {
         game: rules.name(),
         board,
         players: &players,
         started: view.created_at,
         last_move: view.updated_at,
-        comments: &comments,
+        comments: &[],
     };
     let (text, content_type) = match file {
         "record.txt" => (
