@@ -6,36 +6,49 @@
 //!
 //! `cargo run --release --example limit_tactics > tests/fixtures/limit_tactics.txt`
 //!
-//! Under the default rules only a capture wins at once (no eliminations), and a capture of every other
-//! pawn is what the robot's priors mark with infinity: that is the quick test used here.
+//! Wins at once are found by playing every turn (the robot's priors mark only the captures of every
+//! other pawn; a win can also come from the other side's forced self-capture).
 
-use pbem::games::GameState;
+use pbem::games::{GameState, Outcome};
 use pbem::games::limit::{Config, Game, Phase};
 
-/// Whether the player to move has a win at once.
+/// Whether the player to move has a win at once: the priors' mark first (a capture of every other
+/// pawn), then every turn played (a win can also come from the other side's forced self-capture).
 fn has_win(g: &Game) -> bool {
     let mut ids = Vec::new();
     g.legal_actions(&mut ids);
     let mut pri = Vec::new();
     g.action_priors(&ids, &mut pri);
-    pri.iter().any(|&p| p == f32::INFINITY)
+    if pri.iter().any(|&p| p == f32::INFINITY) {
+        return true;
+    }
+    let me = g.to_move().expect("the game goes on");
+    ids.iter().any(|&a| {
+        let mut h = g.clone();
+        h.apply_action(a);
+        h.result() == Some(&Outcome::Winner(me))
+    })
 }
 
 /// The turns that win at once.
 fn wins(g: &Game) -> Vec<String> {
+    let me = g.to_move().expect("the game goes on");
     let mut ids = Vec::new();
     g.legal_actions(&mut ids);
-    let mut pri = Vec::new();
-    g.action_priors(&ids, &mut pri);
     ids.iter()
-        .zip(&pri)
-        .filter(|(_, p)| **p == f32::INFINITY)
-        .map(|(&a, _)| g.action_text(a))
+        .filter(|&&a| {
+            let mut h = g.clone();
+            h.apply_action(a);
+            h.result() == Some(&Outcome::Winner(me))
+        })
+        .map(|&a| g.action_text(a))
         .collect()
 }
 
-/// The turns after which every reply leaves a win at once (none win at once themselves here).
+/// The turns after which every reply either loses the game at once or leaves a win at once (none win
+/// at once themselves here).
 fn forcing(g: &Game) -> Vec<String> {
+    let me = g.to_move().expect("the game goes on");
     let mut ids = Vec::new();
     g.legal_actions(&mut ids);
     let mut out = Vec::new();
@@ -50,7 +63,11 @@ fn forcing(g: &Game) -> Vec<String> {
         let all = replies.iter().all(|&r| {
             let mut x = h.clone();
             x.apply_action(r);
-            x.phase() == Phase::Movement && has_win(&x)
+            match x.result() {
+                // A reply that ends the game (its own last pawns lost) must end it our way.
+                Some(o) => *o == Outcome::Winner(me),
+                None => x.phase() == Phase::Movement && has_win(&x),
+            }
         });
         if all {
             out.push(g.action_text(a));

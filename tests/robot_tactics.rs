@@ -6,7 +6,7 @@
 //! search before the robots are asked. `search::expect_move` is the helper: a game's JSON, a robot, and
 //! the moves allowed.
 
-use pbem::games::limit::{Game, Limit, Phase};
+use pbem::games::limit::Limit;
 use pbem::games::search::{self, Budget};
 use pbem::games::{GameOption, GameRules, GameState, MoveRecord, Outcome, Robot, RuleError, Status};
 
@@ -266,48 +266,108 @@ fn check_all(rules: &dyn GameRules, json: &str, allowed: &[String]) {
     }
 }
 
+/// Every position reachable from the empty board, in a fixed order (depth first, cells in order).
+fn all_positions() -> Vec<String> {
+    fn walk(b: &Board, seen: &mut std::collections::BTreeSet<String>, out: &mut Vec<String>) {
+        let key = b.to_json();
+        if !seen.insert(key.clone()) {
+            return;
+        }
+        out.push(key);
+        for m in b.legal_moves() {
+            let mut c = b.clone();
+            c.play(&m).unwrap();
+            walk(&c, seen, out);
+        }
+    }
+    let mut out = Vec::new();
+    walk(
+        &Board::parse(".........", true).unwrap(),
+        &mut Default::default(),
+        &mut out,
+    );
+    out
+}
+
+/// The moves of `b` after which `b`'s player to move has won.
+fn wins_at_once(b: &dyn GameState) -> Vec<String> {
+    let Status::ToMove(me) = b.status() else {
+        return Vec::new();
+    };
+    b.legal_moves()
+        .into_iter()
+        .filter(|m| {
+            let mut c = b.clone_box();
+            c.play(m).unwrap();
+            c.status() == Status::Over(Outcome::Winner(me))
+        })
+        .collect()
+}
+
+/// The moves after which every reply leaves a win at once (a forced win in two own turns).
+fn wins_in_two(b: &dyn GameState) -> Vec<String> {
+    b.legal_moves()
+        .into_iter()
+        .filter(|m| {
+            let mut c = b.clone_box();
+            c.play(m).unwrap();
+            matches!(c.status(), Status::ToMove(_))
+                && c.legal_moves().iter().all(|r| {
+                    let mut d = c.clone_box();
+                    d.play(r).unwrap();
+                    matches!(d.status(), Status::ToMove(_)) && !wins_at_once(d.as_ref()).is_empty()
+                })
+        })
+        .collect()
+}
+
 #[test]
 fn noughts_and_crosses_wins_in_one_and_in_two_and_blocks() {
-    // X to move in each. Wins in one: three in a row at once.
-    let win_in_one = ["xx.oo....", "x.o.xo...", "o.x.x.o.."];
-    // No win in one, but a forced win in two own turns (a fork).
-    let win_in_two = ["x...o...x", "x.......o", ".x..o.x..", "x...x...o"];
-    // O threatens three in a row; only one cell stops it (X has no win).
-    let block = ["o.o.x....", "x.o.o....", "xx.oo.x.o"];
+    // Positions from the whole game tree, the first few of each kind: a win at once (among other
+    // moves); no win at once but a forced win in two own turns; no win at once and exactly one move
+    // that leaves the opponent no win at once.
+    let (mut ones, mut twos, mut blocks) = (Vec::new(), Vec::new(), Vec::new());
+    for json in all_positions() {
+        let b = TTT_IDS.load(&json).unwrap();
+        let n = b.legal_moves().len();
+        if n < 3 {
+            continue;
+        }
+        let now = wins_at_once(b.as_ref());
+        if !now.is_empty() {
+            if ones.len() < 4 && now.len() < n {
+                ones.push((json, now));
+            }
+            continue;
+        }
+        let two = wins_in_two(b.as_ref());
+        if !two.is_empty() {
+            if twos.len() < 4 {
+                // Any forced win is right (the solver may prove a longer one): the minimax set.
+                let forcing = forcing_wins(b.as_ref());
+                assert!(two.iter().all(|m| forcing.contains(m)));
+                twos.push((json, forcing));
+            }
+            continue;
+        }
+        let safe = not_losing_at_once(b.as_ref());
+        if safe.len() == 1 && blocks.len() < 4 {
+            blocks.push((json, safe));
+        }
+    }
+    assert_eq!((ones.len(), twos.len(), blocks.len()), (4, 4, 4));
     for rules in [&TTT_IDS, &TTT_SLOW] {
-        for json in win_in_one {
-            let b = rules.load(json).unwrap();
-            let wins: Vec<String> = b
-                .legal_moves()
-                .into_iter()
-                .filter(|m| {
-                    let mut c = b.clone_box();
-                    c.play(m).unwrap();
-                    c.status() == Status::Over(Outcome::Winner(0))
-                })
-                .collect();
-            assert!(!wins.is_empty(), "{json} has a win in one");
-            check_all(rules, json, &wins);
-        }
-        for json in win_in_two {
-            let b = rules.load(json).unwrap();
-            let forcing = forcing_wins(b.as_ref());
-            assert!(!forcing.is_empty(), "{json}: a forced win exists");
-            assert!(forcing.len() < b.legal_moves().len(), "{json}: not every move wins");
-            check_all(rules, json, &forcing);
-        }
-        for json in block {
-            let b = rules.load(json).unwrap();
-            let safe = not_losing_at_once(b.as_ref());
-            assert_eq!(safe.len(), 1, "{json}: one move stops O, {safe:?}");
-            check_all(rules, json, &safe);
+        for (json, allowed) in ones.iter().chain(&twos).chain(&blocks) {
+            check_all(rules, json, allowed);
         }
     }
 }
 
 #[test]
 fn a_proven_position_is_answered_without_spending_the_budget() {
-    let b = TTT_IDS.load("x...o...x").unwrap();
+    // X to move; 7 makes two threats at once (3-5-7 and 1-4-7).
+    let b = TTT_IDS.load("xo..x...o").unwrap();
+    assert!(!forcing_wins(b.as_ref()).is_empty());
     let t = search::think(b.as_ref(), Budget::playouts(100_000), 1).unwrap();
     assert_eq!(t.proven, Some(1.0), "{t:?}");
     assert!(t.playouts < 100_000, "the solver stops the search: {t:?}");
@@ -315,122 +375,60 @@ fn a_proven_position_is_answered_without_spending_the_budget() {
 
 // ---- Limit ---------------------------------------------------------------------------------------
 
-/// Positions of default two-player Limit games (random play from a seeded layout) where the player to
-/// move can win at once, and the winning moves: the first such position of each seeded game.
-fn limit_wins_in_one(count: usize) -> Vec<(String, Vec<String>)> {
-    let mut out = Vec::new();
-    for seed in 0..2000u64 {
-        let mut g = Limit.new_game(&[], 2, seed).unwrap();
-        let mut k = seed;
-        while let Status::ToMove(me) = g.status() {
-            let moves = g.legal_moves();
-            let wins: Vec<String> = moves
-                .iter()
-                .filter(|m| {
-                    let mut h = g.clone_box();
-                    h.play(m).unwrap();
-                    h.status() == Status::Over(Outcome::Winner(me))
-                })
-                .cloned()
-                .collect();
-            if !wins.is_empty() {
-                if wins.len() * 4 < moves.len() {
-                    out.push((g.to_json(), wins));
-                }
-                break;
-            }
-            k = k.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let m = &moves[(k >> 33) as usize % moves.len()];
-            g.play(m).unwrap();
-        }
-        if out.len() == count {
-            break;
-        }
-    }
-    out
+/// The positions of `tests/fixtures/limit_tactics.txt` (found by `examples/limit_tactics.rs`, which
+/// says how): (kind, the moves that win, the game's JSON).
+fn limit_positions() -> Vec<(String, Vec<String>, String)> {
+    let text = include_str!("fixtures/limit_tactics.txt");
+    text.lines()
+        .map(|l| {
+            let mut parts = l.splitn(3, '\t');
+            let kind = parts.next().unwrap().to_string();
+            let moves = parts.next().unwrap().split(' ').map(String::from).collect();
+            (kind, moves, parts.next().unwrap().to_string())
+        })
+        .collect()
 }
 
 #[test]
-fn limit_robots_take_a_winning_capture() {
-    let positions = limit_wins_in_one(5);
+fn limit_robots_take_a_win_in_one() {
+    let positions: Vec<_> = limit_positions()
+        .into_iter()
+        .filter(|p| p.0 == "win1")
+        .collect();
     assert_eq!(positions.len(), 5);
-    for (json, wins) in &positions {
-        let allowed: Vec<&str> = wins.iter().map(String::as_str).collect();
-        for robot in LEVELS {
-            search::expect_move(&Limit, json, robot, 1, &allowed).unwrap();
-        }
+    for (_, wins, json) in &positions {
+        // The fixture's moves are exactly the wins at once (checked here by playing every move).
+        let g = Limit.load(json).unwrap();
+        let Status::ToMove(me) = g.status() else {
+            panic!("a position of the fixture is over")
+        };
+        let mut found: Vec<String> = g
+            .legal_moves()
+            .into_iter()
+            .filter(|m| {
+                let mut h = g.clone_box();
+                h.play(m).unwrap();
+                h.status() == Status::Over(Outcome::Winner(me))
+            })
+            .collect();
+        found.sort();
+        let mut want = wins.clone();
+        want.sort();
+        assert_eq!(found, want);
+        check_all(&Limit, json, wins);
     }
-}
-
-/// Whether the player to move in `g` has a win in one (only capturing turns can win).
-fn limit_has_win(g: &Game) -> bool {
-    let me = g.to_move().unwrap();
-    g.legal().iter().any(|m| {
-        let mut h = g.clone();
-        h.play_move(m).unwrap();
-        h.result() == Some(&Outcome::Winner(me))
-    })
-}
-
-/// Positions where the player to move has no win in one but a turn after which every reply leaves a
-/// win in one: forced wins in two own turns, found exhaustively, with the turns that force it.
-fn limit_wins_in_two(count: usize) -> Vec<(String, Vec<String>)> {
-    let mut out = Vec::new();
-    for seed in 0..3000u64 {
-        let mut g = Limit.new_game(&[], 2, seed).unwrap();
-        let mut g: Game = pbem::games::limit::json::from_json(&g.to_json()).unwrap();
-        let mut k = seed ^ 0x5555;
-        let mut tried = 0;
-        while g.phase() == Phase::Movement {
-            let total: u32 = (0..2).map(|s| g.board().m.pawns[s].count_ones()).sum();
-            if total <= 7 && tried < 6 && !limit_has_win(&g) {
-                tried += 1;
-                let me = g.to_move().unwrap();
-                let forcing: Vec<String> = g
-                    .legal()
-                    .into_iter()
-                    .filter(|m| {
-                        let mut h = g.clone();
-                        h.play_move(m).unwrap();
-                        match h.result() {
-                            Some(o) => *o == Outcome::Winner(me),
-                            None => h.legal().into_iter().all(|r| {
-                                let mut x = h.clone();
-                                x.play_move(&r).unwrap();
-                                match x.result() {
-                                    Some(o) => *o == Outcome::Winner(me),
-                                    None => limit_has_win(&x),
-                                }
-                            }),
-                        }
-                    })
-                    .map(|m| m.to_string())
-                    .collect();
-                if !forcing.is_empty() && forcing.len() * 4 < g.legal().len() {
-                    out.push((GameState::to_json(&g), forcing));
-                    break;
-                }
-            }
-            let moves = g.legal();
-            k = k.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            g.play_move(&moves[(k >> 33) as usize % moves.len()]).unwrap();
-        }
-        if out.len() == count {
-            break;
-        }
-    }
-    let _ = &mut out;
-    out
 }
 
 #[test]
 fn limit_robots_find_a_forced_win_in_two() {
-    let positions = limit_wins_in_two(5);
-    assert_eq!(positions.len(), 5, "five positions found");
-    for (json, forcing) in &positions {
-        let allowed: Vec<&str> = forcing.iter().map(String::as_str).collect();
-        for robot in LEVELS {
-            search::expect_move(&Limit, json, robot, 1, &allowed).unwrap();
-        }
+    let positions: Vec<_> = limit_positions()
+        .into_iter()
+        .filter(|p| p.0 == "win2")
+        .collect();
+    assert_eq!(positions.len(), 5);
+    for (_, forcing, json) in &positions {
+        let g = Limit.load(json).unwrap();
+        assert!(forcing.len() * 4 < g.legal_moves().len(), "not most moves win");
+        check_all(&Limit, json, forcing);
     }
 }

@@ -204,9 +204,6 @@ pub fn think(game: &dyn GameState, budget: Budget, seed: u64) -> Option<Thought>
             break;
         }
     }
-    if std::env::var_os("PBEM_SEARCH_DEBUG").is_some() {
-        tree.debug_root(root.as_ref());
-    }
     let (action, node) = tree.choice();
     let (value, proven) = match node {
         Some(n) => {

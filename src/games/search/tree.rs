@@ -30,11 +30,12 @@ const EXPAND_AT: u32 = 1;
 /// is costly, only the root's children are; the next ply is listed at its second visit.
 const EAGER_PLIES: usize = 2;
 const EAGER_PLIES_HEAVY: usize = 1;
-/// How much less than its share a draw is worth to the robot the search is for (contempt): the robot
-/// plays on rather than take a draw that only looks as good as playing on (under `limit
-/// -move_or_remove` a draw is on offer at almost every turn, and a robot counting it a full half point
-/// drew every game on move 1 or 2, even against a random player). The other seats count draws fully.
-pub(super) const CONTEMPT: f32 = 0.4;
+/// How much less than its share a draw is worth to the robot the search is for (contempt), and how much
+/// more to the others in it: the robot plays on rather than take a draw that only looks as good as
+/// playing on, and does not offer one (under `limit -move_or_remove` a draw is on offer at almost every
+/// turn, and a robot counting it a plain half point drew every game on move 1 or 2, even against a
+/// random player).
+pub(super) const CONTEMPT: f32 = 0.25;
 /// The UCB1 exploration constant for rewards in [0, 1], without and with RAVE.
 const EXPLORE: f32 = 0.7;
 const EXPLORE_RAVE: f32 = 0.3;
@@ -144,9 +145,21 @@ impl Tree {
     /// `r` as the search scores it: a draw shared by the robot's seat is worth [`CONTEMPT`] less to it.
     /// (Proven values and playout results alike, so the solver compares like with like.)
     fn contempt(&self, mut r: Rewards) -> Rewards {
-        let x = &mut r[self.seat];
-        if *x > 0.0 && *x < 1.0 {
-            *x = (*x - CONTEMPT).max(0.0);
+        let mine = r[self.seat];
+        if mine <= 0.0 || mine >= 1.0 {
+            return r;
+        }
+        let cut = CONTEMPT.min(mine);
+        r[self.seat] -= cut;
+        // The others in the draw gain what the robot gives up: a draw the robot dislikes is one its
+        // opponents are glad to take, so the search does not offer one hoping it is declined.
+        let others = (0..super::MAX_SEATS)
+            .filter(|&s| s != self.seat && r[s] > 0.0)
+            .count();
+        for s in 0..super::MAX_SEATS {
+            if s != self.seat && r[s] > 0.0 {
+                r[s] += cut / others as f32;
+            }
         }
         r
     }
@@ -592,26 +605,5 @@ impl Tree {
             }
         }
         None
-    }
-
-    /// TEMPORARY: prints the root's children.
-    pub fn debug_root(&self, g: &dyn GameState) {
-        let me = self.nodes[0].chooser as usize;
-        let mut rows: Vec<(u32, String)> = Vec::new();
-        for &c in &self.nodes[0].children {
-            let n = &self.nodes[c as usize];
-            let name = if n.group { format!("group({} kids)", n.children.len()) } else { self.pos.text(g, n.action) };
-            rows.push((n.visits, format!("{name:>12} visits {:6} mean {:.3} proven {:?}", n.visits, n.mean(), n.proven.map(|r| r[me]))));
-            if n.group {
-                for &cc in &n.children {
-                    let m = &self.nodes[cc as usize];
-                    rows.push((m.visits, format!("    {:>12} visits {:6} mean {:.3} proven {:?}", self.pos.text(g, m.action), m.visits, m.mean(), m.proven.map(|r| r[me]))));
-                }
-            }
-        }
-        for (_, r) in rows.iter().take(60) {
-            eprintln!("{r}");
-        }
-        eprintln!("root visits {} nodes {} untried {:?}", self.nodes[0].visits, self.nodes.len(), self.nodes[0].untried.as_ref().map(|u| u.len()));
     }
 }
