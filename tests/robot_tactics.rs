@@ -432,3 +432,42 @@ fn limit_robots_find_a_forced_win_in_two() {
         check_all(&Limit, json, forcing);
     }
 }
+
+#[test]
+fn a_robot_reuses_its_tree_for_its_next_move_in_the_same_game() {
+    search::reuse::forget();
+    let budget = Budget {
+        playouts: 300,
+        millis: None,
+        reuse: true,
+    };
+    let mut b = TTT_IDS.load(".........").unwrap();
+    let first = search::think(b.as_ref(), budget, 1).unwrap();
+    assert_eq!(first.reused, 0, "nothing to reuse yet");
+    b.play(&first.text).unwrap();
+    let reply = b.legal_moves()[0].clone();
+    b.play(&reply).unwrap();
+    let second = search::think(b.as_ref(), budget, 2).unwrap();
+    assert!(
+        second.reused > 0,
+        "the subtree after {} {reply} is reused: {second:?}",
+        first.text
+    );
+    // Another robot (another budget) does not take this robot's tree.
+    let other = search::think(b.as_ref(), Budget { playouts: 301, ..budget }, 2).unwrap();
+    assert_eq!(other.reused, 0);
+    search::reuse::forget();
+}
+
+#[test]
+fn the_time_cap_is_honoured_on_limit() {
+    let g = Limit.new_game(&[], 2, 3).unwrap();
+    let budget = Budget::playouts(u32::MAX).with_millis(300);
+    let start = std::time::Instant::now();
+    let t = search::think(g.as_ref(), budget, 1).unwrap();
+    let took = start.elapsed().as_millis();
+    assert!(t.playouts > 0 && t.playouts < u32::MAX);
+    // The clock is read every 8 iterations; even a debug build's iterations are far shorter than the
+    // 100 ms the issue allows over the cap (on a machine shared with other builds: a loose check).
+    assert!(took < 300 + 100, "the search took {took} ms with a 300 ms cap");
+}

@@ -11,6 +11,7 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
+
 use super::board::{Act, NONE};
 use super::game::{Game, Phase};
 use super::notation::Move;
@@ -128,7 +129,7 @@ impl Game {
         }
     }
 
-    /// The search's priors (see [`robot::turn_prior`]): a movement turn that wins at once is marked
+    /// The search's priors (see [`turn_prior`]): a movement turn that wins at once is marked
     /// `f32::INFINITY`; placements all score 0 (tried in a random order).
     pub fn action_prior_scores(&self, ids: &[u32], out: &mut Vec<f32>) {
         out.clear();
@@ -136,7 +137,7 @@ impl Game {
             out.resize(ids.len(), 0.0);
             return;
         }
-        out.extend(ids.iter().map(|&id| robot::turn_prior(self, id_act(id))));
+        out.extend(ids.iter().map(|&id| turn_prior(self, id_act(id))));
     }
 
     /// The pawn move of a movement turn as its group (the search chooses it first, then the removal).
@@ -153,6 +154,90 @@ impl Game {
         let mut rng = ChaCha8Rng::seed_from_u64(pick(usize::MAX) as u64);
         robot::playout_recording(self, &mut rng, played);
     }
+}
+
+// ---- Limit's knowledge for the search ------------------------------------------------------------
+
+/// The prior of one legal movement turn for the generic search: [`prior`], or `f32::INFINITY` for a
+/// turn that captures every pawn of the other colours and keeps one of the mover's (a win at once).
+pub(crate) fn turn_prior(g: &Game, a: Act) -> f32 {
+    let me = g.to_move;
+    let c = g.config();
+    let b = &g.board;
+    match b.try_act(me, a, c.free_edges, c.can_isolate, g.restricted()) {
+        Ok((m, _)) => {
+            let others = (0..3).filter(|&s| s != me).all(|s| m.pawns[s] == 0);
+            if others && m.pawns[me] != 0 {
+                f32::INFINITY
+            } else {
+                robot::prior(b, &b.m, &m, me)
+            }
+        }
+        Err(_) => f32::MIN,
+    }
+}
+
+/// The playout policy under `-move_or_remove`: the best capture among every removal and a few random
+/// moves, if any wins pawns; otherwise a random turn that loses none, but not a move that ends the game
+/// in a stalemate draw (6.1) while a removal that loses nothing is legal. Without that rule most
+/// playouts end in a draw within two turns (a move answered by a move), so every turn looks worth half
+/// a point and the search takes the draw on offer instead of playing on (the robots drew every game on
+/// move 1 or 2); and a player left with only losing removals takes the draw, as a player would.
+pub(super) fn move_or_remove_act(g: &Game, rng: &mut ChaCha8Rng) -> Act {
+    let acts = g.legal_acts();
+    let me = g.to_move;
+    let c = g.config();
+    let rs = g.restricted();
+    let m0 = g.board.m;
+    let in_play = (0..g.players())
+        .filter(|&s| g.seat[s] == super::SeatState::In)
+        .count();
+    let step_draws = g.streak as usize + 1 >= in_play;
+    let gain = |a: Act| {
+        g.board
+            .try_act(me, a, c.free_edges, c.can_isolate, rs)
+            .ok()
+            .map(|(m, _)| robot::net_gain(&m0, &m, me))
+    };
+    let (removals, steps): (Vec<Act>, Vec<Act>) = acts.iter().partition(|a| a.from == NONE);
+    let mut best: Option<(i32, Act)> = None;
+    let mut consider = |a: Act| {
+        if let Some(x) = gain(a)
+            && best.is_none_or(|(b, _)| x > b)
+        {
+            best = Some((x, a));
+        }
+    };
+    removals.iter().for_each(|&a| consider(a));
+    for _ in 0..robot::CAPTURE_TRIES.min(steps.len() as u32) {
+        consider(steps[robot::below(rng, steps.len())]);
+    }
+    if let Some((x, a)) = best
+        && x > 0
+    {
+        return a;
+    }
+    if step_draws {
+        // A move now would end the game in a draw: play on with a removal that loses nothing, if
+        // there is one; otherwise take the draw (as a player would) rather than throw pawns away.
+        let start = if removals.is_empty() { 0 } else { robot::below(rng, removals.len()) };
+        for k in 0..removals.len() {
+            let a = removals[(start + k) % removals.len()];
+            if gain(a).is_some_and(|x| x >= 0) {
+                return a;
+            }
+        }
+        if !steps.is_empty() {
+            return steps[robot::below(rng, steps.len())];
+        }
+    }
+    for _ in 0..robot::SAFE_TRIES {
+        let a = acts[robot::below(rng, acts.len())];
+        if gain(a).is_some_and(|x| x >= 0) {
+            return a;
+        }
+    }
+    acts[robot::below(rng, acts.len())]
 }
 
 #[cfg(test)]

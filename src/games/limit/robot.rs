@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
-use super::board::{Act, Board, Masks, NONE, bit, bits};
+use super::board::{Act, Board, Masks, bit, bits};
 use super::game::{Game, Phase};
 use super::notation::Move;
 use super::options::Mode;
@@ -250,12 +250,12 @@ pub fn greedy_move(game: &Game, seed: u64) -> Option<Move> {
 }
 
 /// A uniform index below `n`.
-fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
+pub(super) fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
     ((u128::from(rng.next_u64()) * n as u128) >> 64) as usize
 }
 
 /// Pawns of other colours captured minus own pawns lost between `before` and `after`.
-fn net_gain(before: &Masks, after: &Masks, me: usize) -> i32 {
+pub(super) fn net_gain(before: &Masks, after: &Masks, me: usize) -> i32 {
     let mut gain = 0;
     for s in 0..3 {
         let lost = before.pawns[s].count_ones() as i32 - after.pawns[s].count_ones() as i32;
@@ -550,25 +550,6 @@ fn shuffle<T>(v: &mut [T], rng: &mut ChaCha8Rng) {
     }
 }
 
-/// The prior of one legal movement turn for the generic search: [`prior`], or `f32::INFINITY` for a
-/// turn that captures every pawn of the other colours and keeps one of the mover's (a win at once).
-pub(crate) fn turn_prior(g: &Game, a: Act) -> f32 {
-    let me = g.to_move;
-    let c = g.config();
-    let b = &g.board;
-    match b.try_act(me, a, c.free_edges, c.can_isolate, g.restricted()) {
-        Ok((m, _)) => {
-            let others = (0..3).filter(|&s| s != me).all(|s| m.pawns[s] == 0);
-            if others && m.pawns[me] != 0 {
-                f32::INFINITY
-            } else {
-                prior(b, &b.m, &m, me)
-            }
-        }
-        Err(_) => f32::MIN,
-    }
-}
-
 /// Pawns of `pawns` in groups with exactly one and exactly two freedoms.
 fn short_of_freedoms(b: &Board, pawns: u64, empty: u64) -> (u32, u32) {
     let (mut one, mut two) = (0, 0);
@@ -588,7 +569,7 @@ fn short_of_freedoms(b: &Board, pawns: u64, empty: u64) -> (u32, u32) {
 /// How promising a turn looks before any search: pawns won and lost at once weigh most, then own pawns
 /// left with one or two freedoms (the opponents' next turn may take them) against other colours' pawns
 /// left short of freedoms.
-fn prior(b: &Board, before: &Masks, after: &Masks, me: usize) -> f32 {
+pub(super) fn prior(b: &Board, before: &Masks, after: &Masks, me: usize) -> f32 {
     let empty = after.empty();
     let (own1, own2) = short_of_freedoms(b, after.pawns[me], empty);
     let (mut their1, mut their2) = (0, 0);
@@ -664,9 +645,9 @@ struct Scratch {
 }
 
 /// Random draws of a turn the playout policy makes before it settles for one that loses pawns.
-const SAFE_TRIES: u32 = 24;
+pub(super) const SAFE_TRIES: u32 = 24;
 /// Removals (or pawn moves) tried with each capturing half-turn.
-const CAPTURE_TRIES: u32 = 4;
+pub(super) const CAPTURE_TRIES: u32 = 4;
 
 /// The playout policy's turn for the player to move: the best legal capture of a group of another colour
 /// that has one or two freedoms, if it wins more than it loses; otherwise a random turn that does not
@@ -678,7 +659,7 @@ fn policy_act(g: &Game, rng: &mut ChaCha8Rng, sc: &mut Scratch) -> Act {
     let b = &g.board;
     let m0 = b.m;
     if c.mode == Mode::MoveOrRemove {
-        return move_or_remove_act(g, rng);
+        return super::actions::move_or_remove_act(g, rng);
     }
     let reach = b.reach(&m0, m0.pawns[me]);
     sc.steps.clear();
@@ -796,69 +777,6 @@ fn policy_act(g: &Game, rng: &mut ChaCha8Rng, sc: &mut Scratch) -> Act {
         Some(a) => a,
         None => any_safe(g, rng),
     }
-}
-
-/// The playout policy under `-move_or_remove`: the best capture among every removal and a few random
-/// moves, if any wins pawns; otherwise a random turn that loses none, but not a move that ends the game
-/// in a stalemate draw (6.1) while a removal that loses nothing is legal. Without that rule most
-/// playouts end in a draw within two turns (a move answered by a move), so every turn looks worth half
-/// a point and the search takes the draw on offer instead of playing on (the robots drew every game on
-/// move 1 or 2); and a player left with only losing removals takes the draw, as a player would.
-fn move_or_remove_act(g: &Game, rng: &mut ChaCha8Rng) -> Act {
-    let acts = g.legal_acts();
-    let me = g.to_move;
-    let c = g.config();
-    let rs = g.restricted();
-    let m0 = g.board.m;
-    let in_play = (0..g.players())
-        .filter(|&s| g.seat[s] == super::SeatState::In)
-        .count();
-    let step_draws = g.streak as usize + 1 >= in_play;
-    let gain = |a: Act| {
-        g.board
-            .try_act(me, a, c.free_edges, c.can_isolate, rs)
-            .ok()
-            .map(|(m, _)| net_gain(&m0, &m, me))
-    };
-    let (removals, steps): (Vec<Act>, Vec<Act>) = acts.iter().partition(|a| a.from == NONE);
-    let mut best: Option<(i32, Act)> = None;
-    let mut consider = |a: Act| {
-        if let Some(x) = gain(a)
-            && best.is_none_or(|(b, _)| x > b)
-        {
-            best = Some((x, a));
-        }
-    };
-    removals.iter().for_each(|&a| consider(a));
-    for _ in 0..CAPTURE_TRIES.min(steps.len() as u32) {
-        consider(steps[below(rng, steps.len())]);
-    }
-    if let Some((x, a)) = best
-        && x > 0
-    {
-        return a;
-    }
-    if step_draws {
-        // A move now would end the game in a draw: play on with a removal that loses nothing, if
-        // there is one; otherwise take the draw (as a player would) rather than throw pawns away.
-        let start = if removals.is_empty() { 0 } else { below(rng, removals.len()) };
-        for k in 0..removals.len() {
-            let a = removals[(start + k) % removals.len()];
-            if gain(a).is_some_and(|x| x >= 0) {
-                return a;
-            }
-        }
-        if !steps.is_empty() {
-            return steps[below(rng, steps.len())];
-        }
-    }
-    for _ in 0..SAFE_TRIES {
-        let a = acts[below(rng, acts.len())];
-        if gain(a).is_some_and(|x| x >= 0) {
-            return a;
-        }
-    }
-    acts[below(rng, acts.len())]
 }
 
 /// A random legal turn from the full list, preferring one that does not lose pawns on the spot.
