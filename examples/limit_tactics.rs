@@ -9,8 +9,8 @@
 //! Wins at once are found by playing every turn (the robot's priors mark only the captures of every
 //! other pawn; a win can also come from the other side's forced self-capture).
 
-use pbem::games::{GameState, Outcome};
 use pbem::games::limit::{Config, Game, Phase};
+use pbem::games::{GameState, Outcome};
 
 /// Whether the player to move has a win at once: the priors' mark first (a capture of every other
 /// pawn), then every turn played (a win can also come from the other side's forced self-capture).
@@ -19,7 +19,7 @@ fn has_win(g: &Game) -> bool {
     g.legal_actions(&mut ids);
     let mut pri = Vec::new();
     g.action_priors(&ids, &mut pri);
-    if pri.iter().any(|&p| p == f32::INFINITY) {
+    if pri.contains(&f32::INFINITY) {
         return true;
     }
     let me = g.to_move().expect("the game goes on");

@@ -4,8 +4,8 @@
 
 use pbem::games::limit::layout::below;
 use pbem::games::limit::robot::{self, Budget};
-use pbem::games::search;
 use pbem::games::limit::{Config, Game, Phase};
+use pbem::games::search;
 use pbem::games::{GameOption, GameState, Robot};
 use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;

@@ -8,7 +8,9 @@
 
 use pbem::games::limit::Limit;
 use pbem::games::search::{self, Budget};
-use pbem::games::{GameOption, GameRules, GameState, MoveRecord, Outcome, Robot, RuleError, Status};
+use pbem::games::{
+    GameOption, GameRules, GameState, MoveRecord, Outcome, Robot, RuleError, Status,
+};
 
 // ---- noughts and crosses -------------------------------------------------------------------------
 
@@ -428,7 +430,10 @@ fn limit_robots_find_a_forced_win_in_two() {
     assert_eq!(positions.len(), 5);
     for (_, forcing, json) in &positions {
         let g = Limit.load(json).unwrap();
-        assert!(forcing.len() * 4 < g.legal_moves().len(), "not most moves win");
+        assert!(
+            forcing.len() * 4 < g.legal_moves().len(),
+            "not most moves win"
+        );
         check_all(&Limit, json, forcing);
     }
 }
@@ -454,7 +459,15 @@ fn a_robot_reuses_its_tree_for_its_next_move_in_the_same_game() {
         first.text
     );
     // Another robot (another budget) does not take this robot's tree.
-    let other = search::think(b.as_ref(), Budget { playouts: 301, ..budget }, 2).unwrap();
+    let other = search::think(
+        b.as_ref(),
+        Budget {
+            playouts: 301,
+            ..budget
+        },
+        2,
+    )
+    .unwrap();
     assert_eq!(other.reused, 0);
     search::reuse::forget();
 }
@@ -469,5 +482,8 @@ fn the_time_cap_is_honoured_on_limit() {
     assert!(t.playouts > 0 && t.playouts < u32::MAX);
     // The clock is read every 8 iterations; even a debug build's iterations are far shorter than the
     // 100 ms the issue allows over the cap (on a machine shared with other builds: a loose check).
-    assert!(took < 300 + 100, "the search took {took} ms with a 300 ms cap");
+    assert!(
+        took < 300 + 100,
+        "the search took {took} ms with a 300 ms cap"
+    );
 }

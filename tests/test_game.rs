@@ -428,7 +428,11 @@ fn a_robot_plays_a_game_written_outside_the_crate_by_mail() {
     let mut server = nim_server(&env);
     send(&mut server, "alice@example.org", "signup alice pw-alice");
     env.take_mails();
-    send(&mut server, "alice@example.org", "nim challenge robot2 alice");
+    send(
+        &mut server,
+        "alice@example.org",
+        "nim challenge robot2 alice",
+    );
     let board = env.only_mail_to("alice@example.org");
     assert!(
         board.body.contains("(4 left)"),

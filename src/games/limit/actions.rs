@@ -11,7 +11,6 @@
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
-
 use super::board::{Act, NONE};
 use super::game::{Game, Phase};
 use super::notation::Move;
@@ -220,7 +219,11 @@ pub(super) fn move_or_remove_act(g: &Game, rng: &mut ChaCha8Rng) -> Act {
     if step_draws {
         // A move now would end the game in a draw: play on with a removal that loses nothing, if
         // there is one; otherwise take the draw (as a player would) rather than throw pawns away.
-        let start = if removals.is_empty() { 0 } else { robot::below(rng, removals.len()) };
+        let start = if removals.is_empty() {
+            0
+        } else {
+            robot::below(rng, removals.len())
+        };
         for k in 0..removals.len() {
             let a = removals[(start + k) % removals.len()];
             if gain(a).is_some_and(|x| x >= 0) {
@@ -305,7 +308,8 @@ mod tests {
             let g = Game::new(cfg, 2, 3).unwrap();
             let mut ids = Vec::new();
             g.action_ids(&mut ids);
-            let mut texts: Vec<String> = ids.iter().map(|&i| g.action_move(i).to_string()).collect();
+            let mut texts: Vec<String> =
+                ids.iter().map(|&i| g.action_move(i).to_string()).collect();
             texts.sort();
             let mut legal: Vec<String> = g.legal().iter().map(|m| m.to_string()).collect();
             legal.sort();

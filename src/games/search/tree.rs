@@ -98,7 +98,6 @@ impl Node {
     }
 }
 
-
 /// Scratch buffers an iteration reuses.
 #[derive(Default)]
 struct Scratch {
@@ -156,9 +155,9 @@ impl Tree {
         let others = (0..super::MAX_SEATS)
             .filter(|&s| s != self.seat && r[s] > 0.0)
             .count();
-        for s in 0..super::MAX_SEATS {
-            if s != self.seat && r[s] > 0.0 {
-                r[s] += cut / others as f32;
+        for (s, x) in r.iter_mut().enumerate() {
+            if s != self.seat && *x > 0.0 {
+                *x += cut / others as f32;
             }
         }
         r
@@ -510,11 +509,11 @@ impl Tree {
         loop {
             let me = self.nodes[at].chooser;
             let node = &self.nodes[at];
-            let won = node.children.iter().map(|&c| c as usize).find(|&c| {
-                self.nodes[c]
-                    .proven
-                    .is_some_and(|r| r[me as usize] >= 1.0)
-            });
+            let won = node
+                .children
+                .iter()
+                .map(|&c| c as usize)
+                .find(|&c| self.nodes[c].proven.is_some_and(|r| r[me as usize] >= 1.0));
             let live = || {
                 node.children
                     .iter()
