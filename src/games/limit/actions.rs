@@ -216,9 +216,13 @@ pub(super) fn move_or_remove_act(g: &Game, rng: &mut ChaCha8Rng) -> Act {
     {
         return a;
     }
-    if step_draws {
-        // A move now would end the game in a draw: play on with a removal that loses nothing, if
-        // there is one; otherwise take the draw (as a player would) rather than throw pawns away.
+    // Removals are a few among many moves: drawn uniformly, a player would nearly always move, and the
+    // other side, left to answer each move with a removal, would be trapped removing to the end. So
+    // half the time a free player removes too.
+    if step_draws || robot::below(rng, 2) == 0 {
+        // A move now would end the game in a draw (or the coin said remove): play on with a removal
+        // that loses nothing, if there is one; otherwise take the draw (as a player would) rather than
+        // throw pawns away.
         let start = if removals.is_empty() {
             0
         } else {
@@ -230,7 +234,7 @@ pub(super) fn move_or_remove_act(g: &Game, rng: &mut ChaCha8Rng) -> Act {
                 return a;
             }
         }
-        if !steps.is_empty() {
+        if step_draws && !steps.is_empty() {
             return steps[robot::below(rng, steps.len())];
         }
     }

@@ -30,12 +30,15 @@ const EXPAND_AT: u32 = 1;
 /// is costly, only the root's children are; the next ply is listed at its second visit.
 const EAGER_PLIES: usize = 2;
 const EAGER_PLIES_HEAVY: usize = 1;
-/// How much less than its share a draw is worth to the robot the search is for (contempt), and how much
-/// more to the others in it: the robot plays on rather than take a draw that only looks as good as
+/// The part of its share of a draw that the robot the search is for gives up (contempt), which the
+/// others in the draw gain: the robot plays on rather than take a draw that only looks as good as
 /// playing on, and does not offer one (under `limit -move_or_remove` a draw is on offer at almost every
 /// turn, and a robot counting it a plain half point drew every game on move 1 or 2, even against a
 /// random player).
-pub(super) const CONTEMPT: f32 = 0.25;
+pub(super) const CONTEMPT: f32 = 0.8;
+/// How much worse (in mean reward) a move that offers no draw may look than one that does, and still be
+/// preferred to it.
+const DRAW_OFFER_MARGIN: f32 = 0.15;
 /// The UCB1 exploration constant for rewards in [0, 1], without and with RAVE.
 const EXPLORE: f32 = 0.7;
 const EXPLORE_RAVE: f32 = 0.3;
@@ -148,7 +151,7 @@ impl Tree {
         if mine <= 0.0 || mine >= 1.0 {
             return r;
         }
-        let cut = CONTEMPT.min(mine);
+        let cut = CONTEMPT * mine;
         r[self.seat] -= cut;
         // The others in the draw gain what the robot gives up: a draw the robot dislikes is one its
         // opponents are glad to take, so the search does not offer one hoping it is declined.
@@ -529,7 +532,21 @@ impl Tree {
                         .then(y.cmp(&x))
                 })
             };
-            let pick = won.or_else(|| most_visited(&mut live()));
+            let mut pick = won.or_else(|| most_visited(&mut live()));
+            // Do not offer a draw for nothing: when the move chosen lets the next player end the game
+            // in a draw at once, a move that does not and looks about as good is played instead (a
+            // fallible opponent may blunder later; it takes an offered draw at once).
+            if won.is_none()
+                && let Some(p) = pick
+                && self.offers_draw(p)
+            {
+                let floor = self.nodes[p].mean() - DRAW_OFFER_MARGIN;
+                let other = most_visited(&mut live().filter(|&c| {
+                    let n = &self.nodes[c];
+                    n.visits > 0 && n.mean() >= floor && !self.offers_draw(c)
+                }));
+                pick = other.or(pick);
+            }
             let pick = match pick {
                 Some(c) => c,
                 None => match self.nodes[at].untried.as_mut().and_then(Vec::pop) {
@@ -552,6 +569,20 @@ impl Tree {
             }
             return (self.nodes[pick].action, Some(pick));
         }
+    }
+
+    /// Whether the position after child `c` (or, for a group, after any of its actions) lets the next
+    /// player end the game in a draw at once: one of its children is a proven draw.
+    fn offers_draw(&self, c: usize) -> bool {
+        let node = &self.nodes[c];
+        if node.group {
+            return node.children.iter().any(|&k| self.offers_draw(k as usize));
+        }
+        node.children.iter().any(|&k| {
+            self.nodes[k as usize]
+                .proven
+                .is_some_and(|r| r[self.seat] > 0.0 && r[self.seat] < 1.0)
+        })
     }
 
     /// The subtree under `new_root` as a tree of its own (tree reuse), its nodes renumbered.
