@@ -487,3 +487,38 @@ fn the_time_cap_is_honoured_on_limit() {
         "the search took {took} ms with a 300 ms cap"
     );
 }
+
+/// Under `limit -move_or_remove` a move answered by a move ends the game in a draw. The robots used to
+/// take that draw on move 1 or 2, even against a random player: as Red they moved (offering it), as Blue
+/// they answered a move with a move. Now both play on with a removal.
+#[test]
+fn under_move_or_remove_no_robot_offers_or_takes_an_early_draw() {
+    let options = [GameOption::flag("move_or_remove")];
+    for (seed, robot) in [
+        (1, Robot::Level(1)),
+        (2, Robot::Level(1)),
+        (3, Robot::Level(1)),
+        (1, Robot::Level(2)),
+    ] {
+        let g = Limit.new_game(&options, 2, seed).unwrap();
+        search::reuse::forget();
+        let red = g.robot_move(robot, 1).unwrap();
+        assert!(
+            red.starts_with('x'),
+            "{robot:?} as Red offers a draw: {red}"
+        );
+        // Red moves a pawn (no removal): a move by Blue now would end the game in a draw.
+        let step = g
+            .legal_moves()
+            .into_iter()
+            .find(|m| !m.starts_with('x'))
+            .unwrap();
+        let mut h = g.clone_box();
+        h.play(&step).unwrap();
+        let blue = h.robot_move(robot, 1).unwrap();
+        assert!(
+            blue.starts_with('x'),
+            "{robot:?} as Blue takes the draw after {step}: {blue}"
+        );
+    }
+}
