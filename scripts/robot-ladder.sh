@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# The robot ladder of docs/robot.md: each robot level against random, greedy and the level below, on the
-# default two-player board (-size=8), colours swapped game by game, with the release binary. Prints the
-# table (win rates with their 95% Wilson intervals, the median time per move of each level).
+# The robot ladder of docs/robot.md for one game: robot1 against random, robot2 against robot1, robot3
+# against robot2 (PAIRS may name others), two players, sides swapped game by game, with the release
+# binary. Prints the table (win rates with their 95% Wilson intervals, the median time per move of each
+# level).
 #
-#   scripts/robot-ladder.sh [GAMES]     (default 200 games per pairing)
+#   scripts/robot-ladder.sh [GAMES] [GAME [OPTION...]]   (default 200 games per pairing, limit -size=8)
+#   scripts/robot-ladder.sh 20 limit -move_or_remove
 #
 # Environment:
+#   PAIRS        the pairings, "A B" each, ';'-separated (default "robot1 random;robot2 robot1;robot3 robot2")
 #   LADDER_DIR   where the game records go (default target/robot-ladder); one file per pairing, one line
 #                per game, as `pbem engine limit match` prints them
 #   DEADLINE     a Unix time: start no new chunk after it (the pairings then hold what fitted)
@@ -22,6 +25,13 @@ if ! [[ $GAMES =~ ^[1-9][0-9]*$ ]]; then
     echo "robot-ladder.sh: GAMES must be a whole number above 0, like 200; it is '$GAMES'" >&2
     exit 64
 fi
+shift || true
+GAME=${1:-limit}
+shift || true
+OPTIONS=("$@")
+if [[ ${#OPTIONS[@]} -eq 0 && $GAME == limit ]]; then
+    OPTIONS=(-size=8)
+fi
 CHUNK=${CHUNK:-10}
 if ! [[ $CHUNK =~ ^[1-9][0-9]*$ ]]; then
     echo "robot-ladder.sh: CHUNK must be a whole number above 0, like 10; it is '$CHUNK'" >&2
@@ -29,15 +39,14 @@ if ! [[ $CHUNK =~ ^[1-9][0-9]*$ ]]; then
 fi
 cd "$(dirname "$0")/.."
 TARGET=${CARGO_TARGET_DIR:-target}
-DIR=${LADDER_DIR:-$TARGET/robot-ladder}
+# One folder per game and option set, so that ladders of different games never mix their records.
+TAG=$(echo "$GAME ${OPTIONS[*]:-}" | tr -c 'A-Za-z0-9_=\n-' '_' | sed 's/_*$//')
+DIR=${LADDER_DIR:-$TARGET/robot-ladder/$TAG}
 SEED=1000
 mkdir -p "$DIR"
 
-PAIRS=(
-    "robot1 random" "robot1 greedy"
-    "robot2 random" "robot2 greedy" "robot2 robot1"
-    "robot3 random" "robot3 greedy" "robot3 robot2"
-)
+IFS=';' read -r -a PAIRS <<<"${PAIRS:-robot1 random;robot2 robot1;robot3 robot2}"
+
 
 played() { # played FILE: games recorded in FILE
     if [[ -f $1 ]]; then grep -c '^game ' "$1" || true; else echo 0; fi
@@ -60,7 +69,7 @@ if [[ -z ${TABLE_ONLY:-} ]]; then
                 break 2
             fi
             n=$((GAMES - have < CHUNK ? GAMES - have : CHUNK))
-            "$BIN" engine limit match "$a" "$b" --games "$n" --seed $((SEED + have)) -size=8 --players 2 |
+            "$BIN" engine "$GAME" match "$a" "$b" --games "$n" --seed $((SEED + have)) "${OPTIONS[@]}" --players 2 |
                 grep '^game ' >>"$file"
             echo "$a vs $b: $((have + n)) of $GAMES games" >&2
             progress=1

@@ -5,6 +5,7 @@
 use pbem::games::limit::layout::below;
 use pbem::games::limit::robot::{self, Budget};
 use pbem::games::limit::{Config, Game, Phase};
+use pbem::games::search;
 use pbem::games::{GameOption, GameState, Robot};
 use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
@@ -73,9 +74,9 @@ proptest! {
         }
         // The search's own answer is the move the trait gives, and a seed fixes it.
         if !over {
-            let a = robot::think(&g, Budget::playouts(24), think_seed).unwrap();
-            prop_assert_eq!(a.mv.to_string(), g.robot_move(Robot::Playouts(24), think_seed).unwrap());
-            prop_assert_eq!(&robot::think(&g, Budget::playouts(24), think_seed).unwrap(), &a);
+            let a = search::think(&g, search::Budget::playouts(24), think_seed).unwrap();
+            prop_assert_eq!(&a.text, &g.robot_move(Robot::Playouts(24), think_seed).unwrap());
+            prop_assert_eq!(&search::think(&g, search::Budget::playouts(24), think_seed).unwrap(), &a);
         }
     }
 

@@ -420,3 +420,42 @@ fn a_game_without_cells_gets_the_default_board_view() {
     let view = pile.board_view();
     assert_eq!((view.to_move, view.status.as_str()), (None, "First wins"));
 }
+
+/// The robot accounts play any hosted game (issue 23): the generic search plays this Nim, which gives
+/// the search no action ids (it works through `legal_moves` and `play`), and plays it right: from seven
+/// sticks it leaves four, then takes the rest.
+#[test]
+fn a_robot_plays_a_game_written_outside_the_crate_by_mail() {
+    let env = Env::new();
+    let mut server = nim_server(&env);
+    send(&mut server, "alice@example.org", "signup alice pw-alice");
+    env.take_mails();
+    send(
+        &mut server,
+        "alice@example.org",
+        "nim challenge robot2 alice",
+    );
+    let board = env.only_mail_to("alice@example.org");
+    assert!(
+        board.body.contains("(4 left)"),
+        "robot2 moves first and leaves four sticks:\n{}",
+        board.body
+    );
+    let number: u32 = board
+        .subject
+        .split_whitespace()
+        .find_map(|w| w.parse().ok())
+        .expect("the subject names the board");
+    send(
+        &mut server,
+        "alice@example.org",
+        &format!("nim move {number} alice pw-alice 1"),
+    );
+    let end = env.only_mail_to("alice@example.org");
+    assert!(end.body.contains("(0 left)"), "{}", end.body);
+    assert!(
+        end.flat_body().contains("Game over: First (robot2) wins."),
+        "{}",
+        end.body
+    );
+}

@@ -19,6 +19,7 @@ pub mod go;
 pub mod hex;
 pub mod hexgrid;
 pub mod limit;
+pub mod search;
 pub mod stones;
 pub mod unlur;
 pub mod y;
@@ -192,9 +193,11 @@ pub trait GameRules: Sync {
     /// queued, so that only a move is stored and mailed back later, and played when its turn comes.
     fn read_move(&self, mv: &str) -> Result<(), RuleError>;
     /// True when the game has a robot player ([`GameState::robot_move`]): only then may the robot
-    /// accounts (robot1..robot3) be challenged to it.
+    /// accounts (robot1..robot3) be challenged to it. Every game has one by default: the generic
+    /// search ([`search`]) plays any game, through action ids when the game gives them and through
+    /// `legal_moves`/`play` otherwise.
     fn has_robot(&self) -> bool {
-        false
+        true
     }
 }
 
@@ -307,11 +310,13 @@ pub trait GameState: Send {
         String::new()
     }
     /// The move `robot` chooses for the player to move, in canonical notation, with `seed` driving any
-    /// randomness (the same seed gives the same move); `None` once the game is over, or when the game has
-    /// no such player. The default knows only [`Robot::Random`].
+    /// randomness (the same seed gives the same move, unless a time cap cuts the search short or the
+    /// search reuses its tree from an earlier move of the same game); `None` once the game is over.
+    /// The default plays [`Robot::Random`] itself and hands the other robots to the generic search
+    /// ([`search::robot_move`]); a game overrides this only for players of its own (Limit's `greedy`).
     fn robot_move(&self, robot: Robot, seed: u64) -> Option<String> {
         if robot != Robot::Random {
-            return None;
+            return search::robot_move(self.clone_box(), robot, seed);
         }
         let moves = self.legal_moves();
         if moves.is_empty() {
@@ -322,6 +327,60 @@ pub trait GameState: Send {
         x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
         x ^= x >> 31;
         Some(moves[(x % moves.len() as u64) as usize].clone())
+    }
+    // ---- optional hooks of the search (src/games/search/), each with a default that works ----------
+    /// Whether the search keeps all-moves-as-first (RAVE) statistics: they help where a move's worth
+    /// hardly depends on when it is played (connection games). By default on whenever the game gives
+    /// action ids.
+    fn search_rave(&self) -> bool {
+        self.action_space() > 0
+    }
+    /// A copy of this position for the search to play on: a game may leave out what the rules do not
+    /// need (Limit drops its move list, so that the thousands of copies a search makes stay cheap).
+    fn search_copy(&self) -> Box<dyn GameState> {
+        self.clone_box()
+    }
+    /// How promising each of `actions` (legal here) looks before any search, higher first, into `out`
+    /// (one score per action); `f32::INFINITY` marks an action the game knows wins at once. Left empty
+    /// (the default), the search tries the actions in a random order.
+    fn action_priors(&self, actions: &[u32], out: &mut Vec<f32>) {
+        let _ = actions;
+        out.clear();
+    }
+    /// Whether `action` (legal here) could win the game at once; the search plays each action for which
+    /// this is true when it first lists a position's actions, to find wins in one. `false` is a promise
+    /// that it cannot (a game that marks its winning actions in [`GameState::action_priors`] may say
+    /// `false` for all). The default, `true`, is always right and costs a copy and a move per action.
+    fn may_win_at_once(&self, action: u32) -> bool {
+        let _ = action;
+        true
+    }
+    /// Splits a turn in two for the search: actions with the same group are first chosen as a group,
+    /// then one of them, both by the player to move (Limit: the pawn move, then the removal). `None`, the
+    /// default, leaves the action on its own.
+    fn action_group(&self, action: u32) -> Option<u32> {
+        let _ = action;
+        None
+    }
+    /// Plays the game to its end with the game's own playout policy, `pick(n)` giving an index below `n`
+    /// (or, with `n = usize::MAX`, a random number to seed a generator); pushes each action played and
+    /// its seat onto `played` when given (for RAVE). Returns `false`, having changed nothing, when the
+    /// game has no policy of its own (the default): the search then plays random actions (or, for a
+    /// game without action ids, [`GameState::random_playout`]).
+    fn search_playout(
+        &mut self,
+        pick: &mut dyn FnMut(usize) -> usize,
+        played: Option<&mut Vec<(usize, u32)>>,
+    ) -> bool {
+        let _ = (pick, played);
+        false
+    }
+    /// The playouts a robot level (1 to 3) spends on a move in this position; `None` (the default) takes
+    /// the search's table ([`search::level_playouts`]). Limit spends fewer on placements, whose playouts
+    /// cost ten to forty times more.
+    fn level_playouts(&self, level: u8) -> Option<u32> {
+        let _ = level;
+        None
     }
     /// The moves the board mail to the player on move shows as whole lines to send, each a legal move
     /// here: by default the first legal move; a game adds the moves a player might not think of (Hex's

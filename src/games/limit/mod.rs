@@ -6,6 +6,7 @@
 //! layout; [`view`] turns a position into the game-neutral board that [`render`] (ASCII) and [`svg`]
 //! draw; [`robot`] the computer player.
 
+pub mod actions;
 pub mod board;
 pub mod game;
 pub mod geom;
@@ -146,15 +147,58 @@ impl GameState for Game {
         let mv = match robot {
             Robot::Random => robot::random_move(self, seed),
             Robot::Greedy => robot::greedy_move(self, seed),
-            Robot::Level(n) => robot::best_move(self, robot::Level::from_number(n)?, seed),
-            Robot::Playouts(n) => robot::best_move(self, robot::Budget::playouts(n), seed),
-            Robot::Within { level, millis } => robot::best_move(
-                self,
-                robot::Budget::from(robot::Level::from_number(level)?).with_millis(millis),
-                seed,
-            ),
+            _ => return crate::games::search::robot_move(self.clone_box(), robot, seed),
         };
         mv.map(|m| m.to_string())
+    }
+    fn action_space(&self) -> u32 {
+        actions::ACTION_SPACE
+    }
+    fn legal_actions(&self, out: &mut Vec<u32>) {
+        self.action_ids(out);
+    }
+    fn apply_action(&mut self, action: u32) {
+        self.play_action_id(action);
+    }
+    fn action_text(&self, action: u32) -> String {
+        self.action_move(action).to_string()
+    }
+    fn search_rave(&self) -> bool {
+        // A Limit turn's worth depends on the moment (captures, freedoms): all-moves-as-first misleads.
+        false
+    }
+    fn search_copy(&self) -> Box<dyn GameState> {
+        let mut g = Game {
+            records: Vec::new(),
+            ..self.clone()
+        };
+        g.records.shrink_to_fit();
+        Box::new(g)
+    }
+    fn action_priors(&self, actions: &[u32], out: &mut Vec<f32>) {
+        self.action_prior_scores(actions, out);
+    }
+    fn may_win_at_once(&self, _action: u32) -> bool {
+        // The priors mark the turns that capture every other pawn; a win by elimination is seen when
+        // the search plays the turn.
+        false
+    }
+    fn action_group(&self, action: u32) -> Option<u32> {
+        self.action_group_of(action)
+    }
+    fn search_playout(
+        &mut self,
+        pick: &mut dyn FnMut(usize) -> usize,
+        played: Option<&mut Vec<(usize, u32)>>,
+    ) -> bool {
+        self.policy_playout_ids(pick, played);
+        true
+    }
+    fn level_playouts(&self, level: u8) -> Option<u32> {
+        // A placement playout lists every placement at each turn: ten to forty times a movement one.
+        (self.phase() != Phase::Movement && self.phase() != Phase::Over)
+            .then(|| robot::Level::from_number(level).map(robot::Level::placement_playouts))
+            .flatten()
     }
     fn svg(&self) -> Option<String> {
         Some(svg::svg(self))

@@ -250,12 +250,12 @@ pub fn greedy_move(game: &Game, seed: u64) -> Option<Move> {
 }
 
 /// A uniform index below `n`.
-fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
+pub(super) fn below(rng: &mut ChaCha8Rng, n: usize) -> usize {
     ((u128::from(rng.next_u64()) * n as u128) >> 64) as usize
 }
 
 /// Pawns of other colours captured minus own pawns lost between `before` and `after`.
-fn net_gain(before: &Masks, after: &Masks, me: usize) -> i32 {
+pub(super) fn net_gain(before: &Masks, after: &Masks, me: usize) -> i32 {
     let mut gain = 0;
     for s in 0..3 {
         let lost = before.pawns[s].count_ones() as i32 - after.pawns[s].count_ones() as i32;
@@ -569,7 +569,7 @@ fn short_of_freedoms(b: &Board, pawns: u64, empty: u64) -> (u32, u32) {
 /// How promising a turn looks before any search: pawns won and lost at once weigh most, then own pawns
 /// left with one or two freedoms (the opponents' next turn may take them) against other colours' pawns
 /// left short of freedoms.
-fn prior(b: &Board, before: &Masks, after: &Masks, me: usize) -> f32 {
+pub(super) fn prior(b: &Board, before: &Masks, after: &Masks, me: usize) -> f32 {
     let empty = after.empty();
     let (own1, own2) = short_of_freedoms(b, after.pawns[me], empty);
     let (mut their1, mut their2) = (0, 0);
@@ -594,18 +594,37 @@ fn playout(g: &mut Game, rng: &mut ChaCha8Rng) -> [f32; 3] {
 
 /// [`playout`], with the number of moves played.
 fn playout_counted(g: &mut Game, rng: &mut ChaCha8Rng) -> ([f32; 3], u32) {
+    playout_recording(g, rng, None)
+}
+
+/// [`playout`], with the number of moves played; each move's seat and action id go onto `record` when
+/// given (the generic search's RAVE asks for them).
+pub(crate) fn playout_recording(
+    g: &mut Game,
+    rng: &mut ChaCha8Rng,
+    mut record: Option<&mut Vec<(usize, u32)>>,
+) -> ([f32; 3], u32) {
     let mut scratch = Scratch::default();
     let mut played = 0;
     while played < PLAYOUT_CAP {
+        let me = g.to_move;
         match g.phase() {
             Phase::Over => break,
             Phase::Movement => {
                 let a = policy_act(g, rng, &mut scratch);
+                if let Some(r) = record.as_deref_mut() {
+                    r.push((me, super::actions::act_id(a)));
+                }
                 g.commit_act_unrecorded(a);
             }
             _ => {
                 let moves = g.legal();
                 let m = moves[below(rng, moves.len())];
+                if let (Some(r), Some(id)) =
+                    (record.as_deref_mut(), super::actions::placement_id(&m))
+                {
+                    r.push((me, id));
+                }
                 g.play_move(&m).expect("a listed placement is legal");
             }
         }
@@ -626,9 +645,9 @@ struct Scratch {
 }
 
 /// Random draws of a turn the playout policy makes before it settles for one that loses pawns.
-const SAFE_TRIES: u32 = 24;
+pub(super) const SAFE_TRIES: u32 = 24;
 /// Removals (or pawn moves) tried with each capturing half-turn.
-const CAPTURE_TRIES: u32 = 4;
+pub(super) const CAPTURE_TRIES: u32 = 4;
 
 /// The playout policy's turn for the player to move: the best legal capture of a group of another colour
 /// that has one or two freedoms, if it wins more than it loses; otherwise a random turn that does not
@@ -640,7 +659,7 @@ fn policy_act(g: &Game, rng: &mut ChaCha8Rng, sc: &mut Scratch) -> Act {
     let b = &g.board;
     let m0 = b.m;
     if c.mode == Mode::MoveOrRemove {
-        return any_safe(g, rng);
+        return super::actions::move_or_remove_act(g, rng);
     }
     let reach = b.reach(&m0, m0.pawns[me]);
     sc.steps.clear();

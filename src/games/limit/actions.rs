@@ -1,0 +1,328 @@
+//! Limit's action ids for the generic search (`games::search`), and the hooks that carry its old
+//! robot's knowledge over: priors (captures, pawns left short of freedoms), the turn split in two
+//! (the pawn move, then the removal, both by the mover), and the capture-aware playout policy.
+//!
+//! Ids: a movement turn is `((from + 1) * 65 + (to + 1)) * 65 + (remove + 1)` over tile indices, 0
+//! standing for an absent half (a move alone, a removal alone); placements follow, by position number
+//! (below 2^14: a board of 64 tiles never reaches it): a manual lay by colour and position, a classic
+//! ball, a classic pair with where its ball goes. Tile indices and position numbers never change
+//! during a game, so an id means the same move in every position of it.
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+
+use super::board::{Act, NONE};
+use super::game::{Game, Phase};
+use super::notation::Move;
+use super::robot;
+use super::view::TileColour;
+
+const SIDE: u32 = 65;
+/// Ids of movement turns: below this.
+const MOVE_IDS: u32 = SIDE * SIDE * SIDE;
+/// Position numbers are below this.
+const POS: u32 = 1 << 14;
+const LAY: u32 = MOVE_IDS;
+const BALL: u32 = LAY + 4 * POS;
+const PAIR: u32 = BALL + POS;
+/// Every Limit action id is below this.
+pub const ACTION_SPACE: u32 = PAIR + 3 * POS * POS;
+
+const LAY_COLOURS: [TileColour; 4] = [
+    TileColour::Red,
+    TileColour::Blue,
+    TileColour::Green,
+    TileColour::Black,
+];
+
+/// The id of a movement turn.
+pub fn act_id(a: Act) -> u32 {
+    let f = |x: u8| if x == NONE { 0 } else { u32::from(x) + 1 };
+    (f(a.from) * SIDE + f(a.to)) * SIDE + f(a.remove)
+}
+
+/// The movement turn of an id below the movement range.
+pub fn id_act(id: u32) -> Act {
+    let f = |x: u32| if x == 0 { NONE } else { (x - 1) as u8 };
+    Act {
+        from: f(id / (SIDE * SIDE)),
+        to: f(id / SIDE % SIDE),
+        remove: f(id % SIDE),
+    }
+}
+
+/// The id of a placement (`None` for a movement move, which is named by its [`Act`]).
+pub fn placement_id(m: &Move) -> Option<u32> {
+    let p = |n: u32| {
+        debug_assert!(n < POS, "position {n} beyond the id range");
+        n
+    };
+    match *m {
+        Move::Lay { colour, at } => {
+            let c = LAY_COLOURS.iter().position(|&x| x == colour)? as u32;
+            Some(LAY + c * POS + p(at))
+        }
+        Move::Ball { at } => Some(BALL + p(at)),
+        Move::Pair { a, b, ball } => {
+            let kind = match ball {
+                None => 0,
+                Some(x) if x == a => 1,
+                Some(_) => 2,
+            };
+            Some(PAIR + (kind * POS + p(a)) * POS + p(b))
+        }
+        _ => None,
+    }
+}
+
+/// The placement of an id at or above the movement range.
+pub fn id_placement(id: u32) -> Move {
+    if id >= PAIR {
+        let x = id - PAIR;
+        let (kind, a, b) = (x / (POS * POS), x / POS % POS, x % POS);
+        let ball = match kind {
+            0 => None,
+            1 => Some(a),
+            _ => Some(b),
+        };
+        Move::Pair { a, b, ball }
+    } else if id >= BALL {
+        Move::Ball { at: id - BALL }
+    } else {
+        let x = id - LAY;
+        Move::Lay {
+            colour: LAY_COLOURS[(x / POS) as usize],
+            at: x % POS,
+        }
+    }
+}
+
+impl Game {
+    /// The legal moves of the player to move as action ids.
+    pub fn action_ids(&self, out: &mut Vec<u32>) {
+        out.clear();
+        match self.phase() {
+            Phase::Over => {}
+            Phase::Movement => out.extend(self.legal_acts().into_iter().map(act_id)),
+            _ => out.extend(self.legal().iter().filter_map(placement_id)),
+        }
+    }
+
+    /// Plays an action id listed by [`Game::action_ids`], without writing the move list's entry for a
+    /// movement turn (the search's copies are never shown).
+    pub fn play_action_id(&mut self, id: u32) {
+        if id < MOVE_IDS {
+            self.commit_act_unrecorded(id_act(id));
+        } else {
+            self.play_move(&id_placement(id))
+                .expect("a listed placement is legal");
+        }
+    }
+
+    /// The move of an action id, in position numbers.
+    pub fn action_move(&self, id: u32) -> Move {
+        if id < MOVE_IDS {
+            self.act_move(id_act(id))
+        } else {
+            id_placement(id)
+        }
+    }
+
+    /// The search's priors (see [`turn_prior`]): a movement turn that wins at once is marked
+    /// `f32::INFINITY`; placements all score 0 (tried in a random order).
+    pub fn action_prior_scores(&self, ids: &[u32], out: &mut Vec<f32>) {
+        out.clear();
+        if self.phase() != Phase::Movement {
+            out.resize(ids.len(), 0.0);
+            return;
+        }
+        out.extend(ids.iter().map(|&id| turn_prior(self, id_act(id))));
+    }
+
+    /// The pawn move of a movement turn as its group (the search chooses it first, then the removal).
+    pub fn action_group_of(&self, id: u32) -> Option<u32> {
+        (id < MOVE_IDS).then_some(id / SIDE)
+    }
+
+    /// Plays to the end with the robot's playout policy, seeded from `pick`.
+    pub fn policy_playout_ids(
+        &mut self,
+        pick: &mut dyn FnMut(usize) -> usize,
+        played: Option<&mut Vec<(usize, u32)>>,
+    ) {
+        let mut rng = ChaCha8Rng::seed_from_u64(pick(usize::MAX) as u64);
+        robot::playout_recording(self, &mut rng, played);
+    }
+}
+
+// ---- Limit's knowledge for the search ------------------------------------------------------------
+
+/// The prior of one legal movement turn for the generic search: [`prior`], or `f32::INFINITY` for a
+/// turn that captures every pawn of the other colours and keeps one of the mover's (a win at once).
+pub(crate) fn turn_prior(g: &Game, a: Act) -> f32 {
+    let me = g.to_move;
+    let c = g.config();
+    let b = &g.board;
+    match b.try_act(me, a, c.free_edges, c.can_isolate, g.restricted()) {
+        Ok((m, _)) => {
+            let others = (0..3).filter(|&s| s != me).all(|s| m.pawns[s] == 0);
+            if others && m.pawns[me] != 0 {
+                f32::INFINITY
+            } else {
+                robot::prior(b, &b.m, &m, me)
+            }
+        }
+        Err(_) => f32::MIN,
+    }
+}
+
+/// The playout policy under `-move_or_remove`: the best capture among every removal and a few random
+/// moves, if any wins pawns; otherwise a random turn that loses none, but not a move that ends the game
+/// in a stalemate draw (6.1) while a removal that loses nothing is legal. Without that rule most
+/// playouts end in a draw within two turns (a move answered by a move), so every turn looks worth half
+/// a point and the search takes the draw on offer instead of playing on (the robots drew every game on
+/// move 1 or 2); and a player left with only losing removals takes the draw, as a player would.
+pub(super) fn move_or_remove_act(g: &Game, rng: &mut ChaCha8Rng) -> Act {
+    let acts = g.legal_acts();
+    let me = g.to_move;
+    let c = g.config();
+    let rs = g.restricted();
+    let m0 = g.board.m;
+    let in_play = (0..g.players())
+        .filter(|&s| g.seat[s] == super::SeatState::In)
+        .count();
+    let step_draws = g.streak as usize + 1 >= in_play;
+    let gain = |a: Act| {
+        g.board
+            .try_act(me, a, c.free_edges, c.can_isolate, rs)
+            .ok()
+            .map(|(m, _)| robot::net_gain(&m0, &m, me))
+    };
+    let (removals, steps): (Vec<Act>, Vec<Act>) = acts.iter().partition(|a| a.from == NONE);
+    let mut best: Option<(i32, Act)> = None;
+    let mut consider = |a: Act| {
+        if let Some(x) = gain(a)
+            && best.is_none_or(|(b, _)| x > b)
+        {
+            best = Some((x, a));
+        }
+    };
+    removals.iter().for_each(|&a| consider(a));
+    for _ in 0..robot::CAPTURE_TRIES.min(steps.len() as u32) {
+        consider(steps[robot::below(rng, steps.len())]);
+    }
+    if let Some((x, a)) = best
+        && x > 0
+    {
+        return a;
+    }
+    // Removals are a few among many moves: drawn uniformly, a player would nearly always move, and the
+    // other side, left to answer each move with a removal, would be trapped removing to the end. So
+    // half the time a free player removes too.
+    if step_draws || robot::below(rng, 2) == 0 {
+        // A move now would end the game in a draw (or the coin said remove): play on with a removal
+        // that loses nothing, if there is one; otherwise take the draw (as a player would) rather than
+        // throw pawns away.
+        let start = if removals.is_empty() {
+            0
+        } else {
+            robot::below(rng, removals.len())
+        };
+        for k in 0..removals.len() {
+            let a = removals[(start + k) % removals.len()];
+            if gain(a).is_some_and(|x| x >= 0) {
+                return a;
+            }
+        }
+        if step_draws && !steps.is_empty() {
+            return steps[robot::below(rng, steps.len())];
+        }
+    }
+    for _ in 0..robot::SAFE_TRIES {
+        let a = acts[robot::below(rng, acts.len())];
+        if gain(a).is_some_and(|x| x >= 0) {
+            return a;
+        }
+    }
+    acts[robot::below(rng, acts.len())]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::limit::Config;
+
+    #[test]
+    fn ids_round_trip() {
+        for a in [
+            Act {
+                from: 0,
+                to: 63,
+                remove: 5,
+            },
+            Act {
+                from: NONE,
+                to: NONE,
+                remove: 0,
+            },
+            Act {
+                from: 7,
+                to: 9,
+                remove: NONE,
+            },
+        ] {
+            assert!(act_id(a) < MOVE_IDS);
+            assert_eq!(id_act(act_id(a)), a);
+        }
+        for m in [
+            Move::Lay {
+                colour: TileColour::Black,
+                at: 12097,
+            },
+            Move::Ball { at: 17 },
+            Move::Pair {
+                a: 12,
+                b: 13,
+                ball: Some(13),
+            },
+            Move::Pair {
+                a: 12,
+                b: 13,
+                ball: Some(12),
+            },
+            Move::Pair {
+                a: 1,
+                b: 2,
+                ball: None,
+            },
+        ] {
+            let id = placement_id(&m).unwrap();
+            assert!((MOVE_IDS..ACTION_SPACE).contains(&id));
+            assert_eq!(id_placement(id), m);
+        }
+    }
+
+    #[test]
+    fn every_legal_move_has_an_id_in_every_phase() {
+        for cfg in [
+            Config::default(),
+            Config::from_options(&[crate::games::GameOption::flag("manual")]).unwrap(),
+            Config::from_options(&[crate::games::GameOption::flag("classic")]).unwrap(),
+        ] {
+            let g = Game::new(cfg, 2, 3).unwrap();
+            let mut ids = Vec::new();
+            g.action_ids(&mut ids);
+            let mut texts: Vec<String> =
+                ids.iter().map(|&i| g.action_move(i).to_string()).collect();
+            texts.sort();
+            let mut legal: Vec<String> = g.legal().iter().map(|m| m.to_string()).collect();
+            legal.sort();
+            assert_eq!(texts, legal);
+            let mut h = g.clone();
+            h.play_action_id(ids[0]);
+            let mut k = g.clone();
+            k.play_move(&g.action_move(ids[0])).unwrap();
+            assert_eq!(h.board().m, k.board().m);
+        }
+    }
+}

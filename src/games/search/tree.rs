@@ -1,0 +1,639 @@
+//! The search tree: UCT with max-n rewards, an exact solver for won, lost and drawn positions
+//! (MCTS-Solver), progressive widening by the game's priors, turns split in two by the game's groups,
+//! and RAVE statistics where the game asks for them.
+//!
+//! Each node keeps the visits and the summed reward of the seat whose choice led to it, so two, three
+//! or four players are searched alike. A node is *proven* when its value is known exactly: the game is
+//! over there, or its chooser has a child that wins, or every child is proven (the chooser then takes
+//! the best of them). Proven losses are never chosen again and do not count against the widening, so a
+//! node whose replies all lose for the chooser is proven quickly.
+
+use std::collections::HashMap;
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::Rng;
+
+use super::pos::{Pos, Rewards, rewards};
+use crate::games::GameState;
+
+/// No action: the root, or a group node (half a turn).
+const NO_ACTION: u32 = u32::MAX;
+/// Progressive widening: a node with priors may have `WIDEN * sqrt(visits)` children (not counting
+/// proven losses).
+const WIDEN: f32 = 2.0;
+/// Visits a node deeper than `EAGER_PLIES` needs before its actions are listed, in a game whose listing
+/// is costly (one that gives priors); other games list at the second visit.
+const EXPAND_AT_HEAVY: u32 = 4;
+const EXPAND_AT: u32 = 1;
+/// Nodes this many plies from the root or fewer are listed at their first visit, so that wins in one
+/// (and so the threats a root move allows, and wins in two) are seen at once. In a game whose listing
+/// is costly, only the root's children are (listing the next ply at once too cost Limit's robot3 a third
+/// of its time; its wins in two are still found, by the priors and the playouts' captures).
+const EAGER_PLIES: usize = 2;
+const EAGER_PLIES_HEAVY: usize = 1;
+/// The part of its share of a draw that the robot the search is for gives up (contempt), which the
+/// others in the draw gain: the robot plays on rather than take a draw that only looks as good as
+/// playing on, and does not offer one (under `limit -move_or_remove` a draw is on offer at almost every
+/// turn, and a robot counting it a plain half point drew every game on move 1 or 2, even against a
+/// random player).
+pub(super) const CONTEMPT: f32 = 0.8;
+/// How much worse (in mean reward) a move that offers no draw may look than one that does, and still be
+/// preferred to it.
+const DRAW_OFFER_MARGIN: f32 = 0.15;
+/// The UCB1 exploration constant for rewards in [0, 1], without and with RAVE.
+const EXPLORE: f32 = 0.7;
+const EXPLORE_RAVE: f32 = 0.3;
+/// The RAVE schedule: the weight of the all-moves-as-first mean is `sqrt(K / (3 n + K))`.
+const RAVE_K: f32 = 600.0;
+/// RAVE needs a mark per action and seat; games with more actions than this search without it.
+const RAVE_MAX_ACTIONS: u32 = 1 << 20;
+
+/// A choice not yet made a child, best last.
+enum Pending {
+    One(u32),
+    /// Actions sharing a group, best last.
+    Group(Vec<u32>),
+}
+
+pub(super) struct Node {
+    /// The action into this node; [`NO_ACTION`] for the root and group nodes.
+    pub action: u32,
+    /// A group node: half a turn, the position unchanged.
+    pub group: bool,
+    /// The seat whose choice this node is (its rewards are counted for that seat).
+    pub mover: u8,
+    /// The seat choosing among this node's children (set when they are listed).
+    pub chooser: u8,
+    pub visits: u32,
+    pub total: f32,
+    amaf_visits: u32,
+    amaf_total: f32,
+    pub children: Vec<u32>,
+    /// Choices still to become children, best last; `None` until the node's actions are listed.
+    untried: Option<Vec<Pending>>,
+    /// The exact value of the node, once known.
+    pub proven: Option<Rewards>,
+}
+
+impl Node {
+    fn new(action: u32, group: bool, mover: usize) -> Node {
+        Node {
+            action,
+            group,
+            mover: mover as u8,
+            chooser: mover as u8,
+            visits: 0,
+            total: 0.0,
+            amaf_visits: 0,
+            amaf_total: 0.0,
+            children: Vec::new(),
+            untried: None,
+            proven: None,
+        }
+    }
+
+    fn mean(&self) -> f32 {
+        self.total / self.visits.max(1) as f32
+    }
+
+    /// Proven to score nothing for `seat` (a loss for the seat choosing it).
+    fn lost_for(&self, seat: u8) -> bool {
+        self.proven.is_some_and(|r| r[seat as usize] <= 0.0)
+    }
+}
+
+/// Scratch buffers an iteration reuses.
+#[derive(Default)]
+struct Scratch {
+    acts: Vec<u32>,
+    priors: Vec<f32>,
+    path: Vec<u32>,
+    /// Actions played in this iteration with their seats, the tree's first, then the playout's.
+    trail: Vec<(usize, u32)>,
+    /// For each node of the path, how long the trail was when its position was reached.
+    trail_at: Vec<usize>,
+    marks: Vec<u32>,
+    stamp: u32,
+}
+
+pub(super) struct Tree {
+    pub nodes: Vec<Node>,
+    pub pos: Pos,
+    rave: bool,
+    /// The seat the search is for (the root's player to move): the one with contempt for draws.
+    seat: usize,
+    /// The game gave priors at the root: listing a position is costly, so deep nodes wait for visits.
+    heavy: bool,
+    sc: Scratch,
+}
+
+impl Tree {
+    /// A tree with only the root, whose seat to move is `me`.
+    pub fn new(root: &dyn GameState, pos: Pos, me: usize) -> Tree {
+        let rave = pos.fast && root.search_rave() && root.action_space() <= RAVE_MAX_ACTIONS;
+        let mut sc = Scratch::default();
+        if rave {
+            sc.marks = vec![0; root.action_space() as usize * super::MAX_SEATS];
+        }
+        Tree {
+            nodes: vec![Node::new(NO_ACTION, false, me)],
+            pos,
+            rave,
+            seat: me,
+            heavy: false,
+            sc,
+        }
+    }
+
+    /// `r` as the search scores it: a draw shared by the robot's seat is worth [`CONTEMPT`] less to it.
+    /// (Proven values and playout results alike, so the solver compares like with like.)
+    fn contempt(&self, mut r: Rewards) -> Rewards {
+        let mine = r[self.seat];
+        if mine <= 0.0 || mine >= 1.0 {
+            return r;
+        }
+        let cut = CONTEMPT * mine;
+        r[self.seat] -= cut;
+        // The others in the draw gain what the robot gives up: a draw the robot dislikes is one its
+        // opponents are glad to take, so the search does not offer one hoping it is declined.
+        let others = (0..super::MAX_SEATS)
+            .filter(|&s| s != self.seat && r[s] > 0.0)
+            .count();
+        for (s, x) in r.iter_mut().enumerate() {
+            if s != self.seat && *x > 0.0 {
+                *x += cut / others as f32;
+            }
+        }
+        r
+    }
+
+    /// The root's exact value, if the search has proven it.
+    pub fn root_proven(&self) -> Option<Rewards> {
+        self.nodes[0].proven
+    }
+
+    /// One iteration: down the tree, one node added, a playout, the result backed up.
+    /// Returns whether it played a game out (else it ended at a proven node, at almost no cost).
+    pub fn iterate(&mut self, root: &dyn GameState, rng: &mut ChaCha8Rng) -> bool {
+        let mut g = root.search_copy();
+        let mut sc = std::mem::take(&mut self.sc);
+        sc.path.clear();
+        sc.trail.clear();
+        sc.trail_at.clear();
+        sc.path.push(0);
+        sc.trail_at.push(0);
+        let mut at = 0usize;
+        let mut plies = 0usize;
+        let mut worked = false;
+        let result = loop {
+            if let Some(r) = self.nodes[at].proven {
+                break r;
+            }
+            if self.nodes[at].untried.is_none() {
+                let wait = match (self.heavy, plies) {
+                    (false, p) if p <= EAGER_PLIES => 0,
+                    (false, _) => EXPAND_AT,
+                    (true, p) if p <= EAGER_PLIES_HEAVY => 0,
+                    (true, _) => EXPAND_AT_HEAVY,
+                };
+                if self.nodes[at].visits < wait {
+                    let played = self.rave.then_some(&mut sc.trail);
+                    worked = true;
+                    let r = self.pos.playout(g.as_mut(), rng, played);
+                    break self.contempt(r);
+                }
+                self.expand(at, g.as_ref(), rng, &mut sc, at == 0);
+                continue;
+            }
+            let Some(child) = self.descend(at, rng) else {
+                // Nothing left to choose: every child is a proven loss; prove the node from them.
+                self.prove(at);
+                match self.nodes[at].proven {
+                    Some(r) => break r,
+                    None => break self.contempt(self.pos.shares()),
+                }
+            };
+            let node = &self.nodes[child];
+            if !node.group {
+                let (mover, action) = (node.mover as usize, node.action);
+                if self.rave {
+                    sc.trail.push((mover, action));
+                }
+                self.pos.apply(g.as_mut(), action);
+                plies += 1;
+                if self.nodes[child].visits == 0 {
+                    self.nodes[child].proven = rewards(&g.status()).map(|r| self.contempt(r));
+                }
+            }
+            sc.path.push(child as u32);
+            sc.trail_at.push(sc.trail.len());
+            at = child;
+        };
+        self.backup(result, &mut sc);
+        self.sc = sc;
+        worked
+    }
+
+    /// Lists the actions of node `at` (position `g`): its children-to-be ordered by the game's priors,
+    /// grouped by the game's groups; a win at once is made a proven child straight away.
+    fn expand(
+        &mut self,
+        at: usize,
+        g: &dyn GameState,
+        rng: &mut ChaCha8Rng,
+        sc: &mut Scratch,
+        is_root: bool,
+    ) {
+        let Some(me) = super::pos::to_move(g) else {
+            let r = rewards(&g.status()).unwrap_or_else(|| self.pos.shares());
+            self.nodes[at].proven = Some(self.contempt(r));
+            return;
+        };
+        self.nodes[at].chooser = me as u8;
+        self.pos.actions(g, &mut sc.acts);
+        if sc.acts.is_empty() {
+            // A game that is not over but offers nothing: score it as a shared point.
+            self.nodes[at].proven = Some(self.pos.shares());
+            self.nodes[at].untried = Some(Vec::new());
+            return;
+        }
+        sc.priors.clear();
+        if self.pos.fast {
+            g.action_priors(&sc.acts, &mut sc.priors);
+        }
+        let has_priors = sc.priors.len() == sc.acts.len();
+        if is_root {
+            self.heavy = has_priors;
+        }
+        // Decisive moves: a win at once ends the search of this node.
+        for (i, &a) in sc.acts.iter().enumerate() {
+            let marked = has_priors && sc.priors[i] == f32::INFINITY;
+            let candidate = if self.pos.fast {
+                marked || g.may_win_at_once(a)
+            } else {
+                true
+            };
+            if !candidate {
+                continue;
+            }
+            let mut h = g.search_copy();
+            self.pos.apply(h.as_mut(), a);
+            let Some(r) = rewards(&h.status()).map(|r| self.contempt(r)) else {
+                continue;
+            };
+            if r[me] >= 1.0 {
+                let mut child = Node::new(a, false, me);
+                child.proven = Some(r);
+                let id = self.nodes.len() as u32;
+                self.nodes.push(child);
+                self.nodes[at].children.push(id);
+                self.nodes[at].untried = Some(Vec::new());
+                self.nodes[at].proven = Some(r);
+                return;
+            }
+        }
+        // Order: best prior first, ties at random; then the list is reversed so that the best is last.
+        let mut order: Vec<(f32, u32, u32)> = sc
+            .acts
+            .iter()
+            .enumerate()
+            .map(|(i, &a)| {
+                let p = if has_priors { sc.priors[i] } else { 0.0 };
+                (p, rng.next_u32(), a)
+            })
+            .collect();
+        order.sort_by(|x, y| y.0.total_cmp(&x.0).then(y.1.cmp(&x.1)));
+        let mut pending: Vec<Pending> = Vec::with_capacity(order.len());
+        let mut group_at: HashMap<u32, usize> = HashMap::new();
+        for &(_, _, a) in &order {
+            let group = if self.pos.fast {
+                g.action_group(a)
+            } else {
+                None
+            };
+            match group {
+                Some(k) => match group_at.get(&k) {
+                    Some(&j) => {
+                        if let Pending::Group(v) = &mut pending[j] {
+                            v.push(a);
+                        }
+                    }
+                    None => {
+                        group_at.insert(k, pending.len());
+                        pending.push(Pending::Group(vec![a]));
+                    }
+                },
+                None => pending.push(Pending::One(a)),
+            }
+        }
+        for p in &mut pending {
+            if let Pending::Group(v) = p {
+                if v.len() == 1 {
+                    *p = Pending::One(v[0]);
+                } else {
+                    v.reverse();
+                }
+            }
+        }
+        pending.reverse();
+        if !has_priors && group_at.is_empty() {
+            // No priors to widen by: every action is a child at once (RAVE and UCT rank them).
+            while let Some(Pending::One(a)) = pending.pop() {
+                self.push_child(at, Pending::One(a), me);
+            }
+        }
+        self.nodes[at].untried = Some(pending);
+    }
+
+    fn push_child(&mut self, at: usize, p: Pending, me: usize) -> usize {
+        let child = match p {
+            Pending::One(a) => Node::new(a, false, me),
+            Pending::Group(v) => {
+                let mut n = Node::new(NO_ACTION, true, me);
+                n.untried = Some(v.into_iter().map(Pending::One).collect());
+                n
+            }
+        };
+        let id = self.nodes.len();
+        self.nodes.push(child);
+        self.nodes[at].children.push(id as u32);
+        id
+    }
+
+    /// The child of `at` to go down to: a new one if the widening allows, else the best by UCT (and
+    /// RAVE), never a proven loss; `None` when every child is a proven loss and none is left to add.
+    fn descend(&mut self, at: usize, rng: &mut ChaCha8Rng) -> Option<usize> {
+        let node = &self.nodes[at];
+        let me = node.chooser;
+        let live = node
+            .children
+            .iter()
+            .filter(|&&c| !self.nodes[c as usize].lost_for(me))
+            .count();
+        let allowed = (WIDEN * (node.visits as f32).sqrt()).max(1.0) as usize;
+        let can_grow = node.untried.as_ref().is_some_and(|u| !u.is_empty());
+        if can_grow && live < allowed {
+            let p = self.nodes[at]
+                .untried
+                .as_mut()
+                .and_then(Vec::pop)
+                .expect("checked above");
+            return Some(self.push_child(at, p, me as usize));
+        }
+        let node = &self.nodes[at];
+        let ln = (node.visits.max(1) as f32).ln();
+        let explore = if self.rave { EXPLORE_RAVE } else { EXPLORE };
+        let mut best = f32::NEG_INFINITY;
+        let mut pick = None;
+        for &c in &node.children {
+            let ch = &self.nodes[c as usize];
+            if ch.lost_for(me) {
+                continue;
+            }
+            let score = if ch.visits == 0 {
+                if self.rave && ch.amaf_visits > 0 {
+                    ch.amaf_total / ch.amaf_visits as f32 + explore * ln.max(1.0).sqrt()
+                } else {
+                    // Unvisited children first, in a random order.
+                    1e6 + (rng.next_u32() >> 8) as f32
+                }
+            } else {
+                // A proven child needs no exploring: its exact value alone.
+                if let Some(r) = ch.proven {
+                    let v = r[me as usize];
+                    if v > best {
+                        best = v;
+                        pick = Some(c as usize);
+                    }
+                    continue;
+                }
+                let mut q = ch.mean();
+                if self.rave && ch.amaf_visits > 0 {
+                    let beta = (RAVE_K / (3.0 * ch.visits as f32 + RAVE_K)).sqrt();
+                    q = (1.0 - beta) * q + beta * (ch.amaf_total / ch.amaf_visits as f32);
+                }
+                q + explore * (ln / ch.visits as f32).sqrt()
+            };
+            if score > best {
+                best = score;
+                pick = Some(c as usize);
+            }
+        }
+        if pick.is_none() && can_grow {
+            let p = self.nodes[at].untried.as_mut().and_then(Vec::pop)?;
+            return Some(self.push_child(at, p, me as usize));
+        }
+        pick
+    }
+
+    /// Sets node `at`'s exact value when its children decide it.
+    fn prove(&mut self, at: usize) {
+        let node = &self.nodes[at];
+        if node.proven.is_some() || node.untried.is_none() {
+            return;
+        }
+        let me = node.chooser as usize;
+        let mut best: Option<Rewards> = None;
+        let mut all = node.untried.as_ref().is_some_and(|u| u.is_empty());
+        for &c in &node.children {
+            match self.nodes[c as usize].proven {
+                Some(r) if r[me] >= 1.0 => {
+                    best = Some(r);
+                    all = true;
+                    break;
+                }
+                Some(r) => {
+                    if best.is_none_or(|b| r[me] > b[me]) {
+                        best = Some(r);
+                    }
+                }
+                None => all = false,
+            }
+        }
+        if all && let Some(b) = best {
+            self.nodes[at].proven = Some(b);
+        }
+    }
+
+    fn backup(&mut self, result: Rewards, sc: &mut Scratch) {
+        for &n in &sc.path {
+            let node = &mut self.nodes[n as usize];
+            node.visits += 1;
+            node.total += result[node.mover as usize];
+        }
+        if self.rave {
+            self.rave_update(result, sc);
+        }
+        for i in (0..sc.path.len()).rev() {
+            self.prove(sc.path[i] as usize);
+        }
+    }
+
+    /// All-moves-as-first: each child of a node on the path whose action its chooser played later in
+    /// this iteration (in the tree or the playout) is credited with the result.
+    fn rave_update(&mut self, result: Rewards, sc: &mut Scratch) {
+        sc.stamp = sc.stamp.wrapping_add(1);
+        if sc.stamp == 0 {
+            sc.marks.iter_mut().for_each(|m| *m = 0);
+            sc.stamp = 1;
+        }
+        let seats = super::MAX_SEATS;
+        let mut k = sc.trail.len();
+        for i in (0..sc.path.len()).rev() {
+            while k > sc.trail_at[i] {
+                k -= 1;
+                let (s, a) = sc.trail[k];
+                if let Some(m) = sc.marks.get_mut(a as usize * seats + s) {
+                    *m = sc.stamp;
+                }
+            }
+            let at = sc.path[i] as usize;
+            let me = self.nodes[at].chooser as usize;
+            for j in 0..self.nodes[at].children.len() {
+                let c = self.nodes[at].children[j] as usize;
+                let a = self.nodes[c].action;
+                if a == NO_ACTION {
+                    continue;
+                }
+                if sc.marks.get(a as usize * seats + me) == Some(&sc.stamp) {
+                    let ch = &mut self.nodes[c];
+                    ch.amaf_visits += 1;
+                    ch.amaf_total += result[me];
+                }
+            }
+        }
+    }
+
+    /// The root's choice: a proven win if there is one, else the most visited child that is not a
+    /// proven loss (a group: its most visited action), else the best action not yet tried. Returns the
+    /// action and its node (for its mean), `None` for the node of an untried action.
+    pub fn choice(&mut self) -> (u32, Option<usize>) {
+        let mut at = 0usize;
+        loop {
+            let me = self.nodes[at].chooser;
+            let node = &self.nodes[at];
+            let won = node
+                .children
+                .iter()
+                .map(|&c| c as usize)
+                .find(|&c| self.nodes[c].proven.is_some_and(|r| r[me as usize] >= 1.0));
+            let live = || {
+                node.children
+                    .iter()
+                    .map(|&c| c as usize)
+                    .filter(|&c| !self.nodes[c].lost_for(me))
+            };
+            let most_visited = |xs: &mut dyn Iterator<Item = usize>| {
+                xs.max_by(|&x, &y| {
+                    let (a, b) = (&self.nodes[x], &self.nodes[y]);
+                    a.visits
+                        .cmp(&b.visits)
+                        .then(a.mean().total_cmp(&b.mean()))
+                        .then(y.cmp(&x))
+                })
+            };
+            let mut pick = won.or_else(|| most_visited(&mut live()));
+            // Do not offer a draw for nothing: when the move chosen lets the next player end the game
+            // in a draw at once, a move that does not and looks about as good is played instead (a
+            // fallible opponent may blunder later; it takes an offered draw at once).
+            if won.is_none()
+                && let Some(p) = pick
+                && self.offers_draw(p)
+            {
+                let floor = self.nodes[p].mean() - DRAW_OFFER_MARGIN;
+                let other = most_visited(&mut live().filter(|&c| {
+                    let n = &self.nodes[c];
+                    n.visits > 0 && n.mean() >= floor && !self.offers_draw(c)
+                }));
+                pick = other.or(pick);
+            }
+            let pick = match pick {
+                Some(c) => c,
+                None => match self.nodes[at].untried.as_mut().and_then(Vec::pop) {
+                    Some(Pending::One(a)) => return (a, None),
+                    Some(Pending::Group(mut v)) => {
+                        return (v.pop().expect("a group holds an action"), None);
+                    }
+                    // Every choice loses: take the most visited all the same.
+                    None => self.nodes[at]
+                        .children
+                        .iter()
+                        .map(|&c| c as usize)
+                        .max_by_key(|&c| self.nodes[c].visits)
+                        .expect("a node with actions has children"),
+                },
+            };
+            if self.nodes[pick].group {
+                at = pick;
+                continue;
+            }
+            return (self.nodes[pick].action, Some(pick));
+        }
+    }
+
+    /// Whether the position after child `c` (or, for a group, after any of its actions) lets the next
+    /// player end the game in a draw at once: one of its children is a proven draw.
+    fn offers_draw(&self, c: usize) -> bool {
+        let node = &self.nodes[c];
+        if node.group {
+            return node.children.iter().any(|&k| self.offers_draw(k as usize));
+        }
+        node.children.iter().any(|&k| {
+            self.nodes[k as usize]
+                .proven
+                .is_some_and(|r| r[self.seat] > 0.0 && r[self.seat] < 1.0)
+        })
+    }
+
+    /// The subtree under `new_root` as a tree of its own (tree reuse), its nodes renumbered.
+    pub fn reroot(mut self, new_root: usize) -> Tree {
+        let mut nodes = Vec::new();
+        nodes.push(std::mem::replace(
+            &mut self.nodes[new_root],
+            Node::new(NO_ACTION, false, 0),
+        ));
+        let mut k = 0;
+        while k < nodes.len() {
+            let old_children = std::mem::take(&mut nodes[k].children);
+            let mut kids = Vec::with_capacity(old_children.len());
+            for c in old_children {
+                let id = nodes.len();
+                nodes.push(std::mem::replace(
+                    &mut self.nodes[c as usize],
+                    Node::new(NO_ACTION, false, 0),
+                ));
+                kids.push(id as u32);
+            }
+            nodes[k].children = kids;
+            k += 1;
+        }
+        nodes[0].action = NO_ACTION;
+        Tree {
+            nodes,
+            pos: self.pos,
+            rave: self.rave,
+            seat: self.seat,
+            heavy: self.heavy,
+            sc: std::mem::take(&mut self.sc),
+        }
+    }
+
+    /// The child of `at` reached by the move written `text` in position `g`, looking inside groups;
+    /// only children already made are searched.
+    pub fn child_by_text(&self, at: usize, g: &dyn GameState, text: &str) -> Option<usize> {
+        for &c in &self.nodes[at].children {
+            let c = c as usize;
+            if self.nodes[c].group {
+                for &cc in &self.nodes[c].children {
+                    let cc = cc as usize;
+                    if self.pos.text(g, self.nodes[cc].action) == text {
+                        return Some(cc);
+                    }
+                }
+            } else if self.pos.text(g, self.nodes[c].action) == text {
+                return Some(c);
+            }
+        }
+        None
+    }
+}
