@@ -157,21 +157,22 @@ impl Goban {
         let colour = self.cells[p];
         stones.clear();
         stones.push(p);
-        let mut mark = vec![false; self.cells.len()];
-        mark[p] = true;
+        // Seen points as bits on the stack: 27 × 27 points at most, 12 words.
+        let mut mark = [0u64; 12];
+        let mut seen = |q: usize| {
+            let (w, b) = (q / 64, 1u64 << (q % 64));
+            let was = mark[w] & b != 0;
+            mark[w] |= b;
+            was
+        };
+        seen(p);
         let mut free = false;
         let mut i = 0;
         while i < stones.len() {
             for q in self.neighbours(stones[i]) {
-                if mark[q] {
-                    continue;
-                }
                 match self.cells[q] {
                     EMPTY => free = true,
-                    c if c == colour => {
-                        mark[q] = true;
-                        stones.push(q);
-                    }
+                    c if c == colour && !seen(q) => stones.push(q),
                     _ => {}
                 }
             }

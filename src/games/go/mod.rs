@@ -231,6 +231,41 @@ impl GoGame {
         if seat == 0 { BLACK } else { WHITE }
     }
 
+    /// The board point of an action id (`row * n + column`), or `None` for the pass (`n * n`).
+    fn action_point(&self, action: u32) -> Option<usize> {
+        let n = self.board.n;
+        let a = action as usize;
+        (a < n * n).then(|| self.board.point(a % n, a / n))
+    }
+
+    /// The action id of a board point.
+    fn point_action(&self, p: usize) -> u32 {
+        let (c, r) = self.board.coords(p);
+        (r * self.board.n + c) as u32
+    }
+
+    /// Places a stone for the player to move (legal: checked by the caller) and lists it.
+    fn place_listed(&mut self, p: usize) -> Result<(), Illegal> {
+        let seat = self.to_move;
+        let captured = self.board.place(p, Self::colour(seat))?;
+        self.entries.push(Entry::Placed {
+            seat,
+            point: p,
+            captured,
+        });
+        self.to_move = 1 - seat;
+        Ok(())
+    }
+
+    /// True when every neighbour of the empty point `p` is the mover's stone or the edge: a point a
+    /// playout never fills (it would take a liberty the group needs to live).
+    fn own_eye(&self, p: usize, colour: u8) -> bool {
+        let s = self.board.n + 2;
+        [p - 1, p + 1, p - s, p + s]
+            .iter()
+            .all(|&q| matches!(self.board.at(q), c if c == colour || c == 3))
+    }
+
     fn pass(&mut self) {
         let seat = self.to_move;
         let second = matches!(self.entries.last(), Some(Entry::Passed { .. }));
@@ -338,8 +373,7 @@ impl GameState for GoGame {
             ));
         }
         let p = self.board.read(&t).map_err(RuleError)?;
-        let seat = self.to_move;
-        let captured = self.board.place(p, Self::colour(seat)).map_err(|why| {
+        self.place_listed(p).map_err(|why| {
             RuleError(match why {
                 Illegal::Occupied => format!("{t} is not empty"),
                 Illegal::Suicide => format!(
@@ -351,14 +385,71 @@ impl GameState for GoGame {
                      superko); play elsewhere first"
                 ),
             })
-        })?;
-        self.entries.push(Entry::Placed {
-            seat,
-            point: p,
-            captured,
-        });
-        self.to_move = 1 - seat;
-        Ok(())
+        })
+    }
+    fn action_space(&self) -> u32 {
+        (self.board.n * self.board.n) as u32 + 1
+    }
+    fn legal_actions(&self, out: &mut Vec<u32>) {
+        out.clear();
+        if self.result.is_some() {
+            return;
+        }
+        let colour = Self::colour(self.to_move);
+        for p in self.board.points() {
+            if self.board.legal(p, colour) {
+                out.push(self.point_action(p));
+            }
+        }
+        out.push(self.action_space() - 1);
+    }
+    fn apply_action(&mut self, action: u32) {
+        match self.action_point(action) {
+            Some(p) => self
+                .place_listed(p)
+                .expect("the search plays listed actions only"),
+            None => self.pass(),
+        }
+    }
+    fn action_text(&self, action: u32) -> String {
+        match self.action_point(action) {
+            Some(p) => self.board.name(p),
+            None => "pass".into(),
+        }
+    }
+    fn search_playout(
+        &mut self,
+        pick: &mut dyn FnMut(usize) -> usize,
+        mut played: Option<&mut Vec<(usize, u32)>>,
+    ) -> bool {
+        // The usual Go playout: a random legal point that is not one of the mover's own eyes, a pass
+        // only when there is none; two passes end it and the area score decides.
+        let mut open: Vec<usize> = Vec::with_capacity(self.board.n * self.board.n);
+        while self.result.is_none() {
+            let seat = self.to_move;
+            let colour = Self::colour(seat);
+            open.clear();
+            open.extend(
+                self.board
+                    .points()
+                    .filter(|&p| self.board.at(p) == board::EMPTY && !self.own_eye(p, colour)),
+            );
+            let mut action = self.action_space() - 1;
+            while !open.is_empty() {
+                let p = open.swap_remove(pick(open.len()));
+                if self.place_listed(p).is_ok() {
+                    action = self.point_action(p);
+                    break;
+                }
+            }
+            if open.is_empty() && action == self.action_space() - 1 {
+                self.pass();
+            }
+            if let Some(list) = played.as_deref_mut() {
+                list.push((seat, action));
+            }
+        }
+        true
     }
     fn resign(&mut self, seat: usize) -> Result<(), RuleError> {
         self.leave(seat, "resign")
@@ -394,6 +485,34 @@ impl GameState for GoGame {
     }
     fn render(&self) -> String {
         render::ascii(self)
+    }
+    fn random_playout(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> u32 {
+        // Uniform over the legal moves without listing them: draw among the empty points and
+        // `pass`, and throw back a point that proves illegal (rejection without replacement).
+        let mut played = 0;
+        let mut open: Vec<usize> = Vec::with_capacity(self.board.n * self.board.n);
+        while self.result.is_none() {
+            open.clear();
+            open.extend(
+                self.board
+                    .points()
+                    .filter(|&p| self.board.at(p) == board::EMPTY),
+            );
+            loop {
+                // Index `open.len()` is the pass.
+                let k = pick(open.len() + 1);
+                if k == open.len() {
+                    self.pass();
+                    break;
+                }
+                let p = open.swap_remove(k);
+                if self.place_listed(p).is_ok() {
+                    break;
+                }
+            }
+            played += 1;
+        }
+        played
     }
     fn svg(&self) -> Option<String> {
         Some(render::svg(self))
@@ -532,6 +651,24 @@ mod tests {
             [26, 651]
         );
         assert_eq!(new(&[("size", "9")]).perft(2), 6_643);
+    }
+
+    #[test]
+    fn random_playouts_are_legal_games() {
+        let mut seed = 5u64;
+        let mut pick = |n: usize| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1);
+            ((seed >> 33) as usize) % n
+        };
+        for _ in 0..20 {
+            let mut g = new(&[("size", "5")]);
+            let played = g.random_playout(&mut pick);
+            assert!(matches!(g.status(), Status::Over(_)));
+            assert_eq!(g.moves().len() as u32, played);
+            // Every move of the playout is legal when replayed through `play`.
+            let back = GoGame::from_json(&g.to_json()).unwrap();
+            assert_eq!(back.status(), g.status());
+        }
     }
 
     #[test]
