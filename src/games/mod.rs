@@ -16,6 +16,7 @@ pub mod board;
 pub mod cups;
 pub mod go;
 pub mod limit;
+pub mod paradux;
 
 pub use board::Board;
 
@@ -372,6 +373,7 @@ const STANDARD: &[&dyn GameRules] = &[
     &ataxx::Hexxagon,
     &cups::Cups,
     &go::Go,
+    &paradux::Paradux,
 ];
 
 /// The game types a server hosts, in the order `list` prints them. The server, the web page and
