@@ -600,6 +600,57 @@ mod tests {
     }
 
     #[test]
+    fn lines_and_repetitions_end_the_game_and_the_notes_say_how() {
+        // Both get a line from Black's switch: the mover wins, and the note names both lines.
+        let mut g = new();
+        let layout = Layout::shared(4, 4);
+        let mut pieces = [crate::games::ataxx::bits::Bits::EMPTY; 2];
+        for (s, cells) in [["b1", "b2", "b3", "c4"], ["c1", "c2", "c3", "b4"]]
+            .iter()
+            .enumerate()
+        {
+            for c in cells {
+                pieces[s].set(layout.geo.read_cell(c).unwrap().0);
+            }
+        }
+        g.pos = Position::with(layout, pieces, 0);
+        g.play("c4~b4").unwrap();
+        assert_eq!(g.status(), Status::Over(Outcome::Winner(0)));
+        assert_eq!(
+            g.turn_notes(1)[1],
+            "Black has 4 in a row (b1 b2 b3 b4) and so has White (c1 c2 c3 c4), but the mover \
+             wins: Black wins."
+        );
+        let e = g.play("a1~a2").unwrap_err().0;
+        assert!(e.contains("the game is over (Black (X) wins)"), "{e}");
+
+        // The start comes back after 4 and 8 plies: the third time is a draw, also on replay.
+        let mut g = new();
+        for m in ["a1~a2", "g7~g6", "a1~a2", "g7~g6"].repeat(2) {
+            assert_eq!(g.status(), Status::ToMove(g.moves().len() % 2));
+            g.play(m).unwrap();
+        }
+        assert_eq!(g.status(), Status::Over(Outcome::Draw(vec![0, 1])));
+        assert_eq!(
+            g.turn_notes(8).last().unwrap(),
+            "This position, Black to move, has now occurred for the third time: the game is a draw."
+        );
+        let back = ParaduxGame::from_json(&g.to_json()).unwrap();
+        assert_eq!(back.status(), g.status());
+        // One ply earlier the notes warn of it.
+        let before = g.at_move(8).unwrap();
+        assert_eq!(before.status(), Status::ToMove(1));
+        assert!(
+            before
+                .notes()
+                .iter()
+                .any(|n| n == "This position has occurred twice: a third time is a draw."),
+            "{:?}",
+            before.notes()
+        );
+    }
+
+    #[test]
     fn the_record_names_the_set_up_as_a_reconstruction() {
         assert_eq!(
             new().setup_text(),

@@ -198,7 +198,7 @@ pub fn svg(g: &ParaduxGame) -> String {
              <text x=\"{x:.1}\" y=\"{:.1}\" font-size=\"8\" fill=\"#8a7a5a\" \
              text-anchor=\"middle\">{}</text>",
             pts.join(" "),
-            y + UNIT * 0.42 - 3.0,
+            y + UNIT * 0.46,
             esc(&geo.name(c))
         );
         if let Some(s) = p.owner(c) {
@@ -206,7 +206,7 @@ pub fn svg(g: &ParaduxGame) -> String {
                 out,
                 "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{:.1}\" fill=\"{}\" stroke=\"{}\" \
                  stroke-width=\"2\" data-side=\"{}\"/>",
-                UNIT * 0.33,
+                UNIT * 0.29,
                 FILL[s],
                 RING[s],
                 SIDES[s].to_lowercase()
@@ -222,7 +222,7 @@ pub fn svg(g: &ParaduxGame) -> String {
                 out,
                 "<circle class=\"last\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{:.1}\" fill=\"none\" \
                  stroke=\"{LAST}\" stroke-width=\"3\" stroke-dasharray=\"{dash}\"/>",
-                UNIT * 0.42
+                UNIT * 0.36
             );
         }
     }

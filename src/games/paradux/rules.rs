@@ -24,7 +24,13 @@ pub struct Layout {
     pub line: u8,
     /// For each cell, the runs of `line` cells through it.
     through: Vec<Vec<Bits>>,
+    /// For each cell, its neighbour in each of the six directions, [`OFF`] off the board: the
+    /// move generator's table (a byte a step: side 7 has 127 cells).
+    steps: Vec<[u8; 6]>,
 }
+
+/// No cell: a step off the board in [`Layout`]'s table.
+const OFF: u8 = u8::MAX;
 
 /// The layouts built so far: built once per process, not once per game.
 static BUILT: Mutex<Vec<Arc<Layout>>> = Mutex::new(Vec::new());
@@ -58,7 +64,20 @@ impl Layout {
                 }
             }
         }
-        let l = Arc::new(Layout { geo, line, through });
+        let steps = (0..geo.cells())
+            .map(|c| {
+                std::array::from_fn(|k| {
+                    geo.step(c, k)
+                        .map_or(OFF, |to| u8::try_from(to).expect("side 7 has 127 cells"))
+                })
+            })
+            .collect();
+        let l = Arc::new(Layout {
+            geo,
+            line,
+            through,
+            steps,
+        });
         built.push(l.clone());
         l
     }
@@ -254,7 +273,9 @@ impl Position {
             to_move,
             last: None,
             result: None,
-            seen: HashMap::default(),
+            // Room for a typical game's positions (a random game on the standard board lasts
+            // about 30 moves), so that it rarely grows.
+            seen: HashMap::with_capacity_and_hasher(64, Default::default()),
         };
         p.count();
         p
@@ -304,23 +325,24 @@ impl Position {
     /// it stopped early.
     fn each_move(&self, mut f: impl FnMut(Move) -> bool) -> bool {
         let geo = self.geo();
+        let steps = &self.layout.steps;
         let me = self.to_move;
         let theirs = self.pieces[1 - me];
         let empty = self.empty();
         let forbidden = self.forbidden();
         let mut offer = |mv: Move| forbidden == Some(mv) || f(mv);
         for p in self.pieces[me].iter() {
-            for k in 0..HEX_DIRECTIONS.len() {
-                let Some(q) = geo.step(p, k).filter(|&q| theirs.has(q)) else {
-                    continue;
-                };
+            for q in geo.near[p].and(theirs).iter() {
                 if !offer(Move::switch(p, q)) {
                     return false;
                 }
+                let (from_p, from_q) = (steps[p], steps[q]);
                 for dir in 0..HEX_DIRECTIONS.len() {
-                    let (Some(p2), Some(q2)) = (geo.step(p, dir), geo.step(q, dir)) else {
+                    let (p2, q2) = (from_p[dir], from_q[dir]);
+                    if p2 == OFF || q2 == OFF {
                         continue;
-                    };
+                    }
+                    let (p2, q2) = (usize::from(p2), usize::from(q2));
                     if (empty.has(p2) || p2 == q)
                         && (empty.has(q2) || q2 == p)
                         && !offer(Move::pair((p, p2), (q, q2)))
