@@ -165,6 +165,10 @@ mod tests {
             assert!(e.contains("options are -size=n"), "{e}");
         }
         assert!(Paradux.new_game(&[], 3, 0).is_err());
+        // The help fits a mail and says that the set-up is a reconstruction.
+        let help = Paradux.help();
+        assert!(help.lines().all(|l| l.chars().count() <= 72), "{help}");
+        assert!(help.contains("RECONSTRUCTION") && help.contains("paradux-rules.md section 2"));
         assert!(Paradux.read_move("c3~d4").is_ok() && Paradux.read_move("c3").is_err());
     }
 }
