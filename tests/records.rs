@@ -464,3 +464,125 @@ fn a_go_game_comes_as_sgf_with_handicap_komi_and_score_and_replays() {
     );
     assert!(record.contains("\n1. white e5\n    Tengen.\n"), "{record}");
 }
+
+#[test]
+fn a_paradux_game_by_mail_refuses_an_undo_and_records_its_reconstructed_set_up() {
+    let env = Env::new();
+    env.players(&["alice", "bob"]);
+    // A challenge with an option out of range is refused with the valid ones.
+    env.deliver(&eml(
+        "alice@example.org",
+        "paradux challenge -size=9 alice bob",
+        "",
+    ));
+    let mail = env.only_mail_to("alice@example.org");
+    assert!(
+        mail.flat_body().contains("-size=9 is out of range")
+            && mail.flat_body().contains("Paradux's options are -size=n"),
+        "{}",
+        mail.body
+    );
+    env.deliver(&eml("alice@example.org", "paradux challenge alice bob", ""));
+    let mails = env.take_mails();
+    assert!(
+        mails
+            .iter()
+            .any(|m| m.subject == "New Paradux Board 101 alice"),
+        "{mails:#?}"
+    );
+
+    let send = |who: &str, mv: &str, comment: &str| {
+        env.deliver(&eml(
+            &format!("{who}@example.org"),
+            &format!("paradux move 101 {who} pw-{who} {mv}"),
+            comment,
+        ));
+    };
+    send("alice", "a1a2-b2b3#1", "Broadside first.");
+    env.take_mails();
+    // Bob tries to move the same two pieces straight back: refused, with the reason.
+    send("bob", "b2b3-a1a2#2", "");
+    let mail = env.only_mail_to("bob@example.org");
+    assert!(
+        mail.flat_body()
+            .contains("b2b3-a1a2 would undo the opponent's last move (a1a2-b2b3)"),
+        "{}",
+        mail.body
+    );
+    assert_eq!(stored_paradux(&env).move_number(), 2, "nothing changed");
+    // The pairs in either order: stored canonically.
+    send("bob", "B3B2 - B4B3", "Inline.");
+    send("alice", "b4~b3", "");
+    env.deliver(&eml("bob@example.org", "paradux resign 101 bob pw-bob", ""));
+    env.take_mails();
+
+    env.deliver(&eml("carol@example.org", "paradux history 101 -record", ""));
+    let mail = env.only_mail_to("carol@example.org");
+    assert_eq!(mail.subject, "Paradux Board 101 Record");
+    let files = attachments(&mail.raw);
+    assert_eq!(files.len(), 1, "{files:?}");
+    assert_eq!(files[0].0, "paradux-101.txt");
+    let record = files[0].2.replace("\r\n", "\n");
+    let head: Vec<&str> = record.lines().take(7).collect();
+    assert_eq!(
+        head,
+        [
+            "Game: paradux 101",
+            "Black: alice",
+            "White: bob",
+            "Options: -size=4 -line=4",
+            "Started: 2026-11-18",
+            "Ended: 2026-11-18",
+            "Result: Black wins by resignation"
+        ],
+        "{record}"
+    );
+    assert!(
+        record.contains(
+            "0: Setup\n    Black: a1 a3 b5 d7 f7 g6 g4 e2 c1 d3  White: a2 a4 c6 e7 g7 g5 f3 d1 b1 d5\n    \
+             (reconstructed set-up, see paradux-rules.md 2)\n"
+        ),
+        "{record}"
+    );
+    assert!(
+        record.contains("1. black a1a2-b2b3\n    Broadside first.\n"),
+        "{record}"
+    );
+    let moves = record_moves(&record);
+    let texts: Vec<(u32, &str, &str)> = moves
+        .iter()
+        .map(|(n, side, mv, _)| (*n, side.as_str(), mv.as_str()))
+        .collect();
+    assert_eq!(
+        texts,
+        [
+            (1, "black", "a1a2-b2b3"),
+            (2, "white", "b2b3-b3b4"),
+            (3, "black", "b3~b4"),
+            (4, "white", "resigns")
+        ]
+    );
+    // The record's moves replay through the engine to the stored game.
+    let rules = Registry::standard().find("paradux").unwrap();
+    let mut game = rules.new_game(&[], 2, SEED).unwrap();
+    for (_, _, mv, _) in &moves[..3] {
+        game.play(mv).unwrap();
+    }
+    game.resign(1).unwrap();
+    assert_eq!(game.to_json(), stored_paradux(&env).to_json());
+}
+
+/// Paradux board 101 as the database stores it.
+fn stored_paradux(env: &Env) -> Box<dyn pbem::games::GameState> {
+    let state: String = env
+        .sqlite()
+        .query_row(
+            "SELECT st.state FROM games g JOIN game_states st ON st.game_id = g.id
+             WHERE g.game_type = 'paradux' AND g.board = 101",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let rules = Registry::standard().find("paradux").unwrap();
+    rules.load(&state).unwrap()
+}

@@ -19,6 +19,7 @@ pub mod go;
 pub mod hex;
 pub mod hexgrid;
 pub mod limit;
+pub mod paradux;
 pub mod search;
 pub mod stones;
 pub mod unlur;
@@ -476,6 +477,7 @@ const STANDARD: &[&dyn GameRules] = &[
     &ataxx::Ataxx,
     &ataxx::Hexxagon,
     &cups::Cups,
+    &paradux::Paradux,
 ];
 
 /// The game types a server hosts, in the order `list` prints them. The server, the web page and

@@ -31,7 +31,28 @@ pub struct Geometry {
     pub far: Vec<Bits>,
     /// Every cell.
     pub all: Bits,
+    /// For each cell, the neighbour in each of [`Geometry::directions`] (cell × direction,
+    /// flattened), `None` off the board.
+    toward: Vec<Option<usize>>,
 }
+
+/// Hexxagon's six directions as (row, number) steps, the page's neighbours in this order: east
+/// (0, +1), north-east (+1, +1), north-west (+1, 0), west (0, −1), south-west (−1, −1), south-east
+/// (−1, 0), as drawn with row a at the bottom. Direction `k + 3` is the opposite of `k`.
+pub const HEX_DIRECTIONS: [(i8, i8); 6] = [(0, 1), (1, 1), (1, 0), (0, -1), (-1, -1), (-1, 0)];
+
+/// Ataxx's eight king steps as (rank, file) steps, anticlockwise from east; `k + 4` is the
+/// opposite of `k`.
+pub const SQUARE_DIRECTIONS: [(i8, i8); 8] = [
+    (0, 1),
+    (1, 1),
+    (1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+];
 
 /// The boards built so far, one per shape and size: a board is built once per process, not once
 /// per game (random playouts start thousands of games).
@@ -91,6 +112,15 @@ impl Geometry {
                 }
             }
         }
+        let dirs = match shape {
+            Shape::Square => &SQUARE_DIRECTIONS[..],
+            Shape::Hexagon => &HEX_DIRECTIONS[..],
+        };
+        let toward = coords
+            .iter()
+            .flat_map(|&(r, c)| dirs.iter().map(move |&(dr, dc)| (r + dr, c + dc)))
+            .map(|(r, c)| coords.iter().position(|&x| x == (r, c)))
+            .collect();
         Geometry {
             shape,
             size,
@@ -98,7 +128,22 @@ impl Geometry {
             near,
             far,
             all,
+            toward,
         }
+    }
+
+    /// The steps to a neighbour on this board: [`HEX_DIRECTIONS`] or [`SQUARE_DIRECTIONS`].
+    pub fn directions(&self) -> &'static [(i8, i8)] {
+        match self.shape {
+            Shape::Square => &SQUARE_DIRECTIONS,
+            Shape::Hexagon => &HEX_DIRECTIONS,
+        }
+    }
+
+    /// The neighbour of `cell` one step in direction `dir` (an index into
+    /// [`Geometry::directions`]), if it is on the board.
+    pub fn step(&self, cell: usize, dir: usize) -> Option<usize> {
+        self.toward[cell * self.directions().len() + dir]
     }
 
     /// The number of cells.
@@ -225,5 +270,35 @@ mod tests {
         let g9 = Geometry::new(Shape::Hexagon, 9);
         let (c, rest) = g9.read_cell("f10e9").unwrap();
         assert_eq!((g9.name(c).as_str(), rest), ("f10", "e9"));
+    }
+
+    #[test]
+    fn a_step_in_a_direction_is_a_neighbour_or_off_the_board() {
+        for (shape, size) in [(Shape::Hexagon, 4), (Shape::Hexagon, 7), (Shape::Square, 7)] {
+            let g = Geometry::new(shape, size);
+            let dirs = g.directions().len();
+            for c in 0..g.cells() {
+                // The steps that stay on the board are exactly the cells at distance 1, once each,
+                // and a step back in the opposite direction returns.
+                let mut seen = Bits::EMPTY;
+                for k in 0..dirs {
+                    if let Some(to) = g.step(c, k) {
+                        assert!(g.near[c].has(to) && !seen.has(to));
+                        seen.set(to);
+                        assert_eq!(g.step(to, (k + dirs / 2) % dirs), Some(c));
+                    }
+                }
+                assert_eq!(seen, g.near[c], "{shape:?} {}", g.name(c));
+            }
+        }
+        let g = Geometry::new(Shape::Hexagon, 4);
+        let at = |s: &str| g.read_cell(s).unwrap().0;
+        let names: Vec<Option<String>> = (0..6)
+            .map(|k| g.step(at("d4"), k).map(|c| g.name(c)))
+            .collect();
+        let want = ["d5", "e5", "e4", "d3", "c3", "c4"];
+        assert_eq!(names, want.map(|s| Some(s.to_string())));
+        assert_eq!(g.step(at("a1"), 3), None);
+        assert_eq!(g.step(at("g7"), 1), None);
     }
 }
