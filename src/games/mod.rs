@@ -20,6 +20,7 @@ pub mod hex;
 pub mod hexgrid;
 pub mod limit;
 pub mod paradux;
+pub mod replay;
 pub mod search;
 pub mod stones;
 pub mod unlur;

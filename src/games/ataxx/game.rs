@@ -96,31 +96,8 @@ impl AtaxxGame {
             )],
         )?;
         let mut g = AtaxxGame::new(shape, size);
-        for (i, m) in doc.moves.iter().enumerate() {
-            g.replay(m)
-                .map_err(|e| RuleError(format!("move {} of the document ('{m}'): {e}", i + 1)))?;
-        }
+        crate::games::replay::replay(&mut g, &doc.moves)?;
         Ok(g)
-    }
-
-    fn replay(&mut self, m: &str) -> Result<(), RuleError> {
-        let seat_of = |rest: &str| -> Result<usize, RuleError> {
-            rest.trim()
-                .parse::<usize>()
-                .ok()
-                .filter(|&s| s < 2)
-                .ok_or_else(|| RuleError(format!("'{m}' names no seat (0 or 1)")))
-        };
-        if let Some(rest) = m.strip_prefix("resign ") {
-            return self.resign(seat_of(rest)?);
-        }
-        if let Some(rest) = m.strip_prefix("forfeit ") {
-            return self.forfeit(seat_of(rest)?);
-        }
-        if m == "draw" {
-            return self.agree_draw();
-        }
-        self.play(m)
     }
 
     fn leave(&mut self, seat: usize, how: &'static str) -> Result<(), RuleError> {
@@ -164,7 +141,7 @@ impl GameState for AtaxxGame {
             .filter_map(|e| match e {
                 Entry::Moved { mv, .. } => Some(notation::write(&self.pos.geo, *mv)),
                 Entry::Passed { .. } => None,
-                Entry::Left { seat, how } => Some(format!("{how} {seat}")),
+                Entry::Left { seat, how } => Some(crate::games::replay::left(how, *seat)),
                 Entry::Drawn => Some("draw".into()),
             })
             .collect();

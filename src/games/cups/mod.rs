@@ -154,24 +154,7 @@ impl CupsGame {
         }
         let n = read_size(&[GameOption::with_value("size", &doc.size.to_string())])?;
         let mut g = CupsGame::new(n);
-        for (i, m) in doc.moves.iter().enumerate() {
-            let seat = |rest: &str| {
-                rest.parse::<usize>()
-                    .ok()
-                    .filter(|&s| s < 2)
-                    .ok_or_else(|| RuleError(format!("'{m}' names no seat")))
-            };
-            let done = if let Some(rest) = m.strip_prefix("resign ") {
-                g.resign(seat(rest)?)
-            } else if let Some(rest) = m.strip_prefix("forfeit ") {
-                g.forfeit(seat(rest)?)
-            } else if m == "draw" {
-                g.agree_draw()
-            } else {
-                g.play(m)
-            };
-            done.map_err(|e| RuleError(format!("move {} of the document ('{m}'): {e}", i + 1)))?;
-        }
+        super::replay::replay(&mut g, &doc.moves)?;
         Ok(g)
     }
 
@@ -205,7 +188,7 @@ impl GameState for CupsGame {
             .filter_map(|e| match e {
                 Entry::Moved { mv, .. } => Some(mv.text()),
                 Entry::Passed { .. } => None,
-                Entry::Left { seat, how } => Some(format!("{how} {seat}")),
+                Entry::Left { seat, how } => Some(crate::games::replay::left(how, *seat)),
                 Entry::Drawn { .. } => Some("draw".into()),
             })
             .collect();

@@ -194,24 +194,7 @@ impl GoGame {
             ));
         }
         let mut g = GoGame::new(GoOptions::read(&opts)?);
-        for (i, m) in doc.moves.iter().enumerate() {
-            let seat = |rest: &str| {
-                rest.parse::<usize>()
-                    .ok()
-                    .filter(|&s| s < 2)
-                    .ok_or_else(|| RuleError(format!("'{m}' names no seat")))
-            };
-            let done = if let Some(rest) = m.strip_prefix("resign ") {
-                g.resign(seat(rest)?)
-            } else if let Some(rest) = m.strip_prefix("forfeit ") {
-                g.forfeit(seat(rest)?)
-            } else if m == "draw" {
-                g.agree_draw()
-            } else {
-                g.play(m)
-            };
-            done.map_err(|e| RuleError(format!("move {} of the document ('{m}'): {e}", i + 1)))?;
-        }
+        super::replay::replay(&mut g, &doc.moves)?;
         Ok(g)
     }
 
@@ -290,7 +273,7 @@ impl GameState for GoGame {
             .map(|e| match e {
                 Entry::Placed { point, .. } => self.board.name(*point),
                 Entry::Passed { .. } => "pass".into(),
-                Entry::Left { seat, how } => format!("{how} {seat}"),
+                Entry::Left { seat, how } => crate::games::replay::left(how, *seat),
                 Entry::Drawn { .. } => "draw".into(),
             })
             .collect();
