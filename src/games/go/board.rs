@@ -3,6 +3,29 @@
 //! Tromp–Taylor area scoring. The board has a one-point border so neighbours need no bounds checks.
 
 use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// The boards seen, by their Zobrist hashes: already uniformly random, so they are their own hash
+/// (SipHash would cost more than the rest of a playout move).
+type Seen = HashSet<u64, BuildHasherDefault<ZobristHasher>>;
+
+/// A hasher that passes a `u64` through.
+#[derive(Default)]
+pub struct ZobristHasher(u64);
+
+impl Hasher for ZobristHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
 
 /// What a point holds.
 pub const EMPTY: u8 = 0;
@@ -35,7 +58,7 @@ pub struct Goban {
     /// The Zobrist hash of the stones on the board.
     hash: u64,
     /// Every board this game has had (positional superko), the start included.
-    seen: HashSet<u64>,
+    seen: Seen,
 }
 
 /// Why a placement is illegal.
@@ -59,7 +82,7 @@ impl Goban {
                 cells[(r + 1) * stride + c + 1] = EMPTY;
             }
         }
-        let mut seen = HashSet::new();
+        let mut seen = Seen::default();
         seen.insert(0);
         Goban {
             n,
@@ -152,6 +175,24 @@ impl Goban {
         self.seen.insert(self.hash);
     }
 
+    /// True when the stone on `p` touches an empty point: its block has a liberty without a search.
+    fn breathes(&self, p: usize) -> bool {
+        self.neighbours(p).iter().any(|&q| self.cells[q] == EMPTY)
+    }
+
+    /// The empty points, row by row, into `out` (cleared first).
+    pub fn empty_points(&self, out: &mut Vec<usize>) {
+        out.clear();
+        let s = self.stride();
+        for r in 1..=self.n {
+            for p in r * s + 1..=r * s + self.n {
+                if self.cells[p] == EMPTY {
+                    out.push(p);
+                }
+            }
+        }
+    }
+
     /// The block of the stone on `p` and whether it has a liberty.
     fn block(&self, p: usize, stones: &mut Vec<usize>) -> bool {
         let colour = self.cells[p];
@@ -187,22 +228,24 @@ impl Goban {
         if self.cells[p] != EMPTY {
             return Err(Illegal::Occupied);
         }
-        let before = (self.cells.clone(), self.hash);
+        let before = self.hash;
         self.cells[p] = colour;
         self.hash ^= key(p, colour);
         let enemy = 3 - colour;
         let mut stones = Vec::new();
-        let mut captured = 0;
+        // The stones taken off, to put back if the move proves illegal.
+        let mut taken: Vec<usize> = Vec::new();
         for q in self.neighbours(p) {
-            if self.cells[q] == enemy && !self.block(q, &mut stones) {
+            if self.cells[q] == enemy && !self.breathes(q) && !self.block(q, &mut stones) {
                 for &s in &stones {
                     self.cells[s] = EMPTY;
                     self.hash ^= key(s, enemy);
                 }
-                captured += stones.len() as u32;
+                taken.extend_from_slice(&stones);
             }
         }
-        let why = if !self.block(p, &mut stones) {
+        let captured = taken.len() as u32;
+        let why = if !self.breathes(p) && !self.block(p, &mut stones) {
             Some(Illegal::Suicide)
         } else if self.seen.contains(&self.hash) {
             Some(Illegal::Superko)
@@ -210,7 +253,11 @@ impl Goban {
             None
         };
         if let Some(why) = why {
-            (self.cells, self.hash) = before;
+            self.cells[p] = EMPTY;
+            for s in taken {
+                self.cells[s] = enemy;
+            }
+            self.hash = before;
             return Err(why);
         }
         self.seen.insert(self.hash);

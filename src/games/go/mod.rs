@@ -411,12 +411,8 @@ impl GameState for GoGame {
         while self.result.is_none() {
             let seat = self.to_move;
             let colour = Self::colour(seat);
-            open.clear();
-            open.extend(
-                self.board
-                    .points()
-                    .filter(|&p| self.board.at(p) == board::EMPTY && !self.own_eye(p, colour)),
-            );
+            self.board.empty_points(&mut open);
+            open.retain(|&p| !self.own_eye(p, colour));
             let mut action = self.action_space() - 1;
             while !open.is_empty() {
                 let p = open.swap_remove(pick(open.len()));
@@ -475,12 +471,7 @@ impl GameState for GoGame {
         let mut played = 0;
         let mut open: Vec<usize> = Vec::with_capacity(self.board.n * self.board.n);
         while self.result.is_none() {
-            open.clear();
-            open.extend(
-                self.board
-                    .points()
-                    .filter(|&p| self.board.at(p) == board::EMPTY),
-            );
+            self.board.empty_points(&mut open);
             loop {
                 // Index `open.len()` is the pass.
                 let k = pick(open.len() + 1);
