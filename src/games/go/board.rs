@@ -193,8 +193,9 @@ impl Goban {
         }
     }
 
-    /// The block of the stone on `p` and whether it has a liberty.
-    fn block(&self, p: usize, stones: &mut Vec<usize>) -> bool {
+    /// The block of the stone on `p` and whether it has a liberty other than `except` (a point about
+    /// to be filled; 0, a border point, for none).
+    fn block(&self, p: usize, except: usize, stones: &mut Vec<usize>) -> bool {
         let colour = self.cells[p];
         stones.clear();
         stones.push(p);
@@ -212,7 +213,7 @@ impl Goban {
         while i < stones.len() {
             for q in self.neighbours(stones[i]) {
                 match self.cells[q] {
-                    EMPTY => free = true,
+                    EMPTY if q != except => free = true,
                     c if c == colour && !seen(q) => stones.push(q),
                     _ => {}
                 }
@@ -236,7 +237,7 @@ impl Goban {
         // The stones taken off, to put back if the move proves illegal.
         let mut taken: Vec<usize> = Vec::new();
         for q in self.neighbours(p) {
-            if self.cells[q] == enemy && !self.breathes(q) && !self.block(q, &mut stones) {
+            if self.cells[q] == enemy && !self.breathes(q) && !self.block(q, 0, &mut stones) {
                 for &s in &stones {
                     self.cells[s] = EMPTY;
                     self.hash ^= key(s, enemy);
@@ -245,7 +246,7 @@ impl Goban {
             }
         }
         let captured = taken.len() as u32;
-        let why = if !self.breathes(p) && !self.block(p, &mut stones) {
+        let why = if !self.breathes(p) && !self.block(p, 0, &mut stones) {
             Some(Illegal::Suicide)
         } else if self.seen.contains(&self.hash) {
             Some(Illegal::Superko)
@@ -269,15 +270,28 @@ impl Goban {
         if self.cells[p] != EMPTY {
             return false;
         }
-        // A stone with an empty neighbour is never suicide; only superko can forbid it then, which
-        // needs the captures: try it on a copy.
-        let mut copy = self.clone_board();
-        copy.place(p, colour).is_ok()
-    }
-
-    /// A copy that shares nothing; used to try moves.
-    fn clone_board(&self) -> Goban {
-        self.clone()
+        // Worked out without placing: the enemy blocks whose last liberty is `p` come off, the
+        // stone lives if it touches an empty point, captures, or joins a block with another
+        // liberty, and the board after it must be new (its hash computed, not the board copied).
+        let enemy = 3 - colour;
+        let mut stones = Vec::new();
+        let mut taken: Vec<usize> = Vec::new();
+        let mut hash = self.hash ^ key(p, colour);
+        for q in self.neighbours(p) {
+            if self.cells[q] == enemy && !taken.contains(&q) && !self.block(q, p, &mut stones) {
+                for &s in &stones {
+                    hash ^= key(s, enemy);
+                }
+                taken.extend_from_slice(&stones);
+            }
+        }
+        let lives = !taken.is_empty()
+            || self.neighbours(p).into_iter().any(|q| match self.cells[q] {
+                EMPTY => true,
+                c if c == colour => self.block(q, p, &mut stones),
+                _ => false,
+            });
+        lives && !self.seen.contains(&hash)
     }
 
     /// Tromp–Taylor area: (Black's points, White's points), stones plus empty regions that reach
@@ -391,5 +405,49 @@ mod tests {
         g.place(a1, WHITE).unwrap();
         // The remaining empty region touches both: dame.
         assert_eq!(g.area(), (1, 1));
+    }
+
+    #[test]
+    fn legal_agrees_with_placing_on_a_copy() {
+        // Long random games on small boards reach captures, suicides and superko repetitions.
+        let mut x = 0x9e37_79b9u64;
+        let (mut refused, mut ko) = (0, 0);
+        for n in [2, 3, 4] {
+            for _ in 0..60 {
+                let mut g = Goban::new(n);
+                let mut colour = BLACK;
+                for _ in 0..80 {
+                    let pts: Vec<usize> = g.points().collect();
+                    let mut legal = Vec::new();
+                    for &p in &pts {
+                        let placed = g.clone().place(p, colour);
+                        assert_eq!(
+                            g.legal(p, colour),
+                            placed.is_ok(),
+                            "{n}x{n} at {}",
+                            g.name(p)
+                        );
+                        match placed {
+                            Ok(_) => legal.push(p),
+                            Err(Illegal::Superko) => ko += 1,
+                            Err(Illegal::Suicide) => refused += 1,
+                            Err(Illegal::Occupied) => {}
+                        }
+                    }
+                    if !legal.is_empty() {
+                        x ^= x << 13;
+                        x ^= x >> 7;
+                        x ^= x << 17;
+                        let p = legal[(x % legal.len() as u64) as usize];
+                        g.place(p, colour).unwrap();
+                    }
+                    colour = 3 - colour;
+                }
+            }
+        }
+        assert!(
+            refused > 0 && ko > 0,
+            "suicides {refused}, superko {ko}: both were tried"
+        );
     }
 }
