@@ -1,0 +1,45 @@
+//! Every end-to-end test, in one test binary: each file of this folder is a module, so `cargo test`
+//! links one executable for them all instead of one per file (compile time and disk). Run one file
+//! with `cargo test --test it abuse::` (its module path), one test by name as before.
+
+mod common;
+
+mod abuse;
+mod architecture;
+mod clock;
+mod concurrency;
+mod connection_games;
+mod crash;
+mod day;
+mod decisions;
+mod deploy;
+mod engine_cli;
+mod fuzz_regressions;
+mod hostile;
+mod limit_board_snapshots;
+mod limit_properties;
+mod limit_robot;
+mod limit_svg;
+mod listing;
+mod lmtp;
+mod mail_in;
+mod mail_pictures;
+mod mail_shapes;
+mod mail_snapshots;
+mod maildir_outbox;
+mod proposals;
+mod ratings;
+mod records;
+mod robot_mail;
+mod robot_tactics;
+mod server_mail;
+mod smtp;
+mod social;
+mod test_game;
+mod trust_auth;
+mod trust_consent;
+mod trust_mail;
+mod trust_mta;
+mod trust_relay;
+mod trust_typos;
+mod web;
