@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The demo: runs pbem on its built-in defaults over the example mails in examples/mail/ (two signups, a
-# challenge, three moves written the three ways players write them), says what each mail did, and shows
-# the last board mail and the board as the admin sees it. Its work (database and sent mails) is kept in a
+# challenge, three moves written the three ways players write them, each body printed as written), says
+# what each mail did, and shows the last board mail and the board as the admin sees it. Its work (database and sent mails) is kept in a
 # fresh folder whose name it prints at the end; nothing else is touched.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,6 +30,12 @@ for mail in examples/mail/*.eml; do
     before=$(mails_out)
     echo
     echo "== $(basename "$mail"): from $from, Subject: $subject"
+    # The body as the player wrote it: where the command sits in a reply, or several commands in one mail.
+    body=$(sed '1,/^\r\{0,1\}$/d' "$mail" | tr -d '\r')
+    if [[ -n $body ]]; then
+        echo "   the body as written:"
+        printf '%s\n' "$body" | sed 's/^/   | /'
+    fi
     run ingest "$mail"
     echo "   handled; $(($(mails_out) - before)) mail(s) sent:"
     find "$work/outbox" -name '*.eml' -newer "$work/stamp" | sort | while read -r sent; do

@@ -202,6 +202,9 @@ fn the_demo_says_what_each_mail_did_shows_the_whole_board_and_keeps_its_work() {
         "== 01-signup-alice.eml: from Alice <alice@example.org>, Subject: signup alice alicepw\n   handled; 1 mail(s) sent:\n     to alice@example.org: pbem signup alice\n",
         "== 03-challenge.eml: from Alice <alice@example.org>, Subject: limit challenge alice bob\n   handled; 2 mail(s) sent:\n",
         "     to bob@example.org: Limit Board 101 alice **\n",
+        // The reply and the mail of several commands show how they were written.
+        "   the body as written:\n   | Thanks Alice!\n   | \n   | limit move 101 bob bobpw 2-3,57\n",
+        "Subject: multiple\n   the body as written:\n   | limit move 101 alice alicepw 1-2,15\n   | limit history 101\n",
         "== 11 mails went out in all; the last board mail to bob, as he reads it:\n",
         "== pbem limit show 101 (as the admin):\n",
     ] {
