@@ -476,7 +476,15 @@ impl GameState for HostedGo {
                         SIDES[*seat],
                         SIDES[1 - seat]
                     ),
-                    _ => format!("{}: {text}.", SIDES[*seat]),
+                    _ => match text.split_once(' ') {
+                        Some(("dead", points)) => {
+                            format!("{} marked dead: {points}.", SIDES[*seat])
+                        }
+                        Some((_, points)) => {
+                            format!("{} took the dead mark off: {points}.", SIDES[*seat])
+                        }
+                        None => format!("{}: {text}.", SIDES[*seat]),
+                    },
                 }),
                 Logged::Act { .. } => {}
             }
@@ -490,30 +498,26 @@ impl GameState for HostedGo {
         let o = self.game.options();
         let mut notes = vec![format!("Komi {} (added to White's score).", o.komi_text())];
         let board = self.game.board();
+        // Each note a line of at most 72 columns: the marking may name many groups.
+        let mut say = |text: String| notes.extend(wrap(&text));
         match (&self.step, &self.agreed) {
             (Some(step), Some(_)) => {
-                notes.push(format!(
-                    "Final score by the players' agreement (dead: {}): {}.",
-                    step.describe(board),
-                    self.marked_line(&step.dead)
+                say(format!(
+                    "Final score by the players' agreement, dead: {}.",
+                    step.describe(board)
                 ));
-                notes.push(format!(
-                    "Tromp-Taylor, every stone alive: {}.",
-                    self.game.score_line()
-                ));
+                say(format!("  {}.", self.marked_line(&step.dead)));
+                say("Tromp-Taylor, every stone alive:".into());
+                say(format!("  {}.", self.game.score_line()));
             }
             (Some(step), None) => {
-                notes.push(
-                    "Scoring step: either player marks dead groups, both accept the same \
+                say("Scoring step: either player marks dead groups; both accept the same \
                      marking to end the game, or one resumes play (see go help)."
-                        .into(),
-                );
-                notes.push(format!("Marked dead: {}.", step.describe(board)));
-                notes.push(format!(
-                    "Score with the marked stones taken off: {}.",
-                    self.marked_line(&step.dead)
-                ));
-                notes.push(match step.accepted {
+                    .into());
+                say(format!("Marked dead: {}.", step.describe(board)));
+                say("Score with the marked stones taken off:".into());
+                say(format!("  {}.", self.marked_line(&step.dead)));
+                say(match step.accepted {
                     [false, false] => "Nobody has accepted this marking yet.".into(),
                     [a, _] => format!(
                         "{} has accepted this marking; {} has not.",
@@ -545,6 +549,26 @@ impl GameState for HostedGo {
         }
         Some(form)
     }
+}
+
+/// A line of prose broken between words into lines of at most 72 columns (mail lines); its
+/// leading blanks start every line.
+fn wrap(text: &str) -> Vec<String> {
+    let indent = &text[..text.len() - text.trim_start().len()];
+    let mut out: Vec<String> = Vec::new();
+    let mut line = indent.to_string();
+    for word in text.split_whitespace() {
+        let used = line.chars().count();
+        if used > indent.len() && used + 1 + word.chars().count() > 72 {
+            out.push(std::mem::replace(&mut line, indent.to_string()));
+        }
+        if line.len() > indent.len() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    out.push(line);
+    out
 }
 
 #[cfg(test)]
@@ -651,6 +675,15 @@ mod tests {
             g.robot_move(crate::games::Robot::Level(1), 1).as_deref(),
             Some("accept")
         );
+    }
+
+    #[test]
+    fn notes_are_mail_lines() {
+        assert_eq!(wrap("  a b"), ["  a b"]);
+        let long = format!("  {}", "word ".repeat(30));
+        let lines = wrap(&long);
+        assert!(lines.len() > 1 && lines.iter().all(|l| l.len() <= 72 && l.starts_with("  w")));
+        assert_eq!(lines.join(" ").split_whitespace().count(), 30);
     }
 
     #[test]
