@@ -38,6 +38,24 @@ fn to<'a>(mails: &'a [Sent], who: &str) -> &'a Sent {
     to[0]
 }
 
+/// The red pixels of the board picture a mail carries: the crosses on stones marked dead.
+fn red_pixels(mail: &Sent) -> usize {
+    use mail_parser::MimeHeaders;
+    let msg = mail_parser::MessageParser::default()
+        .parse(mail.raw.as_bytes())
+        .unwrap();
+    let png = msg
+        .attachments()
+        .find(|a| a.content_type().is_some_and(|c| c.subtype() == Some("png")))
+        .expect("the board picture");
+    let pixmap = resvg::tiny_skia::Pixmap::decode_png(png.contents()).unwrap();
+    pixmap
+        .pixels()
+        .iter()
+        .filter(|p| p.red() > 150 && p.green() < 60 && p.blue() < 60)
+        .count()
+}
+
 /// Board 101 as stored.
 fn stored(env: &Env) -> Box<dyn GameState> {
     let state: String = env
@@ -92,12 +110,14 @@ fn two_passes_open_the_step_and_both_accepting_the_marking_ends_the_game_rated()
     );
     assert!(alice.contains("go move 101 alice <password> dead a1#5"), "{alice}");
     assert!(alice.contains("go move 101 alice <password> resume#5"), "{alice}");
+    assert_eq!(red_pixels(to(&mails, "alice")), 0, "nothing marked yet");
 
     // bob marks his own a1 dead, though the step waits for alice: either player may mark.
     let mails = send(&env, "bob", "dead a1#5");
     let body = &to(&mails, "alice").body;
     assert!(body.contains(" 1  o . . . . 1"), "a1 drawn as a dead stone:\n{body}");
     assert!(body.contains("White marked dead: a1."), "{body}");
+    assert!(red_pixels(to(&mails, "alice")) > 20, "a1 crossed in the picture");
     // The step's notes (from the komi line to the move list) are mail lines.
     let notes: Vec<&str> = body
         .lines()
@@ -239,6 +259,19 @@ fn scoring_words_out_of_the_step_and_stones_in_it_are_refused_and_change_nothing
         assert!(flat.contains(says), "{line}: {flat}");
         assert_eq!(raw_state(&env), before, "{line} changed the game");
     }
+    // The step's words are not queued.
+    env.deliver(&eml(
+        "bob@example.org",
+        "go queue 101 bob pw-bob dead c3",
+        "",
+    ));
+    let mails = env.take_mails();
+    assert!(
+        to(&mails, "bob").flat_body().contains("answers the scoring step after two passes and cannot be queued"),
+        "{}",
+        to(&mails, "bob").body
+    );
+    assert_eq!(raw_state(&env), before);
     // Accepting twice: the second says whom the step waits for.
     send(&env, "alice", "accept#5");
     let mails = send(&env, "alice", "accept#6");

@@ -62,6 +62,13 @@ impl GameRules for Go {
         Ok(Box::new(GoGame::from_json(json)?))
     }
     fn read_move(&self, mv: &str) -> Result<(), RuleError> {
+        let first = mv.split_whitespace().next().unwrap_or("").to_lowercase();
+        if matches!(first.as_str(), "dead" | "alive" | "accept" | "resume") {
+            return Err(RuleError(format!(
+                "'{first}' answers the scoring step after two passes and cannot be queued: \
+                 send it with go move when the step is open"
+            )));
+        }
         let t = normalise(mv);
         if t == "pass" {
             return Ok(());
