@@ -101,23 +101,38 @@ fn two_passes_open_the_step_and_both_accepting_the_marking_ends_the_game_rated()
     let game = stored(&env);
     assert_eq!(game.status(), Status::ToMove(0), "the step, not the end");
     let alice = to(&mails, "alice").flat_body();
-    assert!(alice.contains("Both players passed: the scoring step is open"), "{alice}");
+    assert!(
+        alice.contains("Both players passed: the scoring step is open"),
+        "{alice}"
+    );
     assert!(alice.contains("Marked dead: none."), "{alice}");
     // The line to send, for the player the step waits for.
     assert!(
         alice.contains("go move 101 alice <password> accept#5"),
         "{alice}"
     );
-    assert!(alice.contains("go move 101 alice <password> dead a1#5"), "{alice}");
-    assert!(alice.contains("go move 101 alice <password> resume#5"), "{alice}");
+    assert!(
+        alice.contains("go move 101 alice <password> dead a1#5"),
+        "{alice}"
+    );
+    assert!(
+        alice.contains("go move 101 alice <password> resume#5"),
+        "{alice}"
+    );
     assert_eq!(red_pixels(to(&mails, "alice")), 0, "nothing marked yet");
 
     // bob marks his own a1 dead, though the step waits for alice: either player may mark.
     let mails = send(&env, "bob", "dead a1#5");
     let body = &to(&mails, "alice").body;
-    assert!(body.contains(" 1  o . . . . 1"), "a1 drawn as a dead stone:\n{body}");
+    assert!(
+        body.contains(" 1  o . . . . 1"),
+        "a1 drawn as a dead stone:\n{body}"
+    );
     assert!(body.contains("White marked dead: a1."), "{body}");
-    assert!(red_pixels(to(&mails, "alice")) > 20, "a1 crossed in the picture");
+    assert!(
+        red_pixels(to(&mails, "alice")) > 20,
+        "a1 crossed in the picture"
+    );
     // The step's notes (from the komi line to the move list) are mail lines.
     let notes: Vec<&str> = body
         .lines()
@@ -162,7 +177,9 @@ fn two_passes_open_the_step_and_both_accepting_the_marking_ends_the_game_rated()
     // The engine's own score of the board would have been White's: only the agreement gives
     // Black the game.
     assert!(
-        flat.contains("Tromp-Taylor, every stone alive: Black 1, White 1 + 7.5 = 8.5: White wins by 7.5."),
+        flat.contains(
+            "Tromp-Taylor, every stone alive: Black 1, White 1 + 7.5 = 8.5: White wins by 7.5."
+        ),
         "{flat}"
     );
     assert_eq!(
@@ -194,11 +211,17 @@ fn a_change_of_marking_clears_acceptances_and_resume_gives_the_move_to_the_other
     send(&env, "bob", "dead c3#6");
     let game = stored(&env);
     assert_eq!(game.status(), Status::ToMove(0));
-    assert!(game.notes().join(" ").contains("Nobody has accepted this marking yet."));
+    assert!(
+        game.notes()
+            .join(" ")
+            .contains("Nobody has accepted this marking yet.")
+    );
     // alice disagrees and resumes: bob (the other player) moves first.
     let mails = send(&env, "alice", "resume#7");
     assert!(
-        to(&mails, "bob").flat_body().contains("Black resumed play: White to move."),
+        to(&mails, "bob")
+            .flat_body()
+            .contains("Black resumed play: White to move."),
         "{}",
         to(&mails, "bob").body
     );
@@ -206,7 +229,9 @@ fn a_change_of_marking_clears_acceptances_and_resume_gives_the_move_to_the_other
     let refused = send(&env, "alice", "b2#8");
     assert!(
         to(&refused, "alice").flat_body().contains("not your turn")
-            || to(&refused, "alice").flat_body().contains("White (bob) to move"),
+            || to(&refused, "alice")
+                .flat_body()
+                .contains("White (bob) to move"),
         "{}",
         to(&refused, "alice").body
     );
@@ -232,14 +257,18 @@ fn scoring_words_out_of_the_step_and_stones_in_it_are_refused_and_change_nothing
     let mails = send(&env, "alice", "dead d4#1");
     let flat = to(&mails, "alice").flat_body();
     assert!(
-        flat.contains("'dead d4' belongs to the scoring step, which opens after two passes in a row"),
+        flat.contains(
+            "'dead d4' belongs to the scoring step, which opens after two passes in a row"
+        ),
         "{flat}"
     );
     assert_eq!(raw_state(&env), before);
     // `accept` with no proposal open and no step answers a proposal: there is none.
     let mails = send(&env, "alice", "accept#1");
     assert!(
-        to(&mails, "alice").flat_body().contains("There is no open proposal on board 101"),
+        to(&mails, "alice")
+            .flat_body()
+            .contains("There is no open proposal on board 101"),
         "{}",
         to(&mails, "alice").body
     );
@@ -267,7 +296,9 @@ fn scoring_words_out_of_the_step_and_stones_in_it_are_refused_and_change_nothing
     ));
     let mails = env.take_mails();
     assert!(
-        to(&mails, "bob").flat_body().contains("answers the scoring step after two passes and cannot be queued"),
+        to(&mails, "bob")
+            .flat_body()
+            .contains("answers the scoring step after two passes and cannot be queued"),
         "{}",
         to(&mails, "bob").body
     );
@@ -288,7 +319,11 @@ fn scoring_words_out_of_the_step_and_stones_in_it_are_refused_and_change_nothing
 fn cron_at(env: &mut Env, days: f64) -> (String, Vec<Sent>) {
     env.now = NOW + (days * DAY as f64) as i64;
     let out = env.cmd().arg("cron").output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     (
         String::from_utf8(out.stdout).unwrap().trim().to_string(),
         env.take_mails(),
@@ -305,7 +340,11 @@ fn the_step_waits_for_the_player_who_has_not_accepted_and_the_clocks_apply() {
     assert!(line.contains("1 nags"), "{line}");
     assert_eq!(mails.len(), 1, "{mails:#?}");
     assert_eq!(mails[0].to, ["bob@example.org"]);
-    assert!(mails[0].subject.starts_with("Nag: Go Board 101 bob"), "{}", mails[0].subject);
+    assert!(
+        mails[0].subject.starts_with("Nag: Go Board 101 bob"),
+        "{}",
+        mails[0].subject
+    );
     let (line, mails) = cron_at(&mut env, 5.0);
     assert!(line.contains("1 forfeits"), "{line}");
     assert!(
@@ -361,7 +400,8 @@ fn the_agreed_result_comes_in_the_sgf_as_territory_with_a_comment() {
         panic!("no comment in the last node: {sgf}");
     };
     assert!(
-        c.text.contains("The result used the players' agreement on dead stones"),
+        c.text
+            .contains("The result used the players' agreement on dead stones"),
         "{sgf}"
     );
 }
@@ -400,8 +440,17 @@ fn a_robot_in_the_step_resumes_against_a_worse_marking_and_accepts_an_even_one()
     send(&env, "alice", &format!("dead g7#{}", n + 2));
     let game = stored(&env);
     let last = game.moves().last().cloned().unwrap();
-    assert_eq!((last.seat, last.text.as_str()), (0, "resume"), "{:?}", game.moves());
-    assert_eq!(game.status(), Status::ToMove(1), "the robot resumed: alice moves");
+    assert_eq!(
+        (last.seat, last.text.as_str()),
+        (0, "resume"),
+        "{:?}",
+        game.moves()
+    );
+    assert_eq!(
+        game.status(),
+        Status::ToMove(1),
+        "the robot resumed: alice moves"
+    );
     // Back in the step with nothing marked, alice accepts and so does the robot at once.
     alice_passes_to_the_step(&env);
     let n = stored(&env).move_number();
@@ -409,6 +458,10 @@ fn a_robot_in_the_step_resumes_against_a_worse_marking_and_accepts_an_even_one()
     let game = stored(&env);
     let last = game.moves().last().cloned().unwrap();
     assert_eq!((last.seat, last.text.as_str()), (0, "accept"));
-    assert!(matches!(game.status(), Status::Over(_)), "{:?}", game.moves());
+    assert!(
+        matches!(game.status(), Status::Over(_)),
+        "{:?}",
+        game.moves()
+    );
     assert!(to(&mails, "alice").subject.ends_with("Over"));
 }

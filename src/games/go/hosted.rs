@@ -462,8 +462,7 @@ impl GameState for HostedGo {
                         notes.extend(from[..from.len() - after].iter().cloned());
                         if *opened {
                             notes.push(
-                                "Both players passed: the scoring step is open (see below)."
-                                    .into(),
+                                "Both players passed: the scoring step is open (see below).".into(),
                             );
                         }
                     }
@@ -511,9 +510,11 @@ impl GameState for HostedGo {
                 say(format!("  {}.", self.game.score_line()));
             }
             (Some(step), None) => {
-                say("Scoring step: either player marks dead groups; both accept the same \
+                say(
+                    "Scoring step: either player marks dead groups; both accept the same \
                      marking to end the game, or one resumes play (see go help)."
-                    .into());
+                        .into(),
+                );
                 say(format!("Marked dead: {}.", step.describe(board)));
                 say("Score with the marked stones taken off:".into());
                 say(format!("  {}.", self.marked_line(&step.dead)));
@@ -596,9 +597,16 @@ mod tests {
         assert!(g.acts_out_of_turn(1) && g.acts_out_of_turn(0));
         assert_eq!(g.legal_moves(), ["accept", "resume"]);
         let e = g.play_for(0, "d4").unwrap_err().0;
-        assert!(e.contains("scoring step") && e.contains("White then moves first"), "{e}");
+        assert!(
+            e.contains("scoring step") && e.contains("White then moves first"),
+            "{e}"
+        );
         play(&mut g, &[(1, "accept"), (0, "dead a1")]);
-        assert_eq!(g.step().unwrap().accepted, [false, false], "the change cleared it");
+        assert_eq!(
+            g.step().unwrap().accepted,
+            [false, false],
+            "the change cleared it"
+        );
         assert_eq!(g.status(), Status::ToMove(1));
         assert!(g.render().contains("x o stones marked dead"));
         assert!(g.render().contains(" o "), "{}", g.render());
@@ -618,7 +626,9 @@ mod tests {
         let texts: Vec<String> = g.moves().iter().map(|m| m.text.clone()).collect();
         assert_eq!(
             texts,
-            ["c3", "a1", "pass", "pass", "accept", "dead a1", "accept", "accept"]
+            [
+                "c3", "a1", "pass", "pass", "accept", "dead a1", "accept", "accept"
+            ]
         );
         assert_eq!(g.moves()[5].seat, 0);
         let form = g.sgf_form().unwrap();
@@ -638,9 +648,16 @@ mod tests {
     #[test]
     fn resume_gives_the_move_to_the_other_player_and_two_new_passes_reopen() {
         let mut g = new("5");
-        play(&mut g, &[(0, "c3"), (1, "pass"), (0, "pass"), (1, "dead c3")]);
+        play(
+            &mut g,
+            &[(0, "c3"), (1, "pass"), (0, "pass"), (1, "dead c3")],
+        );
         play(&mut g, &[(0, "resume")]);
-        assert_eq!(g.status(), Status::ToMove(1), "White moves after Black resumed");
+        assert_eq!(
+            g.status(),
+            Status::ToMove(1),
+            "White moves after Black resumed"
+        );
         assert!(!g.acts_out_of_turn(0));
         let e = g.play_for(1, "accept").unwrap_err().0;
         assert!(e.contains("opens after two passes"), "{e}");
@@ -650,7 +667,11 @@ mod tests {
         assert!(g.notes().join(" ").contains("a second pass ends"));
         play(&mut g, &[(0, "pass")]);
         assert_eq!(g.status(), Status::ToMove(1));
-        assert_eq!(g.step().unwrap().dead.len(), 0, "a new step, nothing marked");
+        assert_eq!(
+            g.step().unwrap().dead.len(),
+            0,
+            "a new step, nothing marked"
+        );
         let back = HostedGo::from_json(&g.to_json()).unwrap();
         assert_eq!(back.to_json(), g.to_json());
     }
@@ -698,7 +719,10 @@ mod tests {
             g.random_playout(&mut pick);
             assert!(matches!(g.status(), Status::Over(_)));
             assert!(is_hosted(&g.to_json()));
-            assert_eq!(HostedGo::from_json(&g.to_json()).unwrap().to_json(), g.to_json());
+            assert_eq!(
+                HostedGo::from_json(&g.to_json()).unwrap().to_json(),
+                g.to_json()
+            );
         }
     }
 }

@@ -173,7 +173,10 @@ pub fn score_line(b: u32, w: u32, komi_halves: i32, komi: &str) -> String {
         std::cmp::Ordering::Less => format!("White wins by {}", half_points(wh - bh)),
         std::cmp::Ordering::Equal => "a draw".to_string(),
     };
-    format!("Black {b}, White {w} + {komi} = {}: {verdict}", half_points(wh))
+    format!(
+        "Black {b}, White {w} + {komi} = {}: {verdict}",
+        half_points(wh)
+    )
 }
 
 /// The scoring step in progress: the marking and who accepted it.
@@ -329,8 +332,16 @@ mod tests {
         assert_eq!(read_act(&g, "d4").unwrap(), None);
         assert_eq!(read_act(&g, "pass").unwrap(), None);
         assert!(read_act(&g, "dead").unwrap_err().contains("write dead d4"));
-        assert!(read_act(&g, "dead i4").unwrap_err().contains("skip the letter i"));
-        assert!(read_act(&g, "accept d4").unwrap_err().contains("nothing after"));
+        assert!(
+            read_act(&g, "dead i4")
+                .unwrap_err()
+                .contains("skip the letter i")
+        );
+        assert!(
+            read_act(&g, "accept d4")
+                .unwrap_err()
+                .contains("nothing after")
+        );
         assert_eq!(Act::Dead(pts(&g, &["d4", "e5"])).text(&g), "dead d4 e5");
     }
 
@@ -349,10 +360,7 @@ mod tests {
             score_line(11, 10, 15, "7.5"),
             "Black 11, White 10 + 7.5 = 17.5: White wins by 6.5"
         );
-        assert_eq!(
-            step.describe(&g),
-            "a3 (1 white stone), e3 (1 black stone)"
-        );
+        assert_eq!(step.describe(&g), "a3 (1 white stone), e3 (1 black stone)");
     }
 
     #[test]
@@ -373,10 +381,21 @@ mod tests {
         assert_eq!(step.awaited, 1);
         let before = step.clone();
         let e = step.mark(&g, 1, &pts(&g, &["d1", "b3"]), true).unwrap_err();
-        assert!(e.contains("already marked dead") && e.contains("alive b3"), "{e}");
+        assert!(
+            e.contains("already marked dead") && e.contains("alive b3"),
+            "{e}"
+        );
         assert_eq!(step, before, "an error changes nothing, d1 included");
-        assert!(step.mark(&g, 1, &pts(&g, &["c3"]), true).unwrap_err().contains("empty"));
-        assert!(step.mark(&g, 1, &pts(&g, &["d1"]), false).unwrap_err().contains("not marked"));
+        assert!(
+            step.mark(&g, 1, &pts(&g, &["c3"]), true)
+                .unwrap_err()
+                .contains("empty")
+        );
+        assert!(
+            step.mark(&g, 1, &pts(&g, &["d1"]), false)
+                .unwrap_err()
+                .contains("not marked")
+        );
         step.mark(&g, 1, &pts(&g, &["c4"]), false).unwrap();
         assert!(step.dead.is_empty());
         assert!(!step.accept(0, ["Black", "White"]).unwrap());
