@@ -278,7 +278,7 @@ fn scoring_words_out_of_the_step_and_stones_in_it_are_refused_and_change_nothing
     let before = raw_state(&env);
     for (line, says) in [
         ("d4#5", "send resume to play on (White then moves first)"),
-        ("pass#5", "is not a move now"),
+        ("pass#5", "where a stone or a pass is not a move"),
         ("dead c2#5", "c2 is empty"),
         ("dead#5", "needs the points of the groups it names"),
         ("alive c3#5", "is not marked dead"),

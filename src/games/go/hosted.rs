@@ -168,11 +168,10 @@ impl HostedGo {
             Ok(Some(act)) => act,
             Ok(None) => {
                 return Err(RuleError(format!(
-                    "both players passed and the game is in its scoring step: '{}' is not a \
-                     move now. Mark dead groups with dead d4 (one stone names its whole \
-                     block), take a mark off with alive d4, agree with accept, or send resume \
-                     to play on ({} then moves first)",
-                    text.trim(),
+                    "both players passed and the game is in its scoring step, where a stone \
+                     or a pass is not a move. Mark dead groups with dead d4 (one stone names \
+                     its whole block), take a mark off with alive d4, agree with accept, or \
+                     send resume to play on ({} then moves first).",
                     SIDES[1 - seat]
                 )));
             }
