@@ -63,8 +63,17 @@ pub fn sgf(state: &dyn GameState, info: &RecordInfo<'_>) -> Option<String> {
             .filter(|t| !t.is_empty())
             .collect();
         let is_last = last == Some(i);
-        if is_last && let Some(note) = &form.last_comment {
-            said.push(note.clone());
+        if is_last {
+            // Entries after the last node have none of their own (Go's scoring step, a
+            // resignation): their comments go here, each with the entry it came with.
+            for (k, m) in moves.iter().enumerate().skip(i + 1) {
+                said.extend(
+                    comments_at(info, k as u32 + 1)
+                        .filter(|c| !c.body.trim().is_empty())
+                        .map(|c| format!("{} ({}): {}", c.userid, m.text, c.body.trim())),
+                );
+            }
+            said.extend(form.last_comment.clone());
         }
         if !said.is_empty() {
             out.push_str(&format!("C[{}]", escape(&said.join("\n\n"))));

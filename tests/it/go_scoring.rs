@@ -363,7 +363,11 @@ fn the_agreed_result_comes_in_the_sgf_as_territory_with_a_comment() {
     use sgf_parse::go::Prop;
     let env = started("");
     to_the_step(&env);
-    send(&env, "alice", "dead a1#5");
+    env.deliver(&eml(
+        "alice@example.org",
+        "go move 101 alice pw-alice dead a1#5",
+        "No eyes there.",
+    ));
     send(&env, "bob", "accept#6");
     send(&env, "alice", "accept#7");
     env.deliver(&eml("carol@example.org", "go history 101 -sgf", ""));
@@ -404,6 +408,8 @@ fn the_agreed_result_comes_in_the_sgf_as_territory_with_a_comment() {
             .contains("The result used the players' agreement on dead stones"),
         "{sgf}"
     );
+    // The comment sent with a step's act (an entry without a node) comes in the last node.
+    assert!(c.text.contains("alice (dead a1): No eyes there."), "{sgf}");
 }
 
 /// True when board 101 is in its scoring step (its only listed moves are the step's words).
