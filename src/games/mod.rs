@@ -188,6 +188,17 @@ pub trait GameRules: Sync {
         players: usize,
         seed: u64,
     ) -> Result<Box<dyn GameState>, RuleError>;
+    /// Starts a game the server hosts (a challenge). By default [`GameRules::new_game`]; a game whose
+    /// play by mail adds a step the engine's rules leave out (Go's dead-stone agreement after two
+    /// passes) returns that form here, and `pbem engine` keeps to `new_game`, the spec's rules.
+    fn new_hosted_game(
+        &self,
+        options: &[GameOption],
+        players: usize,
+        seed: u64,
+    ) -> Result<Box<dyn GameState>, RuleError> {
+        self.new_game(options, players, seed)
+    }
     /// Reads a game back from its JSON document (as written by [`GameState::to_json`]).
     fn load(&self, json: &str) -> Result<Box<dyn GameState>, RuleError>;
     /// Checks that `mv` (as written, its `#N` guard already taken off by the command language) is in
@@ -235,6 +246,19 @@ pub trait GameState: Send {
     /// whatever the engine applies by itself (passes, eliminations). An illegal move changes nothing and
     /// the error says why it is illegal.
     fn play(&mut self, mv: &str) -> Result<(), RuleError>;
+    /// Whether `seat` may send a move although [`GameState::status`] awaits another seat: false by
+    /// default; Go's scoring step lets either player mark dead stones or accept, and awaits (for the
+    /// clocks and the robots) the player who has not accepted.
+    fn acts_out_of_turn(&self, seat: usize) -> bool {
+        let _ = seat;
+        false
+    }
+    /// Plays `mv` for `seat`, which is the seat to move or one that [`GameState::acts_out_of_turn`]
+    /// allows. By default [`GameState::play`] (the seat to move's).
+    fn play_for(&mut self, seat: usize, mv: &str) -> Result<(), RuleError> {
+        let _ = seat;
+        self.play(mv)
+    }
     /// The seat resigns (whether or not it is their turn); the game may end or go on without them.
     fn resign(&mut self, seat: usize) -> Result<(), RuleError>;
     /// The seat loses on time (the server's forfeit clock). Like [`GameState::resign`], but a game that
@@ -465,6 +489,10 @@ pub struct SgfForm {
     pub nodes: Vec<Option<(char, String)>>,
     /// The winner's margin for `RE` when the game was won on points (`7.5`), if any.
     pub margin: Option<String>,
+    /// Properties the last node gets after its move (Go's agreed dead stones: `TB`, `TW`).
+    pub last_node: Vec<(String, Vec<String>)>,
+    /// A comment the last node gets after the players' (how the result was reached).
+    pub last_comment: Option<String>,
 }
 
 /// The games this crate has, in list order.

@@ -21,7 +21,8 @@ pub fn replay(game: &mut dyn GameState, moves: &[String]) -> Result<(), RuleErro
     Ok(())
 }
 
-fn entry(game: &mut dyn GameState, m: &str) -> Result<(), RuleError> {
+/// Replays one entry of a document on `game` (see [`replay`]).
+pub fn entry(game: &mut dyn GameState, m: &str) -> Result<(), RuleError> {
     let seat = |rest: &str| {
         rest.trim()
             .parse::<usize>()

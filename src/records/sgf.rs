@@ -41,6 +41,7 @@ pub fn sgf(state: &dyn GameState, info: &RecordInfo<'_>) -> Option<String> {
     }
     out.push('\n');
     let moves = state.moves();
+    let last = form.nodes.iter().rposition(Option::is_some);
     for (i, node) in form.nodes.iter().enumerate() {
         let Some((colour, value)) = node else {
             continue;
@@ -51,7 +52,7 @@ pub fn sgf(state: &dyn GameState, info: &RecordInfo<'_>) -> Option<String> {
             .get(i)
             .and_then(|m| info.players.get(m.seat))
             .map(String::as_str);
-        let said: Vec<String> = comments_at(info, n)
+        let mut said: Vec<String> = comments_at(info, n)
             .map(|c| {
                 if Some(c.userid.as_str()) == mover {
                     c.body.trim().to_string()
@@ -61,8 +62,29 @@ pub fn sgf(state: &dyn GameState, info: &RecordInfo<'_>) -> Option<String> {
             })
             .filter(|t| !t.is_empty())
             .collect();
+        let is_last = last == Some(i);
+        if is_last {
+            // Entries after the last node have none of their own (Go's scoring step, a
+            // resignation): their comments go here, each with the entry it came with.
+            for (k, m) in moves.iter().enumerate().skip(i + 1) {
+                said.extend(
+                    comments_at(info, k as u32 + 1)
+                        .filter(|c| !c.body.trim().is_empty())
+                        .map(|c| format!("{} ({}): {}", c.userid, m.text, c.body.trim())),
+                );
+            }
+            said.extend(form.last_comment.clone());
+        }
         if !said.is_empty() {
             out.push_str(&format!("C[{}]", escape(&said.join("\n\n"))));
+        }
+        if is_last {
+            for (name, values) in form.last_node.iter().filter(|(_, v)| !v.is_empty()) {
+                out.push_str(name);
+                for v in values {
+                    out.push_str(&format!("[{}]", escape(v)));
+                }
+            }
         }
     }
     out.push_str(")\n");

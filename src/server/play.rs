@@ -244,7 +244,7 @@ impl Core {
         }
         let seed = self.seed(userids);
         let state = rules
-            .new_game(options, players.len(), seed)
+            .new_hosted_game(options, players.len(), seed)
             .map_err(|error| PlayRefusal::BadOptions { error, usage })?;
         let board = tx.next_board(rules.name())?;
         // A robot that moves first has moved when the players get the new board.
@@ -381,7 +381,7 @@ impl Core {
                     status: summary::status_line(state.as_ref(), &players),
                 }));
             }
-            Status::ToMove(s) if s != seat => {
+            Status::ToMove(s) if s != seat && !state.acts_out_of_turn(seat) => {
                 return Err(refuse(PlayRefusal::NotYourTurn {
                     board,
                     status: summary::status_line(state.as_ref(), &players),
@@ -407,7 +407,7 @@ impl Core {
             mv: mv.trim().to_string(),
             move_number: before,
         };
-        state.play(mv).map_err(|error| {
+        state.play_for(seat, mv).map_err(|error| {
             refuse(PlayRefusal::Illegal {
                 game: Game::of(rules),
                 board,

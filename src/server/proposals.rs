@@ -30,6 +30,16 @@ use crate::mail_text;
 use crate::storage::{GameRow, Proposal, QueuedMove, StorageError, Tx, User};
 use crate::summary;
 
+/// Whether the game lists the word `accept` among its moves now and `seat` may move (Go's scoring
+/// step): then `accept` with no proposal open is that move, and the game says why if it refuses it.
+fn takes_accept_as_move(state: &dyn GameState, seat: usize) -> bool {
+    let may = match state.status() {
+        Status::ToMove(s) => s == seat || state.acts_out_of_turn(seat),
+        Status::Over(_) => false,
+    };
+    may && state.legal_moves().iter().any(|m| m == "accept")
+}
+
 /// The commands of this module and the rules chosen, for the general help.
 pub(super) const HELP: &str = "\
 Proposals and queued moves:\n\
@@ -181,6 +191,11 @@ impl Core {
             return self.accept_game(tx, rules, &row, state.as_ref(), &user, seat, comment);
         }
         self.agree_by_command(tx, row.id, seat)?;
+        if open.is_none() && accept && takes_accept_as_move(state.as_ref(), seat) {
+            // No proposal is open and the game itself takes `accept` as a move (Go's scoring
+            // step): the word is that move.
+            return self.play(tx, act, "accept");
+        }
         let Some(open) = open else {
             return Err(refuse(ProposalRefusal::NoneOpen {
                 game: Game::of(rules),

@@ -4,8 +4,10 @@
 //! replayed on load) and implements the server's traits; [`render`] draws the board.
 
 pub mod board;
+pub mod hosted;
 pub mod options;
 pub mod render;
+pub mod scoring;
 
 use serde::{Deserialize, Serialize};
 
@@ -42,10 +44,31 @@ impl GameRules for Go {
         }
         Ok(Box::new(GoGame::new(GoOptions::read(options)?)))
     }
+    fn new_hosted_game(
+        &self,
+        options: &[GameOption],
+        players: usize,
+        seed: u64,
+    ) -> Result<Box<dyn GameState>, RuleError> {
+        // The same game with the scoring step after two passes (a server feature, go-rules.md 5);
+        // `pbem engine go new` keeps `new_game`, the spec's rules alone.
+        self.new_game(options, players, seed)?;
+        Ok(Box::new(hosted::HostedGo::new(GoOptions::read(options)?)))
+    }
     fn load(&self, json: &str) -> Result<Box<dyn GameState>, RuleError> {
+        if hosted::is_hosted(json) {
+            return Ok(Box::new(hosted::HostedGo::from_json(json)?));
+        }
         Ok(Box::new(GoGame::from_json(json)?))
     }
     fn read_move(&self, mv: &str) -> Result<(), RuleError> {
+        let first = mv.split_whitespace().next().unwrap_or("").to_lowercase();
+        if matches!(first.as_str(), "dead" | "alive" | "accept" | "resume") {
+            return Err(RuleError(format!(
+                "'{first}' answers the scoring step after two passes and cannot be queued: \
+                 send it with go move when the step is open"
+            )));
+        }
         let t = normalise(mv);
         if t == "pass" {
             return Ok(());
@@ -82,6 +105,9 @@ pub struct GoGame {
     to_move: usize,
     entries: Vec<Entry>,
     result: Option<Outcome>,
+    /// The number of entries when play last resumed after two passes (the hosted game's scoring
+    /// step, [`hosted`]): a pass right after it does not end the game, whatever came before.
+    resumed_at: usize,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -121,7 +147,28 @@ impl GoGame {
             to_move: usize::from(opts.handicap > 0),
             entries: Vec::new(),
             result: None,
+            resumed_at: 0,
         }
+    }
+
+    /// Undoes the end by two passes (the hosted game's scoring step): the game goes on with `seat` to
+    /// move, and it takes two new passes to end it again.
+    pub(super) fn resume(&mut self, seat: usize) {
+        self.result = None;
+        self.to_move = seat;
+        self.resumed_at = self.entries.len();
+    }
+
+    /// The game's options as its document writes them, read back.
+    pub(super) fn options_of(size: u8, komi: &str, handicap: u8) -> Result<GoOptions, RuleError> {
+        let mut opts = vec![
+            GameOption::with_value("size", &size.to_string()),
+            GameOption::with_value("komi", komi),
+        ];
+        if handicap > 0 {
+            opts.push(GameOption::with_value("handicap", &handicap.to_string()));
+        }
+        GoOptions::read(&opts)
     }
 
     /// The board.
@@ -183,17 +230,7 @@ impl GoGame {
                 doc.game
             )));
         }
-        let mut opts = vec![
-            GameOption::with_value("size", &doc.size.to_string()),
-            GameOption::with_value("komi", &doc.komi),
-        ];
-        if doc.handicap > 0 {
-            opts.push(GameOption::with_value(
-                "handicap",
-                &doc.handicap.to_string(),
-            ));
-        }
-        let mut g = GoGame::new(GoOptions::read(&opts)?);
+        let mut g = GoGame::new(GoGame::options_of(doc.size, &doc.komi, doc.handicap)?);
         super::replay::replay(&mut g, &doc.moves)?;
         Ok(g)
     }
@@ -251,7 +288,8 @@ impl GoGame {
 
     fn pass(&mut self) {
         let seat = self.to_move;
-        let second = matches!(self.entries.last(), Some(Entry::Passed { .. }));
+        let second = matches!(self.entries.last(), Some(Entry::Passed { .. }))
+            && self.entries.len() > self.resumed_at;
         self.entries.push(Entry::Passed { seat });
         self.to_move = 1 - seat;
         if second {
@@ -522,7 +560,9 @@ impl GameState for GoGame {
                 self.score_line()
             ));
         } else if self.result.is_none() {
-            if matches!(self.entries.last(), Some(Entry::Passed { .. })) {
+            if matches!(self.entries.last(), Some(Entry::Passed { .. }))
+                && self.entries.len() > self.resumed_at
+            {
                 notes.push("The last move was a pass: a second pass ends the game.".into());
             }
             notes.push(format!(
@@ -594,6 +634,8 @@ impl GameState for GoGame {
             root,
             nodes,
             margin,
+            last_node: Vec::new(),
+            last_comment: None,
         })
     }
 }

@@ -2,6 +2,7 @@
 //! both sides, `+` on the star points, `X` Black and `O` White, the last stone in parentheses; and the
 //! picture: a wooden board with lines, star points, stones and the last stone marked.
 
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use super::GoGame;
@@ -40,6 +41,12 @@ fn stars(n: u8) -> Vec<(usize, usize)> {
 
 /// The ASCII board: 2 columns a point, 47 columns at 19×19, 59 at 25×25.
 pub fn ascii(g: &GoGame) -> String {
+    ascii_marked(g, &BTreeSet::new(), &status_line(g))
+}
+
+/// The ASCII board with the stones on `dead` drawn as `x` and `o` (the scoring step) and `status`
+/// as its last line.
+pub fn ascii_marked(g: &GoGame, dead: &BTreeSet<usize>, status: &str) -> String {
     let b = g.board();
     let n = b.n;
     let stars = stars(n as u8);
@@ -54,6 +61,8 @@ pub fn ascii(g: &GoGame) -> String {
         for c in 0..n {
             let p = b.point(c, r);
             let ch = match b.at(p) {
+                BLACK if dead.contains(&p) => 'x',
+                WHITE if dead.contains(&p) => 'o',
                 BLACK => 'X',
                 WHITE => 'O',
                 _ if stars.contains(&(c, r)) => '+',
@@ -82,12 +91,20 @@ pub fn ascii(g: &GoGame) -> String {
         "\nX Black   O White   + star point   (X) the last stone   komi {}",
         g.options().komi_text()
     );
-    let _ = writeln!(out, "{}", status_line(g));
+    if !dead.is_empty() {
+        let _ = writeln!(out, "x o stones marked dead (the scoring step)");
+    }
+    let _ = writeln!(out, "{status}");
     out
 }
 
 /// The picture.
 pub fn svg(g: &GoGame) -> String {
+    svg_marked(g, &BTreeSet::new(), &status_line(g))
+}
+
+/// The picture with the stones on `dead` faded and crossed (the scoring step) and `status` under it.
+pub fn svg_marked(g: &GoGame, dead: &BTreeSet<usize>, status: &str) -> String {
     let b = g.board();
     let n = b.n;
     let cell = if n <= 9 {
@@ -147,14 +164,32 @@ pub fn svg(g: &GoGame) -> String {
             WHITE => ("#f7f7f7", "#555555", "white"),
             _ => continue,
         };
+        let dead_here = dead.contains(&p);
         let _ = writeln!(
             out,
             "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"{:.1}\" fill=\"{fill}\" stroke=\"{ring}\" \
-             data-side=\"{side}\"/>",
+             data-side=\"{side}\"{}/>",
             x(c),
             y(r),
-            cell * 0.47
+            cell * 0.47,
+            if dead_here { " opacity=\"0.45\"" } else { "" }
         );
+        if dead_here {
+            let d = cell * 0.22;
+            let _ = writeln!(
+                out,
+                "<path class=\"dead\" d=\"M{:.1} {:.1}L{:.1} {:.1}M{:.1} {:.1}L{:.1} {:.1}\" \
+                 stroke=\"#cc0000\" stroke-width=\"3\"/>",
+                x(c) - d,
+                y(r) - d,
+                x(c) + d,
+                y(r) + d,
+                x(c) - d,
+                y(r) + d,
+                x(c) + d,
+                y(r) - d
+            );
+        }
         if g.last_point() == Some(p) {
             let mark = if side == "black" {
                 "#ffffff"
@@ -175,7 +210,7 @@ pub fn svg(g: &GoGame) -> String {
         out,
         "<text x=\"{margin:.0}\" y=\"{:.1}\" font-size=\"14\">{} · komi {}</text>\n</svg>",
         size + 14.0,
-        esc(&status_line(g)),
+        esc(status),
         g.options().komi_text()
     );
     out

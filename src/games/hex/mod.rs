@@ -157,6 +157,8 @@ impl GameState for HexGame {
             root: Vec::new(),
             nodes,
             margin: None,
+            last_node: Vec::new(),
+            last_comment: None,
         })
     }
     fn example_moves(&self) -> Vec<String> {

@@ -1,0 +1,473 @@
+//! End-to-end: Go's scoring step after two passes (issue 24, "Go as Go players expect it"), played
+//! by real `.eml` mails through `pbem ingest` on a real SQLite file: marking dead groups, both
+//! players accepting the same marking, resuming play, the clocks in the step, robots in it, and
+//! the agreed result in the history and the SGF record.
+
+use crate::common::{Env, NOW, Sent, eml};
+
+use pbem::games::{GameState, Registry, Status};
+
+const DAY: i64 = 86_400;
+
+/// alice (Black) and bob (White) on a 5×5 board 101, made by the admin (both agreed: rated).
+fn started(extra: &str) -> Env {
+    let env = Env::new();
+    env.players(&["alice", "bob"]);
+    env.admin_ok(&format!("go challenge -size=5 {extra} alice bob"));
+    env.take_mails();
+    env
+}
+
+/// `go move 101 <who> pw-<who> <line>` by mail from `who`; the mails it caused.
+fn send(env: &Env, who: &str, line: &str) -> Vec<Sent> {
+    env.deliver(&eml(
+        &format!("{who}@example.org"),
+        &format!("go move 101 {who} pw-{who} {line}"),
+        "",
+    ));
+    env.take_mails()
+}
+
+/// The one mail to `who` among `mails`.
+fn to<'a>(mails: &'a [Sent], who: &str) -> &'a Sent {
+    let to: Vec<&Sent> = mails
+        .iter()
+        .filter(|m| m.to.iter().any(|t| t == &format!("{who}@example.org")))
+        .collect();
+    assert_eq!(to.len(), 1, "{mails:#?}");
+    to[0]
+}
+
+/// The red pixels of the board picture a mail carries: the crosses on stones marked dead.
+fn red_pixels(mail: &Sent) -> usize {
+    use mail_parser::MimeHeaders;
+    let msg = mail_parser::MessageParser::default()
+        .parse(mail.raw.as_bytes())
+        .unwrap();
+    let png = msg
+        .attachments()
+        .find(|a| a.content_type().is_some_and(|c| c.subtype() == Some("png")))
+        .expect("the board picture");
+    let pixmap = resvg::tiny_skia::Pixmap::decode_png(png.contents()).unwrap();
+    pixmap
+        .pixels()
+        .iter()
+        .filter(|p| p.red() > 150 && p.green() < 60 && p.blue() < 60)
+        .count()
+}
+
+/// Board 101 as stored.
+fn stored(env: &Env) -> Box<dyn GameState> {
+    let state: String = env
+        .sqlite()
+        .query_row(
+            "SELECT st.state FROM games g JOIN game_states st ON st.game_id = g.id
+             WHERE g.game_type = 'go' AND g.board = 101",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    Registry::standard()
+        .find("go")
+        .unwrap()
+        .load(&state)
+        .unwrap()
+}
+
+fn raw_state(env: &Env) -> String {
+    env.sqlite()
+        .query_row(
+            "SELECT st.state FROM game_states st JOIN games g ON st.game_id = g.id
+             WHERE g.board = 101",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap()
+}
+
+/// Black c3, White a1 (a stone with no life in Black's area), two passes: the step opens with
+/// alice (who passed first) awaited. Returns the mails of the second pass.
+fn to_the_step(env: &Env) -> Vec<Sent> {
+    send(env, "alice", "c3#1");
+    send(env, "bob", "a1#2");
+    send(env, "alice", "pass#3");
+    send(env, "bob", "pass#4")
+}
+
+#[test]
+fn two_passes_open_the_step_and_both_accepting_the_marking_ends_the_game_rated() {
+    let env = started("");
+    let mails = to_the_step(&env);
+    let game = stored(&env);
+    assert_eq!(game.status(), Status::ToMove(0), "the step, not the end");
+    let alice = to(&mails, "alice").flat_body();
+    assert!(
+        alice.contains("Both players passed: the scoring step is open"),
+        "{alice}"
+    );
+    assert!(alice.contains("Marked dead: none."), "{alice}");
+    // The line to send, for the player the step waits for.
+    assert!(
+        alice.contains("go move 101 alice <password> accept#5"),
+        "{alice}"
+    );
+    assert!(
+        alice.contains("go move 101 alice <password> dead a1#5"),
+        "{alice}"
+    );
+    assert!(
+        alice.contains("go move 101 alice <password> resume#5"),
+        "{alice}"
+    );
+    assert_eq!(red_pixels(to(&mails, "alice")), 0, "nothing marked yet");
+
+    // bob marks his own a1 dead, though the step waits for alice: either player may mark.
+    let mails = send(&env, "bob", "dead a1#5");
+    let body = &to(&mails, "alice").body;
+    assert!(
+        body.contains(" 1  o . . . . 1"),
+        "a1 drawn as a dead stone:\n{body}"
+    );
+    assert!(body.contains("White marked dead: a1."), "{body}");
+    assert!(
+        red_pixels(to(&mails, "alice")) > 20,
+        "a1 crossed in the picture"
+    );
+    // The step's notes (from the komi line to the move list) are mail lines.
+    let notes: Vec<&str> = body
+        .lines()
+        .skip_while(|l| !l.starts_with("Komi"))
+        .take_while(|l| !l.starts_with("Moves:"))
+        .collect();
+    assert!(notes.len() >= 5, "{body}");
+    assert!(notes.iter().all(|l| l.chars().count() <= 72), "{notes:#?}");
+    assert!(body.contains("x o stones marked dead"), "{body}");
+    let flat = pbem_flat(body);
+    assert!(flat.contains("Marked dead: a1 (1 white stone)."), "{flat}");
+    assert!(
+        flat.contains(
+            "Score with the marked stones taken off: Black 25, White 0 + 7.5 = 7.5: Black \
+             wins by 17.5."
+        ),
+        "{flat}"
+    );
+    assert_eq!(stored(&env).status(), Status::ToMove(0));
+
+    // alice accepts (the word `accept` with no proposal open is the step's move).
+    let mails = send(&env, "alice", "accept#6");
+    assert!(
+        to(&mails, "bob")
+            .flat_body()
+            .contains("Black has accepted this marking; White has not."),
+        "{}",
+        to(&mails, "bob").body
+    );
+    assert_eq!(stored(&env).status(), Status::ToMove(1));
+    let mails = send(&env, "bob", "accept#7");
+    let end = to(&mails, "alice");
+    assert!(end.subject.ends_with("Over"), "{}", end.subject);
+    let flat = end.flat_body();
+    assert!(
+        flat.contains(
+            "Final score by the players' agreement, dead: a1 (1 white stone). Black 25, White \
+             0 + 7.5 = 7.5: Black wins by 17.5."
+        ),
+        "{flat}"
+    );
+    // The engine's own score of the board would have been White's: only the agreement gives
+    // Black the game.
+    assert!(
+        flat.contains(
+            "Tromp-Taylor, every stone alive: Black 1, White 1 + 7.5 = 8.5: White wins by 7.5."
+        ),
+        "{flat}"
+    );
+    assert_eq!(
+        stored(&env).status(),
+        Status::Over(pbem::games::Outcome::Winner(0))
+    );
+    let ratings = env.admin_ok("go ratings");
+    assert!(
+        ratings.contains("alice") && ratings.contains("bob") && ratings.contains("1632"),
+        "{ratings}"
+    );
+    // The history shows the marking and who accepted.
+    let history = env.admin_ok("go history 101");
+    for line in ["dead a1", "accept"] {
+        assert!(history.contains(line), "{history}");
+    }
+}
+
+fn pbem_flat(text: &str) -> String {
+    crate::common::flat(text)
+}
+
+#[test]
+fn a_change_of_marking_clears_acceptances_and_resume_gives_the_move_to_the_other_player() {
+    let env = started("");
+    to_the_step(&env);
+    send(&env, "alice", "accept#5");
+    // bob marks Black's c3 dead: alice's acceptance is gone.
+    send(&env, "bob", "dead c3#6");
+    let game = stored(&env);
+    assert_eq!(game.status(), Status::ToMove(0));
+    assert!(
+        game.notes()
+            .join(" ")
+            .contains("Nobody has accepted this marking yet.")
+    );
+    // alice disagrees and resumes: bob (the other player) moves first.
+    let mails = send(&env, "alice", "resume#7");
+    assert!(
+        to(&mails, "bob")
+            .flat_body()
+            .contains("Black resumed play: White to move."),
+        "{}",
+        to(&mails, "bob").body
+    );
+    assert_eq!(stored(&env).status(), Status::ToMove(1));
+    let refused = send(&env, "alice", "b2#8");
+    assert!(
+        to(&refused, "alice").flat_body().contains("not your turn")
+            || to(&refused, "alice")
+                .flat_body()
+                .contains("White (bob) to move"),
+        "{}",
+        to(&refused, "alice").body
+    );
+    send(&env, "bob", "b2#8");
+    assert_eq!(stored(&env).status(), Status::ToMove(0));
+    assert_eq!(
+        stored(&env).moves().last().map(|m| m.text.clone()),
+        Some("b2".to_string())
+    );
+    // It takes two new passes to reach the step again.
+    send(&env, "alice", "pass#9");
+    assert_eq!(stored(&env).status(), Status::ToMove(1));
+    send(&env, "bob", "pass#10");
+    let game = stored(&env);
+    assert_eq!(game.status(), Status::ToMove(0));
+    assert!(game.notes().join(" ").contains("Marked dead: none."));
+}
+
+#[test]
+fn scoring_words_out_of_the_step_and_stones_in_it_are_refused_and_change_nothing() {
+    let env = started("");
+    let before = raw_state(&env);
+    let mails = send(&env, "alice", "dead d4#1");
+    let flat = to(&mails, "alice").flat_body();
+    assert!(
+        flat.contains(
+            "'dead d4' belongs to the scoring step, which opens after two passes in a row"
+        ),
+        "{flat}"
+    );
+    assert_eq!(raw_state(&env), before);
+    // `accept` with no proposal open and no step answers a proposal: there is none.
+    let mails = send(&env, "alice", "accept#1");
+    assert!(
+        to(&mails, "alice")
+            .flat_body()
+            .contains("There is no open proposal on board 101"),
+        "{}",
+        to(&mails, "alice").body
+    );
+    assert_eq!(raw_state(&env), before);
+
+    to_the_step(&env);
+    let before = raw_state(&env);
+    for (line, says) in [
+        ("d4#5", "send resume to play on (White then moves first)"),
+        ("pass#5", "where a stone or a pass is not a move"),
+        ("dead c2#5", "c2 is empty"),
+        ("dead#5", "needs the points of the groups it names"),
+        ("alive c3#5", "is not marked dead"),
+    ] {
+        let mails = send(&env, "alice", line);
+        let flat = to(&mails, "alice").flat_body();
+        assert!(flat.contains(says), "{line}: {flat}");
+        assert_eq!(raw_state(&env), before, "{line} changed the game");
+    }
+    // The step's words are not queued.
+    env.deliver(&eml(
+        "bob@example.org",
+        "go queue 101 bob pw-bob dead c3",
+        "",
+    ));
+    let mails = env.take_mails();
+    assert!(
+        to(&mails, "bob")
+            .flat_body()
+            .contains("answers the scoring step after two passes and cannot be queued"),
+        "{}",
+        to(&mails, "bob").body
+    );
+    assert_eq!(raw_state(&env), before);
+    // Accepting twice: the second says whom the step waits for.
+    send(&env, "alice", "accept#5");
+    let mails = send(&env, "alice", "accept#6");
+    assert!(
+        to(&mails, "alice")
+            .flat_body()
+            .contains("you have already accepted this marking; the game waits for White"),
+        "{}",
+        to(&mails, "alice").body
+    );
+}
+
+/// Runs `pbem cron` at `NOW + days`: its report line and the mails it sent.
+fn cron_at(env: &mut Env, days: f64) -> (String, Vec<Sent>) {
+    env.now = NOW + (days * DAY as f64) as i64;
+    let out = env.cmd().arg("cron").output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (
+        String::from_utf8(out.stdout).unwrap().trim().to_string(),
+        env.take_mails(),
+    )
+}
+
+#[test]
+fn the_step_waits_for_the_player_who_has_not_accepted_and_the_clocks_apply() {
+    let mut env = started("--nagtime=2 --forfeittime=5");
+    to_the_step(&env);
+    // alice accepts: the step now waits for bob, and his clock runs.
+    send(&env, "alice", "accept#5");
+    let (line, mails) = cron_at(&mut env, 2.0);
+    assert!(line.contains("1 nags"), "{line}");
+    assert_eq!(mails.len(), 1, "{mails:#?}");
+    assert_eq!(mails[0].to, ["bob@example.org"]);
+    assert!(
+        mails[0].subject.starts_with("Nag: Go Board 101 bob"),
+        "{}",
+        mails[0].subject
+    );
+    let (line, mails) = cron_at(&mut env, 5.0);
+    assert!(line.contains("1 forfeits"), "{line}");
+    assert!(
+        mails.iter().all(|m| m.subject == "Go Board 101 Over"),
+        "{mails:#?}"
+    );
+    assert!(mails[0].body.contains("bob forfeited: no move in 5 days."));
+    assert_eq!(
+        stored(&env).status(),
+        Status::Over(pbem::games::Outcome::Winner(0))
+    );
+}
+
+#[test]
+fn the_agreed_result_comes_in_the_sgf_as_territory_with_a_comment() {
+    use sgf_parse::go::Prop;
+    let env = started("");
+    to_the_step(&env);
+    env.deliver(&eml(
+        "alice@example.org",
+        "go move 101 alice pw-alice dead a1#5",
+        "No eyes there.",
+    ));
+    send(&env, "bob", "accept#6");
+    send(&env, "alice", "accept#7");
+    env.deliver(&eml("carol@example.org", "go history 101 -sgf", ""));
+    let mails = env.take_mails();
+    assert_eq!(mails.len(), 1, "{mails:#?}");
+    let msg = mail_parser::MessageParser::default()
+        .parse(mails[0].raw.as_bytes())
+        .unwrap();
+    let sgf = msg
+        .attachments()
+        .map(|a| String::from_utf8(a.contents().to_vec()).unwrap())
+        .next()
+        .expect("the SGF attached");
+    let trees = sgf_parse::parse(&sgf).unwrap();
+    let root = trees[0].as_go_node().unwrap();
+    let Some(Prop::RE(re)) = root.get_property("RE") else {
+        panic!("no RE: {sgf}");
+    };
+    assert_eq!(re.text, "B+17.5", "{sgf}");
+    let last = root.main_variation().last().unwrap();
+    assert!(
+        matches!(last.get_move(), Some(Prop::W(sgf_parse::go::Move::Pass))),
+        "the last node is White's pass: {sgf}"
+    );
+    let Some(Prop::TB(tb)) = last.get_property("TB") else {
+        panic!("no TB in the last node: {sgf}");
+    };
+    // Black's area without its one live stone: the 24 other points, the dead a1 (SGF `ae`)
+    // among them.
+    assert_eq!(tb.len(), 24, "{sgf}");
+    assert!(tb.iter().any(|p| (p.x, p.y) == (0, 4)), "{sgf}");
+    assert!(last.get_property("TW").is_none(), "{sgf}");
+    let Some(Prop::C(c)) = last.get_property("C") else {
+        panic!("no comment in the last node: {sgf}");
+    };
+    assert!(
+        c.text
+            .contains("The result used the players' agreement on dead stones"),
+        "{sgf}"
+    );
+    // The comment sent with a step's act (an entry without a node) comes in the last node.
+    assert!(c.text.contains("alice (dead a1): No eyes there."), "{sgf}");
+}
+
+/// True when board 101 is in its scoring step (its only listed moves are the step's words).
+fn in_step(env: &Env) -> bool {
+    stored(env).legal_moves() == ["accept", "resume"]
+}
+
+/// alice passes until the step opens (the robot answers each pass in the same mail).
+fn alice_passes_to_the_step(env: &Env) {
+    for _ in 0..6 {
+        if in_step(env) {
+            return;
+        }
+        let n = stored(env).move_number();
+        send(env, "alice", &format!("pass#{n}"));
+    }
+    assert!(in_step(env), "{:?}", stored(env).moves());
+}
+
+#[test]
+fn a_robot_in_the_step_resumes_against_a_worse_marking_and_accepts_an_even_one() {
+    let env = Env::new();
+    env.players(&["alice"]);
+    // robot1 is Black with two handicap stones; alice (White) moves first and passes.
+    env.admin_ok("go challenge -size=9 -handicap=2 robot1 alice");
+    env.take_mails();
+    alice_passes_to_the_step(&env);
+    // Marking c3 alone costs Black nothing (g7 still reaches every empty point): accepted.
+    let n = stored(&env).move_number();
+    send(&env, "alice", &format!("dead c3#{n}"));
+    let last = stored(&env).moves().last().cloned().unwrap();
+    assert_eq!((last.seat, last.text.as_str()), (0, "accept"));
+    // Both stones dead leaves Black nothing: worse than the board as it stands.
+    send(&env, "alice", &format!("dead g7#{}", n + 2));
+    let game = stored(&env);
+    let last = game.moves().last().cloned().unwrap();
+    assert_eq!(
+        (last.seat, last.text.as_str()),
+        (0, "resume"),
+        "{:?}",
+        game.moves()
+    );
+    assert_eq!(
+        game.status(),
+        Status::ToMove(1),
+        "the robot resumed: alice moves"
+    );
+    // Back in the step with nothing marked, alice accepts and so does the robot at once.
+    alice_passes_to_the_step(&env);
+    let n = stored(&env).move_number();
+    let mails = send(&env, "alice", &format!("accept#{n}"));
+    let game = stored(&env);
+    let last = game.moves().last().cloned().unwrap();
+    assert_eq!((last.seat, last.text.as_str()), (0, "accept"));
+    assert!(
+        matches!(game.status(), Status::Over(_)),
+        "{:?}",
+        game.moves()
+    );
+    assert!(to(&mails, "alice").subject.ends_with("Over"));
+}
