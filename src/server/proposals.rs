@@ -511,6 +511,7 @@ impl Core {
                 body,
                 reply: false,
                 picture: None,
+                sign: None,
             }),
         )
     }
@@ -794,6 +795,7 @@ mod tests {
                 body: "Summary".into(),
                 reply: false,
                 picture: None,
+                sign: None,
             }],
             ..Outcome::default()
         };
