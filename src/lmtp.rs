@@ -308,7 +308,9 @@ fn flush_once(server: &mut Server, every: Duration) {
 
 /// Ingests one message as `pbem ingest` does, and logs it the same way.
 fn ingest(server: &mut Server, job: &Job, db: &Path) -> Verdict {
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| server.ingest_to(&job.raw, &job.recipients)));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        server.ingest_to(&job.raw, &job.recipients)
+    }));
     match result {
         Ok(Ok(outcome)) => match exit::outcome_note(&outcome) {
             Some(note) => {

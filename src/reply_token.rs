@@ -152,7 +152,10 @@ pub fn address(server_address: &str, token: &str) -> String {
 /// The token of a recipient address that is the server's own with `+token` after its local part
 /// (local part and domain compared ignoring case); `None` for any other address.
 pub fn token_of<'a>(server_address: &str, recipient: &'a str) -> Option<&'a str> {
-    let recipient = recipient.trim().trim_start_matches('<').trim_end_matches('>');
+    let recipient = recipient
+        .trim()
+        .trim_start_matches('<')
+        .trim_end_matches('>');
     let (local, domain) = server_address.rsplit_once('@')?;
     let (r_local, r_domain) = recipient.rsplit_once('@')?;
     if !r_domain.eq_ignore_ascii_case(domain) {
@@ -202,7 +205,11 @@ mod tests {
         let read = Unchecked::parse(&t).unwrap();
         assert_eq!(read.target, Target::Board(12));
         assert!(read.is_for(&secret, alice));
-        assert!(Unchecked::parse(&t.to_uppercase()).unwrap().is_for(&secret, alice));
+        assert!(
+            Unchecked::parse(&t.to_uppercase())
+                .unwrap()
+                .is_for(&secret, alice)
+        );
         let bob = Reader {
             user_id: 2,
             generation: 0,
@@ -247,7 +254,13 @@ mod tests {
         );
         assert_eq!(token_of("pbem@games.example", "pbem@games.example"), None);
         assert_eq!(token_of("pbem@games.example", "pbem+@games.example"), None);
-        assert_eq!(token_of("pbem@games.example", "pbem+g1-ab@other.example"), None);
-        assert_eq!(token_of("pbem@games.example", "bob+g1-ab@games.example"), None);
+        assert_eq!(
+            token_of("pbem@games.example", "pbem+g1-ab@other.example"),
+            None
+        );
+        assert_eq!(
+            token_of("pbem@games.example", "bob+g1-ab@games.example"),
+            None
+        );
     }
 }

@@ -1,9 +1,9 @@
 //! Boards: the summary a board mail shows, the mails of a new position, `show`.
 
 use super::{Core, Letter, Outcome, Refused, Sign, Step};
-use crate::reply_token::Target;
 use crate::decision::PlayRefusal;
 use crate::games::{GameRules, GameState, Status};
+use crate::reply_token::Target;
 use crate::storage::{Comment, GameRow, Listed, SavedStatus, StorageError, Tx};
 use crate::summary::{self, Summary};
 

@@ -10,11 +10,11 @@
 use chrono::{DateTime, NaiveDate};
 
 use super::{Core, Failure, Letter, Origin, Outcome, Server, ServerError, Sign, Step, queue};
-use crate::reply_token::Target;
 use crate::config::MAX_CLOCK_DAYS;
 use crate::decision::{AccountEvent, ChallengeUsage, ClockRefusal, Event, Game};
 use crate::games::{GameRules, GameState, Status};
 use crate::mail_text;
+use crate::reply_token::Target;
 use crate::storage::{ClockCandidate, GameClock, GameRow, StorageError, Tx, User, Vacation};
 
 /// Seconds in a day.

@@ -6,10 +6,10 @@
 //! and at most [`MESSAGES_PER_DAY`] recipients a day, so the server is no relay for strangers.
 
 use super::{Core, Letter, Outcome, Refused, Sign, Step};
-use crate::reply_token::Target;
 use crate::decision::{AccountEvent, Game, MessageRefusal};
 use crate::games::GameRules;
 use crate::mail_text;
+use crate::reply_token::Target;
 use crate::storage::{Tx, User};
 
 /// Recipients one player may write to in 24 hours.

@@ -491,12 +491,8 @@ impl Server {
         } else {
             &incoming.commands[..]
         };
-        self.core.precheck(
-            &self.db,
-            commands,
-            origin.reply_to.clone(),
-            grant.as_ref(),
-        )?;
+        self.core
+            .precheck(&self.db, commands, origin.reply_to.clone(), grant.as_ref())?;
         // The mail's passwords are found once, before any pass: a second pass (after the robots
         // thought) hides the same words and runs no argon2 again.
         let secrets = self

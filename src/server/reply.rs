@@ -142,7 +142,10 @@ impl Core {
         let lines = incoming.reply_lines.clone().unwrap_or_default();
         let (commands, comment) = match &grant.to {
             Answers::Message { writer } => (
-                vec![format!("message {} {} {writer}", grant.userid, grant.marker)],
+                vec![format!(
+                    "message {} {} {writer}",
+                    grant.userid, grant.marker
+                )],
                 lines.join("\n"),
             ),
             Answers::Board { game, board } => {

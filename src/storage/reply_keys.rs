@@ -84,7 +84,10 @@ impl Db {
 
 impl Tx<'_> {
     /// The key of the reply tokens; made of `fresh()` and stored the first time.
-    pub fn reply_secret(&self, fresh: impl FnOnce() -> std::io::Result<[u8; 32]>) -> Result<Vec<u8>> {
+    pub fn reply_secret(
+        &self,
+        fresh: impl FnOnce() -> std::io::Result<[u8; 32]>,
+    ) -> Result<Vec<u8>> {
         if let Some(s) = secret(&self.0)? {
             return Ok(s);
         }
