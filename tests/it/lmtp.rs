@@ -951,6 +951,6 @@ fn a_reply_move_over_lmtp_finds_its_token_in_rcpt_to() {
         [format!("250 2.0.0 <{token_address}> handled")]
     );
     let played: Vec<String> = env.stored_moves(101).into_iter().map(|m| m.text).collect();
-    assert_eq!(played, [mv.clone()]);
+    assert_eq!(played, std::slice::from_ref(mv));
     assert_eq!(settled(&env).len(), 2, "both players' board mails");
 }

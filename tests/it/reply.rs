@@ -129,7 +129,7 @@ fn a_reply_holding_just_the_move_is_played_gmail_and_outlook() {
         &format!("{first}\n\nYour turn, Bob!"),
         &alice.body,
     ));
-    assert_eq!(moves_played(&env), [first.clone()]);
+    assert_eq!(moves_played(&env), std::slice::from_ref(&first));
     let mails = env.take_mails();
     assert_eq!(mails.len(), 2, "{mails:#?}");
     for m in &mails {
@@ -351,7 +351,7 @@ fn wrong_stale_foreign_and_misplaced_tokens_get_the_password_answer() {
         &format!("limit move 101 alice pw-alice-2 {mv}"),
         "",
     ));
-    assert_eq!(moves_played(&env), [mv.clone()]);
+    assert_eq!(moves_played(&env), std::slice::from_ref(&mv));
     let new_alice = env.only_mail_to("alice@example.org");
     assert_ne!(reply_address(&new_alice), a);
 }
