@@ -404,3 +404,25 @@ fn a_password_set_after_a_reset_makes_the_old_addresses_stale() {
     ));
     assert_asked_for_password(&env, "alice@example.org", &before);
 }
+
+#[test]
+fn a_password_changed_by_an_earlier_line_of_the_same_reply_stales_its_token() {
+    let (env, alice, _) = started();
+    let mv = first_move(&[]);
+    // The token is checked before the write lock; the change of password on the first line moves
+    // the account's reply generation on, so the move on the second is refused inside the lock.
+    env.deliver(&gmail(
+        "alice@example.org",
+        &reply_address(&alice),
+        &alice.subject,
+        &format!("change password alice pw-alice pw-alice-4\n{mv}"),
+        &alice.body,
+    ));
+    assert_eq!(moves_played(&env), Vec::<String>::new());
+    let answers = env.take_mails();
+    assert_eq!(answers.len(), 2, "{answers:#?}");
+    assert!(
+        answers.iter().any(|m| m.subject.contains("Error")),
+        "{answers:#?}"
+    );
+}
