@@ -134,8 +134,8 @@ pub struct Incoming {
     /// `To`, `Cc`, in that order): where a reply to a signed `Reply-To` finds its token when the
     /// envelope recipient is not known (`pbem ingest` from a pipe).
     pub recipients: Vec<String>,
-    /// A reply's own lines (above the quoted mail, before a signature), trimmed, blank lines left
-    /// out; `None` when the Subject was a command or `mult`. With a signed reply address these are
+    /// A reply's own lines (above the quoted mail, before a signature), trimmed, blank lines at
+    /// the ends left out and runs of them made one; `None` when the Subject was a command or `mult`. With a signed reply address these are
     /// the reader's commands without userid and password (see `server/reply.rs`).
     pub reply_lines: Option<Vec<String>>,
 }
@@ -228,10 +228,9 @@ pub fn parse(raw: &[u8], limits: &MailLimits, own_address: &str, games: &[&str])
         comment_lines = own;
     } else {
         incoming.reply_lines = Some(
-            own.iter()
-                .map(|l| l.trim())
-                .filter(|l| !l.is_empty())
-                .map(str::to_string)
+            tidy_comment(&own)
+                .lines()
+                .map(|l| l.trim().to_string())
                 .collect(),
         );
         for l in own {

@@ -153,7 +153,7 @@ impl Core {
                 let names = self.games.names();
                 let mut commands = Vec::new();
                 let mut comment = Vec::new();
-                for line in &lines {
+                for line in lines.iter().filter(|l| !l.is_empty()) {
                     if looks_like_command(line, &names) {
                         commands.push(line.clone());
                     } else if let Some(c) = rules.and_then(|r| board_line(grant, r, *board, line)) {

@@ -248,15 +248,25 @@ fn a_reply_to_a_message_goes_back_to_its_writer() {
         "alice@example.org",
         &reply_address(&to_alice),
         &to_alice.subject,
-        "Gladly, same time control.",
+        "Gladly.\n\nSame time control?",
         &to_alice.body,
     ));
     let to_bob = env.only_mail_to("bob@example.org");
     assert!(
-        to_bob.body.contains("Gladly, same time control."),
+        to_bob.body.contains("Gladly.\n\nSame time control?"),
         "{}",
         to_bob.body
     );
+    // And bob's reply to that goes back to alice.
+    env.deliver(&gmail(
+        "bob@example.org",
+        &reply_address(&to_bob),
+        &to_bob.subject,
+        "Same, yes.",
+        &to_bob.body,
+    ));
+    let again = env.only_mail_to("alice@example.org");
+    assert!(again.body.contains("Same, yes."), "{}", again.body);
     assert!(flat(&to_bob.body).contains("alice"), "{}", to_bob.body);
 }
 
