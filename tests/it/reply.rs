@@ -436,3 +436,66 @@ fn a_password_changed_by_an_earlier_line_of_the_same_reply_stales_its_token() {
         "{answers:#?}"
     );
 }
+
+/// The client-shaped mails of `tests/fixtures/mail/` (a Gmail reply with its HTML part and
+/// wrapped attribution line, an Outlook reply with the original below its separator), sent to
+/// the signed addresses with just the move where their password command was.
+#[test]
+fn the_fixtures_gmail_and_outlook_replies_play_with_just_the_move() {
+    let env = Env::new();
+    env.players(&["alice", "bob"]);
+    // Bob moves first here: the Gmail fixture is his.
+    env.deliver(&eml("bob@example.org", "limit challenge bob alice", ""));
+    let mails = env.take_mails();
+    let to = |who: &str| {
+        reply_address(
+            mails
+                .iter()
+                .find(|m| m.to == [format!("{who}@example.org")])
+                .unwrap(),
+        )
+    };
+    let fixture = |name: &str| {
+        std::fs::read_to_string(format!(
+            "{}/tests/fixtures/mail/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap()
+    };
+    let first = first_move(&[]);
+    let gmail = fixture("reply_gmail.eml")
+        .replacen(
+            "To: Pbem Server <pbem@example.org>",
+            &format!("To: Pbem Server <{}>", to("bob")),
+            1,
+        )
+        .replace(
+            "ltr\">limit move 101 bob hunter2 9-5,2<div>",
+            &format!("ltr\">{first}<div>"),
+        )
+        .replacen(
+            "limit move 101 bob hunter2 9-5,2\n",
+            &format!("{first}\n"),
+            1,
+        );
+    env.deliver(&gmail);
+    assert_eq!(moves_played(&env), std::slice::from_ref(&first));
+    let to_alice = env.only_mail_to("alice@example.org");
+    assert!(to_alice.body.contains("Nice one."), "{}", to_alice.body);
+
+    let second = first_move(&[&first]);
+    let outlook = fixture("reply_outlook_original.eml")
+        .replacen(
+            "To: \"'Pbem Server'\" <pbem@example.org>",
+            &format!("To: \"'Pbem Server'\" <{}>", to("alice")),
+            1,
+        )
+        .replacen(
+            "limit move 101 alice secret 6-2,8\n",
+            &format!("{second}\n"),
+            1,
+        );
+    env.deliver(&outlook);
+    // The original's `limit resign 101 alice secret`, below the separator, is not acted on.
+    assert_eq!(moves_played(&env), [first, second]);
+}
