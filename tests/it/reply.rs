@@ -499,3 +499,32 @@ fn the_fixtures_gmail_and_outlook_replies_play_with_just_the_move() {
     // The original's `limit resign 101 alice secret`, below the separator, is not acted on.
     assert_eq!(moves_played(&env), [first, second]);
 }
+
+#[test]
+fn a_reminder_carries_the_players_reply_address_and_a_reply_to_it_moves() {
+    let (mut env, alice, _) = started();
+    // Day 7 without a move: `pbem cron` reminds alice, who is to move.
+    env.now += 7 * 86_400;
+    let out = env.cmd().arg("cron").output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let nag = env.only_mail_to("alice@example.org");
+    let address = reply_address(&nag);
+    assert_eq!(
+        address,
+        reply_address(&alice),
+        "one address a player and board"
+    );
+    let mv = first_move(&[]);
+    env.deliver(&gmail(
+        "alice@example.org",
+        &address,
+        &nag.subject,
+        &mv,
+        &nag.body,
+    ));
+    assert_eq!(moves_played(&env), std::slice::from_ref(&mv));
+}
