@@ -14,6 +14,9 @@ By default it makes a fresh database in a temporary folder, starts `pbem lmtp` o
 3. MAILS mixed mails over CONNECTIONS connections at once (40% moves, 25% shows, 15% chats, 10%
    `limit games`, 5% `help`, 5% wrong passwords), each connection on its own games: mails per second;
 4. with --rss-mails N, N more mixed mails the same way;
+5. with --reply, SAMPLES pairs of moves, each pair a move with the password in the Subject and a
+   reply move (issue 25: just the move, sent to the player's signed Reply-To, which is also the
+   RCPT TO, as Postfix delivers it), on other games: the median of each;
 and the peak resident memory of the lmtp process (VmHWM of /proc/PID/status) after 3 and after 4.
 
 The replies-per-address cap is raised (limits.replies_per_address_per_hour) so that it does not
@@ -101,6 +104,42 @@ def eml(sender, subject, body=""):
         f"Date: Mon, 23 Nov 2026 10:00:00 +0000\r\nMessage-ID: <bench-{os.getpid()}-{n}@client.example>\r\n"
         f"MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n"
     ).encode()
+
+
+def reply_eml(sender, to, board, text):
+    """A reply to a board mail's signed Reply-To: the move above the quoted board."""
+    n = next(_ids)
+    return (
+        f"From: {sender}\r\nTo: <{to}>\r\nSubject: Re: Limit Board {board}\r\n"
+        f"Date: Mon, 23 Nov 2026 10:00:00 +0000\r\nMessage-ID: <bench-{os.getpid()}-{n}@client.example>\r\n"
+        f"MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{text}\r\n\r\n"
+        f"On Mon, 23 Nov 2026 pbem <pbem@localhost> wrote:\r\n> Summary of Limit Board {board}\r\n"
+    ).encode()
+
+
+def reply_address(db, board, who):
+    """The signed Reply-To of a board mail the server queued for `who` on `board`."""
+    with sqlite3.connect(db) as c:
+        (game_id,) = c.execute(
+            "SELECT id FROM games WHERE game_type = 'limit' AND board = ?", (board,)
+        ).fetchone()
+        for (mail,) in c.execute("SELECT mail FROM outbox ORDER BY id DESC"):
+            m = json.loads(mail)
+            to = m.get("reply_to") or ""
+            if m["to"] == [f"{who}@example.org"] and to.startswith(f"pbem+g{game_id}-"):
+                return to
+    raise RuntimeError(f"no signed Reply-To for {who} on board {board}")
+
+
+def move_count(db, board):
+    """The stored game's move number: one more after each move played."""
+    with sqlite3.connect(db) as c:
+        (state,) = c.execute(
+            "SELECT st.state FROM games g JOIN game_states st ON st.game_id = g.id "
+            "WHERE g.game_type = 'limit' AND g.board = ?",
+            (board,),
+        ).fetchone()
+    return json.loads(state)["move_number"]
 
 
 def user(g, seat):
@@ -212,6 +251,11 @@ def main():
         action="store_true",
         help="also time the same kinds of move and show through `pbem ingest` (a process per mail)",
     )
+    ap.add_argument(
+        "--reply",
+        action="store_true",
+        help="also time reply moves (signed Reply-To, no password) against password moves",
+    )
     ap.add_argument("--socket")
     ap.add_argument("--eml-dir")
     ap.add_argument("--pid", type=int)
@@ -279,6 +323,28 @@ def main():
             t = time.perf_counter()
             setup.send(m)
             shows.append(time.perf_counter() - t)
+        if args.reply:
+            timed = {"password": [], "reply": []}
+            for i in range(args.samples):
+                for k, kind in enumerate(("password", "reply")):
+                    board = boards[(2 * (i + args.samples) + k) % len(boards)]
+                    who, mv, number = games.next_move(board, rng)
+                    before = move_count(db, board)
+                    if kind == "password":
+                        m, rcpts = eml(f"{who}@example.org", f"limit move {board} {who} pw-{who} {mv}#{number}"), ("pbem@localhost",)
+                    else:
+                        to = reply_address(db, board, who)
+                        m, rcpts = reply_eml(f"{who}@example.org", to, board, f"{mv}#{number}"), (to,)
+                    t = time.perf_counter()
+                    r = setup.send(m, rcpts)
+                    timed[kind].append(time.perf_counter() - t)
+                    assert r[0].endswith("handled"), r
+                    assert move_count(db, board) == before + 1, f"{kind} move on {board} not played"
+            for kind, xs in timed.items():
+                print(
+                    f"{kind} move over LMTP: median {median_ms(xs):.2f} ms (min {min(xs) * 1000:.2f}, "
+                    f"max {max(xs) * 1000:.2f}) over {len(xs)}"
+                )
         setup.close()
         if args.compare_ingest:
             ingest = [args.pbem, "--db", str(db), "--outbox", str(tmp / "outbox"), "ingest"]

@@ -283,6 +283,67 @@ python3 "$WORK/check.py" --wait 30 >"$WORK/check-relative.txt" || fail "after th
 say "  the README's line back: $(head -1 "$WORK/check-relative.txt")"
 rm -f /etc/pbem/relative.toml
 
+# Reply just works (issue 25): two more players start a game through the pipe; the one to move
+# replies to his board mail's signed Reply-To (play+<token>@localhost) with just the move. Postfix
+# takes that address only with the README's recipient_delimiter, and pbem finds the token in To.
+for p in e2e-r1 e2e-r2; do
+    id "$p" >/dev/null 2>&1 || useradd -m -s /usr/sbin/nologin "$p"
+    rm -f "/var/mail/$p"
+done
+cat >"$WORK/reply.py" <<'PY'
+import email, email.policy, json, mailbox, os, smtplib, sqlite3, subprocess, sys, time, uuid
+address, db = "play@localhost", "/var/lib/pbem/pbem.sqlite"
+
+def send(sender, rcpt, subject, body, to=address):
+    text = (f"From: {sender}\r\nTo: <{to}>\r\nSubject: {subject}\r\n"
+            f"Message-ID: <reply.{uuid.uuid4().hex}@e2e.client>\r\n\r\n{body}\r\n")
+    with smtplib.SMTP("127.0.0.1", 25, timeout=30) as smtp:
+        smtp.sendmail(sender, [rcpt], text.encode())
+
+def mails(user):
+    path = f"/var/mail/{user}"
+    if not os.path.exists(path):
+        return []
+    parse = lambda f: email.message_from_binary_file(f, policy=email.policy.default)
+    return list(mailbox.mbox(path, factory=parse))
+
+def wait(what, ok, secs=60):
+    deadline = time.time() + secs
+    while time.time() < deadline:
+        found = ok()
+        if found:
+            return found
+        subprocess.run(["postqueue", "-f"], capture_output=True)
+        time.sleep(0.5)
+    sys.exit(f"timed out waiting for {what}")
+
+def state():
+    with sqlite3.connect(db) as c:
+        row = c.execute("SELECT g.board, st.state FROM games g JOIN game_states st ON st.game_id = g.id "
+                        "WHERE g.game_type = 'limit' ORDER BY g.id DESC LIMIT 1").fetchone()
+    return (row[0], json.loads(row[1]), row[1]) if row else None
+
+for u in ("r1", "r2"):
+    send(f"e2e-{u}@localhost", address, f"signup {u} pw-{u}-e2e", "sent by postfix-e2e")
+wait("the signups' answers", lambda: all(mails(f"e2e-{u}") for u in ("r1", "r2")))
+send("e2e-r1@localhost", address, "limit challenge r1 r2", "sent by postfix-e2e")
+board, doc, raw = wait("the game", state)
+seat = [s["side"] for s in doc["sides"]].index(doc["to_move"])
+user = f"e2e-r{seat + 1}"
+board_mail = wait("the board mail", lambda: [m for m in mails(user) if m["Reply-To"]])[-1]
+reply_to = board_mail["Reply-To"].addresses[0].addr_spec
+move = subprocess.run(["/usr/local/bin/pbem", "engine", "limit", "moves"], input=raw,
+                      capture_output=True, text=True, check=True).stdout.split()[0]
+quoted = "".join(f"> {l}\n" for l in board_mail.get_body(("plain",)).get_content().splitlines())
+send(f"{user}@localhost", reply_to, f"Re: {board_mail['Subject']}",
+     f"{move}\r\n\r\nOn a day, pbem wrote:\r\n{quoted}", to=reply_to)
+wait("the move", lambda: state()[1]["move_number"] == doc["move_number"] + 1)
+print(f"{user} replied {move} to {reply_to.split('+')[0]}+<token>@{reply_to.split('@')[1]}: "
+      f"played on board {board} (no password)")
+PY
+out=$(timeout 120 python3 "$WORK/reply.py" 2>&1) || fail "reply by signed address: $out"
+say "reply move through Postfix's pipe: $out"
+
 # Phase 2: step 3 of the README, LMTP, with pbem lmtp run as its unit runs it.
 sed -i '/[[:space:]]pbem:$/d' /etc/postfix/transport
 local_block postfix-lmtp | bash -e >"$WORK/lmtp-setup.log" 2>&1 ||

@@ -24,6 +24,7 @@ pub mod model;
 pub mod picture;
 pub mod ratings;
 pub mod records;
+pub mod reply_token;
 pub mod server;
 pub mod storage;
 pub mod summary;

@@ -145,6 +145,8 @@ struct Shared {
 /// A message for a worker, and where its verdict goes.
 struct Job {
     raw: Vec<u8>,
+    /// The `RCPT TO` addresses: a reply to a signed `Reply-To` carries its token in one.
+    recipients: Vec<String>,
     name: String,
     answer: mpsc::SyncSender<Verdict>,
 }
@@ -306,7 +308,9 @@ fn flush_once(server: &mut Server, every: Duration) {
 
 /// Ingests one message as `pbem ingest` does, and logs it the same way.
 fn ingest(server: &mut Server, job: &Job, db: &Path) -> Verdict {
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| server.ingest(&job.raw)));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        server.ingest_to(&job.raw, &job.recipients)
+    }));
     match result {
         Ok(Ok(outcome)) => match exit::outcome_note(&outcome) {
             Some(note) => {
@@ -567,6 +571,7 @@ fn deliver(mail: Mail, jobs: &mpsc::Sender<Job>, name: String) -> Verdict {
     let (answer, verdict) = mpsc::sync_channel(1);
     let job = Job {
         raw: mail.raw,
+        recipients: mail.recipients,
         name,
         answer,
     };

@@ -130,6 +130,14 @@ pub struct Incoming {
     pub comment: String,
     /// What was cut or skipped while reading, for the reply.
     pub notes: Vec<String>,
+    /// The addresses the mail was sent to, as its headers say (`Delivered-To`, `X-Original-To`,
+    /// `To`, `Cc`, in that order): where a reply to a signed `Reply-To` finds its token when the
+    /// envelope recipient is not known (`pbem ingest` from a pipe).
+    pub recipients: Vec<String>,
+    /// A reply's own lines (above the quoted mail, before a signature), trimmed, blank lines at
+    /// the ends left out and runs of them made one; `None` when the Subject was a command or `mult`. With a signed reply address these are
+    /// the reader's commands without userid and password (see `server/reply.rs`).
+    pub reply_lines: Option<Vec<String>>,
 }
 
 /// Reads one raw message. `own_address` is the server's address (for loop detection); `games` are the
@@ -158,6 +166,8 @@ pub fn parse(raw: &[u8], limits: &MailLimits, own_address: &str, games: &[&str])
         commands: Vec::new(),
         comment: String::new(),
         notes,
+        recipients: Vec::new(),
+        reply_lines: None,
     };
     // mail-parser 0.11.9 has a `debug_assert!` that some broken nested multiparts trip (a bounce whose
     // parts repeat their parent's boundary, found by fuzzing); in a build with debug assertions that
@@ -192,6 +202,7 @@ pub fn parse(raw: &[u8], limits: &MailLimits, own_address: &str, games: &[&str])
         incoming.key = format!("{id} from {sender}");
     }
     incoming.references = references(&msg);
+    incoming.recipients = recipients(&msg);
     incoming.subject = strip_subject_prefixes(&clean_header_text(msg.subject().unwrap_or("")));
     incoming.silent = silent_reason(&msg, data, limits, own_address, &incoming);
     if incoming.silent.is_some() {
@@ -216,6 +227,12 @@ pub fn parse(raw: &[u8], limits: &MailLimits, own_address: &str, games: &[&str])
         commands.push(cut_chars(subject, MAX_LINE_CHARS).to_string());
         comment_lines = own;
     } else {
+        incoming.reply_lines = Some(
+            tidy_comment(&own)
+                .lines()
+                .map(|l| l.trim().to_string())
+                .collect(),
+        );
         for l in own {
             if looks_like_command(l, games) {
                 commands.push(l.trim().to_string());
@@ -237,6 +254,29 @@ pub fn parse(raw: &[u8], limits: &MailLimits, own_address: &str, games: &[&str])
     incoming.comment = tidy_comment(&comment_lines);
     incoming.commands = commands;
     incoming
+}
+
+/// The addresses of the recipient headers, in the order of [`Incoming::recipients`]: every word
+/// with an `@` in their raw values (the server only looks for its own address among them).
+fn recipients(msg: &Message<'_>) -> Vec<String> {
+    let mut out = Vec::new();
+    for name in ["Delivered-To", "X-Original-To", "To", "Cc"] {
+        for (n, value) in msg.headers_raw() {
+            if !n.eq_ignore_ascii_case(name) {
+                continue;
+            }
+            let words = value.split(|c: char| c.is_whitespace() || "<>,;\"'()".contains(c));
+            out.extend(
+                words
+                    .filter(|w| w.contains('@') && w.len() <= 254)
+                    .map(str::to_string),
+            );
+            if out.len() >= 50 {
+                return out;
+            }
+        }
+    }
+    out
 }
 
 /// The first `n` characters of `s`.

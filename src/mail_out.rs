@@ -62,6 +62,10 @@ pub struct OutgoingMail {
     /// text and picture) first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attachments: Vec<FileAttachment>,
+    /// The `Reply-To` address: a player's signed reply address (`pbem+<token>@host`, see
+    /// [`crate::reply_token`]), so that a reply needs no password. `None`: replies go to `from`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reply_to: Option<String>,
 }
 
 /// A file attached to a mail, as the outbox stores it.
@@ -179,6 +183,7 @@ impl OutgoingMail {
             date_unix: now,
             picture: None,
             attachments: Vec::new(),
+            reply_to: None,
         }
     }
 
@@ -279,6 +284,7 @@ mod tests {
             date_unix: 1_700_000_000,
             picture: None,
             attachments: Vec::new(),
+            reply_to: None,
         }
     }
 

@@ -21,6 +21,7 @@ mod outbox;
 mod passwords;
 mod proposals;
 mod ratings;
+mod reply_keys;
 mod social;
 mod standing;
 mod trust;
@@ -32,6 +33,7 @@ pub use outbox::OutboxRow;
 pub use passwords::LoginState;
 pub use proposals::{Proposal, QueuedMove};
 pub use ratings::{GameResult, Standing};
+pub use reply_keys::ReplyReader;
 pub use social::ChallengeList;
 pub use standing::{Bounce, ReplyStanding};
 
@@ -102,6 +104,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0019_bounces",
         include_str!("../migrations/0019_bounces.sql"),
+    ),
+    (
+        "0021_reply_keys",
+        include_str!("../migrations/0021_reply_keys.sql"),
     ),
 ];
 
@@ -512,7 +518,9 @@ impl Tx<'_> {
     /// Replaces a player's password hash (`None`: signed off).
     pub fn set_password(&self, user_id: i64, password_hash: Option<&str>) -> Result<()> {
         self.0.execute(
-            "UPDATE users SET password_hash = ?1 WHERE id = ?2",
+            // A new password makes the signed reply addresses mailed before it stale.
+            "UPDATE users SET password_hash = ?1, reply_generation = reply_generation + 1
+             WHERE id = ?2",
             params![password_hash, user_id],
         )?;
         Ok(())

@@ -69,6 +69,12 @@ impl OutgoingMail {
         for to in &self.to {
             builder = builder.to(Mailbox::new(None, parse_address("to", to)?));
         }
+        if let Some(reply_to) = &self.reply_to {
+            builder = builder.reply_to(Mailbox::new(
+                name.map(str::to_string),
+                parse_address("reply-to", reply_to)?,
+            ));
+        }
         if let Some(id) = &self.in_reply_to {
             builder = builder.in_reply_to(id.clone());
         }

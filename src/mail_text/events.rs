@@ -449,7 +449,9 @@ pub fn message_letter(server: &str, from: &str, to: &str, body: &str) -> (String
         format!(
             "{from} writes to you through {server} (neither of you sees the other's address):\n\n\
              {body}\n\n\
-             To answer, send `message {to} <password> {from}` with your answer in the body.\n"
+             To answer, reply to this mail with your answer (from your registered\n\
+             address: no password needed), or send `message {to} <password> {from}`\n\
+             with your answer in the body.\n"
         ),
     )
 }
@@ -811,8 +813,9 @@ mod tests {
         assert_eq!(
             text,
             "alice writes to you through pbem (neither of you sees the other's address):\n\n\
-             Rematch?\n\nTo answer, send `message bob <password> alice` with your answer in the \
-             body.\n"
+             Rematch?\n\nTo answer, reply to this mail with your answer (from your registered\n\
+             address: no password needed), or send `message bob <password> alice`\n\
+             with your answer in the body.\n"
         );
     }
 

@@ -1,6 +1,7 @@
 //! Passwords: checked before the write lock (argon2 is slow), throttled by sender and account, and
 //! used inside the transaction only if the stored hash is still the one checked.
 
+use super::reply::Grant;
 use super::{Core, Failure, Refused, Step};
 use crate::accounts;
 use crate::command::{self, RawCommand};
@@ -26,17 +27,15 @@ impl Logins {
     pub(super) fn right(&self) -> impl Iterator<Item = (&str, &str)> {
         self.checked
             .iter()
-            .filter(|(_, c)| matches!(c, Checked::Hash(_, true)))
+            .filter(|(_, c)| c.is_right())
             .map(|((u, p), _)| (u.as_str(), p.as_str()))
     }
 
     /// True when this userid's password was found right before the write lock.
     pub(super) fn was_right(&self, userid: &str, password: &str) -> bool {
-        matches!(
-            self.checked
-                .get(&(userid.to_lowercase(), password.to_string())),
-            Some(Checked::Hash(_, true))
-        )
+        self.checked
+            .get(&(userid.to_lowercase(), password.to_string()))
+            .is_some_and(Checked::is_right)
     }
 }
 
@@ -51,6 +50,21 @@ pub(super) enum Checked {
     Throttled,
     /// The mail had used up its password checks: not checked.
     TooMany,
+    /// Not a password: the word that stands for a signed reply address checked before the lock
+    /// (`reply`), good while the account's reply generation is still this one.
+    Token {
+        /// The account's row.
+        user_id: i64,
+        /// Its reply generation when the token was checked.
+        generation: i64,
+    },
+}
+
+impl Checked {
+    /// True when the check let the writer in.
+    fn is_right(&self) -> bool {
+        matches!(self, Checked::Hash(_, true) | Checked::Token { .. })
+    }
 }
 
 /// How far back the password throttle counts, in seconds.
@@ -68,11 +82,21 @@ impl Core {
         db: &Db,
         lines: &[String],
         sender: Option<String>,
+        grant: Option<&Grant>,
     ) -> Result<(), StorageError> {
         let mut logins = Logins {
             sender,
             ..Logins::default()
         };
+        if let Some(g) = grant {
+            logins.checked.insert(
+                (g.userid.to_lowercase(), g.marker.clone()),
+                Checked::Token {
+                    user_id: g.user_id,
+                    generation: g.generation,
+                },
+            );
+        }
         // The wrong passwords this mail is about to add, (userid, sender registered to it): the
         // throttle holds within one mail as well as across mails.
         let mut pending: Vec<(String, bool)> = Vec::new();
@@ -166,6 +190,19 @@ impl Core {
         match pre {
             Some(Checked::TooMany) => return Err(too_many().into()),
             Some(Checked::Throttled) => return Err(refusal().into()),
+            Some(Checked::Token {
+                user_id,
+                generation,
+            }) => {
+                // No guess to throttle; checked again inside the lock, as a hash is: a password
+                // changed since (by an earlier line of the mail, or another mail) makes it stale.
+                let user = tx.user(userid)?.filter(|u| u.id == user_id);
+                let current = tx.reply_generation(user_id)?;
+                return match user {
+                    Some(user) if current == Some(generation) => Ok(user),
+                    _ => Err(refusal().into()),
+                };
+            }
             _ => {}
         }
         let sender = logins.sender.clone();

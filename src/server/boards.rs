@@ -1,8 +1,9 @@
 //! Boards: the summary a board mail shows, the mails of a new position, `show`.
 
-use super::{Core, Letter, Outcome, Refused, Step};
+use super::{Core, Letter, Outcome, Refused, Sign, Step};
 use crate::decision::PlayRefusal;
 use crate::games::{GameRules, GameState, Status};
+use crate::reply_token::Target;
 use crate::storage::{Comment, GameRow, Listed, SavedStatus, StorageError, Tx};
 use crate::summary::{self, Summary};
 
@@ -109,6 +110,10 @@ impl Core {
                 },
                 reply: Some(seat) == actor,
                 picture: picture.clone(),
+                sign: Some(Sign {
+                    reader: p.id,
+                    target: Target::Board(row.id),
+                }),
             })
             .collect();
         letters.extend(

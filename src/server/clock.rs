@@ -9,11 +9,12 @@
 
 use chrono::{DateTime, NaiveDate};
 
-use super::{Core, Failure, Letter, Origin, Outcome, Server, ServerError, Step, queue};
+use super::{Core, Failure, Letter, Origin, Outcome, Server, ServerError, Sign, Step, queue};
 use crate::config::MAX_CLOCK_DAYS;
 use crate::decision::{AccountEvent, ChallengeUsage, ClockRefusal, Event, Game};
 use crate::games::{GameRules, GameState, Status};
 use crate::mail_text;
+use crate::reply_token::Target;
 use crate::storage::{ClockCandidate, GameClock, GameRow, StorageError, Tx, User, Vacation};
 
 /// Seconds in a day.
@@ -317,6 +318,10 @@ impl Core {
                 body,
                 reply: false,
                 picture: None,
+                sign: Some(Sign {
+                    reader: player.id,
+                    target: Target::Board(row.id),
+                }),
             }],
             ..Outcome::default()
         })

@@ -151,7 +151,11 @@ impl Core {
                 if to.is_empty() {
                     continue;
                 }
-                mails.push(self.mail(origin, to, l.subject, l.body, l.reply, l.picture));
+                let mut mail = self.mail(origin, to, l.subject, l.body, l.reply, l.picture);
+                if let Some(sign) = l.sign {
+                    mail.reply_to = self.reply_address(tx, sign)?;
+                }
+                mails.push(mail);
             }
         }
         Ok(mails)

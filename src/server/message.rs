@@ -5,10 +5,11 @@
 //! Only a signed-up player with their password can write, only to signed-up people (not the robots),
 //! and at most [`MESSAGES_PER_DAY`] recipients a day, so the server is no relay for strangers.
 
-use super::{Core, Letter, Outcome, Refused, Step};
+use super::{Core, Letter, Outcome, Refused, Sign, Step};
 use crate::decision::{AccountEvent, Game, MessageRefusal};
 use crate::games::GameRules;
 use crate::mail_text;
+use crate::reply_token::Target;
 use crate::storage::{Tx, User};
 
 /// Recipients one player may write to in 24 hours.
@@ -60,6 +61,11 @@ impl Core {
                 body,
                 reply: false,
                 picture: None,
+                // The reader's reply is a `message` back to the writer.
+                sign: Some(Sign {
+                    reader: r.id,
+                    target: Target::Message(sender.id),
+                }),
             });
         }
         let sent = AccountEvent::MessageSent {

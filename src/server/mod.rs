@@ -34,6 +34,7 @@ mod message; // player-to-player mail: `message`, `chat`
 mod overrides; // the admin's overrides at the shell: password, end, replace, undo
 mod play; // challenge, move, resign, preview, robot answers
 mod proposals; // undo and draw proposals, queued moves
+mod reply; // replies to a signed Reply-To: commands without userid and password
 mod reset; // a forgotten password: `password reset`, `password set`
 mod robots; // the robots' moves, thought out with no lock held
 mod secrets; // a mail's passwords, found and hidden in what it causes
@@ -136,6 +137,17 @@ struct Letter {
     reply: bool,
     /// The board as SVG, for the picture of a board mail (`mail.pictures`).
     picture: Option<String>,
+    /// A letter to one player that a reply may answer without a password: it gets that player's
+    /// signed `Reply-To` (see `server/reply.rs`).
+    sign: Option<Sign>,
+}
+
+/// Whose signed reply address a letter carries, and what a reply to it answers.
+#[derive(Debug, Clone, Copy)]
+struct Sign {
+    /// The reader's account row.
+    reader: i64,
+    target: crate::reply_token::Target,
 }
 
 /// What one command did. The default is a refusal that says nothing and sends nothing.
@@ -191,6 +203,7 @@ impl Outcome {
                 body: text.clone(),
                 reply: false,
                 picture: None,
+                sign: None,
             }],
             text,
             subject,
@@ -423,8 +436,20 @@ impl Server {
         &self.db
     }
 
-    /// Handles one RFC 5322 message: acts on its commands and queues and sends the replies.
+    /// Handles one RFC 5322 message: acts on its commands and queues and sends the replies. The
+    /// recipient of a reply to a signed `Reply-To` is read from the mail's headers (see
+    /// [`Server::ingest_to`]).
     pub fn ingest(&mut self, raw: &[u8]) -> Result<IngestOutcome, ServerError> {
+        self.ingest_to(raw, &[])
+    }
+
+    /// [`Server::ingest`] of a message whose envelope recipients the MTA gave (LMTP's `RCPT TO`):
+    /// they are looked at first for a signed reply address, then the mail's headers.
+    pub fn ingest_to(
+        &mut self,
+        raw: &[u8],
+        envelope: &[String],
+    ) -> Result<IngestOutcome, ServerError> {
         self.tick();
         let names: Vec<&str> = self.core.games.names();
         let incoming = mail_in::parse(
@@ -453,13 +478,21 @@ impl Server {
         };
         // An oversized mail's commands are not run, so their passwords are not checked.
         let oversized = raw.len() > self.core.cfg.limits.max_message_bytes;
+        let grant = match (&origin.reply_to, oversized) {
+            (Some(to), false) => self.core.reply_grant(&self.db, &incoming, envelope, to)?,
+            _ => None,
+        };
+        let incoming = match &grant {
+            Some(g) => self.core.reply_commands(g, &incoming),
+            None => incoming,
+        };
         let commands = if oversized {
             &[][..]
         } else {
             &incoming.commands[..]
         };
         self.core
-            .precheck(&self.db, commands, origin.reply_to.clone())?;
+            .precheck(&self.db, commands, origin.reply_to.clone(), grant.as_ref())?;
         // The mail's passwords are found once, before any pass: a second pass (after the robots
         // thought) hides the same words and runs no argon2 again.
         let secrets = self
@@ -536,7 +569,8 @@ impl Server {
             message_id: None,
             references: Vec::new(),
         };
-        self.core.precheck(&self.db, &[line.to_string()], None)?;
+        self.core
+            .precheck(&self.db, &[line.to_string()], None, None)?;
         // What the shell prints may end up in a log or a terminal's scrollback: no password either.
         let secrets = self.core.admin_secrets(&self.db, line)?;
         let comment = secrets.hide(comment);

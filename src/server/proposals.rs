@@ -526,6 +526,7 @@ impl Core {
                 body,
                 reply: false,
                 picture: None,
+                sign: None,
             }),
         )
     }
@@ -809,6 +810,7 @@ mod tests {
                 body: "Summary".into(),
                 reply: false,
                 picture: None,
+                sign: None,
             }],
             ..Outcome::default()
         };

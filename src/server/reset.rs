@@ -57,6 +57,7 @@ impl Core {
             body,
             reply: false,
             picture: None,
+            sign: None,
         });
         Ok(answer)
     }

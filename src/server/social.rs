@@ -41,6 +41,7 @@ impl Core {
                 body: body.to_string(),
                 reply: false,
                 picture: None,
+                sign: None,
             })
             .collect())
     }
@@ -122,6 +123,7 @@ impl Core {
                 body: text.clone(),
                 reply: false,
                 picture: None,
+                sign: None,
             })
             .collect())
     }

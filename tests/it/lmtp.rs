@@ -916,3 +916,41 @@ fn after_quit_the_server_closes_the_connection() {
     c.read_to_string(&mut rest).unwrap();
     assert_eq!(rest, "221 2.0.0 localhost closing\r\n");
 }
+
+/// A reply to a signed `Reply-To` (issue 25) over LMTP: the token is in `RCPT TO` only (the
+/// message's own headers name the plain address), and the reply holds just the move.
+#[test]
+fn a_reply_move_over_lmtp_finds_its_token_in_rcpt_to() {
+    let env = Env::new();
+    env.players(&["alice", "bob"]);
+    env.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
+    let board_mail = env.only_mail_to("alice@example.org");
+    let reply_to = board_mail.header("Reply-To").expect("a signed Reply-To");
+    let token_address = reply_to
+        .rsplit_once('<')
+        .map_or(reply_to.as_str(), |(_, a)| a.trim_end_matches('>'))
+        .to_string();
+    assert!(token_address.starts_with("pbem+"), "{token_address}");
+    let (planned, _) = plan(1);
+    let mv = &planned[0].1;
+    let server = Lmtp::start(&env, "inet:127.0.0.1:0", None);
+    let mut client = server.connect();
+    // Bob sends alice's token: not alice's move, and answered as a mail with no command.
+    let from_bob = eml("bob@example.org", "Re: Limit Board 101", mv);
+    assert_eq!(
+        client.send("bob@example.org", &[&token_address], &from_bob),
+        [format!("250 2.0.0 <{token_address}> handled")]
+    );
+    assert!(env.stored_moves(101).is_empty());
+    let to_bob = settled(&env);
+    assert!(to_bob[0].body.contains("<password>"), "{:?}", to_bob);
+    let reply = eml("alice@example.org", "Re: Limit Board 101", mv);
+    assert!(!reply.contains("pbem+"));
+    assert_eq!(
+        client.send("alice@example.org", &[&token_address], &reply),
+        [format!("250 2.0.0 <{token_address}> handled")]
+    );
+    let played: Vec<String> = env.stored_moves(101).into_iter().map(|m| m.text).collect();
+    assert_eq!(played, std::slice::from_ref(mv));
+    assert_eq!(settled(&env).len(), 2, "both players' board mails");
+}

@@ -31,6 +31,7 @@ mod maildir_outbox;
 mod proposals;
 mod ratings;
 mod records;
+mod reply;
 mod robot_mail;
 mod robot_tactics;
 mod server_mail;

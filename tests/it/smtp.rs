@@ -333,6 +333,7 @@ fn board_mail(to: &[&str]) -> OutgoingMail {
         date_unix: 1_700_000_000,
         picture: None,
         attachments: Vec::new(),
+        reply_to: None,
     }
 }
 

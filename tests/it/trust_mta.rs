@@ -609,6 +609,7 @@ fn flush_takes_a_dead_claimers_mail_at_once_and_leaves_a_live_claimers_alone() {
             date_unix: NOW,
             picture: None,
             attachments: Vec::new(),
+            reply_to: None,
         };
         conn.execute(
             "INSERT INTO outbox (mail, created_at, claimed_at, attempts, claimed_pid, claimed_start)

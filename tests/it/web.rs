@@ -667,3 +667,53 @@ fn tile_colour_pixels(png_bytes: &[u8]) -> [usize; 4] {
     }
     counts
 }
+
+/// The signed reply addresses of the board mails (issue 25) are on no page, not even after a
+/// move and a comment made by replying to one.
+#[test]
+fn no_page_shows_a_signed_reply_address() {
+    let env = Env::new();
+    env.players(&["alice", "bob"]);
+    env.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
+    let address_of = |m: &crate::common::Sent| {
+        let h = m.header("Reply-To").expect("a signed Reply-To");
+        h.rsplit_once('<')
+            .map_or(h.as_str(), |(_, a)| a.trim_end_matches('>'))
+            .to_string()
+    };
+    let mails = env.take_mails();
+    let addresses: Vec<String> = mails.iter().map(address_of).collect();
+    assert_eq!(addresses.len(), 2);
+    let alice = mails
+        .iter()
+        .find(|m| m.to == ["alice@example.org"])
+        .unwrap();
+    let (_, mv) = next_move(&env, 101);
+    let reply = eml(
+        "alice@example.org",
+        "Re: Limit Board 101",
+        &format!("{mv}\n\nHello bob"),
+    )
+    .replacen(
+        "To: pbem@localhost",
+        &format!("To: {}", address_of(alice)),
+        1,
+    );
+    env.deliver(&reply);
+    assert_eq!(
+        env.stored_moves(101).len(),
+        1,
+        "the reply's move was played"
+    );
+    let web = start_web(&env);
+    for target in ["/", "/limit", "/limit/101", "/limit/101?move=1"] {
+        let (status, body) = get(&web.addr, target);
+        assert_eq!(status, 200, "{target}");
+        for a in &addresses {
+            let token = &a["pbem+".len()..a.find('@').unwrap()];
+            assert!(!body.contains(token), "{target} shows a token");
+        }
+        assert!(!body.contains("pbem+"), "{target}");
+        assert_no_secrets(target, &body);
+    }
+}
