@@ -8,6 +8,7 @@
 // The MIME message (build), the transports (mailer), the sendmail program and .eml files (sendmail).
 mod build;
 mod mailer;
+mod page;
 mod sendmail;
 
 use std::hash::{BuildHasher, Hasher};
@@ -21,6 +22,7 @@ use crate::config::{ServerConfig, Transport};
 use crate::mail_in::MAX_REFERENCES;
 use build::split_mailbox;
 pub use mailer::Mailer;
+pub use page::BoardPage;
 
 /// `Auto-Submitted` value of a direct answer to a player's mail (RFC 3834).
 pub const AUTO_REPLIED: &str = "auto-replied";
@@ -58,6 +60,11 @@ pub struct OutgoingMail {
     /// HTML showing the board as an inline PNG (`multipart/related`, `cid:`) above the same text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub picture: Option<String>,
+    /// What a board mail's HTML part shows around the picture (news and the line to send first, no
+    /// ASCII board); without it (a mail queued by an older version) the HTML shows the text part
+    /// under the picture.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<BoardPage>,
     /// Files sent with the mail (a game record): the mail is then `multipart/mixed`, the text (or the
     /// text and picture) first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -178,6 +185,7 @@ impl OutgoingMail {
             x_loop: server.address.clone(),
             date_unix: now,
             picture: None,
+            page: None,
             attachments: Vec::new(),
         }
     }
@@ -212,6 +220,12 @@ impl OutgoingMail {
     /// This mail with the board as SVG, drawn as a picture when it is sent (`mail.pictures`).
     pub fn with_picture(mut self, picture: Option<String>) -> OutgoingMail {
         self.picture = picture;
+        self
+    }
+
+    /// This mail with what its HTML part shows around the picture.
+    pub fn with_page(mut self, page: Option<BoardPage>) -> OutgoingMail {
+        self.page = page;
         self
     }
 
@@ -278,6 +292,7 @@ mod tests {
             x_loop: "pbem@example.org".to_string(),
             date_unix: 1_700_000_000,
             picture: None,
+            page: None,
             attachments: Vec::new(),
         }
     }

@@ -2,6 +2,7 @@
 //! font compiled into the binary (DejaVu Sans, assets/fonts/), so that the picture is the same on
 //! every machine whatever fonts it has.
 
+use std::cell::Cell;
 use std::sync::{Arc, LazyLock, Mutex};
 
 use resvg::{tiny_skia, usvg};
@@ -28,6 +29,22 @@ const REMEMBERED: usize = 32;
 /// A picture drawn: its SVG and its PNG.
 type Drawn = (String, Arc<Vec<u8>>);
 
+/// How many device pixels a picture has per SVG unit: a phone's screen has 2 or 3 pixels per CSS
+/// pixel, and a 1x picture shown there is soft. The HTML shows the PNG at its SVG size.
+pub const SCALE: u32 = 2;
+
+thread_local! {
+    /// How many pictures this thread has drawn (not found in [`png`]'s memory): tests count them,
+    /// by thread so that tests running at once do not count each other's.
+    static DRAWN: Cell<u64> = const { Cell::new(0) };
+}
+
+/// How many pictures this thread has drawn since it started (a mail's pictures are drawn by the
+/// thread that sends it).
+pub fn draws() -> u64 {
+    DRAWN.with(Cell::get)
+}
+
 /// Renders an SVG document to PNG bytes at its own size; a document among the last [`REMEMBERED`]
 /// is not drawn again.
 pub fn png(svg: &str) -> Result<Arc<Vec<u8>>, String> {
@@ -45,8 +62,9 @@ pub fn png(svg: &str) -> Result<Arc<Vec<u8>>, String> {
     Ok(png)
 }
 
-/// [`png`] without the memory.
+/// [`png`] without the memory: the picture at [`SCALE`] times its SVG size.
 pub fn draw(svg: &str) -> Result<Vec<u8>, String> {
+    DRAWN.with(|n| n.set(n.get() + 1));
     let options = usvg::Options {
         font_family: "DejaVu Sans".into(),
         fontdb: FONTS.clone(),
@@ -55,14 +73,26 @@ pub fn draw(svg: &str) -> Result<Vec<u8>, String> {
     let tree =
         usvg::Tree::from_str(svg, &options).map_err(|e| format!("the board picture: {e}"))?;
     let size = tree.size().to_int_size();
-    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
+    let (width, height) = (size.width() * SCALE, size.height() * SCALE);
+    let mut pixmap = tiny_skia::Pixmap::new(width, height)
         .ok_or_else(|| "the board picture has no size".to_string())?;
+    let scale = SCALE as f32;
     resvg::render(
         &tree,
-        tiny_skia::Transform::identity(),
+        tiny_skia::Transform::from_scale(scale, scale),
         &mut pixmap.as_mut(),
     );
-    indexed_png(size.width(), size.height(), pixmap.data())
+    indexed_png(width, height, pixmap.data())
+}
+
+/// The width and height in pixels of a PNG, read from its header; `None` for bytes that are not a
+/// PNG.
+pub fn png_size(png: &[u8]) -> Option<(u32, u32)> {
+    if png.len() < 24 || &png[..8] != b"\x89PNG\r\n\x1a\n" || &png[12..16] != b"IHDR" {
+        return None;
+    }
+    let word = |at: usize| u32::from_be_bytes([png[at], png[at + 1], png[at + 2], png[at + 3]]);
+    Some((word(16), word(20)))
 }
 
 /// Encodes opaque RGBA pixels as an 8-bit paletted PNG: the board's few flat colours and the shades

@@ -14,7 +14,6 @@
 //! system are a small tmpfs mounted in a private mount namespace (`unshare -m`, or `unshare -rm`
 //! where user namespaces allow it); where neither works that test says so and checks nothing.
 
-
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -609,6 +608,7 @@ fn flush_takes_a_dead_claimers_mail_at_once_and_leaves_a_live_claimers_alone() {
             x_loop: "pbem@localhost".into(),
             date_unix: NOW,
             picture: None,
+            page: None,
             attachments: Vec::new(),
         };
         conn.execute(
