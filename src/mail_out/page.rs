@@ -30,7 +30,7 @@ font-size:16px;line-height:1.4;margin:8px;color:#111;max-width:720px}\
 code,.mono{font-family:Menlo,Consolas,'DejaVu Sans Mono',monospace;font-size:14px}\
 .send code{display:block;background:#f2f2ea;padding:6px 8px;white-space:pre-wrap;\
 overflow-wrap:anywhere}\
-.mono{white-space:pre-wrap;overflow-wrap:anywhere}\
+.mono{white-space:pre-wrap;overflow-wrap:anywhere;margin:1em 0}\
 figure{margin:12px 0}img{max-width:100%;height:auto}\
 figcaption{font-size:14px;color:#444}";
 
