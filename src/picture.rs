@@ -86,53 +86,121 @@ pub fn draw(svg: &str) -> Result<Vec<u8>, String> {
     indexed_png(width, height, pixmap.data())
 }
 
-/// Slots of [`index_pixels`]' colour table: a power of two well above 256, so that probes stay short.
-const SLOTS: usize = 1 << 12;
+/// Slots of [`index_pixels`]' colour table: a power of two, twice the most distinct colours kept.
+const SLOTS: usize = 1 << 15;
 
-/// The palette of opaque RGBA pixels and each pixel's index in it: the colours as `0xBBGGRR`, in the
-/// order first seen. `None` when there are more than 256 colours; with `round`, each channel is
-/// first rounded to a multiple of 51 (at most 216 colours). Runs of one colour are the rule (flat
-/// tiles, the background), so a pixel is first compared with the one before it; a new colour is
-/// looked up in a small open-addressing table (a multiplicative hash: the map's SipHash cost more
-/// than the rest of the picture's encoding at 2x).
-fn index_pixels(rgba: &[u8], round: bool) -> Option<(Vec<u32>, Vec<u8>)> {
-    let q = |v: u32| (v + 25) / 51 * 51;
-    let rounded = |c: u32| q(c & 0xFF) | q(c >> 8 & 0xFF) << 8 | q(c >> 16 & 0xFF) << 16;
-    // A slot holds the colour with bit 31 set (0 is an empty slot) and its index.
-    let mut slots = vec![(0u32, 0u8); SLOTS];
-    let mut palette: Vec<u32> = Vec::with_capacity(256);
-    let mut indices = Vec::with_capacity(rgba.len() / 4);
-    let mut last: Option<(u32, u8)> = None;
-    for p in rgba.chunks_exact(4) {
-        let raw = u32::from_le_bytes([p[0], p[1], p[2], p[3]]) & 0x00FF_FFFF;
-        if let Some((c, i)) = last
-            && c == raw
-        {
-            indices.push(i);
-            continue;
-        }
-        let c = if round { rounded(raw) } else { raw };
+/// How many of a picture's most frequent colours keep their exact value when it has more than 256
+/// (the board's flat fills, its text and lines: a size-8 board has about 20); the rest, the
+/// anti-aliased edges' blends, take the nearest of 216 colours (each channel a multiple of 51).
+const EXACT: usize = 40;
+
+/// The 216 colours of the rounded palette, in index order after the [`EXACT`] ones.
+fn grid_index(c: u32) -> u8 {
+    let level = |v: u32| (v + 25) / 51;
+    (EXACT as u32 + level(c & 0xFF) * 36 + level(c >> 8 & 0xFF) * 6 + level(c >> 16 & 0xFF)) as u8
+}
+
+/// The palette of opaque RGBA pixels, as `0xBBGGRR`, and each pixel's index in it. Up to 256
+/// colours are all kept exactly; past that the [`EXACT`] most frequent are, and the others are
+/// rounded. Two passes (count, then index), each comparing a pixel with the one before it first:
+/// runs of one colour are the rule (flat tiles, the background), and a new colour is looked up in an
+/// open-addressing table with a multiplicative hash (std's SipHash map cost more than the rest of
+/// the encoding at 2x).
+fn index_pixels(rgba: &[u8]) -> (Vec<u32>, Vec<u8>) {
+    let (pixels, _) = rgba.as_chunks::<4>();
+    let colour = |p: &[u8; 4]| u32::from_le_bytes(*p) & 0x00FF_FFFF;
+    // A slot holds a colour with bit 31 set (0: empty) and its count, later its index.
+    let mut slots = vec![(0u32, 0u32); SLOTS];
+    let slot_of = |slots: &[(u32, u32)], c: u32| {
         let key = c | 1 << 31;
-        let mut at = (c.wrapping_mul(0x9E37_79B1) >> 20) as usize & (SLOTS - 1);
-        let i = loop {
-            match slots[at] {
-                (k, i) if k == key => break i,
-                (0, _) => {
-                    if palette.len() == 256 {
-                        return None;
-                    }
-                    let i = palette.len() as u8;
-                    palette.push(c);
-                    slots[at] = (key, i);
-                    break i;
+        let mut at = (c.wrapping_mul(0x9E37_79B1) >> 17) as usize & (SLOTS - 1);
+        while slots[at].0 != key && slots[at].0 != 0 {
+            at = (at + 1) & (SLOTS - 1);
+        }
+        at
+    };
+    let mut distinct: Vec<u32> = Vec::new();
+    let mut overflow = false;
+    let mut count_run = |slots: &mut Vec<(u32, u32)>, c: u32, n: u32| {
+        let at = slot_of(slots, c);
+        if slots[at].0 == 0 {
+            if distinct.len() >= SLOTS / 2 {
+                overflow = true;
+                return;
+            }
+            slots[at].0 = c | 1 << 31;
+            distinct.push(c);
+        }
+        slots[at].1 += n;
+    };
+    let mut run: Option<(u32, u32)> = None;
+    for p in pixels {
+        let c = colour(p);
+        match &mut run {
+            Some((r, n)) if *r == c => *n += 1,
+            _ => {
+                if let Some((r, n)) = run {
+                    count_run(&mut slots, r, n);
                 }
-                _ => at = (at + 1) & (SLOTS - 1),
+                run = Some((c, 1));
+            }
+        }
+    }
+    if let Some((r, n)) = run {
+        count_run(&mut slots, r, n);
+    }
+    // Each colour's index, kept in its slot; colours past the table's room are rounded.
+    let mut palette: Vec<u32>;
+    if distinct.len() <= 256 && !overflow {
+        palette = distinct;
+        for (i, &c) in palette.iter().enumerate() {
+            let at = slot_of(&slots, c);
+            slots[at].1 = i as u32;
+        }
+    } else {
+        let mut by_count: Vec<(u32, u32)> = distinct
+            .iter()
+            .map(|&c| (slots[slot_of(&slots, c)].1, c))
+            .collect();
+        by_count.sort_unstable_by(|a, b| b.cmp(a));
+        palette = by_count.iter().take(EXACT).map(|&(_, c)| c).collect();
+        palette.resize(EXACT, 0);
+        let q = |v: u32| v * 51;
+        for r in 0..6 {
+            for g in 0..6 {
+                for b in 0..6 {
+                    palette.push(q(r) | q(g) << 8 | q(b) << 16);
+                }
+            }
+        }
+        for (k, &(_, c)) in by_count.iter().enumerate() {
+            let at = slot_of(&slots, c);
+            slots[at].1 = if k < EXACT {
+                k as u32
+            } else {
+                u32::from(grid_index(c))
+            };
+        }
+    }
+    let mut indices = vec![0u8; pixels.len()];
+    let mut last: Option<(u32, u8)> = None;
+    for (out, p) in indices.iter_mut().zip(pixels) {
+        let c = colour(p);
+        *out = match last {
+            Some((l, i)) if l == c => i,
+            _ => {
+                let at = slot_of(&slots, c);
+                let i = if slots[at].0 == 0 {
+                    grid_index(c)
+                } else {
+                    slots[at].1 as u8
+                };
+                last = Some((c, i));
+                i
             }
         };
-        last = Some((raw, i));
-        indices.push(i);
     }
-    Some((palette, indices))
+    (palette, indices)
 }
 
 /// The width and height in pixels of a PNG, read from its header; `None` for bytes that are not a
@@ -148,14 +216,11 @@ pub fn png_size(png: &[u8]) -> Option<(u32, u32)> {
 /// Encodes opaque RGBA pixels as an 8-bit paletted PNG: the board's few flat colours and the shades
 /// of their anti-aliased edges fit a palette, which makes the picture a fraction of a full-colour PNG
 /// (a size-8 board at 1x was 108 KB as RGBA, 21 KB so), small enough for a mail. The exact colours
-/// are kept when there are at most 256; otherwise each channel is rounded to six levels (216
-/// colours), which only shows at the edges. The file is written here (signature, header, palette,
+/// are kept when there are at most 256; otherwise the most frequent ones are, and the edges' blends
+/// are rounded ([`index_pixels`]), which does not show. The file is written here (signature, header, palette,
 /// one zlib stream, end), so that the compression level is ours to choose.
 fn indexed_png(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, String> {
-    let (palette, indices) = match index_pixels(rgba, false) {
-        Some(exact) => exact,
-        None => index_pixels(rgba, true).expect("216 colours at most"),
-    };
+    let (palette, indices) = index_pixels(rgba);
     let colours: Vec<u8> = palette
         .iter()
         .flat_map(|c| [*c as u8, (c >> 8) as u8, (c >> 16) as u8])
@@ -245,24 +310,22 @@ mod tests {
     fn pixels_index_their_palette_exactly_or_rounded() {
         let px = |r: u8, g: u8, b: u8| [r, g, b, 255];
         let rgba = [px(1, 2, 3), px(1, 2, 3), px(200, 0, 9), px(1, 2, 3)].concat();
-        let (palette, indices) = index_pixels(&rgba, false).unwrap();
+        let (palette, indices) = index_pixels(&rgba);
         assert_eq!(palette, [0x03_02_01, 0x09_00_C8]);
         assert_eq!(indices, [0, 0, 1, 0]);
-        // 300 colours do not fit: each channel is rounded to a multiple of 51.
-        let many: Vec<u8> = (0..300u32)
-            .flat_map(|i| [i as u8, (i >> 8) as u8, 7, 255])
-            .collect();
-        assert!(index_pixels(&many, false).is_none());
-        let (palette, indices) = index_pixels(&many, true).unwrap();
-        assert!(palette.len() <= 216, "{}", palette.len());
-        for (k, &i) in indices.iter().enumerate() {
+        // 300 colours do not fit: the most frequent keep theirs, the others are rounded.
+        let mut many: Vec<u8> = [px(0xFA, 0xFA, 0xF5); 50].concat();
+        many.extend((0..300u32).flat_map(|i| [i as u8, (i >> 8) as u8, 7, 255]));
+        let (palette, indices) = index_pixels(&many);
+        assert_eq!(palette.len(), 256);
+        assert_eq!(palette[usize::from(indices[0])], 0xF5_FA_FA, "the background");
+        for (k, &i) in indices[50..].iter().enumerate() {
             let c = palette[usize::from(i)];
             let q = |v: u32| (v + 25) / 51 * 51;
-            assert_eq!(
-                c,
-                q(k as u32 & 0xFF) | q(k as u32 >> 8) << 8 | q(7) << 16,
-                "pixel {k}"
-            );
+            let (r, g) = (k as u32 & 0xFF, k as u32 >> 8);
+            let exact = r | g << 8 | 7 << 16;
+            let rounded = q(r) | q(g) << 8 | q(7) << 16;
+            assert!(c == exact || c == rounded, "pixel {k}: {c:06x}");
         }
     }
 }

@@ -356,6 +356,52 @@ mod tests {
     }
 
     #[test]
+    fn a_capture_is_marked_where_the_pawn_stood() {
+        let mut g = Game::new(Config::default(), 2, 7).unwrap();
+        assert!(!svg(&g).contains("class=\"captured\""));
+        for _ in 0..100 {
+            let moves = GameState::legal_moves(&g);
+            let pawns = |g: &Game| -> Vec<(u32, usize)> {
+                let v = g.board_view();
+                v.cells
+                    .iter()
+                    .filter_map(|c| Some((c.number, c.piece?)))
+                    .collect()
+            };
+            let before = pawns(&g);
+            for mv in &moves {
+                let mut h = g.clone();
+                GameState::play(&mut h, mv).unwrap();
+                let last = h.board_view().last_move.unwrap();
+                let after = pawns(&h);
+                let taken: Vec<u32> = before
+                    .iter()
+                    .filter(|(n, seat)| *seat != last.seat && !after.contains(&(*n, *seat)))
+                    .map(|(n, _)| *n)
+                    .collect();
+                if taken.is_empty() {
+                    continue;
+                }
+                let picture = svg(&h);
+                for n in &taken {
+                    assert!(
+                        picture.contains(&format!("class=\"captured\" data-number=\"{n}\"")),
+                        "{mv} took the pawn on {n}: {picture}"
+                    );
+                }
+                let from = last.from.unwrap().number;
+                assert!(
+                    !picture.contains(&format!("class=\"captured\" data-number=\"{from}\"")),
+                    "the moved pawn is not a capture"
+                );
+                return;
+            }
+            GameState::play(&mut g, &moves[0]).unwrap();
+        }
+        panic!("no capture in 100 moves");
+    }
+
+    #[test]
     fn sizes_fit_every_board() {
         for size in [4, 8, 16] {
             let c = Config {
