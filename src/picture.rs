@@ -106,7 +106,11 @@ fn grid_index(c: u32) -> u8 {
 /// runs of one colour are the rule (flat tiles, the background), and a new colour is looked up in an
 /// open-addressing table with a multiplicative hash (std's SipHash map cost more than the rest of
 /// the encoding at 2x).
-fn index_pixels(rgba: &[u8]) -> (Vec<u32>, Vec<u8>) {
+///
+/// The indices come as PNG rows of `width` pixels, each after its filter byte: 0 (none), since
+/// palette indices are names, not intensities, and predicting one from its neighbour's number only
+/// costs time.
+fn index_pixels(rgba: &[u8], width: usize) -> (Vec<u32>, Vec<u8>) {
     let (pixels, _) = rgba.as_chunks::<4>();
     let colour = |p: &[u8; 4]| u32::from_le_bytes(*p) & 0x00FF_FFFF;
     // A slot holds a colour with bit 31 set (0: empty) and its count, later its index.
@@ -133,22 +137,20 @@ fn index_pixels(rgba: &[u8]) -> (Vec<u32>, Vec<u8>) {
         }
         slots[at].1 += n;
     };
-    let mut run: Option<(u32, u32)> = None;
+    let Some(first) = pixels.first() else {
+        return (Vec::new(), Vec::new());
+    };
+    let (mut prev, mut n) = (colour(first), 0u32);
     for p in pixels {
         let c = colour(p);
-        match &mut run {
-            Some((r, n)) if *r == c => *n += 1,
-            _ => {
-                if let Some((r, n)) = run {
-                    count_run(&mut slots, r, n);
-                }
-                run = Some((c, 1));
-            }
+        if c == prev {
+            n += 1;
+        } else {
+            count_run(&mut slots, prev, n);
+            (prev, n) = (c, 1);
         }
     }
-    if let Some((r, n)) = run {
-        count_run(&mut slots, r, n);
-    }
+    count_run(&mut slots, prev, n);
     // Each colour's index, kept in its slot; colours past the table's room are rounded.
     let mut palette: Vec<u32>;
     if distinct.len() <= 256 && !overflow {
@@ -182,25 +184,27 @@ fn index_pixels(rgba: &[u8]) -> (Vec<u32>, Vec<u8>) {
             };
         }
     }
-    let mut indices = vec![0u8; pixels.len()];
-    let mut last: Option<(u32, u8)> = None;
-    for (out, p) in indices.iter_mut().zip(pixels) {
-        let c = colour(p);
-        *out = match last {
-            Some((l, i)) if l == c => i,
-            _ => {
-                let at = slot_of(&slots, c);
-                let i = if slots[at].0 == 0 {
-                    grid_index(c)
-                } else {
-                    slots[at].1 as u8
-                };
-                last = Some((c, i));
-                i
+    let index_of = |c: u32| {
+        let at = slot_of(&slots, c);
+        if slots[at].0 == 0 {
+            grid_index(c)
+        } else {
+            slots[at].1 as u8
+        }
+    };
+    let width = width.max(1);
+    let mut rows = vec![0u8; pixels.len() + pixels.len().div_ceil(width)];
+    let (mut prev, mut i) = (colour(first), index_of(colour(first)));
+    for (out, line) in rows.chunks_mut(width + 1).zip(pixels.chunks(width)) {
+        for (o, p) in out[1..].iter_mut().zip(line) {
+            let c = colour(p);
+            if c != prev {
+                (prev, i) = (c, index_of(c));
             }
-        };
+            *o = i;
+        }
     }
-    (palette, indices)
+    (palette, rows)
 }
 
 /// The width and height in pixels of a PNG, read from its header; `None` for bytes that are not a
@@ -220,19 +224,11 @@ pub fn png_size(png: &[u8]) -> Option<(u32, u32)> {
 /// are rounded ([`index_pixels`]), which does not show. The file is written here (signature, header, palette,
 /// one zlib stream, end), so that the compression level is ours to choose.
 fn indexed_png(width: u32, height: u32, rgba: &[u8]) -> Result<Vec<u8>, String> {
-    let (palette, indices) = index_pixels(rgba);
+    let (palette, raw) = index_pixels(rgba, width as usize);
     let colours: Vec<u8> = palette
         .iter()
         .flat_map(|c| [*c as u8, (c >> 8) as u8, (c >> 16) as u8])
         .collect();
-    // Each row starts with its filter byte: none (0), since palette indices are names, not
-    // intensities, and predicting one from its neighbour's number only costs time.
-    let row = width as usize;
-    let mut raw = Vec::with_capacity(indices.len() + height as usize);
-    for line in indices.chunks_exact(row) {
-        raw.push(0);
-        raw.extend_from_slice(line);
-    }
     // zlib at its fastest level: on these long runs of one index it makes the 2x picture about a
     // third smaller than the png crate's fastest (fdeflate) for about the same time.
     let mut z = flate2::write::ZlibEncoder::new(
@@ -310,15 +306,26 @@ mod tests {
     fn pixels_index_their_palette_exactly_or_rounded() {
         let px = |r: u8, g: u8, b: u8| [r, g, b, 255];
         let rgba = [px(1, 2, 3), px(1, 2, 3), px(200, 0, 9), px(1, 2, 3)].concat();
-        let (palette, indices) = index_pixels(&rgba);
+        let (palette, rows) = index_pixels(&rgba, 2);
         assert_eq!(palette, [0x03_02_01, 0x09_00_C8]);
-        assert_eq!(indices, [0, 0, 1, 0]);
+        assert_eq!(
+            rows,
+            [0, 0, 0, 0, 1, 0],
+            "two rows of two, each after its filter byte"
+        );
         // 300 colours do not fit: the most frequent keep theirs, the others are rounded.
         let mut many: Vec<u8> = [px(0xFA, 0xFA, 0xF5); 50].concat();
         many.extend((0..300u32).flat_map(|i| [i as u8, (i >> 8) as u8, 7, 255]));
-        let (palette, indices) = index_pixels(&many);
+        let width = many.len() / 4;
+        let (palette, rows) = index_pixels(&many, width);
+        assert_eq!(rows[0], 0, "the filter byte");
+        let indices = &rows[1..];
         assert_eq!(palette.len(), 256);
-        assert_eq!(palette[usize::from(indices[0])], 0xF5_FA_FA, "the background");
+        assert_eq!(
+            palette[usize::from(indices[0])],
+            0xF5_FA_FA,
+            "the background"
+        );
         for (k, &i) in indices[50..].iter().enumerate() {
             let c = palette[usize::from(i)];
             let q = |v: u32| (v + 25) / 51 * 51;

@@ -270,7 +270,11 @@ fn on_a_390_px_screen_nothing_is_cut_off() {
     // The same mail at a desktop width, for the screenshot.
     std::fs::write(dir.join("desktop.html"), &html).unwrap();
     let dom = chromium(
-        &["--window-size=500,1400", "--virtual-time-budget=3000", "--dump-dom"],
+        &[
+            "--window-size=500,1400",
+            "--virtual-time-budget=3000",
+            "--dump-dom",
+        ],
         &page,
     );
     let probe = dom
@@ -278,10 +282,7 @@ fn on_a_390_px_screen_nothing_is_cut_off() {
         .nth(1)
         .and_then(|s| s.split('"').next())
         .unwrap_or_else(|| panic!("no measure in the DOM:\n{dom}"));
-    let numbers: Vec<u32> = probe
-        .split(' ')
-        .filter_map(|w| w.parse().ok())
-        .collect();
+    let numbers: Vec<u32> = probe.split(' ').filter_map(|w| w.parse().ok()).collect();
     let [width, code_right, inner] = numbers[..] else {
         panic!("{probe}")
     };

@@ -757,3 +757,92 @@ fn tile_colour_pixels(png_bytes: &[u8]) -> [usize; 4] {
     }
     counts
 }
+
+/// The board page in headless Chromium in a frame 390 px wide (its own viewport, as a phone's:
+/// Chromium makes no window under 500 px) and at 1000 px: one column of moves on the phone, three
+/// on the desktop, and the page no wider than the phone's screen. Skipped, with a message, without
+/// /usr/bin/chromium; `PBEM_SCREENSHOT_DIR=docs/pictures` keeps the phone's screenshot.
+#[test]
+fn the_move_list_is_one_column_on_a_phone() {
+    let chromium = Path::new("/usr/bin/chromium");
+    if !chromium.exists() {
+        eprintln!("skipped: /usr/bin/chromium is missing (apt-get install -y chromium)");
+        return;
+    }
+    let env = fixture();
+    let web = start_web(&env);
+    let (status, page) = get(&web.addr, "/limit/101");
+    assert_eq!(status, 200);
+    let probe = "<script>window.addEventListener('load',()=>{const o=document.querySelector\
+                 ('ol.moves');parent.document.body.setAttribute('data-probe','columns '+\
+                 getComputedStyle(o).columnCount+' width '+document.documentElement.scrollWidth+\
+                 ' inner '+window.innerWidth);});</script>";
+    let framed = page
+        .replace("</body>", &format!("{probe}</body>"))
+        .replace('&', "&amp;")
+        .replace('"', "&quot;");
+    let dir = env.dir.path();
+    let measure = |width: u32| {
+        let file = dir.join(format!("frame-{width}.html"));
+        std::fs::write(
+            &file,
+            format!(
+                "<!DOCTYPE html><html><body style=\"margin:0;background:#888\"><iframe \
+                 style=\"border:0;background:#fff;display:block\" width=\"{width}\" \
+                 height=\"1600\" srcdoc=\"{framed}\"></iframe></body></html>"
+            ),
+        )
+        .unwrap();
+        let profile = tempfile::tempdir().unwrap();
+        let out = std::process::Command::new(chromium)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--hide-scrollbars",
+            ])
+            .arg(format!("--window-size={},1600", width.max(500)))
+            .args(["--virtual-time-budget=3000", "--dump-dom"])
+            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .arg(format!("file://{}", file.display()))
+            .output()
+            .unwrap();
+        let dom = String::from_utf8_lossy(&out.stdout).into_owned();
+        let probe = dom
+            .split("data-probe=\"")
+            .nth(1)
+            .and_then(|s| s.split('"').next())
+            .unwrap_or_else(|| panic!("no measure at {width} px: {dom}"))
+            .to_string();
+        let n: Vec<u32> = probe.split(' ').filter_map(|w| w.parse().ok()).collect();
+        assert_eq!(n.len(), 3, "{probe}");
+        (n[0], n[1], n[2], file)
+    };
+    let (columns, page_width, inner, file) = measure(390);
+    assert_eq!(inner, 390);
+    assert_eq!(columns, 1, "the moves on a phone");
+    assert!(
+        page_width <= 390,
+        "the page is {page_width} px wide on a 390 px screen"
+    );
+    let (columns, _, _, _) = measure(1000);
+    assert_eq!(columns, 3, "the moves on a desktop");
+    if let Some(keep) = std::env::var_os("PBEM_SCREENSHOT_DIR").map(PathBuf::from) {
+        let shot = keep.join("web-board-390.png");
+        let profile = tempfile::tempdir().unwrap();
+        std::process::Command::new(chromium)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--hide-scrollbars",
+            ])
+            .args(["--window-size=500,1600", "--virtual-time-budget=3000"])
+            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .arg(format!("--screenshot={}", shot.display()))
+            .arg(format!("file://{}", file.display()))
+            .output()
+            .unwrap();
+        assert!(std::fs::metadata(&shot).unwrap().len() > 20_000);
+    }
+}
