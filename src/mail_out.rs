@@ -311,6 +311,53 @@ mod tests {
             .collect()
     }
 
+    /// A board mail queued before the HTML part had its own words (no `page` in the outbox's JSON)
+    /// still gets one: the picture at its shown size, then the text part's text, wrapping.
+    #[test]
+    fn a_board_mail_queued_without_a_page_shows_the_text_under_the_picture() {
+        let g = crate::games::limit::Game::new(Default::default(), 2, 7).unwrap();
+        let svg = crate::games::limit::svg::svg(&g);
+        let mut json = serde_json::to_value(sample().with_picture(Some(svg))).unwrap();
+        assert!(json.get("page").is_none(), "no page: nothing stored");
+        json.as_object_mut().unwrap().remove("page");
+        let old: OutgoingMail = serde_json::from_value(json).unwrap();
+        let png = crate::picture::png(old.picture.as_deref().unwrap()).unwrap();
+        let (w, _) = crate::picture::png_size(&png).unwrap();
+        let msg = mail_parser::MessageParser::default()
+            .parse(&old.to_message().unwrap().formatted())
+            .unwrap()
+            .body_html(0)
+            .unwrap()
+            .into_owned();
+        assert!(
+            msg.contains(&format!("width=\"{}\"", w / crate::picture::SCALE)),
+            "{msg}"
+        );
+        assert!(
+            msg.contains("white-space: pre-wrap\">Summary of Limit Board 101"),
+            "{msg}"
+        );
+        // With a page, the page's words lead and the text part's are not repeated whole.
+        let page = BoardPage {
+            news: "bob played 3-7,4.".into(),
+            send: String::new(),
+            caption: "Limit Board 101".into(),
+            details: "Moves:".into(),
+        };
+        let html = mail_parser::MessageParser::default()
+            .parse(&old.with_page(Some(page)).to_message().unwrap().formatted())
+            .unwrap()
+            .body_html(0)
+            .unwrap()
+            .into_owned();
+        let at = |s: &str| {
+            html.find(s)
+                .unwrap_or_else(|| panic!("{s} missing: {html}"))
+        };
+        assert!(at("bob played 3-7,4.") < at("<img"), "{html}");
+        assert!(!html.contains("<pre"), "{html}");
+    }
+
     #[test]
     fn builds_all_headers() {
         let text = formatted(&sample());
