@@ -1,7 +1,10 @@
 //! Draws a Limit board as the board mails do and writes the PNG; prints its size and the time to
-//! render it (median of 20 runs, the first one, with the font load, left out).
+//! render it (median of RUNS draws, the first one, with the font load, left out).
 //!
-//!   cargo run --release --example board_png -- OUT.png [SIZE] [MOVES]
+//!   cargo run --release --example board_png -- OUT.png [SIZE] [MOVES] [RUNS]
+//!
+//! `scripts/picture-speed.sh` runs it for the wall-clock median and under callgrind for the
+//! instructions of one draw.
 
 use std::time::Instant;
 
@@ -12,6 +15,7 @@ fn main() {
     let out = args.next().unwrap_or_else(|| "board.png".into());
     let size: u32 = args.next().and_then(|s| s.parse().ok()).unwrap_or(8);
     let moves: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(4);
+    let runs: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(20);
     let opts = [GameOption::with_value("size", &size.to_string())];
     let mut g = Registry::standard()
         .find("limit")
@@ -26,7 +30,7 @@ fn main() {
     }
     let svg = g.svg().unwrap();
     let png = pbem::picture::png(&svg).unwrap();
-    let mut times: Vec<f64> = (0..20)
+    let mut times: Vec<f64> = (0..runs)
         .map(|_| {
             let t = Instant::now();
             let _ = pbem::picture::draw(&svg).unwrap();
@@ -34,11 +38,17 @@ fn main() {
         })
         .collect();
     times.sort_by(f64::total_cmp);
+    let median = match times.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => times[n / 2],
+        n => (times[n / 2 - 1] + times[n / 2]) / 2.0,
+    };
     std::fs::write(&out, png.as_slice()).unwrap();
+    let (w, h) = pbem::picture::png_size(&png).unwrap();
     println!(
-        "{out}: size {size}, {} bytes PNG, {} bytes SVG, render median {:.1} ms",
+        "{out}: size {size}, {w}x{h} px, {} bytes PNG, {} bytes SVG, render median {median:.2} ms \
+         of {runs}",
         png.len(),
         svg.len(),
-        (times[9] + times[10]) / 2.0
     );
 }

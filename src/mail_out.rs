@@ -8,6 +8,7 @@
 // The MIME message (build), the transports (mailer), the sendmail program and .eml files (sendmail).
 mod build;
 mod mailer;
+mod page;
 mod sendmail;
 
 use std::hash::{BuildHasher, Hasher};
@@ -21,6 +22,7 @@ use crate::config::{ServerConfig, Transport};
 use crate::mail_in::MAX_REFERENCES;
 use build::split_mailbox;
 pub use mailer::Mailer;
+pub use page::BoardPage;
 
 /// `Auto-Submitted` value of a direct answer to a player's mail (RFC 3834).
 pub const AUTO_REPLIED: &str = "auto-replied";
@@ -58,6 +60,11 @@ pub struct OutgoingMail {
     /// HTML showing the board as an inline PNG (`multipart/related`, `cid:`) above the same text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub picture: Option<String>,
+    /// What a board mail's HTML part shows around the picture (news and the line to send first, no
+    /// ASCII board); without it (a mail queued by an older version) the HTML shows the text part
+    /// under the picture.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<BoardPage>,
     /// Files sent with the mail (a game record): the mail is then `multipart/mixed`, the text (or the
     /// text and picture) first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -182,6 +189,7 @@ impl OutgoingMail {
             x_loop: server.address.clone(),
             date_unix: now,
             picture: None,
+            page: None,
             attachments: Vec::new(),
             reply_to: None,
         }
@@ -217,6 +225,12 @@ impl OutgoingMail {
     /// This mail with the board as SVG, drawn as a picture when it is sent (`mail.pictures`).
     pub fn with_picture(mut self, picture: Option<String>) -> OutgoingMail {
         self.picture = picture;
+        self
+    }
+
+    /// This mail with what its HTML part shows around the picture.
+    pub fn with_page(mut self, page: Option<BoardPage>) -> OutgoingMail {
+        self.page = page;
         self
     }
 
@@ -283,6 +297,7 @@ mod tests {
             x_loop: "pbem@example.org".to_string(),
             date_unix: 1_700_000_000,
             picture: None,
+            page: None,
             attachments: Vec::new(),
             reply_to: None,
         }
@@ -300,6 +315,53 @@ mod tests {
                 n.eq_ignore_ascii_case(name).then_some(v)
             })
             .collect()
+    }
+
+    /// A board mail queued before the HTML part had its own words (no `page` in the outbox's JSON)
+    /// still gets one: the picture at its shown size, then the text part's text, wrapping.
+    #[test]
+    fn a_board_mail_queued_without_a_page_shows_the_text_under_the_picture() {
+        let g = crate::games::limit::Game::new(Default::default(), 2, 7).unwrap();
+        let svg = crate::games::limit::svg::svg(&g);
+        let mut json = serde_json::to_value(sample().with_picture(Some(svg))).unwrap();
+        assert!(json.get("page").is_none(), "no page: nothing stored");
+        json.as_object_mut().unwrap().remove("page");
+        let old: OutgoingMail = serde_json::from_value(json).unwrap();
+        let png = crate::picture::png(old.picture.as_deref().unwrap()).unwrap();
+        let (w, _) = crate::picture::png_size(&png).unwrap();
+        let msg = mail_parser::MessageParser::default()
+            .parse(&old.to_message().unwrap().formatted())
+            .unwrap()
+            .body_html(0)
+            .unwrap()
+            .into_owned();
+        assert!(
+            msg.contains(&format!("width=\"{}\"", w / crate::picture::SCALE)),
+            "{msg}"
+        );
+        assert!(
+            msg.contains("white-space: pre-wrap\">Summary of Limit Board 101"),
+            "{msg}"
+        );
+        // With a page, the page's words lead and the text part's are not repeated whole.
+        let page = BoardPage {
+            news: "bob played 3-7,4.".into(),
+            send: String::new(),
+            caption: "Limit Board 101".into(),
+            details: "Moves:".into(),
+        };
+        let html = mail_parser::MessageParser::default()
+            .parse(&old.with_page(Some(page)).to_message().unwrap().formatted())
+            .unwrap()
+            .body_html(0)
+            .unwrap()
+            .into_owned();
+        let at = |s: &str| {
+            html.find(s)
+                .unwrap_or_else(|| panic!("{s} missing: {html}"))
+        };
+        assert!(at("bob played 3-7,4.") < at("<img"), "{html}");
+        assert!(!html.contains("<pre"), "{html}");
     }
 
     #[test]

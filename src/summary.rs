@@ -149,6 +149,15 @@ impl Summary<'_> {
     /// The whole summary, in pbmserv's order: the summary line, status (with open proposals and
     /// vacations), rating changes, options, move list, board, players, subscribers, comments, times.
     pub fn render(&self) -> String {
+        self.write(true)
+    }
+
+    /// The summary without the ASCII board: the HTML part of a board mail shows the picture instead.
+    pub fn render_without_board(&self) -> String {
+        self.write(false)
+    }
+
+    fn write(&self, with_board: bool) -> String {
         let st = self.state;
         let mut out = format!("Summary of {} Board {}\n\n", self.title, self.board);
         out.push_str(&status_line(st, self.players));
@@ -170,8 +179,11 @@ impl Summary<'_> {
         out.push_str("Moves:\n");
         out.push_str(&move_list(st, self.players));
         out.push('\n');
-        out.push_str(st.render().trim_end());
-        out.push_str("\n\nPlayers:\n");
+        if with_board {
+            out.push_str(st.render().trim_end());
+            out.push_str("\n\n");
+        }
+        out.push_str("Players:\n");
         for seat in 0..self.players.len() {
             out.push_str(&format!("  {}\n", seat_label(st, self.players, seat)));
         }

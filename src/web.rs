@@ -1,7 +1,8 @@
 //! `pbem web`: read-only web pages of the games, served over HTTP by axum ([`serve`]).
 //!
 //! Pages: `/` (the game types), `/limit` (every game, paged), `/limit/101` (a board as SVG with its
-//! move list; `?move=12` shows the game as move 12 was awaited), `/limit/ratings`, `/limit/standings`.
+//! move list; `?move=12` shows the game as move 12 was awaited), `/limit/ratings`, `/limit/standings`,
+//! `/limit/player/alice` (a player's games, results and rating history; every name links there).
 //!
 //! Read-only by construction: each worker holds a connection opened with SQLITE_OPEN_READ_ONLY, and
 //! reads only what players may see of each other (userids, games, ratings): no query here selects an
@@ -9,6 +10,7 @@
 //! that cannot be answered gets a 400 or 404 page that repeats no text of the request, only the
 //! numbers read from it.
 
+mod player;
 mod serve;
 mod stream;
 mod target;
@@ -84,6 +86,7 @@ fn route(db: &mut Db, registry: &Registry, target: &str) -> Result<Page, Storage
         }
         ["ratings"] => ratings(db, rules),
         ["standings"] => standings(db, rules),
+        ["player", userid] => player::player_page(db, rules, userid),
         [board, file] => match parse_number(board) {
             Some(board) => record_file(db, rules, board, file),
             None => Ok(not_found()),
@@ -139,7 +142,8 @@ fn parse_number(s: &str) -> Option<u32> {
 const STYLE: &str = "body{font-family:sans-serif;max-width:60em;margin:1em auto;padding:0 1em;\
 color:#222}table{border-collapse:collapse}td,th{padding:.2em .6em;text-align:left;\
 border-bottom:1px solid #ddd}nav a{margin-right:1em}.note{background:#fff3cd;padding:.5em}\
-.board svg{width:100%;max-width:34em;height:auto}ol.moves{columns:3}.current{font-weight:bold}";
+.board svg{width:100%;max-width:34em;height:auto}ol.moves{columns:3}.current{font-weight:bold}\
+@media (max-width:600px){ol.moves{columns:1}}";
 
 /// A whole document around `body` (already HTML); `title` is plain text.
 fn document(status: u16, title: &str, body: &str) -> Page {
@@ -249,7 +253,11 @@ fn game_list(db: &mut Db, rules: &'static dyn GameRules, page: u32) -> Result<Pa
         );
         for g in &games {
             let status = listed_status(&tx, rules, g)?;
-            let players: Vec<String> = g.players.iter().map(|p| escape(p)).collect();
+            let players: Vec<String> = g
+                .players
+                .iter()
+                .map(|p| player::player_link(n, p))
+                .collect();
             let _ = writeln!(
                 body,
                 "<tr><td><a href=\"/{n}/{b}\">{b}</a></td><td>{p}</td><td>{s}</td><td>{t}</td></tr>",
@@ -402,11 +410,21 @@ fn board_page(
              The game is now at move {current}: <a href=\"/{n}/{board}\">see it as it stands</a>.</p>"
         );
     }
+    // A finished game has no move awaited: it says how many were played.
+    let when = match shown.status() {
+        Status::ToMove(_) => format!("Move {}.", shown.move_number()),
+        Status::Over(_) => {
+            let played = shown.moves().len();
+            format!(
+                "{played} move{} played.",
+                if played == 1 { "" } else { "s" }
+            )
+        }
+    };
     let _ = writeln!(
         body,
-        "<p><strong>{}</strong> Move {}.</p>",
+        "<p><strong>{}</strong> {when}</p>",
         escape(&summary::status_line(shown.as_ref(), &players)),
-        shown.move_number()
     );
     match shown.svg() {
         Some(svg) => {
@@ -448,8 +466,8 @@ fn board_page(
             body,
             "<tr><td>{}</td><td>{}</td><td>{} ({} game{})</td>",
             escape(sides.get(seat).map(String::as_str).unwrap_or("?")),
-            escape(userid),
-            rating.rating,
+            player::player_link(n, userid),
+            player::rating_text(rating),
             rating.games,
             if rating.games == 1 { "" } else { "s" }
         );
@@ -467,6 +485,9 @@ fn board_page(
         body.push_str("</tr>\n");
     }
     body.push_str("</table>\n");
+    if view.players.iter().any(|(_, r)| r.is_provisional()) {
+        body.push_str(&player::provisional_note());
+    }
     let _ = writeln!(
         body,
         "<p>Options: {}. Started {}, last move {}.</p>",
@@ -499,11 +520,13 @@ fn board_page(
             } else {
                 ""
             };
+            let side = sides.get(m.seat).map(String::as_str).unwrap_or("?");
+            let who = players.get(m.seat).map(String::as_str).unwrap_or("?");
             let _ = writeln!(
                 body,
                 "<li{class}><a href=\"{href}\">{}</a> {}{}</li>",
                 escape(&m.text),
-                escape(&summary::seat_label(now_state.as_ref(), &players, m.seat)),
+                player::seat_link(n, side, who),
                 if m.auto { " (Auto)" } else { "" }
             );
         }
@@ -529,12 +552,15 @@ fn ratings(db: &mut Db, rules: &'static dyn GameRules) -> Result<Page, StorageEr
                 body,
                 "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
                 i + 1,
-                escape(userid),
-                r.rating,
+                player::player_link(rules.name(), userid),
+                player::rating_text(r),
                 r.games
             );
         }
         body.push_str("</table>\n");
+        if list.iter().any(|(_, r)| r.is_provisional()) {
+            body.push_str(&player::provisional_note());
+        }
     }
     Ok(document(200, &format!("{} ratings", rules.title()), &body))
 }
@@ -554,7 +580,7 @@ fn standings(db: &mut Db, rules: &'static dyn GameRules) -> Result<Page, Storage
             let _ = writeln!(
                 body,
                 "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                escape(&s.userid),
+                player::player_link(rules.name(), &s.userid),
                 s.played,
                 s.won,
                 s.lost,
@@ -667,7 +693,14 @@ mod tests {
         assert!(first.html.contains("href=\"/limit/151\""));
         assert!(!first.html.contains("href=\"/limit/101\""));
         assert!(first.html.contains("href=\"/limit?page=2\">Older games"));
-        assert!(first.html.contains("&lt;b&gt;ann, bo&amp;b"));
+        assert!(
+            first.html.contains(
+                "<a href=\"/limit/player/%3Cb%3Eann\">&lt;b&gt;ann</a>, \
+                 <a href=\"/limit/player/bo%26b\">bo&amp;b</a>"
+            ),
+            "{}",
+            first.html
+        );
         assert!(first.html.contains("line 50 &lt;script&gt;"));
         assert!(!first.html.contains("<script>") && !first.html.contains("<b>ann"));
         let second = get(&mut db, "/limit?page=2");

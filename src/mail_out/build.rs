@@ -93,12 +93,13 @@ impl OutgoingMail {
                 .body(text_body(&self.body))
         };
         let with_picture = |png: Vec<u8>| {
+            let html = self.html_part(&png);
             MultiPart::alternative().singlepart(text()).multipart(
                 MultiPart::related()
                     .singlepart(
                         SinglePart::builder()
                             .header(ContentType::TEXT_HTML)
-                            .body(text_body(&html_body(&self.subject, &self.body))),
+                            .body(text_body(&html)),
                     )
                     .singlepart(
                         Attachment::new_inline(BOARD_CID.to_string())
@@ -154,13 +155,29 @@ fn file_part(file: &super::FileAttachment) -> Result<SinglePart, MailOutError> {
 /// The Content-ID of a board mail's picture.
 const BOARD_CID: &str = "board@pbem";
 
-/// The HTML part of a board mail: the picture, then the same text as the text part.
-fn html_body(subject: &str, text: &str) -> String {
+impl OutgoingMail {
+    /// The HTML part of a board mail around its picture `png` (shown at its SVG size: the PNG has
+    /// [`crate::picture::SCALE`] pixels to each).
+    fn html_part(&self, png: &[u8]) -> String {
+        let scale = crate::picture::SCALE;
+        let (w, h) = crate::picture::png_size(png).unwrap_or((scale, scale));
+        match &self.page {
+            Some(page) => page.html(&self.subject, BOARD_CID, w / scale, h / scale),
+            None => html_body(&self.subject, &self.body, w / scale),
+        }
+    }
+}
+
+/// The HTML part of a board mail queued without a [`super::BoardPage`] (by an older version): the
+/// picture, then the same text as the text part, wrapped.
+fn html_body(subject: &str, text: &str, width: u32) -> String {
     use crate::html::escape as esc;
     format!(
         "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{}</title></head>\n<body>\n\
-         <p><img src=\"cid:{BOARD_CID}\" alt=\"The board, as drawn in the text below\"></p>\n\
-         <pre style=\"font-family: monospace; font-size: 13px\">{}</pre>\n</body></html>\n",
+         <p><img src=\"cid:{BOARD_CID}\" width=\"{width}\" style=\"max-width: 100%; height: auto\" \
+         alt=\"The board, as drawn in the text below\"></p>\n\
+         <pre style=\"font-family: monospace; font-size: 13px; white-space: pre-wrap\">{}</pre>\n\
+         </body></html>\n",
         esc(subject),
         esc(text)
     )

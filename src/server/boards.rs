@@ -1,8 +1,9 @@
 //! Boards: the summary a board mail shows, the mails of a new position, `show`.
 
-use super::{Core, Letter, Outcome, Refused, Sign, Step};
+use super::{Core, Letter, Outcome, Picture, Refused, Sign, Step};
 use crate::decision::PlayRefusal;
 use crate::games::{GameRules, GameState, Status};
+use crate::mail_out::BoardPage;
 use crate::reply_token::Target;
 use crate::storage::{Comment, GameRow, Listed, SavedStatus, StorageError, Tx};
 use crate::summary::{self, Summary};
@@ -37,6 +38,19 @@ impl Core {
         state: &dyn GameState,
         comments: &[Comment],
     ) -> Result<String, StorageError> {
+        self.summary_with(tx, rules, row, state, comments, true)
+    }
+
+    /// [`Core::summary`], with the ASCII board or without it (the HTML part shows the picture).
+    fn summary_with(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        row: &GameRow,
+        state: &dyn GameState,
+        comments: &[Comment],
+        with_board: bool,
+    ) -> Result<String, StorageError> {
         let players = userids(row);
         let mut status_notes = self.proposal_lines(tx, rules, row, state)?;
         status_notes.extend(self.agreement_lines(tx, rules, row, state)?);
@@ -48,7 +62,7 @@ impl Core {
             Vec::new()
         };
         let subscribers = self.subscriber_names(tx, row)?;
-        Ok(Summary {
+        let summary = Summary {
             title: rules.title(),
             board: row.board,
             state,
@@ -61,8 +75,12 @@ impl Core {
             last_move: row.updated_at,
             now: self.now,
             time_used: &tx.time_used(row.id)?,
-        }
-        .render())
+        };
+        Ok(if with_board {
+            summary.render()
+        } else {
+            summary.render_without_board()
+        })
     }
 
     /// Every player's own board mail, and each subscriber's. `actor` is the seat that acted (their mail
@@ -88,14 +106,36 @@ impl Core {
             !comments.is_empty(),
         );
         let mut body = self.summary(tx, rules, row, state, comments)?;
-        if let Some(url) = self.cfg.web.game_url(rules.name(), row.board) {
-            body.push_str(&format!("The game on the web: {url}\n"));
-        }
+        let web_line = self
+            .cfg
+            .web
+            .game_url(rules.name(), row.board)
+            .map(|url| format!("The game on the web: {url}\n"))
+            .unwrap_or_default();
+        body.push_str(&web_line);
         let next = next_move_lines(rules, row, state);
-        let picture = if self.cfg.mail.pictures {
-            state.svg()
-        } else {
-            None
+        // One SVG for every mail of this move: the sender draws it once (`picture::png` remembers it).
+        let picture = match self.cfg.mail.pictures {
+            true => state.svg().map(|svg| {
+                let details = self.summary_with(tx, rules, row, state, comments, false)?;
+                Ok::<_, StorageError>((svg, details + &web_line))
+            }),
+            false => None,
+        }
+        .transpose()?;
+        let picture_for = |seat: Option<usize>| {
+            picture.as_ref().map(|(svg, details)| {
+                let lead = board_lead(rules, row, state, seat);
+                Picture {
+                    svg: svg.clone(),
+                    page: BoardPage {
+                        news: lead.news,
+                        send: lead.send,
+                        caption: caption(rules, row, state),
+                        details: details.clone(),
+                    },
+                }
+            })
         };
         let mut letters: Vec<Letter> = row
             .players
@@ -109,7 +149,7 @@ impl Core {
                     _ => body.clone(),
                 },
                 reply: Some(seat) == actor,
-                picture: picture.clone(),
+                picture: picture_for(Some(seat)),
                 sign: Some(Sign {
                     reader: p.id,
                     target: Target::Board(row.id),
@@ -120,7 +160,7 @@ impl Core {
             self.subscriber_letters(tx, row, &subject, &body)?
                 .into_iter()
                 .map(|l| Letter {
-                    picture: picture.clone(),
+                    picture: picture_for(None),
                     ..l
                 }),
         );
@@ -232,6 +272,58 @@ pub(super) fn next_move_lines(
             lines.concat(),
         ),
     ))
+}
+
+/// What a board mail tells its reader first, before any board.
+pub(super) struct Lead {
+    /// What happened: the last move and whose turn it is (or how the game ended).
+    pub(super) news: String,
+    /// The line(s) to send with the words around them; empty unless the reader is to move.
+    pub(super) send: String,
+}
+
+/// The news and the line to send of a board mail to the player in `seat` (`None`: a subscriber).
+/// The HTML part takes both from here and nowhere else, so that it says what the text part says.
+pub(super) fn board_lead(
+    rules: &dyn GameRules,
+    row: &GameRow,
+    state: &dyn GameState,
+    seat: Option<usize>,
+) -> Lead {
+    let players = userids(row);
+    let mut news = String::new();
+    if let Some(last) = state.moves().iter().rev().find(|m| !m.auto) {
+        let who = match seat {
+            Some(s) if s == last.seat => "You".to_string(),
+            _ => summary::seat_label(state, &players, last.seat),
+        };
+        news.push_str(&format!("{who} played {}.\n", last.text));
+    }
+    news.push_str(&summary::status_line(state, &players));
+    news.push('\n');
+    let send = match next_move_lines(rules, row, state) {
+        Some((to_move, lines)) if Some(to_move) == seat => lines,
+        _ => String::new(),
+    };
+    Lead { news, send }
+}
+
+/// The caption of a board's picture: the game, the board, the move and who plays which side.
+pub(super) fn caption(rules: &dyn GameRules, row: &GameRow, state: &dyn GameState) -> String {
+    let players = userids(row);
+    let seats: Vec<String> = (0..players.len())
+        .map(|s| summary::seat_label(state, &players, s))
+        .collect();
+    let when = match state.status() {
+        Status::ToMove(_) => format!("move {}", state.move_number()),
+        Status::Over(_) => format!("game over after {} moves", state.moves().len()),
+    };
+    format!(
+        "{} Board {}, {when}: {}",
+        rules.title(),
+        row.board,
+        seats.join(", ")
+    )
 }
 
 /// What the lists show of a game, saved with its state.

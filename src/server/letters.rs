@@ -249,11 +249,13 @@ impl Core {
         subject: String,
         body: String,
         reply: bool,
-        picture: Option<String>,
+        picture: Option<super::Picture>,
     ) -> OutgoingMail {
         let auto = if reply { AUTO_REPLIED } else { AUTO_GENERATED };
+        let (svg, page) = picture.map(|p| (p.svg, p.page)).unzip();
         let mail = OutgoingMail::new(&self.cfg.server, to, subject, body, auto, self.now)
-            .with_picture(picture);
+            .with_picture(svg)
+            .with_page(page);
         if reply {
             mail.replying_to(origin.message_id.as_deref(), &origin.references)
         } else {

@@ -135,8 +135,9 @@ struct Letter {
     /// True for the answer to the sender (auto-replied, threaded); false for mail to others
     /// (auto-generated).
     reply: bool,
-    /// The board as SVG, for the picture of a board mail (`mail.pictures`).
-    picture: Option<String>,
+    /// The board as SVG, for the picture of a board mail (`mail.pictures`), with what the HTML
+    /// part shows around it.
+    picture: Option<Picture>,
     /// A letter to one player that a reply may answer without a password: it gets that player's
     /// signed `Reply-To` (see `server/reply.rs`).
     sign: Option<Sign>,
@@ -148,6 +149,13 @@ struct Sign {
     /// The reader's account row.
     reader: i64,
     target: crate::reply_token::Target,
+}
+
+/// A board mail's picture (the board as SVG) and its HTML part's words.
+#[derive(Clone)]
+struct Picture {
+    svg: String,
+    page: crate::mail_out::BoardPage,
 }
 
 /// What one command did. The default is a refusal that says nothing and sends nothing.

@@ -166,6 +166,19 @@ fn collect_listing(rows: &mut rusqlite::Rows<'_>) -> Result<Vec<Listed>> {
 }
 
 impl Tx<'_> {
+    /// A player's row id and userid as signed up, found by userid ignoring case (`pbem web`'s
+    /// player page): nothing else of the account is read.
+    pub fn player(&self, userid: &str) -> Result<Option<(i64, String)>> {
+        Ok(self
+            .0
+            .query_row(
+                "SELECT id, userid FROM users WHERE userid_key = ?1",
+                [crate::accounts::userid_key(userid)],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?)
+    }
+
     /// A player's games of one type, by board number, in one query.
     pub fn games_of(
         &self,

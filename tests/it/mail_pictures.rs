@@ -58,7 +58,8 @@ fn a_board_mail_carries_the_board_as_an_inline_png_after_the_same_text() {
         .into_iter()
         .find(|m| m.to == ["bob@example.org"] && m.subject.starts_with("New"))
         .unwrap();
-    assert!(mail.raw.len() <= 60_000, "{} bytes", mail.raw.len());
+    // The picture is drawn at 2x for sharp phone screens (issue 25): about 40 KB, 53 in base64.
+    assert!(mail.raw.len() <= 70_000, "{} bytes", mail.raw.len());
     // The text part is the mail a text reader gets without pictures.
     assert_eq!(mail.body, text_only.body);
 

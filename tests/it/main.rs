@@ -23,6 +23,7 @@ mod limit_robot;
 mod limit_svg;
 mod listing;
 mod lmtp;
+mod mail_html;
 mod mail_in;
 mod mail_pictures;
 mod mail_shapes;

@@ -120,8 +120,13 @@ fn fixture() -> Env {
     env
 }
 
-/// What must never appear on a page: the fixtures' addresses and passwords (and any hash).
+/// What must never appear on a page: the fixtures' addresses and passwords (and any hash). The
+/// page's own stylesheet (its `@media` rule) is not looked at.
 fn assert_no_secrets(target: &str, body: &str) {
+    let body = match (body.find("<style>"), body.find("</style>")) {
+        (Some(a), Some(b)) if a < b => format!("{}{}", &body[..a], &body[b..]),
+        _ => body.to_string(),
+    };
     for secret in [
         "example.org",
         "pw-alice",
@@ -163,7 +168,13 @@ fn pages_show_the_games_boards_and_ratings_and_nothing_private() {
     for board in 101..=104 {
         assert!(list.contains(&format!("href=\"/limit/{board}\"")), "{list}");
     }
-    assert!(list.contains("alice, bob, carol"), "{list}");
+    assert!(
+        list.contains(
+            "<a href=\"/limit/player/alice\">alice</a>, <a href=\"/limit/player/bob\">bob</a>, \
+             <a href=\"/limit/player/carol\">carol</a>"
+        ),
+        "every name links to the player's page: {list}"
+    );
     assert!(list.contains("wins."), "the finished game's status: {list}");
     assert!(list.contains("to move."), "a running game's status: {list}");
     // Most recently moved first: board 104 was moved last, so it comes before 101.
@@ -178,7 +189,10 @@ fn pages_show_the_games_boards_and_ratings_and_nothing_private() {
     assert!(b101.contains("<svg"), "{b101}");
     assert!(b101.contains("Move 7."), "{b101}");
     // alice and bob each lost board 103: one rated game, below the 1600 of a start.
-    assert!(b101.contains("<td>alice</td><td>15"), "{b101}");
+    assert!(
+        b101.contains("<td><a href=\"/limit/player/alice\">alice</a></td><td>15"),
+        "{b101}"
+    );
     assert!(b101.contains("(1 game)"), "{b101}");
     for m in 2..=6 {
         assert!(
@@ -237,8 +251,10 @@ fn pages_show_the_games_boards_and_ratings_and_nothing_private() {
     let (status, standings) = get(a, "/limit/standings");
     assert_eq!(status, 200);
     assert!(
-        standings
-            .contains("<tr><td>carol</td><td>1</td><td>1</td><td>0</td><td>0</td><td>1</td></tr>"),
+        standings.contains(
+            "<tr><td><a href=\"/limit/player/carol\">carol</a></td><td>1</td><td>1</td>\
+                       <td>0</td><td>0</td><td>1</td></tr>"
+        ),
         "carol: 1 played, 1 won, 1 running: {standings}"
     );
     seen.push(("/limit/standings".to_string(), standings));
@@ -273,6 +289,80 @@ fn pages_show_the_games_boards_and_ratings_and_nothing_private() {
     );
     assert_eq!(status, 200);
     drop(web);
+}
+
+/// Issue 25, section 4: a player's page per game type, linked from every name; the provisional `P`;
+/// a finished game counts the moves played; the move list one column on a phone.
+#[test]
+fn a_players_page_and_the_links_to_it() {
+    let env = fixture();
+    let web = start_web(&env);
+    let a = web.addr.as_str();
+
+    let (status, carol) = get(a, "/limit/player/carol");
+    assert_eq!(status, 200, "{carol}");
+    assert!(carol.contains("<h1>Limit player carol</h1>"), "{carol}");
+    // Her games (103 won, 104 running), newest first, and the result with the rating change.
+    let row = |b: u32| {
+        carol
+            .find(&format!("<tr><td><a href=\"/limit/{b}\">{b}</a></td>"))
+            .unwrap_or_else(|| panic!("board {b} missing: {carol}"))
+    };
+    assert!(row(104) < row(103), "{carol}");
+    assert!(
+        !carol.contains("href=\"/limit/101\""),
+        "not her game: {carol}"
+    );
+    let won = carol.lines().find(|l| l.contains("/limit/103\"")).unwrap();
+    assert!(won.contains("<td>won: 1600 &rarr; 16"), "{won}");
+    assert!(
+        carol.contains("Won 1, lost 0, drawn 0; 1 running."),
+        "{carol}"
+    );
+    // The rating history: one rated game, and the rating with its provisional P.
+    let history = &carol[carol.find("<h2>Rating history</h2>").expect("history")..];
+    assert!(
+        history.contains("<tr><td>1</td><td><a href=\"/limit/103\">103</a></td>"),
+        "{history}"
+    );
+    assert!(carol.contains(" P</strong> after 1 rated game."), "{carol}");
+    assert!(carol.contains("P: provisional"), "{carol}");
+    // Case is ignored as in mail; an unknown player or a userid no signup allows is a 404.
+    assert_eq!(get(a, "/limit/player/CAROL").0, 200);
+    assert_eq!(get(a, "/limit/player/nobody").0, 404);
+    assert_eq!(get(a, "/limit/player/a%3Cb").0, 404);
+    assert_eq!(get(a, &format!("/limit/player/{}", "a".repeat(21))).0, 404);
+    // Per game type: her Hex page exists and has no games.
+    let (status, hex) = get(a, "/hex/player/carol");
+    assert_eq!(status, 200);
+    assert!(hex.contains("No Hex games yet."), "{hex}");
+
+    // Every name links to the page: the ratings (with P), the board's players and its move list.
+    let (_, ratings) = get(a, "/limit/ratings");
+    assert!(
+        ratings.contains("<td><a href=\"/limit/player/carol\">carol</a></td><td>16"),
+        "{ratings}"
+    );
+    assert!(ratings.contains(" P</td>"), "{ratings}");
+    let (_, b103) = get(a, "/limit/103");
+    assert!(
+        b103.contains("(<a href=\"/limit/player/alice\">alice</a>)</li>"),
+        "the move list: {b103}"
+    );
+    // A finished game: the moves played, not the move that would have come next.
+    let played = env.stored_moves(103).len();
+    assert!(b103.contains(&format!("{played} moves played.")), "{b103}");
+    assert!(!b103.contains(&format!("Move {}.", played + 1)), "{b103}");
+    // The record files are linked.
+    assert!(b103.contains("href=\"/limit/103/record.txt\""), "{b103}");
+    // The move list is one column below 600 px.
+    assert!(
+        b103.contains("@media (max-width:600px){ol.moves{columns:1}}"),
+        "{b103}"
+    );
+    for (target, body) in [("/limit/player/carol", &carol), ("/hex/player/carol", &hex)] {
+        assert_no_secrets(target, body);
+    }
 }
 
 #[test]
@@ -654,7 +744,7 @@ fn tile_colour_pixels(png_bytes: &[u8]) -> [usize; 4] {
     let info = reader.next_frame(&mut buf).unwrap();
     let step = info.color_type.samples();
     let colours: [[u8; 3]; 4] = [
-        [0xD5, 0x5E, 0x00],
+        [0xCC, 0x33, 0x33],
         [0x00, 0x72, 0xB2],
         [0x00, 0x9E, 0x73],
         [0x33, 0x33, 0x33],
@@ -715,5 +805,94 @@ fn no_page_shows_a_signed_reply_address() {
         }
         assert!(!body.contains("pbem+"), "{target}");
         assert_no_secrets(target, &body);
+    }
+}
+
+/// The board page in headless Chromium in a frame 390 px wide (its own viewport, as a phone's:
+/// Chromium makes no window under 500 px) and at 1000 px: one column of moves on the phone, three
+/// on the desktop, and the page no wider than the phone's screen. Skipped, with a message, without
+/// /usr/bin/chromium; `PBEM_SCREENSHOT_DIR=docs/pictures` keeps the phone's screenshot.
+#[test]
+fn the_move_list_is_one_column_on_a_phone() {
+    let chromium = Path::new("/usr/bin/chromium");
+    if !chromium.exists() {
+        eprintln!("skipped: /usr/bin/chromium is missing (apt-get install -y chromium)");
+        return;
+    }
+    let env = fixture();
+    let web = start_web(&env);
+    let (status, page) = get(&web.addr, "/limit/101");
+    assert_eq!(status, 200);
+    let probe = "<script>window.addEventListener('load',()=>{const o=document.querySelector\
+                 ('ol.moves');parent.document.body.setAttribute('data-probe','columns '+\
+                 getComputedStyle(o).columnCount+' width '+document.documentElement.scrollWidth+\
+                 ' inner '+window.innerWidth);});</script>";
+    let framed = page
+        .replace("</body>", &format!("{probe}</body>"))
+        .replace('&', "&amp;")
+        .replace('"', "&quot;");
+    let dir = env.dir.path();
+    let measure = |width: u32| {
+        let file = dir.join(format!("frame-{width}.html"));
+        std::fs::write(
+            &file,
+            format!(
+                "<!DOCTYPE html><html><body style=\"margin:0;background:#888\"><iframe \
+                 style=\"border:0;background:#fff;display:block\" width=\"{width}\" \
+                 height=\"1600\" srcdoc=\"{framed}\"></iframe></body></html>"
+            ),
+        )
+        .unwrap();
+        let profile = tempfile::tempdir().unwrap();
+        let out = std::process::Command::new(chromium)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--hide-scrollbars",
+            ])
+            .arg(format!("--window-size={},1600", width.max(500)))
+            .args(["--virtual-time-budget=3000", "--dump-dom"])
+            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .arg(format!("file://{}", file.display()))
+            .output()
+            .unwrap();
+        let dom = String::from_utf8_lossy(&out.stdout).into_owned();
+        let probe = dom
+            .split("data-probe=\"")
+            .nth(1)
+            .and_then(|s| s.split('"').next())
+            .unwrap_or_else(|| panic!("no measure at {width} px: {dom}"))
+            .to_string();
+        let n: Vec<u32> = probe.split(' ').filter_map(|w| w.parse().ok()).collect();
+        assert_eq!(n.len(), 3, "{probe}");
+        (n[0], n[1], n[2], file)
+    };
+    let (columns, page_width, inner, file) = measure(390);
+    assert_eq!(inner, 390);
+    assert_eq!(columns, 1, "the moves on a phone");
+    assert!(
+        page_width <= 390,
+        "the page is {page_width} px wide on a 390 px screen"
+    );
+    let (columns, _, _, _) = measure(1000);
+    assert_eq!(columns, 3, "the moves on a desktop");
+    if let Some(keep) = std::env::var_os("PBEM_SCREENSHOT_DIR").map(PathBuf::from) {
+        let shot = keep.join("web-board-390.png");
+        let profile = tempfile::tempdir().unwrap();
+        std::process::Command::new(chromium)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--hide-scrollbars",
+            ])
+            .args(["--window-size=500,1600", "--virtual-time-budget=3000"])
+            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .arg(format!("--screenshot={}", shot.display()))
+            .arg(format!("file://{}", file.display()))
+            .output()
+            .unwrap();
+        assert!(std::fs::metadata(&shot).unwrap().len() > 20_000);
     }
 }

@@ -2,8 +2,9 @@
 //! the ASCII board: hexagonal tiles in their colours, each also marked with its letter (the colours, the
 //! Okabe-Ito palette, come with the board from [`super::view`]; the letter does not depend on colour at
 //! all), pawns as circles in their side's colour with the side's letter, the position
-//! number small in each cell, the last move marked (an arrow from where the pawn stood to where it
-//! went, the removed tile's outline dashed), and whose turn it is.
+//! number small in each cell, the last move marked (a thick dark arrow with a light edge from where
+//! the pawn stood to where it went, the removed tile's outline dashed, the pawns it captured faded
+//! and crossed out where they stood), and whose turn it is.
 //!
 //! Pure text out: no fonts or files are read; the picture names a font family and falls back to any
 //! sans-serif.
@@ -11,7 +12,7 @@
 use std::fmt::Write as _;
 
 use super::Game;
-use crate::games::board::Board;
+use crate::games::board::{Board, Spot};
 use crate::html::escape as esc;
 
 /// Half the distance between opposite corners of a hexagon, in picture units.
@@ -72,13 +73,80 @@ impl Outline {
     }
 }
 
-/// The position as an SVG document.
+/// The position as an SVG document, the pawns the last move captured marked where they stood.
 pub fn svg(g: &Game) -> String {
-    draw("Limit", &g.board_view())
+    draw("Limit", &g.board_view(), &captured(g))
 }
 
-/// A board of hexagons as an SVG document, titled with the game's name.
-pub fn draw(game: &str, view: &Board) -> String {
+/// The pawns the last move (a player's, not the engine's) took off the board: where each stood and
+/// whose it was. The position before that move is replayed; the moved pawn's old cell is not a
+/// capture.
+fn captured(g: &Game) -> Vec<(Spot, usize)> {
+    let Some(k) = g.records().iter().rposition(|r| !r.auto) else {
+        return Vec::new();
+    };
+    let Ok(before) = g.at_move(k as u32 + 1) else {
+        return Vec::new();
+    };
+    let view = g.board_view();
+    let from = view
+        .last_move
+        .as_ref()
+        .and_then(|m| m.from)
+        .map(|s| s.number);
+    let now: std::collections::HashMap<u32, Option<usize>> =
+        view.cells.iter().map(|c| (c.number, c.piece)).collect();
+    before
+        .board_view()
+        .cells
+        .into_iter()
+        .filter_map(|c| {
+            let seat = c.piece?;
+            let gone = now.get(&c.number).copied().flatten() != Some(seat);
+            (gone && Some(c.number) != from).then_some((
+                Spot {
+                    number: c.number,
+                    q: c.q,
+                    r: c.r,
+                },
+                seat,
+            ))
+        })
+        .collect()
+}
+
+/// The last move's arrow as one outlined shape (shaft and head), from `(x1, y1)` to its tip at
+/// `(x2, y2)`: thick and dark with a light edge, so that it shows on every tile colour.
+fn arrow(out: &mut String, (x1, y1): (f64, f64), (x2, y2): (f64, f64)) {
+    let len = ((x2 - x1).powi(2) + (y2 - y1).powi(2)).sqrt().max(1.0);
+    let (ux, uy) = ((x2 - x1) / len, (y2 - y1) / len);
+    let (nx, ny) = (-uy, ux);
+    let (shaft, head, head_len) = (3.0, 9.0, 14.0_f64.min(len * 0.6));
+    let (bx, by) = (x2 - ux * head_len, y2 - uy * head_len);
+    let points = [
+        (x1 + nx * shaft, y1 + ny * shaft),
+        (bx + nx * shaft, by + ny * shaft),
+        (bx + nx * head, by + ny * head),
+        (x2, y2),
+        (bx - nx * head, by - ny * head),
+        (bx - nx * shaft, by - ny * shaft),
+        (x1 - nx * shaft, y1 - ny * shaft),
+    ];
+    let points: Vec<String> = points
+        .iter()
+        .map(|(x, y)| format!("{x:.1},{y:.1}"))
+        .collect();
+    let _ = writeln!(
+        out,
+        "<polygon class=\"last-move\" points=\"{}\" fill=\"#111111\" stroke=\"#FFFFFF\" \
+         stroke-width=\"2.5\" stroke-linejoin=\"round\" paint-order=\"stroke\"/>",
+        points.join(" ")
+    );
+}
+
+/// A board of hexagons as an SVG document, titled with the game's name; `captured` are the pawns
+/// the last move took, drawn faded and crossed out where they stood.
+pub fn draw(game: &str, view: &Board, captured: &[(Spot, usize)]) -> String {
     let last = view.last_move.as_ref();
     let removed = last.and_then(|m| m.removed);
     let moved = last.and_then(|m| m.from.zip(m.to));
@@ -107,8 +175,6 @@ pub fn draw(game: &str, view: &Board) -> String {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" \
          viewBox=\"0 0 {width:.0} {height:.0}\" font-family=\"DejaVu Sans, Verdana, sans-serif\">\n\
          <title>{} board, move {}</title>\n\
-         <defs><marker id=\"head\" viewBox=\"0 0 10 10\" refX=\"8\" refY=\"5\" markerWidth=\"5\" \
-         markerHeight=\"5\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#111111\"/></marker></defs>\n\
          <rect width=\"100%\" height=\"100%\" fill=\"#FAFAF5\"/>\n",
         esc(game),
         view.move_number
@@ -172,17 +238,55 @@ pub fn draw(game: &str, view: &Board) -> String {
         };
         outline.write(&mut out, spot.number, x, y);
     }
-    if let Some((from, to)) = moved {
-        let ((x1, y1), (x2, y2)) = (at(from.q, from.r), at(to.q, to.r));
-        // Stop short of the pawn at the end, so that the head stays visible.
-        let len = ((x2 - x1).powi(2) + (y2 - y1).powi(2)).sqrt().max(1.0);
-        let short = HEX * 0.5 / len;
-        let (ex, ey) = (x2 - (x2 - x1) * short, y2 - (y2 - y1) * short);
+    for (spot, seat) in captured {
+        let Some(side) = view.sides.get(*seat) else {
+            continue;
+        };
+        let (x, y) = at(spot.q, spot.r);
+        let (r, d) = (HEX * 0.42, HEX * 0.36);
         let _ = writeln!(
             out,
-            "<line class=\"last-move\" x1=\"{x1:.1}\" y1=\"{y1:.1}\" x2=\"{ex:.1}\" y2=\"{ey:.1}\" \
-             stroke=\"#111111\" stroke-width=\"3\" stroke-opacity=\"0.8\" marker-end=\"url(#head)\"/>"
+            "<g class=\"captured\" data-number=\"{n}\" data-side=\"{}\"><circle cx=\"{x:.1}\" \
+             cy=\"{:.1}\" r=\"{r:.1}\" fill=\"{}\" fill-opacity=\"0.5\" stroke=\"{}\" \
+             stroke-width=\"2\" stroke-dasharray=\"3 2\"/><path d=\"M{:.1},{:.1} L{:.1},{:.1} \
+             M{:.1},{:.1} L{:.1},{:.1}\" stroke=\"#FFFFFF\" stroke-width=\"6\" \
+             stroke-linecap=\"round\"/><path d=\"M{:.1},{:.1} L{:.1},{:.1} M{:.1},{:.1} \
+             L{:.1},{:.1}\" stroke=\"#111111\" stroke-width=\"3\" stroke-linecap=\"round\"/></g>",
+            esc(&side.name.to_lowercase()),
+            y + 1.0,
+            side.fill,
+            side.ring,
+            x - d,
+            y - d,
+            x + d,
+            y + d,
+            x - d,
+            y + d,
+            x + d,
+            y - d,
+            x - d,
+            y - d,
+            x + d,
+            y + d,
+            x - d,
+            y + d,
+            x + d,
+            y - d,
+            n = spot.number,
         );
+    }
+    if let Some((from, to)) = moved {
+        let (start, end) = (at(from.q, from.r), at(to.q, to.r));
+        // Stop short of the pawn at the end, so that the head stays visible.
+        let len = ((end.0 - start.0).powi(2) + (end.1 - start.1).powi(2))
+            .sqrt()
+            .max(1.0);
+        let short = HEX * 0.45 / len;
+        let tip = (
+            end.0 - (end.0 - start.0) * short,
+            end.1 - (end.1 - start.1) * short,
+        );
+        arrow(&mut out, start, tip);
     }
     // Whose turn, and each side's pawns.
     let base = height - footer + 22.0;
@@ -249,6 +353,52 @@ mod tests {
         );
         assert!(after.contains("Blue to move"), "{after}");
         assert!(after.starts_with("<svg ") && after.ends_with("</svg>\n"));
+    }
+
+    #[test]
+    fn a_capture_is_marked_where_the_pawn_stood() {
+        let mut g = Game::new(Config::default(), 2, 7).unwrap();
+        assert!(!svg(&g).contains("class=\"captured\""));
+        for _ in 0..100 {
+            let moves = GameState::legal_moves(&g);
+            let pawns = |g: &Game| -> Vec<(u32, usize)> {
+                let v = g.board_view();
+                v.cells
+                    .iter()
+                    .filter_map(|c| Some((c.number, c.piece?)))
+                    .collect()
+            };
+            let before = pawns(&g);
+            for mv in &moves {
+                let mut h = g.clone();
+                GameState::play(&mut h, mv).unwrap();
+                let last = h.board_view().last_move.unwrap();
+                let after = pawns(&h);
+                let taken: Vec<u32> = before
+                    .iter()
+                    .filter(|(n, seat)| *seat != last.seat && !after.contains(&(*n, *seat)))
+                    .map(|(n, _)| *n)
+                    .collect();
+                if taken.is_empty() {
+                    continue;
+                }
+                let picture = svg(&h);
+                for n in &taken {
+                    assert!(
+                        picture.contains(&format!("class=\"captured\" data-number=\"{n}\"")),
+                        "{mv} took the pawn on {n}: {picture}"
+                    );
+                }
+                let from = last.from.unwrap().number;
+                assert!(
+                    !picture.contains(&format!("class=\"captured\" data-number=\"{from}\"")),
+                    "the moved pawn is not a capture"
+                );
+                return;
+            }
+            GameState::play(&mut g, &moves[0]).unwrap();
+        }
+        panic!("no capture in 100 moves");
     }
 
     #[test]

@@ -76,10 +76,12 @@ impl TileColour {
     }
 
     /// The tile's fill and the colour of the text on it: the Okabe-Ito palette, told apart by the
-    /// common colour-blindnesses.
+    /// common colour-blindnesses, except red: Okabe-Ito's vermillion reads as orange, and players
+    /// call the tile red (issue 25), so it is a red as dark as the vermillion (the letter still
+    /// tells it from green for a reader who cannot see the difference).
     fn paint(self) -> (&'static str, &'static str) {
         match self {
-            TileColour::Red => ("#D55E00", "#FFFFFF"),
+            TileColour::Red => ("#CC3333", "#FFFFFF"),
             TileColour::Blue => ("#0072B2", "#FFFFFF"),
             TileColour::Green => ("#009E73", "#FFFFFF"),
             TileColour::Black => ("#333333", "#FFFFFF"),
@@ -125,7 +127,7 @@ impl Side {
     /// A pawn's fill and outline: light fills with a dark ring stand out on every tile colour.
     fn paint(self) -> (&'static str, &'static str) {
         match self {
-            Side::Red => ("#F5B48C", "#7A2E00"),
+            Side::Red => ("#FF9999", "#660000"),
             Side::Blue => ("#9CCBEF", "#003A5C"),
             Side::Green => ("#A6E3CF", "#00533D"),
             Side::White => ("#FFFFFF", "#222222"),

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The time to draw a board mail's picture (`picture::draw`: the SVG parsed, rendered at 2x, encoded as
+# a paletted PNG), for a Limit board of SIZE after 4 moves:
+#   * wall clock: the median of RUNS draws in one process (the first draw, with the font load, left
+#     out), repeated REPEATS times; prints each and the median of the medians;
+#   * instructions (callgrind, stable on a shared machine): one process drawing 1 + 1 times and one
+#     drawing 1 + 11 times; the difference / 10 is one warm draw's instruction count.
+#
+#   scripts/picture-speed.sh [SIZE] [RUNS] [REPEATS]        (default 8 20 5)
+set -euo pipefail
+SIZE=${1:-8}
+RUNS=${2:-20}
+REPEATS=${3:-5}
+for v in "$SIZE" "$RUNS" "$REPEATS"; do
+    if ! [[ $v =~ ^[1-9][0-9]*$ ]]; then
+        echo "picture-speed.sh: SIZE, RUNS and REPEATS are whole numbers above 0; got '$v'" >&2
+        exit 64
+    fi
+done
+cd "$(dirname "$0")/.."
+TARGET=${CARGO_TARGET_DIR:-target}
+cargo build --release --quiet --example board_png
+BIN=$TARGET/release/examples/board_png
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+medians=()
+for r in $(seq "$REPEATS"); do
+    line=$("$BIN" "$tmp/board.png" "$SIZE" 4 "$RUNS")
+    echo "$line"
+    medians+=("$(echo "$line" | sed -n 's/.*render median \([0-9.]*\) ms.*/\1/p')")
+done
+printf 'median of the %s medians: %s ms\n' "$REPEATS" \
+    "$(printf '%s\n' "${medians[@]}" | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}')"
+if command -v valgrind >/dev/null; then
+    count() {
+        valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.$1" "$BIN" "$tmp/cg.png" "$SIZE" 4 "$1" \
+            >/dev/null 2>"$tmp/log.$1"
+        sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/log.$1"
+    }
+    one=$(count 1)
+    eleven=$(count 11)
+    echo "callgrind: $one instructions for 1+1 draws, $eleven for 1+11: $(( (eleven - one) / 10 )) a draw"
+else
+    echo "valgrind is missing: no instruction count (apt-get install -y valgrind)"
+fi
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
