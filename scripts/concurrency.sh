@@ -4,5 +4,5 @@
 # counts: moves succeeded, lost, duplicated, refused; exit 75 retried; failures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo test --release --test concurrency -- --ignored --nocapture --test-threads=1 2>&1 |
+cargo test --release --test it concurrency:: -- --ignored --nocapture --test-threads=1 2>&1 |
     grep -E "same game|16 games|one game, long|test result|panicked"

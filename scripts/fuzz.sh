@@ -15,7 +15,7 @@
 # libFuzzer finds new paths; only the seed-* files are committed.
 # -timeout=10: an input that takes longer counts as a crash (the ingest target itself also fails any
 # ingest over 3 s). -rss_limit_mb bounds memory; -max_len=8192 keeps inputs mail-sized (the 1 MiB and
-# million-line mails are fixtures in tests/hostile.rs instead).
+# million-line mails are fixtures in tests/it/hostile.rs instead).
 set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 RUNS=${RUNS:-10000000}

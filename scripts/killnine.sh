@@ -9,5 +9,5 @@
 # `PRAGMA integrity_check`, or a queued mail was never sent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo test --release --test crash -- --ignored --nocapture killed_ingest_and_flush_lose_nothing_long 2>&1 |
+cargo test --release --test it crash::killed_ingest_and_flush_lose_nothing_long -- --ignored --nocapture 2>&1 |
     grep -E "kill -9 series|test result|panicked|assert" 

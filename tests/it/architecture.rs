@@ -3,8 +3,8 @@
 //! storage, and no file holds more than about 800 lines of code besides its tests.
 //!
 //! A module depends on another when any of its files names `crate::<other>`; comments and the
-//! `#[cfg(test)] mod tests` block at the end of a file do not count. `cargo test --test architecture
-//! -- --nocapture` prints the graph.
+//! `#[cfg(test)] mod tests` block at the end of a file do not count. `cargo test --test it
+//! architecture:: -- --nocapture` prints the graph.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

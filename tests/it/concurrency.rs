@@ -628,7 +628,7 @@ fn sixteen_games(moves: usize) {
     assert_eq!(env.integrity_check(), "ok");
 }
 
-/// The same, longer: `cargo test --release --test concurrency -- --ignored --nocapture`
+/// The same, longer: `cargo test --release --test it concurrency:: -- --ignored --nocapture`
 /// (`scripts/concurrency.sh`). A Limit game on the default board ends after about 21 moves, so the
 /// 100 moves are played as `CONC_MOVES / 20` games of 20 moves, one after another, each on its own
 /// database, 16 processes at a time.

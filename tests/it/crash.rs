@@ -7,7 +7,7 @@
 //! a last `outbox flush` (with the clock past the stale-claim mark) every queued mail was sent; the
 //! mails that went out twice (killed between sending and recording it) are counted.
 //!
-//! The default test kills 12 processes; `cargo test --release --test crash -- --ignored --nocapture`
+//! The default test kills 12 processes; `cargo test --release --test it crash:: -- --ignored --nocapture`
 //! runs the long series (`KILL_RUNS`, default 60 moves, each with its flush). `KILL_SEED` fixes the
 //! random moments.
 

@@ -372,7 +372,7 @@ fn unsendable_mail_waits_in_the_outbox_until_a_flush_sends_it_once() {
 
 /// A sender killed while handing a mail to sendmail leaves it claimed but unsent: the claim names the
 /// sender's pid and start time, so the next flush sees it dead and sends the mail at once, once (a
-/// live sender's mail is left to it: tests/trust_mta.rs).
+/// live sender's mail is left to it: tests/it/trust_mta.rs).
 #[test]
 fn a_mail_claimed_by_a_killed_sender_is_sent_once_by_the_next_flush() {
     let env = Env::new();
