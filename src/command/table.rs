@@ -220,6 +220,21 @@ pub(crate) static TABLE: &[CommandDef] = &[
         parse: Parse::Server(s::vacation),
     },
     CommandDef {
+        words: &["set"],
+        aliases: &[],
+        usage: &[
+            "set <userid> <password> digest on|off   (on: one mail a day, not one a move)",
+            "set <userid> <password> mail text|html   (text: no picture, no HTML part)",
+        ],
+        help: &[
+            "set userid password digest on|off      on: the board mails of moves wait for one",
+            "                                       mail a day listing your games on move",
+            "set userid password mail text|html     text: board mails without the picture",
+        ],
+        passwords: &[1],
+        parse: Parse::Server(s::set),
+    },
+    CommandDef {
         words: &["help"],
         aliases: &[],
         usage: &["help"],

@@ -151,7 +151,8 @@ impl Core {
                 if to.is_empty() {
                     continue;
                 }
-                mails.push(self.mail(origin, to, l.subject, l.body, l.reply, l.picture));
+                let picture = self.picture_for(tx, &to, l.picture)?;
+                mails.push(self.mail(origin, to, l.subject, l.body, l.reply, picture));
             }
         }
         Ok(mails)
