@@ -8,5 +8,5 @@ CREATE TABLE mail_settings (
     digest      INTEGER NOT NULL DEFAULT 0,   -- 1: board mails of moves wait for the daily digest
     text_only   INTEGER NOT NULL DEFAULT 0,   -- 1: board mails as text/plain alone
     digest_day  INTEGER,                      -- UTC day (unix seconds / 86400) of the last digest
-    digest_from INTEGER                       -- unix seconds: games finished after this go in the next
+    digest_from INTEGER                       -- unix seconds: games finished from then on go in the next
 );

@@ -106,18 +106,18 @@ impl Tx<'_> {
     }
 
     /// The games a player's digest tells of: those where the player is to move, and those finished
-    /// after `finished_after` (unix seconds), by game type and board.
-    pub fn digest_games(&self, user_id: i64, finished_after: i64) -> Result<Vec<DigestGame>> {
+    /// from `finished_from` (unix seconds) on, by game type and board.
+    pub fn digest_games(&self, user_id: i64, finished_from: i64) -> Result<Vec<DigestGame>> {
         let mut stmt = self.0.prepare(
             "SELECT DISTINCT g.game_type, g.board, g.finished, g.status
              FROM games g JOIN seats s ON s.game_id = g.id
              WHERE s.user_id = ?1
                AND ((g.finished = 0 AND g.to_move = s.seat)
-                    OR (g.finished = 1 AND g.updated_at > ?2))
+                    OR (g.finished = 1 AND g.updated_at >= ?2))
              ORDER BY g.finished, g.game_type, g.board",
         )?;
         let rows = stmt
-            .query_map(params![user_id, finished_after], |r| {
+            .query_map(params![user_id, finished_from], |r| {
                 Ok(DigestGame {
                     game_type: r.get(0)?,
                     board: r.get(1)?,
@@ -130,10 +130,11 @@ impl Tx<'_> {
     }
 
     /// Records that a player's digest of UTC day `today` is written (queued in the outbox in this
-    /// same transaction): no other goes that day, and the next counts games finished after `now`.
+    /// same transaction): no other goes that day, and the next counts games finished after `now`
+    /// (this second's are in this one: the digest is written under the write lock).
     pub fn mark_digest(&self, user_id: i64, today: i64, now: i64) -> Result<()> {
         self.0.execute(
-            "UPDATE mail_settings SET digest_day = ?1, digest_from = ?2 WHERE user_id = ?3",
+            "UPDATE mail_settings SET digest_day = ?1, digest_from = ?2 + 1 WHERE user_id = ?3",
             params![today, now, user_id],
         )?;
         Ok(())
