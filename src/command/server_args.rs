@@ -192,9 +192,7 @@ pub(crate) fn set(a: &Args) -> Result<RawCommand, Problem> {
                     .into());
                 }
                 (other, _) => {
-                    return Err(
-                        format!("'{other}' is not a setting of 'set': {FORMS}").into()
-                    );
+                    return Err(format!("'{other}' is not a setting of 'set': {FORMS}").into());
                 }
             }
         }

@@ -223,13 +223,12 @@ pub(crate) static TABLE: &[CommandDef] = &[
         words: &["set"],
         aliases: &[],
         usage: &[
-            "set <userid> <password> digest on|off   (on: one mail a day, not one a move)",
-            "set <userid> <password> mail text|html   (text: no picture, no HTML part)",
+            "set <userid> <password> digest on|off   (on: a mail a day, not a move)",
+            "set <userid> <password> mail text|html   (text: no picture)",
         ],
         help: &[
-            "set userid password digest on|off      on: the board mails of moves wait for one",
-            "                                       mail a day listing your games on move",
-            "set userid password mail text|html     text: board mails without the picture",
+            "set userid password digest on|off      on: a mail a day, not one a move",
+            "set userid password mail text|html     text: no picture, no HTML part",
         ],
         passwords: &[1],
         parse: Parse::Server(s::set),

@@ -622,6 +622,28 @@ pub fn rating_change(r: &GameResult) -> String {
     )
 }
 
+/// What a mail setting does, for its confirmation.
+fn mail_setting_meaning(setting: MailSetting) -> &'static str {
+    match setting {
+        MailSetting::Digest(true) => {
+            "The board mails of your opponents' moves now wait for one mail a day (sent by the \
+             server's daily run): \"Your move in N games\", each game with its status and the \
+             line to send, and the games finished since the last one with their result. The \
+             answers to your own mails, new games, proposals, messages and reminders still \
+             come at once: each asks something of you or answers you."
+        }
+        MailSetting::Digest(false) => {
+            "You get a board mail for every move again, as soon as it is played."
+        }
+        MailSetting::TextOnly(true) => {
+            "Your board mails are plain text now: no HTML part and no picture of the board."
+        }
+        MailSetting::TextOnly(false) => {
+            "Your board mails have the picture of the board again (an HTML part with the text)."
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -960,27 +982,5 @@ mod tests {
             after: 1584,
         };
         assert_eq!(rating_change(&r), "alice 1600 -> 1584 (-16)");
-    }
-}
-
-/// What a mail setting does, for its confirmation.
-fn mail_setting_meaning(setting: MailSetting) -> &'static str {
-    match setting {
-        MailSetting::Digest(true) => {
-            "The board mails of your opponents' moves now wait for one mail a day (sent by the \
-             server's daily run): \"Your move in N games\", each game with its status and the \
-             line to send, and the games finished since the last one with their result. The \
-             answers to your own mails, new games, proposals, messages and reminders still \
-             come at once: each asks something of you or answers you."
-        }
-        MailSetting::Digest(false) => {
-            "You get a board mail for every move again, as soon as it is played."
-        }
-        MailSetting::TextOnly(true) => {
-            "Your board mails are plain text now: no HTML part and no picture of the board."
-        }
-        MailSetting::TextOnly(false) => {
-            "Your board mails have the picture of the board again (an HTML part with the text)."
-        }
     }
 }

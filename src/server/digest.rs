@@ -57,9 +57,7 @@ impl Core {
             let Some(letter) = outcome.letters.get(seat) else {
                 break;
             };
-            if !letter.reply
-                && letter.to == player.addresses
-                && tx.mail_settings(player.id)?.digest
+            if !letter.reply && letter.to == player.addresses && tx.mail_settings(player.id)?.digest
             {
                 held.push(seat);
             }

@@ -137,7 +137,10 @@ fn with_the_digest_on_moves_wait_for_one_mail_a_day_listing_the_games() {
     assert_eq!(mails.len(), 1, "{mails:#?}");
     let digest = &mails[0];
     assert_eq!(digest.to, ["bob@example.org"]);
-    assert!(digest.subject.contains("Your move in 2 games"), "{digest:#?}");
+    assert!(
+        digest.subject.contains("Your move in 2 games"),
+        "{digest:#?}"
+    );
     assert!(
         !digest.raw.contains("text/html"),
         "a digest is text: {digest:#?}"
@@ -179,12 +182,18 @@ fn with_the_digest_on_moves_wait_for_one_mail_a_day_listing_the_games() {
     assert_eq!(to(&mails, "bob@example.org").len(), 1, "{mails:#?}");
     let alice = to(&mails, "alice@example.org");
     assert_eq!(alice.len(), 1, "{mails:#?}");
-    assert!(alice[0].body.contains("It is your move, alice"), "{alice:#?}");
+    assert!(
+        alice[0].body.contains("It is your move, alice"),
+        "{alice:#?}"
+    );
 
     // The next day: one digest again, with the game still on bob's move.
     let (_, mails) = cron_at(&mut env, DAY + DAY / 2);
     assert_eq!(mails.len(), 1, "{mails:#?}");
-    assert!(mails[0].subject.contains("Your move in 1 game"), "{mails:#?}");
+    assert!(
+        mails[0].subject.contains("Your move in 1 game"),
+        "{mails:#?}"
+    );
     assert!(mails[0].body.contains("limit board 102:"));
     assert!(!mails[0].body.contains("limit board 101:"));
 }
@@ -196,7 +205,11 @@ fn a_game_finished_while_waiting_is_in_the_next_digest_with_its_result() {
     env.deliver(&eml("bob@example.org", "set bob pw-bob digest on", ""));
     env.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
     env.take_mails();
-    env.deliver(&eml("alice@example.org", "limit resign 101 alice pw-alice", ""));
+    env.deliver(&eml(
+        "alice@example.org",
+        "limit resign 101 alice pw-alice",
+        "",
+    ));
     let mails = env.take_mails();
     assert!(to(&mails, "bob@example.org").is_empty(), "{mails:#?}");
     let (_, mails) = cron_at(&mut env, DAY / 2);
@@ -253,9 +266,18 @@ fn bad_forms_are_refused_with_how_to_write_them_and_change_nothing() {
     let env = Env::new().with_config(EVERY_ANSWER);
     env.players(&["alice", "bob"]);
     for (line, says) in [
-        ("set bob pw-bob digest maybe", "'digest' is set 'on' or 'off', not 'maybe'"),
-        ("set bob pw-bob mail pictures", "'mail' is set 'text' or 'html', not 'pictures'"),
-        ("set bob pw-bob colour red", "'colour' is not a setting of 'set'"),
+        (
+            "set bob pw-bob digest maybe",
+            "'digest' is set 'on' or 'off', not 'maybe'",
+        ),
+        (
+            "set bob pw-bob mail pictures",
+            "'mail' is set 'text' or 'html', not 'pictures'",
+        ),
+        (
+            "set bob pw-bob colour red",
+            "'colour' is not a setting of 'set'",
+        ),
         ("set bob pw-bob digest", "'digest' alone sets nothing"),
         ("set bob pw-bob", "'set' is missing a setting"),
         ("set bob pw-bob digest on now", "but 3 words were given"),
@@ -268,7 +290,10 @@ fn bad_forms_are_refused_with_how_to_write_them_and_change_nothing() {
     // A wrong password: refused.
     env.deliver(&eml("bob@example.org", "set bob wrong digest on", ""));
     let answer = env.only_mail_to("bob@example.org");
-    assert!(!answer.flat_body().contains("now `digest on`"), "{answer:#?}");
+    assert!(
+        !answer.flat_body().contains("now `digest on`"),
+        "{answer:#?}"
+    );
     assert!(settings_rows(&env).is_empty(), "{:?}", settings_rows(&env));
 }
 
