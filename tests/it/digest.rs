@@ -281,12 +281,25 @@ fn bad_forms_are_refused_with_how_to_write_them_and_change_nothing() {
         ("set bob pw-bob digest", "'digest' alone sets nothing"),
         ("set bob pw-bob", "'set' is missing a setting"),
         ("set bob pw-bob digest on now", "but 3 words were given"),
+        (
+            "set bob pw-bob digets on",
+            "'digets' is not a setting of 'set'",
+        ),
     ] {
         env.deliver(&eml("bob@example.org", line, ""));
         let text = env.only_mail_to("bob@example.org").flat_body();
         assert!(text.contains(says), "{line}: {text}");
         assert!(text.contains("digest on"), "{line}: says how: {text}");
     }
+    // From the shell, a misspelt command word: named, with its usage.
+    let out = env.admin("sett bob pw-bob digest on");
+    assert_eq!(out.status.code(), Some(64), "{out:?}");
+    let text = crate::common::flat(&String::from_utf8_lossy(&out.stdout));
+    assert!(text.contains("(did you mean 'set'?)"), "{text}");
+    assert!(
+        text.contains("set <userid> <password> digest on|off"),
+        "{text}"
+    );
     // A wrong password: refused.
     env.deliver(&eml("bob@example.org", "set bob wrong digest on", ""));
     let answer = env.only_mail_to("bob@example.org");
