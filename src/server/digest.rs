@@ -79,7 +79,7 @@ impl Core {
             return Ok(None);
         }
         for a in to {
-            if tx.mail_settings_at(a)?.text_only {
+            if tx.text_only_at(a)? {
                 return Ok(None);
             }
         }
@@ -189,11 +189,10 @@ impl Server {
             references: Vec::new(),
         };
         let (mut written, mut sent, mut failed) = (0, 0, 0);
-        for user_id in due.into_iter().map(|(id, _)| id) {
+        for user_id in due {
             let tx = self.db.transaction()?;
             // Read again under the write lock: another run may have written it meanwhile.
-            let Some(&(_, from)) = tx.digests_due(today)?.iter().find(|(id, _)| *id == user_id)
-            else {
+            let Some(from) = tx.digest_due(user_id, today)? else {
                 continue;
             };
             let user = tx.user_by_row(user_id)?;

@@ -48,20 +48,19 @@ impl Tx<'_> {
             .unwrap_or_default())
     }
 
-    /// The mail settings of the player whose address `address` is (case ignored), if any.
-    pub fn mail_settings_at(&self, address: &str) -> Result<MailSettings> {
-        let id: Option<i64> = self
+    /// Whether `address` (case ignored) is a text-only player's. Read from the few rows of
+    /// `mail_settings` outward, so a board mail costs no scan of every address.
+    pub fn text_only_at(&self, address: &str) -> Result<bool> {
+        Ok(self
             .0
             .query_row(
-                "SELECT user_id FROM addresses WHERE lower(address) = lower(?1) LIMIT 1",
+                "SELECT 1 FROM mail_settings m JOIN addresses a ON a.user_id = m.user_id
+                 WHERE m.text_only = 1 AND lower(a.address) = lower(?1) LIMIT 1",
                 [address],
-                |r| r.get(0),
+                |_| Ok(()),
             )
-            .optional()?;
-        match id {
-            Some(id) => self.mail_settings(id),
-            None => Ok(MailSettings::default()),
-        }
+            .optional()?
+            .is_some())
     }
 
     /// Changes one setting; false when it was so already. Turning the digest on starts its count
@@ -92,17 +91,31 @@ impl Tx<'_> {
         Ok(true)
     }
 
-    /// The players with the digest on who have had none on UTC day `today` (days since 1970), with
-    /// the time from which their finished games count.
-    pub fn digests_due(&self, today: i64) -> Result<Vec<(i64, i64)>> {
+    /// The players (row ids) with the digest on who have had none on UTC day `today` (days since
+    /// 1970).
+    pub fn digests_due(&self, today: i64) -> Result<Vec<i64>> {
         let mut stmt = self.0.prepare(
-            "SELECT user_id, COALESCE(digest_from, 0) FROM mail_settings
+            "SELECT user_id FROM mail_settings
              WHERE digest = 1 AND (digest_day IS NULL OR digest_day < ?1) ORDER BY user_id",
         )?;
         let rows = stmt
-            .query_map([today], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .query_map([today], |r| r.get(0))?
             .collect::<rusqlite::Result<Vec<_>>>()?;
         Ok(rows)
+    }
+
+    /// For one player: `Some(from)` when their digest of UTC day `today` is still to be written
+    /// (see [`Tx::digests_due`]).
+    pub fn digest_due(&self, user_id: i64, today: i64) -> Result<Option<i64>> {
+        Ok(self
+            .0
+            .query_row(
+                "SELECT COALESCE(digest_from, 0) FROM mail_settings
+                 WHERE user_id = ?1 AND digest = 1 AND (digest_day IS NULL OR digest_day < ?2)",
+                params![user_id, today],
+                |r| r.get(0),
+            )
+            .optional()?)
     }
 
     /// The games a player's digest tells of: those where the player is to move, and those finished
