@@ -54,3 +54,32 @@ impl GamesFilter {
         }
     }
 }
+
+/// A player's setting of how the server mails them (`set userid password ...`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MailSetting {
+    /// `digest on|off`: one mail a day listing the games on move, instead of a board mail per move.
+    Digest(bool),
+    /// `mail text|html`: `true` for text only (no HTML part, no picture).
+    TextOnly(bool),
+}
+
+impl MailSetting {
+    /// The words that set it, as written after the password: `digest on`, `mail text`.
+    pub fn words(self) -> &'static str {
+        match self {
+            MailSetting::Digest(true) => "digest on",
+            MailSetting::Digest(false) => "digest off",
+            MailSetting::TextOnly(true) => "mail text",
+            MailSetting::TextOnly(false) => "mail html",
+        }
+    }
+
+    /// The words that undo it.
+    pub fn undo(self) -> MailSetting {
+        match self {
+            MailSetting::Digest(on) => MailSetting::Digest(!on),
+            MailSetting::TextOnly(on) => MailSetting::TextOnly(!on),
+        }
+    }
+}

@@ -17,6 +17,7 @@ use crate::sys::ProcessId;
 // Storage of correspondence play (issue 4), one concern a file; each adds `impl Tx` blocks.
 mod clock;
 mod listing;
+mod mail_settings;
 mod outbox;
 mod passwords;
 mod proposals;
@@ -29,6 +30,7 @@ mod trust;
 pub use crate::model::GamesFilter;
 pub use clock::{GameClock, Vacation};
 pub use listing::{ClockCandidate, GameView, Listed};
+pub use mail_settings::{DigestGame, MailSettings};
 pub use outbox::OutboxRow;
 pub use passwords::LoginState;
 pub use proposals::{Proposal, QueuedMove};
@@ -108,6 +110,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0021_reply_keys",
         include_str!("../migrations/0021_reply_keys.sql"),
+    ),
+    (
+        "0024_mail_settings",
+        include_str!("../migrations/0024_mail_settings.sql"),
     ),
 ];
 

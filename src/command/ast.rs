@@ -6,7 +6,7 @@ use std::borrow::Cow;
 use super::mask::{Password, mask_for, mask_secrets};
 use super::tokenizer::Token;
 use crate::games::GameOption;
-pub use crate::model::{GamesFilter, ProposalKind};
+pub use crate::model::{GamesFilter, MailSetting, ProposalKind};
 
 /// A command as written, checked for form only.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,6 +95,16 @@ pub enum RawCommand {
         password: Password,
         /// The first and last day away; `None` for `off` (back now, planned vacations dropped).
         days: Option<(chrono::NaiveDate, chrono::NaiveDate)>,
+    },
+    /// `set userid password digest on|off` or `set userid password mail text|html`: how the
+    /// server mails the player.
+    Set {
+        /// The userid, as written.
+        userid: String,
+        /// The password.
+        password: Password,
+        /// The setting and its new value.
+        setting: MailSetting,
     },
     /// `<game> ...`: a command for one game type.
     Game {
@@ -396,6 +406,9 @@ impl RawCommand {
             | RawCommand::Vacation {
                 userid, password, ..
             }
+            | RawCommand::Set {
+                userid, password, ..
+            }
             | RawCommand::Game {
                 command:
                     GameCommand::Move {
@@ -526,6 +539,14 @@ impl RawCommand {
                     }
                     None => w.push(P::word("off")),
                 }
+            }
+            RawCommand::Set {
+                userid,
+                password,
+                setting,
+            } => {
+                w.extend([P::word("set"), P::word(userid), P::secret(password)]);
+                w.extend(setting.words().split(' ').map(P::word));
             }
             RawCommand::Game { game, command } => {
                 w.push(P::word(game));

@@ -37,7 +37,8 @@ mod words;
 
 pub use args::MAX_GAMES_USERIDS;
 pub use ast::{
-    GameCommand, GameLimit, GamesFilter, HistoryForm, NotifySetting, ProposalKind, RawCommand,
+    GameCommand, GameLimit, GamesFilter, HistoryForm, MailSetting, NotifySetting, ProposalKind,
+    RawCommand,
 };
 pub use candidates::{password_candidates, sets_new_password};
 pub use error::CommandError;

@@ -3,6 +3,7 @@
 use super::args::{Args, MAX_GAMES_USERIDS, Problem};
 use super::ast::RawCommand;
 use super::words::parse_date;
+use crate::model::MailSetting;
 
 /// `help [subject...]`
 pub(crate) fn help(a: &Args) -> Result<RawCommand, Problem> {
@@ -158,5 +159,58 @@ pub(crate) fn vacation(a: &Args) -> Result<RawCommand, Problem> {
         userid,
         password,
         days,
+    })
+}
+
+/// `set userid password digest on|off` or `set userid password mail text|html`.
+pub(crate) fn set(a: &Args) -> Result<RawCommand, Problem> {
+    const FORMS: &str = "write `digest on`, `digest off`, `mail text` or `mail html` after the \
+                         password";
+    a.at_least(&["your userid", "your password", "a setting"])?;
+    let userid = a.userid(a.words[0])?;
+    let password = a.words[1].into();
+    let setting = match &a.words[2..] {
+        [name, value] => {
+            let value = value.to_ascii_lowercase();
+            match (name.to_ascii_lowercase().as_str(), value.as_str()) {
+                ("digest", "on") => MailSetting::Digest(true),
+                ("digest", "off") => MailSetting::Digest(false),
+                ("mail", "text") => MailSetting::TextOnly(true),
+                ("mail", "html") => MailSetting::TextOnly(false),
+                ("digest", _) => {
+                    return Err(format!(
+                        "'digest' is set 'on' or 'off', not '{value}': write `digest on` (one \
+                         mail a day) or `digest off` (a mail per move)"
+                    )
+                    .into());
+                }
+                ("mail", _) => {
+                    return Err(format!(
+                        "'mail' is set 'text' or 'html', not '{value}': write `mail text` (no \
+                         picture) or `mail html` (with the board's picture)"
+                    )
+                    .into());
+                }
+                (other, _) => {
+                    return Err(format!("'{other}' is not a setting of 'set': {FORMS}").into());
+                }
+            }
+        }
+        [one] => {
+            return Err(format!("'{one}' alone sets nothing: {FORMS}").into());
+        }
+        more => {
+            return Err(format!(
+                "'set' takes one setting and its value after the password, but {} words were \
+                 given: {FORMS}",
+                more.len()
+            )
+            .into());
+        }
+    };
+    Ok(RawCommand::Set {
+        userid,
+        password,
+        setting,
     })
 }

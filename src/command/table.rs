@@ -220,6 +220,20 @@ pub(crate) static TABLE: &[CommandDef] = &[
         parse: Parse::Server(s::vacation),
     },
     CommandDef {
+        words: &["set"],
+        aliases: &[],
+        usage: &[
+            "set <userid> <password> digest on|off   (on: a mail a day, not a move)",
+            "set <userid> <password> mail text|html   (text: no picture)",
+        ],
+        help: &[
+            "set userid password digest on|off      on: a mail a day, not one a move",
+            "set userid password mail text|html     text: no picture, no HTML part",
+        ],
+        passwords: &[1],
+        parse: Parse::Server(s::set),
+    },
+    CommandDef {
         words: &["help"],
         aliases: &[],
         usage: &["help"],

@@ -691,6 +691,41 @@ fn vacation_errors_say_what_and_how_and_hide_the_password() {
 }
 
 #[test]
+fn set_reads_the_two_mail_settings_and_hides_the_password() {
+    let set = |userid: &str, setting| RawCommand::Set {
+        userid: userid.into(),
+        password: "s3cret".into(),
+        setting,
+    };
+    assert_eq!(
+        parse("Set Alice s3cret Digest ON").unwrap(),
+        set("Alice", MailSetting::Digest(true))
+    );
+    assert_eq!(
+        parse("set alice s3cret digest off").unwrap(),
+        set("alice", MailSetting::Digest(false))
+    );
+    assert_eq!(
+        parse("set alice s3cret mail text").unwrap(),
+        set("alice", MailSetting::TextOnly(true))
+    );
+    let html = parse("set alice s3cret mail html").unwrap();
+    assert_eq!(html, set("alice", MailSetting::TextOnly(false)));
+    assert_eq!(html.passwords(), vec!["s3cret"]);
+    assert_eq!(html.redacted(), "set alice **** mail html");
+    for (line, says) in [
+        ("set alice s3cret digest yes", "not 'yes'"),
+        ("set alice s3cret mail plain", "not 'plain'"),
+        ("set alice s3cret sound on", "'sound' is not a setting"),
+        ("set alice s3cret", "missing a setting"),
+    ] {
+        let e = parse(line).unwrap_err().to_string();
+        assert!(e.contains(says), "{line}: {e}");
+        assert!(!e.contains("s3cret"), "{line}: {e}");
+    }
+}
+
+#[test]
 fn vacation_password_is_redacted() {
     let c = parse("vacation alice s3cret 2026-12-01 2026-12-05").unwrap();
     assert_eq!(c.passwords(), vec!["s3cret"]);

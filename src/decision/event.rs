@@ -8,7 +8,7 @@ use chrono::NaiveDate;
 
 use super::{Game, RuleError};
 use crate::games;
-use crate::model::ProposalKind;
+use crate::model::{MailSetting, ProposalKind};
 use crate::storage::{ChallengeList, GameResult};
 
 /// Something a command did: to a game, or to an account.
@@ -377,6 +377,15 @@ pub enum AccountEvent {
         userid: String,
         /// False when there was no vacation, current or planned, to end.
         ended: bool,
+    },
+    /// `set userid password ...`: a mail setting.
+    MailSettingSet {
+        /// The player.
+        userid: String,
+        /// The setting as it is now.
+        setting: MailSetting,
+        /// False when it was so already.
+        changed: bool,
     },
     /// A player's message went to other players.
     MessageSent {

@@ -4,7 +4,7 @@
 use crate::decision::{
     AccountEvent, Dropped, Event, PasswordChange, Pending, SettingChange, Settlement,
 };
-use crate::model::ProposalKind;
+use crate::model::{MailSetting, ProposalKind};
 use crate::storage::ChallengeList;
 use crate::storage::GameResult;
 use crate::summary;
@@ -389,6 +389,30 @@ pub fn account_answer(event: &AccountEvent, server: &str) -> (String, String) {
                 format!("{who} had no vacation, current or planned: nothing was changed.\n")
             },
         ),
+        AccountEvent::MailSettingSet {
+            userid: who,
+            setting,
+            changed,
+        } => {
+            let what = if *changed {
+                format!("{who}'s mail setting is now `{}`.", setting.words())
+            } else {
+                format!(
+                    "{who}'s mail setting was `{}` already: nothing was changed.",
+                    setting.words()
+                )
+            };
+            let undo = format!(
+                "To undo it, send `set {who} <password> {}`.",
+                setting.undo().words()
+            );
+            let text = [what.as_str(), mail_setting_meaning(*setting), &undo]
+                .iter()
+                .map(|p| summary::wrap(p, summary::ERROR_WIDTH).join("\n") + "\n")
+                .collect::<Vec<_>>()
+                .join("\n");
+            (format!("{server} set {who} {}", setting.words()), text)
+        }
         AccountEvent::MessageSent { to, .. } => (
             format!("{server} message sent"),
             format!("Your message went to {}.\n", to.join(", ")),
@@ -598,6 +622,28 @@ pub fn rating_change(r: &GameResult) -> String {
         r.after,
         r.after - r.before.rating
     )
+}
+
+/// What a mail setting does, for its confirmation.
+fn mail_setting_meaning(setting: MailSetting) -> &'static str {
+    match setting {
+        MailSetting::Digest(true) => {
+            "The board mails of your opponents' moves now wait for one mail a day (sent by the \
+             server's daily run): \"Your move in N games\", each game with its status and the \
+             line to send, and the games finished since the last one with their result. The \
+             answers to your own mails, new games, proposals, messages and reminders still \
+             come at once: each asks something of you or answers you."
+        }
+        MailSetting::Digest(false) => {
+            "You get a board mail for every move again, as soon as it is played."
+        }
+        MailSetting::TextOnly(true) => {
+            "Your board mails are plain text now: no HTML part and no picture of the board."
+        }
+        MailSetting::TextOnly(false) => {
+            "Your board mails have the picture of the board again (an HTML part with the text)."
+        }
+    }
 }
 
 #[cfg(test)]

@@ -242,16 +242,7 @@ pub(super) fn next_move_lines(
     let examples = state.example_moves();
     let first = examples.first()?;
     let n = state.move_number();
-    let lines: Vec<String> = examples
-        .iter()
-        .map(|m| {
-            format!(
-                "    {} move {} {who} <password> {m}#{n}\n",
-                rules.name(),
-                row.board
-            )
-        })
-        .collect();
+    let lines = send_lines(rules, row, state, who);
     let which = match examples.as_slice() {
         [_] => format!("{first} is one legal move here"),
         [rest @ .., last] => format!("{} and {last} are legal moves here", rest.join(", ")),
@@ -324,6 +315,28 @@ pub(super) fn caption(rules: &dyn GameRules, row: &GameRow, state: &dyn GameStat
         row.board,
         seats.join(", ")
     )
+}
+
+/// The lines to send of the board mail to `who` on move (each indented and ending in a newline):
+/// one per example move of the position; the digest shows them too.
+pub(super) fn send_lines(
+    rules: &dyn GameRules,
+    row: &GameRow,
+    state: &dyn GameState,
+    who: &str,
+) -> Vec<String> {
+    let n = state.move_number();
+    state
+        .example_moves()
+        .iter()
+        .map(|m| {
+            format!(
+                "    {} move {} {who} <password> {m}#{n}\n",
+                rules.name(),
+                row.board
+            )
+        })
+        .collect()
 }
 
 /// What the lists show of a game, saved with its state.

@@ -50,6 +50,8 @@ pub struct CronReport {
     /// Moves played by robots that were left to move (by a process that died after its commit and
     /// before its robot's move: see `server/robots.rs`).
     pub robot_moves: usize,
+    /// Daily digests written (see `server/digest.rs`).
+    pub digests: usize,
 }
 
 impl CronReport {
@@ -59,6 +61,9 @@ impl CronReport {
             "cron: {} games looked at, {} nags, {} forfeits, {} drawn at forfeit time, {} mails sent",
             self.games, self.nags, self.forfeits, self.draws, self.mails
         );
+        if self.digests > 0 {
+            s.push_str(&format!(", {} daily digests", self.digests));
+        }
         if self.failed > 0 {
             s.push_str(&format!(", {} failed (left in the outbox)", self.failed));
         }
@@ -137,6 +142,10 @@ impl Server {
         // A forfeit may have given a robot the turn (a game of three): it moves now.
         let waiting = self.core.robots_waiting();
         report.robot_moves += self.play_robots(&waiting, usize::MAX)?;
+        let (digests, sent, failed) = self.digests()?;
+        report.digests = digests;
+        report.mails += sent;
+        report.failed += failed;
         let flush = self.flush_outbox()?;
         self.db.tidy()?;
         report.mails += flush.sent;
@@ -598,6 +607,7 @@ mod tests {
             mails: 3,
             failed: 0,
             robot_moves: 0,
+            digests: 0,
         };
         assert_eq!(
             r.line(),

@@ -256,6 +256,11 @@ impl Core {
                 password,
                 days,
             } => self.vacation(tx, userid, password.expose(), *days, origin),
+            RawCommand::Set {
+                userid,
+                password,
+                setting,
+            } => self.set_mail(tx, userid, password.expose(), *setting, origin),
             RawCommand::Game { game, command } => {
                 let rules = self
                     .games

@@ -151,7 +151,8 @@ impl Core {
                 if to.is_empty() {
                     continue;
                 }
-                let mut mail = self.mail(origin, to, l.subject, l.body, l.reply, l.picture);
+                let picture = self.picture_for(tx, &to, l.picture)?;
+                let mut mail = self.mail(origin, to, l.subject, l.body, l.reply, picture);
                 if let Some(sign) = l.sign {
                     mail.reply_to = self.reply_address(tx, sign)?;
                 }

@@ -26,6 +26,7 @@ mod auth; // password checks before the write lock, the throttle, authenticate
 mod boards; // summaries, board mails, `show`
 mod clock; // nags, forfeits, vacations, `pbem cron`
 mod consent; // who agreed to a game, so that only agreed games are rated
+mod digest; // the daily digest and text-only mail: which board mails wait, the digest
 mod help; // `help` pages
 mod intake; // one mail's commands: size limit, password hiding, execute, dispatch
 mod letters; // headers, threading, reply allowance, outbox, sending

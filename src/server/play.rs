@@ -479,6 +479,7 @@ impl Core {
             false,
             actor.map(|(_, seat)| seat),
         )?;
+        let outcome = self.hold_for_digest(tx, &row, outcome)?;
         // A queued move comes due only once this change is saved and its mails are written.
         let mut outcome = self.after_turn(tx, rules, &row, state, outcome, &notes)?;
         // Before a queued move's events, which `after_turn` added.

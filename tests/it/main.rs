@@ -13,6 +13,7 @@ mod crash;
 mod day;
 mod decisions;
 mod deploy;
+mod digest;
 mod engine_cli;
 mod fuzz_regressions;
 mod go_scoring;
