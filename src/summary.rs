@@ -58,32 +58,46 @@ pub fn status_line(state: &dyn GameState, players: &[String]) -> String {
     }
 }
 
-/// The word at the end of a board subject: the userid to move, or `Over`.
-fn subject_tail(state: &dyn GameState, players: &[String]) -> String {
-    match state.status() {
-        Status::ToMove(seat) => players.get(seat).cloned().unwrap_or_default(),
-        Status::Over(_) => "Over".to_string(),
-    }
+/// What a board mail's Subject says after `Limit Board 101: `.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SubjectState<'a> {
+    /// The seat of the reader (`None`: a subscriber or the admin).
+    pub reader: Option<usize>,
+    /// The first mail of a new game.
+    pub new: bool,
+    /// The open proposal's kind in words (`draw offered`, `undo asked`), if one is open.
+    pub proposal: Option<&'a str>,
+    /// The mail carries players' comments.
+    pub with_comment: bool,
 }
 
-/// `New Limit Board 101 alice`, `Limit Board 101 bob **`.
+/// A board mail's Subject, the same words first for every mail of the game so that mail clients
+/// thread them: `Limit Board 101: your move`, `Limit Board 101: bob to move`,
+/// `Limit Board 101: draw offered`, `Limit Board 101: over`; `new game, ` before the state in the
+/// first mail, ` (with a comment)` after it when players wrote one.
 pub fn board_subject(
     title: &str,
     board: u32,
     state: &dyn GameState,
     players: &[String],
-    new: bool,
-    with_comment: bool,
+    how: SubjectState<'_>,
 ) -> String {
-    let mut s = format!(
-        "{}{title} Board {board} {}",
-        if new { "New " } else { "" },
-        subject_tail(state, players)
-    );
-    if with_comment {
-        s.push_str(" **");
-    }
-    s
+    let tail = match (state.status(), how.proposal) {
+        (Status::Over(_), _) => "over".to_string(),
+        (_, Some(p)) => p.to_string(),
+        (Status::ToMove(seat), None) if how.reader == Some(seat) => "your move".to_string(),
+        (Status::ToMove(seat), None) => format!(
+            "{} to move",
+            players.get(seat).map_or("?", String::as_str)
+        ),
+    };
+    let new = if how.new { "new game, " } else { "" };
+    let comment = if how.with_comment {
+        " (with a comment)"
+    } else {
+        ""
+    };
+    format!("{title} Board {board}: {new}{tail}{comment}")
 }
 
 /// `Limit Board 101 Error`, or `limit error` when no board is involved.

@@ -1,10 +1,12 @@
 //! Boards: the summary a board mail shows, the mails of a new position, `show`.
 
+use super::proposals::seats_in;
 use super::{Core, Letter, Outcome, Refused, Step};
 use crate::decision::PlayRefusal;
 use crate::games::{GameRules, GameState, Status};
+use crate::news::{self, News, RatingChange, Reader};
 use crate::storage::{Comment, GameRow, Listed, SavedStatus, StorageError, Tx};
-use crate::summary::{self, Summary};
+use crate::summary::{self, SubjectState, Summary};
 
 impl Core {
     /// The current summary of a board, if it exists and loads (for error mails).
@@ -64,8 +66,10 @@ impl Core {
         .render())
     }
 
-    /// Every player's own board mail, and each subscriber's. `actor` is the seat that acted (their mail
-    /// is the reply).
+    /// Every player's own board mail, and each subscriber's: the news for its reader and the line to
+    /// send on top ([`news::top_of_mail`]), then the summary. `actor` is the seat that acted (their
+    /// mail is the reply); `since` the move that was awaited before this change (its moves are the
+    /// news), `None` when no move was played.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn board_mails(
         &self,
@@ -76,21 +80,63 @@ impl Core {
         comments: &[Comment],
         new: bool,
         actor: Option<usize>,
+        since: Option<u32>,
     ) -> Step<Outcome> {
         let players = userids(row);
-        let subject = summary::board_subject(
-            rules.title(),
-            row.board,
-            state,
-            &players,
-            new,
-            !comments.is_empty(),
-        );
         let mut body = self.summary(tx, rules, row, state, comments)?;
         if let Some(url) = self.cfg.web.game_url(rules.name(), row.board) {
             body.push_str(&format!("The game on the web: {url}\n"));
         }
-        let next = next_move_lines(rules, row, state);
+        let seats_now = seats_in(state);
+        let was_in = match since.map(|n| state.at_move(n)) {
+            Some(Ok(before)) => seats_in(before.as_ref()),
+            _ => seats_now.clone(),
+        };
+        let open = self.open_proposal_news(tx, row, state)?;
+        let ratings: Vec<RatingChange> = if row.finished {
+            tx.game_results(row.id)?
+                .iter()
+                .map(|r| RatingChange {
+                    seat: r.seat,
+                    before: r.before.rating,
+                    after: r.after,
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let news = News {
+            game: rules.name(),
+            board: row.board,
+            state,
+            players: &players,
+            since: since.map(|n| n.saturating_sub(1) as usize),
+            was_in: &was_in,
+            seats_in: &seats_now,
+            proposal: open.as_ref().map(|(p, _)| p),
+            ratings: &ratings,
+        };
+        let subject = |reader: Option<usize>| {
+            summary::board_subject(
+                rules.title(),
+                row.board,
+                state,
+                &players,
+                SubjectState {
+                    reader,
+                    new,
+                    proposal: open.as_ref().map(|(_, words)| *words),
+                    with_comment: !comments.is_empty(),
+                },
+            )
+        };
+        let with_top = |top: String| {
+            if top.is_empty() {
+                body.clone()
+            } else {
+                format!("{top}\n{body}")
+            }
+        };
         let picture = if self.cfg.mail.pictures {
             state.svg()
         } else {
@@ -102,17 +148,15 @@ impl Core {
             .enumerate()
             .map(|(seat, p)| Letter {
                 to: p.addresses.clone(),
-                subject: subject.clone(),
-                body: match &next {
-                    Some((to_move, lines)) if *to_move == seat => format!("{body}\n{lines}"),
-                    _ => body.clone(),
-                },
+                subject: subject(Some(seat)),
+                body: with_top(news::top_of_mail(&news, Reader::Seat(seat))),
                 reply: Some(seat) == actor,
                 picture: picture.clone(),
             })
             .collect();
+        let spectators = with_top(news::top_of_mail(&news, Reader::Spectator));
         letters.extend(
-            self.subscriber_letters(tx, row, &subject, &body)?
+            self.subscriber_letters(tx, row, &subject(None), &spectators)?
                 .into_iter()
                 .map(|l| Letter {
                     picture: picture.clone(),
@@ -121,8 +165,8 @@ impl Core {
         );
         Ok(Outcome {
             ok: true,
-            text: body,
-            subject,
+            text: spectators,
+            subject: subject(None),
             letters,
             ..Outcome::default()
         })
@@ -147,7 +191,18 @@ impl Core {
             };
             let players = userids(&row);
             subject.get_or_insert_with(|| {
-                summary::board_subject(rules.title(), board, state.as_ref(), &players, false, false)
+                summary::board_subject(
+                    rules.title(),
+                    board,
+                    state.as_ref(),
+                    &players,
+                    SubjectState {
+                        reader: None,
+                        new: false,
+                        proposal: None,
+                        with_comment: false,
+                    },
+                )
             });
             if !text.is_empty() {
                 text.push_str("\n\n");
@@ -179,54 +234,6 @@ impl Core {
 
 pub(super) fn userids(row: &GameRow) -> Vec<String> {
     row.players.iter().map(|p| p.userid.clone()).collect()
-}
-
-/// The end of the board mail to the player on move: the exact line to send, with their board, userid
-/// and `<password>`, and the game's example moves of this position ([`GameState::example_moves`]: one
-/// legal move, and Hex's `swap` where it is legal), a line each (`None` once the game is over or when the
-/// position has no move to show).
-pub(super) fn next_move_lines(
-    rules: &dyn GameRules,
-    row: &GameRow,
-    state: &dyn GameState,
-) -> Option<(usize, String)> {
-    let Status::ToMove(seat) = state.status() else {
-        return None;
-    };
-    let who = &row.players.get(seat)?.userid;
-    let examples = state.example_moves();
-    let first = examples.first()?;
-    let n = state.move_number();
-    let lines: Vec<String> = examples
-        .iter()
-        .map(|m| {
-            format!(
-                "    {} move {} {who} <password> {m}#{n}\n",
-                rules.name(),
-                row.board
-            )
-        })
-        .collect();
-    let which = match examples.as_slice() {
-        [_] => format!("{first} is one legal move here"),
-        [rest @ .., last] => format!("{} and {last} are legal moves here", rest.join(", ")),
-        [] => return None,
-    };
-    let send = if examples.len() == 1 {
-        "this line"
-    } else {
-        "one of these lines"
-    };
-    Some((
-        seat,
-        format!(
-            "It is your move, {who}. Send {send} as the Subject (or alone on a line\n\
-             of a reply), with your password and your move in place of the example:\n\n\
-             {}\n\
-             ({which}; #{n} makes sure the move is played only at move {n}.)\n",
-            lines.concat(),
-        ),
-    ))
 }
 
 /// What the lists show of a game, saved with its state.

@@ -104,6 +104,7 @@ impl Core {
             &comments,
             false,
             Some(seat),
+            None,
         )
     }
 }

@@ -291,7 +291,16 @@ impl Core {
             }]
         };
         let mut outcome =
-            self.board_mails(tx, rules, &row, state.as_ref(), &comments, true, None)?;
+            self.board_mails(
+            tx,
+            rules,
+            &row,
+            state.as_ref(),
+            &comments,
+            true,
+            None,
+            None,
+        )?;
         let started = Event::GameStarted {
             game: Game::of(rules),
             board,
@@ -458,9 +467,10 @@ impl Core {
             finished,
             ..row
         };
-        let mut notes = state.turn_notes(before);
+        // The moves themselves (and the game's notes on them) are each reader's news, written by
+        // `board_mails`; the closed proposals are told to all alike.
         let closed = self.game_changed(tx, rules, &row, state)?;
-        notes.extend(closed.iter().filter_map(mail_text::notice));
+        let notes: Vec<String> = closed.iter().filter_map(mail_text::notice).collect();
         let ended = if finished && !row_was_finished {
             self.settle_game(tx, rules, &row, state)?
         } else {
@@ -478,6 +488,7 @@ impl Core {
             &comments,
             false,
             actor.map(|(_, seat)| seat),
+            Some(before),
         )?;
         // A queued move comes due only once this change is saved and its mails are written.
         let mut outcome = self.after_turn(tx, rules, &row, state, outcome, &notes)?;

@@ -27,6 +27,7 @@ use crate::command::ProposalKind;
 use crate::decision::{Dropped, Event, Game, OpenProposal, PlayRefusal, ProposalRefusal};
 use crate::games::{GameRules, GameState, Status};
 use crate::mail_text;
+use crate::news;
 use crate::storage::{GameRow, Proposal, QueuedMove, StorageError, Tx, User};
 use crate::summary;
 
@@ -79,6 +80,37 @@ impl Core {
             ));
         }
         Ok(lines)
+    }
+
+    /// The proposal open on the board as the news at the top of a board mail tells it, with the
+    /// words of the Subject for it (`draw offered`, `undo asked`).
+    pub(super) fn open_proposal_news(
+        &self,
+        tx: &Tx<'_>,
+        row: &GameRow,
+        state: &dyn GameState,
+    ) -> Result<Option<(news::OpenProposal, &'static str)>, StorageError> {
+        let Some(p) = tx.open_proposal(row.id)? else {
+            return Ok(None);
+        };
+        let waiting = waiting_for(&p, row, state);
+        let words = match p.kind {
+            ProposalKind::Draw => "draw offered",
+            ProposalKind::Undo => "undo asked",
+        };
+        Ok(Some((
+            news::OpenProposal {
+                text: mail_text::open_proposal(&open_proposal(&p, row, state)),
+                waiting: row
+                    .players
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, u)| waiting.contains(&u.userid))
+                    .map(|(s, _)| s)
+                    .collect(),
+            },
+            words,
+        )))
     }
 
     /// Takes the draw proposal open on this board, if any, for the forfeit clock, which accepts it
@@ -148,6 +180,7 @@ impl Core {
             &comments,
             false,
             Some(seat),
+            None,
         )?;
         let made = Event::ProposalMade {
             game: Game::of(rules),
@@ -217,6 +250,7 @@ impl Core {
                 &comments,
                 false,
                 Some(seat),
+                None,
             )?;
             let rejected = Event::ProposalRejected {
                 game: Game::of(rules),
@@ -241,6 +275,7 @@ impl Core {
                 &comments,
                 false,
                 Some(seat),
+                None,
             )?;
             let accepted = Event::ProposalAccepted {
                 game: Game::of(rules),
