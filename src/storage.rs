@@ -103,6 +103,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0019_bounces",
         include_str!("../migrations/0019_bounces.sql"),
     ),
+    (
+        "0022_threads",
+        include_str!("../migrations/0022_threads.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.

@@ -120,6 +120,7 @@ impl Core {
                 body: text,
                 reply: false,
                 picture: None,
+                thread: None,
             }],
             ..Outcome::default()
         }

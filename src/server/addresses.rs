@@ -80,6 +80,7 @@ impl Core {
                     body,
                     reply: false,
                     picture: None,
+                    thread: None,
                 });
             }
         }

@@ -142,18 +142,17 @@ impl Core {
         } else {
             None
         };
-        let mut letters: Vec<Letter> = row
-            .players
-            .iter()
-            .enumerate()
-            .map(|(seat, p)| Letter {
+        let mut letters = Vec::new();
+        for (seat, p) in row.players.iter().enumerate() {
+            letters.push(Letter {
                 to: p.addresses.clone(),
                 subject: subject(Some(seat)),
                 body: with_top(news::top_of_mail(&news, Reader::Seat(seat))),
                 reply: Some(seat) == actor,
                 picture: picture.clone(),
-            })
-            .collect();
+                thread: Some(self.thread_of(tx, row.id, p.id)?),
+            });
+        }
         let spectators = with_top(news::top_of_mail(&news, Reader::Spectator));
         letters.extend(
             self.subscriber_letters(tx, row, &subject(None), &spectators)?

@@ -317,6 +317,7 @@ impl Core {
                 body,
                 reply: false,
                 picture: None,
+                thread: None,
             }],
             ..Outcome::default()
         })

@@ -60,6 +60,7 @@ impl Core {
                 body,
                 reply: false,
                 picture: None,
+                thread: None,
             });
         }
         let sent = AccountEvent::MessageSent {

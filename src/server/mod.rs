@@ -136,6 +136,8 @@ struct Letter {
     reply: bool,
     /// The board as SVG, for the picture of a board mail (`mail.pictures`).
     picture: Option<String>,
+    /// A board mail's place in its game's thread for this reader (`None`: not a board mail).
+    thread: Option<letters::Thread>,
 }
 
 /// What one command did. The default is a refusal that says nothing and sends nothing.
@@ -191,6 +193,7 @@ impl Outcome {
                 body: text.clone(),
                 reply: false,
                 picture: None,
+                thread: None,
             }],
             text,
             subject,

@@ -546,6 +546,7 @@ impl Core {
                 body,
                 reply: false,
                 picture: None,
+                thread: None,
             }),
         )
     }
@@ -829,6 +830,7 @@ mod tests {
                 body: "Summary".into(),
                 reply: false,
                 picture: None,
+                thread: None,
             }],
             ..Outcome::default()
         };

@@ -57,6 +57,7 @@ impl Core {
             body,
             reply: false,
             picture: None,
+            thread: None,
         });
         Ok(answer)
     }
