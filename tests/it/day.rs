@@ -50,7 +50,7 @@ fn a_reply_without_a_command_to_any_mail_of_the_server_gets_the_no_command_answe
     env.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
     let new_board = env.only_mail_to("bob@example.org");
     assert!(
-        new_board.subject.starts_with("New Limit Board 101 "),
+        new_board.subject.starts_with("Limit Board 101: new game, "),
         "{new_board:#?}"
     );
 
@@ -99,7 +99,8 @@ fn a_challenges_comment_reaches_the_other_players() {
     ));
     let bob = env.only_mail_to("bob@example.org");
     assert!(
-        bob.subject.starts_with("New Limit Board 101 ") && bob.subject.ends_with(" **"),
+        bob.subject.starts_with("Limit Board 101: new game, ")
+            && bob.subject.ends_with(" (with a comment)"),
         "{}",
         bob.subject
     );
@@ -130,7 +131,7 @@ fn a_challenges_comment_reaches_the_other_players() {
 }
 
 #[test]
-fn the_board_mail_to_the_player_on_move_ends_with_the_line_to_send() {
+fn the_board_mail_to_the_player_on_move_shows_the_line_to_send_before_the_board() {
     let env = Env::new();
     env.players(&["alice", "bob"]);
     env.deliver(&eml("bob@example.org", "limit challenge alice bob", ""));
@@ -165,8 +166,10 @@ fn the_board_mail_to_the_player_on_move_ends_with_the_line_to_send() {
             "{line}"
         );
         assert!(line.ends_with(&format!("#{turn}")), "{line}");
-        let last = mine.body.trim_end().lines().last().unwrap();
-        assert!(last.contains("is one legal move here"), "{last}");
+        // What to do comes first (issue 25): the line and its explanation, then the board.
+        let summary = mine.body.find("Summary of Limit Board 101").unwrap();
+        let explained = mine.body.find("is one legal move here").unwrap();
+        assert!(explained < summary, "{}", mine.body);
         env.deliver(&eml(
             &format!("{}@example.org", to_move.0),
             &line.replace("<password>", to_move.1),
@@ -201,7 +204,7 @@ fn the_demo_says_what_each_mail_did_shows_the_whole_board_and_keeps_its_work() {
     for needle in [
         "== 01-signup-alice.eml: from Alice <alice@example.org>, Subject: signup alice alicepw\n   handled; 1 mail(s) sent:\n     to alice@example.org: pbem signup alice\n",
         "== 03-challenge.eml: from Alice <alice@example.org>, Subject: limit challenge alice bob\n   handled; 2 mail(s) sent:\n",
-        "     to bob@example.org: Limit Board 101 alice **\n",
+        "     to bob@example.org: Limit Board 101: alice to move (with a comment)\n",
         "== 11 mails went out in all; the last board mail to bob, as he reads it:\n",
         "== pbem limit show 101 (as the admin):\n",
     ] {
@@ -851,23 +854,36 @@ fn the_board_mail_says_which_pawns_were_captured() {
             "",
         ));
         let after = on_board(&env);
+        // Alice's copy (the mails are sorted by recipient): her news names bob's pawns and hers.
         let mail = env.take_mails().into_iter().next().unwrap();
-        for (side, name) in ["Red", "Blue"].iter().enumerate() {
+        let news = mail.body.lines().next().unwrap_or_default().to_string();
+        let mover_is_alice = who == "alice";
+        for (side, owner) in [(0, "your"), (1, "bob's")] {
             let lost = before[side] - after[side];
-            let says = mail.body.lines().find(|l| {
-                l.starts_with(&format!("{name}'s pawn"))
-                    || l.starts_with(&format!("{name} lost its own pawn"))
-            });
+            // Own pawns lost by the mover: `your own` (alice) or `their own` (bob).
+            let owner = match (side == seat, mover_is_alice) {
+                (true, true) => "your own",
+                (true, false) => "their own",
+                _ => owner,
+            };
+            let says = news
+                .split(&format!("{owner} pawn"))
+                .nth(1)
+                .filter(|_| news.contains(" played "));
             match (lost, says) {
                 (0, None) => {}
-                (n, Some(line)) => {
-                    let cells = line.split(" on ").nth(1).unwrap();
-                    let cells = cells.split(" w").next().unwrap();
-                    assert_eq!(cells.split(", ").count() as u64, n, "{line}\n{}", mail.body);
+                (n, Some(rest)) => {
+                    let cells = rest.split(" on ").nth(1).unwrap();
+                    let cells = cells
+                        .split([' ', ',', '.'])
+                        .take_while(|w| !w.starts_with("captured") && !w.starts_with("lost"))
+                        .filter(|w| w.parse::<u32>().is_ok())
+                        .count();
+                    assert_eq!(cells as u64, n, "{news}\n{}", mail.body);
                     told += 1;
                 }
                 (n, None) => panic!(
-                    "{name} lost {n} pawns and the mail does not say so:\n{}",
+                    "side {side} lost {n} pawns and the mail does not say so:\n{}",
                     mail.body
                 ),
             }

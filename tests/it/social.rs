@@ -127,11 +127,19 @@ fn a_subscriber_gets_every_board_mail_until_unsubscribing() {
         assert_eq!(mails.len(), 3, "move {i}: {mails:#?}");
         let carol = to(&mails, "carol@example.org");
         // The mover, now waiting: the player on move also gets the line to send (issue 16).
+        // Only the news differs: the mover reads "You played", carol "alice played".
         let player = to(&mails, &format!("{mover}@example.org"));
         assert_eq!(carol.subject, player.subject);
-        assert_eq!(carol.body, player.body);
+        let board = |b: &str| b[b.find("Summary of").unwrap()..].to_string();
+        assert_eq!(board(&carol.body), board(&player.body));
         assert!(
-            carol.subject.starts_with("Limit Board 101 "),
+            carol.body.starts_with(&format!("{mover} played ")),
+            "{}",
+            carol.body
+        );
+        assert!(player.body.starts_with("You played "), "{}", player.body);
+        assert!(
+            carol.subject.starts_with("Limit Board 101: "),
             "{}",
             carol.subject
         );
@@ -214,7 +222,7 @@ fn a_subscriber_gets_the_last_mail_of_a_game_and_subscribing_has_its_limits() {
     let mails = env.take_mails();
     assert_eq!(mails.len(), 3, "{mails:#?}");
     let carol = to(&mails, "carol@example.org");
-    assert_eq!(carol.subject, "Limit Board 101 Over");
+    assert_eq!(carol.subject, "Limit Board 101: over");
     assert!(carol.body.contains("Game over"), "{}", carol.body);
     // No more mails come from a finished game, so subscribing to one is refused.
     refused(
@@ -243,11 +251,11 @@ fn notify_tells_of_each_new_game_until_turned_off() {
     assert_eq!(mails.len(), 3, "{mails:#?}");
     assert_eq!(
         to(&mails, "alice@example.org").subject,
-        "New Limit Board 101 alice"
+        "Limit Board 101: new game, your move"
     );
     assert_eq!(
         to(&mails, "bob@example.org").subject,
-        "New Limit Board 101 alice"
+        "Limit Board 101: new game, alice to move"
     );
     let notice = to(&mails, "dave@example.org");
     assert_eq!(notice.subject, "New Limit Board 101 alice vs bob");
@@ -340,7 +348,7 @@ fn a_limit_refuses_challenges_until_a_game_ends_or_it_is_raised() {
     env.take_mails();
     let mails = challenge(&env, "carol", "carol bob");
     assert_eq!(mails.len(), 2, "{mails:#?}");
-    assert_eq!(mails[0].subject, "New Limit Board 102 carol");
+    assert_eq!(mails[0].subject, "Limit Board 102: new game, carol to move");
 
     // At the limit again; raising it lets the challenge through.
     refused(

@@ -149,7 +149,8 @@ fn a_strangers_flood_never_stops_bobs_moves_and_reaches_argon2_only_within_the_a
             assert!(
                 mails
                     .iter()
-                    .any(|x| x.to == ["alice@example.org"] && x.subject == "Limit Board 101 alice"),
+                    .any(|x| x.to == ["alice@example.org"]
+                        && x.subject == "Limit Board 101: your move"),
                 "bob's move after {k} flood mails was not taken: {mails:#?}"
             );
             moves.push(m);
@@ -244,7 +245,9 @@ fn bobs_own_address_keeps_its_own_allowance_and_a_strangers_right_guess_waits() 
     assert_eq!(r.hashes, 1);
     let mails = env.take_mails();
     assert!(
-        mails.iter().any(|x| x.subject == "Limit Board 101 alice"),
+        mails
+            .iter()
+            .any(|x| x.subject == "Limit Board 101: alice to move"),
         "{mails:#?}"
     );
     // An hour after the flood the other address is checked again.
@@ -422,7 +425,7 @@ fn a_mail_past_max_message_bytes_is_refused_by_stdin_file_and_maildir() {
     assert!(
         subjects
             .iter()
-            .any(|s| s.starts_with("Limit Board 101 alice")),
+            .any(|s| s.starts_with("Limit Board 101: alice to move")),
         "{subjects:?}"
     );
 }

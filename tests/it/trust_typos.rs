@@ -276,7 +276,7 @@ fn a_forwarded_board_subject_is_no_password() {
     assert_nowhere(&mails, &[BOB_PW]);
     assert_eq!(env.stored_moves(101).len(), 2, "bob's move was played");
     let alices = answer_to(&mails, "alice@example.org");
-    assert_eq!(alices.subject, "Limit Board 101 alice **");
+    assert_eq!(alices.subject, "Limit Board 101: your move (with a comment)");
     assert!(
         alices.body.contains("Summary of Limit Board 101\n"),
         "{}",
@@ -289,7 +289,7 @@ fn a_forwarded_board_subject_is_no_password() {
     );
     assert_eq!(
         answer_to(&mails, "bob@example.org").subject,
-        "Limit Board 101 alice **"
+        "Limit Board 101: alice to move (with a comment)"
     );
     // An illegal move under the forwarded Subject: the quote shows the board, not "****".
     let error = ask(
