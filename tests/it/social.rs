@@ -120,6 +120,7 @@ fn a_subscriber_gets_every_board_mail_until_unsubscribing() {
     assert!(!m.raw.contains("pw-carol"));
 
     // Several moves: every one reaches carol as it reaches the players, with the same subject and body.
+    let mut carol_root: Option<String> = None;
     for i in 0..4 {
         let comment = format!("move number {i}");
         let mover = play_one(&env, 101, &["alice", "bob"], &comment);
@@ -157,7 +158,14 @@ fn a_subscriber_gets_every_board_mail_until_unsubscribing() {
             carol.header("Auto-Submitted").as_deref(),
             Some("auto-generated")
         );
-        assert!(carol.header("In-Reply-To").is_none());
+        // Threaded under her first board mail of the game (issue 25), never under a player's mail.
+        match &carol_root {
+            None => {
+                assert!(carol.header("In-Reply-To").is_none());
+                carol_root = carol.header("Message-ID");
+            }
+            Some(root) => assert_eq!(carol.header("In-Reply-To").as_ref(), Some(root)),
+        }
         assert!(!carol.raw.contains("pw-"), "a password leaked");
     }
     // `show` is open to anyone and lists the subscriber too.
@@ -289,7 +297,7 @@ fn notify_tells_of_each_new_game_until_turned_off() {
     assert!(
         to(&mails, "dave@example.org")
             .subject
-            .starts_with("Limit Board 101 ")
+            .starts_with("Limit Board 101: ")
     );
 
     // A board that does not exist refuses the whole command: 101 is not subscribed twice and no row

@@ -242,7 +242,7 @@ fn a_game_written_outside_the_crate_is_played_by_mail() {
     let number: u32 = board
         .subject
         .split_whitespace()
-        .find_map(|w| w.parse().ok())
+        .find_map(|w| w.trim_end_matches(':').parse().ok())
         .expect("the subject names the board");
 
     // A move the game refuses: its own words come back, and nothing changes.
@@ -443,7 +443,7 @@ fn a_robot_plays_a_game_written_outside_the_crate_by_mail() {
     let number: u32 = board
         .subject
         .split_whitespace()
-        .find_map(|w| w.parse().ok())
+        .find_map(|w| w.trim_end_matches(':').parse().ok())
         .expect("the subject names the board");
     send(
         &mut server,

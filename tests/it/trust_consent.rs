@@ -45,7 +45,7 @@ fn a_strangers_challenges_are_capped_per_day_and_never_rated() {
             "",
         ));
         for m in env.take_mails() {
-            if m.to.iter().any(|t| t == "alice@example.org") && m.subject.starts_with("New ") {
+            if m.to.iter().any(|t| t == "alice@example.org") && m.subject.contains(": new game") {
                 new_game_mails_to_alice += 1;
             }
             if m.to.iter().any(|t| t == "mallory@evil.example") {
