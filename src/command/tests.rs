@@ -520,7 +520,10 @@ fn parse_errors_say_what_and_how() {
                 "usage: limit ratings",
             ],
         ),
-        ("limit ratngs", &["did you mean 'limit ratings'?"]),
+        (
+            "limit ratngs",
+            &["'limit ratngs' is not a command; did you mean:\n    limit ratings"],
+        ),
         (
             "limit standings alice",
             &[
@@ -1013,7 +1016,10 @@ fn proposals_answers_and_queued_moves() {
     let err = parse("limit queu 101 alice hunter2xyz 3-7,4")
         .unwrap_err()
         .to_string();
-    assert!(err.contains("did you mean 'limit queue'"), "{err}");
+    assert!(
+        err.contains("did you mean:\n    limit queue 101 alice <password> 3-7,4"),
+        "{err}"
+    );
     assert!(!err.contains("hunter2xyz"), "{err}");
 }
 

@@ -298,8 +298,11 @@ pub fn account_answer(event: &AccountEvent, server: &str) -> (String, String) {
         } => {
             let mut text = format!(
                 "Welcome to {server}, {userid}!\n\nYou are registered with the address(es):\n  {}\n\n\
-                 Mail for your games goes there. Send `help` for the commands and `list` for the games.\n\
-                 To challenge someone: `limit challenge {userid} <their userid>`.\n",
+                 Mail for your games goes there. Send `help` for the commands and\n\
+                 `list` for the games. To challenge someone:\n\
+                 \x20   limit challenge {userid} <their userid>\n\
+                 or play a robot at once (robot1, robot2, robot3: the strongest):\n\
+                 \x20   limit challenge {userid} robot1\n",
                 if confirmed.is_empty() {
                     "(none confirmed yet)".to_string()
                 } else {
@@ -767,8 +770,9 @@ mod tests {
             text,
             "Welcome to pbem, alice!\n\nYou are registered with the address(es):\n  \
              alice@example.org\n\nMail for your games goes there. Send `help` for the commands \
-             and `list` for the games.\nTo challenge someone: `limit challenge alice <their \
-             userid>`.\n\nNot confirmed yet: work@example.com. Such an address gets no mail of\n\
+             and\n`list` for the games. To challenge someone:\n    limit challenge alice <their \
+             userid>\nor play a robot at once (robot1, robot2, robot3: the strongest):\n    \
+             limit challenge alice robot1\n\nNot confirmed yet: work@example.com. Such an address gets no mail of\n\
              alice until it answers its confirmation mail (sent to work@example.com;\n\
              one a mail), or until you send `change address` from it.\n"
         );

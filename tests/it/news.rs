@@ -287,3 +287,56 @@ fn the_end_of_a_rated_game_tells_each_player_their_rating() {
         "{alice}"
     );
 }
+
+#[test]
+fn a_wrong_password_leads_with_the_reset_and_tells_signup_only_to_strangers() {
+    let env = Env::new();
+    env.players(&["alice", "bob"]);
+    env.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
+    env.take_mails();
+    let wrong = |from: &str| {
+        env.deliver(&eml(from, "limit move 101 bob Pw-bob resign", ""));
+        env.only_mail_to(from).body
+    };
+    let own = wrong("bob@example.org");
+    assert!(
+        own.starts_with(
+            "Your command was not carried out:\n\n  Forgot it? Send `password reset bob`.\n"
+        ),
+        "{own}"
+    );
+    assert!(own.contains("case-sensitive"), "{own}");
+    assert!(!own.contains("signup"), "{own}");
+    let stranger = wrong("eve@example.net");
+    assert!(
+        stranger.starts_with("Your command was not carried out:\n\n  Forgot it? Send `password reset bob`"),
+        "{stranger}"
+    );
+    assert!(stranger.contains("`signup <userid> <password>`"), "{stranger}");
+    // The allowances moved to `help`.
+    env.deliver(&eml("bob@example.org", "help", ""));
+    let help = crate::common::flat(&env.only_mail_to("bob@example.org").body);
+    assert!(
+        help.contains("at most 10 wrong passwords an hour are checked from one address"),
+        "{help}"
+    );
+}
+
+#[test]
+fn a_mistyped_command_gets_the_line_it_was_meant_to_be_and_no_command_list() {
+    let env = Env::new();
+    env.players(&["alice", "bob"]);
+    env.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
+    env.take_mails();
+    env.deliver(&eml("bob@example.org", "limit mvoe 101 bob pw-bob 2-1,9#4", ""));
+    let body = env.only_mail_to("bob@example.org").body;
+    assert!(
+        body.starts_with(
+            "Your command was not carried out:\n\n  'limit mvoe' is not a command; did you \
+             mean:\n      limit move 101 bob <password> 2-1,9#4\n"
+        ),
+        "{body}"
+    );
+    assert!(!body.contains("signup <userid>"), "{body}");
+    assert!(body.lines().count() < 15, "{body}");
+}

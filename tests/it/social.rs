@@ -607,14 +607,15 @@ fn the_commands_are_in_the_help_and_work_from_the_shell() {
     ] {
         assert!(m.body.contains(w), "help lacks {w}:\n{}", m.body);
     }
-    // An unknown command word lists them too.
+    // An unknown command word gives the line it was meant to be (issue 25), not the list.
     let m = ask(
         &env,
         "alice@example.org",
         "limit subscrbe 101 alice pw-alice",
     );
     assert!(
-        m.body.contains("did you mean 'limit subscribe'?"),
+        m.body
+            .contains("did you mean:\n      limit subscribe 101 alice <password>\n"),
         "{}",
         m.body
     );

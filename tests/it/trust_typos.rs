@@ -353,7 +353,7 @@ fn a_typo_of_the_real_user_hides_only_the_password() {
     );
     assert!(
         a.flat_body()
-            .contains("'limit mvoe' is not a command (did you mean 'limit move'?)"),
+            .contains("'limit mvoe' is not a command; did you mean: limit move 101 bob <password> 1-2,3"),
         "{}",
         a.body
     );
