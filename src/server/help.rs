@@ -15,7 +15,8 @@ impl Core {
             // `help limit` is the game's rules; `help limit move` how that command is written.
             Some(word) => match self.games.find(word).filter(|_| subject.len() == 1) {
                 Some(rules) => {
-                    let mut text = rules.help();
+                    // The pages are written wider than mail is read best (issue 25).
+                    let mut text = crate::summary::reflow(&rules.help(), 72);
                     if rules.has_robot() {
                         // Who to play when no friend is around, in every game's help (issue 25).
                         text.push_str(&format!(
@@ -31,11 +32,15 @@ impl Core {
                 None => match command::command_usage(subject) {
                     Some(usage) => Ok(Outcome::reply(
                         format!("pbem help {}", subject.join(" ")),
-                        format!(
-                            "How to write it:\n\n  {}\n\nSend `help` for every command and what it \
-                             does, or `help <game>` for a game's rules; the games are: {}.\n",
-                            usage.replace('\n', "\n  "),
-                            self.game_names()
+                        crate::summary::reflow(
+                            &format!(
+                                "How to write it:\n\n  {}\n\nSend `help` for every command and \
+                                 what it does, or `help <game>` for a game's rules; the games \
+                                 are: {}.\n",
+                                usage.replace('\n', "\n  "),
+                                self.game_names()
+                            ),
+                            72,
                         ),
                     )),
                     None => Err(HelpRefusal::NoHelp {

@@ -26,6 +26,7 @@ mod mail_in;
 mod mail_pictures;
 mod mail_shapes;
 mod mail_snapshots;
+mod mail_width;
 mod news;
 mod maildir_outbox;
 mod proposals;
