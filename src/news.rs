@@ -281,17 +281,18 @@ pub fn line_to_send(news: &News<'_>, seat: usize) -> Option<String> {
     } else {
         "one of these lines"
     };
-    let explain = format!(
+    let para = |text: String| -> String {
+        crate::summary::wrap(&text, crate::summary::ERROR_WIDTH)
+            .into_iter()
+            .map(|l| format!("{l}\n"))
+            .collect()
+    };
+    let intro = para(format!(
+        "It is your move, {who}. Send {send} as the Subject (or alone on a line of a reply), \
+         with your password and your move in place of the example:"
+    ));
+    let explain = para(format!(
         "({which}; #{n} makes sure the move is played only at move {n}.)"
-    );
-    let explain: String = crate::summary::wrap(&explain, crate::summary::ERROR_WIDTH)
-        .into_iter()
-        .map(|l| format!("{l}\n"))
-        .collect();
-    Some(format!(
-        "It is your move, {who}. Send {send} as the Subject (or alone on a line\n\
-         of a reply), with your password and your move in place of the example:\n\n\
-         {lines}\n\
-         {explain}"
-    ))
+    ));
+    Some(format!("{intro}\n{lines}\n{explain}"))
 }

@@ -317,10 +317,34 @@ pub fn reflow(text: &str, width: usize) -> String {
             end += 1;
         }
         let para = &lines[i..end];
-        if para.iter().all(|l| l.chars().count() <= width) || hang >= width / 2 {
+        if para.iter().all(|l| l.chars().count() <= width) {
             for l in para {
                 out.push_str(l);
                 out.push('\n');
+            }
+        } else if hang >= width / 2 {
+            // A table's first column too wide to keep the second beside it: the second goes under
+            // it, indented, refilled.
+            let indent = first.len() - first.trim_start().len();
+            out.push_str(first[..hang.min(first.len())].trim_end());
+            out.push('\n');
+            let rest: Vec<&str> = std::iter::once(&first[hang.min(first.len())..])
+                .chain(para[1..].iter().map(|l| l.trim_start()))
+                .collect();
+            let mut line = String::new();
+            let pad = " ".repeat(indent + 4);
+            for w in rest.iter().flat_map(|l| l.split_whitespace()) {
+                if !line.is_empty() && pad.len() + line.len() + 1 + w.len() > width {
+                    out.push_str(&format!("{pad}{line}\n"));
+                    line.clear();
+                }
+                if !line.is_empty() {
+                    line.push(' ');
+                }
+                line.push_str(w);
+            }
+            if !line.is_empty() {
+                out.push_str(&format!("{pad}{line}\n"));
             }
         } else {
             let prefix = &first[..hang.min(first.len())];
@@ -347,6 +371,26 @@ pub fn reflow(text: &str, width: usize) -> String {
             out.push('\n');
         }
         i = end;
+    }
+    out
+}
+
+/// A mail body with each line of prose longer than [`ERROR_WIDTH`] broken between words (issue 25:
+/// every mail within 72 columns). Left as they are: lines that quote the sender (`>`), lines that
+/// start with a blank (examples, tables), and lines with a run of three blanks (board pictures,
+/// columns), which breaking would garble.
+pub fn fit_prose(body: &str) -> String {
+    let mut out = String::with_capacity(body.len());
+    for line in body.split_inclusive('\n') {
+        let text = line.trim_end_matches(['\n', '\r']);
+        if text.chars().count() <= ERROR_WIDTH || text.starts_with('>') || text.contains("   ") {
+            out.push_str(line);
+            continue;
+        }
+        for part in wrap(text, ERROR_WIDTH) {
+            out.push_str(part);
+            out.push('\n');
+        }
     }
     out
 }

@@ -4,6 +4,7 @@ use super::{Core, Outcome, Step};
 use crate::command::{self, Scope};
 use crate::config::Config;
 use crate::decision::HelpRefusal;
+use crate::games::GameRules;
 
 impl Core {
     pub(super) fn help(&self, subject: &[String]) -> Step<Outcome> {
@@ -14,21 +15,10 @@ impl Core {
             )),
             // `help limit` is the game's rules; `help limit move` how that command is written.
             Some(word) => match self.games.find(word).filter(|_| subject.len() == 1) {
-                Some(rules) => {
-                    // The pages are written wider than mail is read best (issue 25).
-                    let mut text = crate::summary::reflow(&rules.help(), 72);
-                    if rules.has_robot() {
-                        // Who to play when no friend is around, in every game's help (issue 25).
-                        text.push_str(&format!(
-                            "\nRobots play {} at any time: send\n    {} challenge <you> robot1\n\
-                             (robot2 and robot3 are stronger); a robot answers each move in the\n\
-                             same mail.\n",
-                            rules.title(),
-                            rules.name()
-                        ));
-                    }
-                    Ok(Outcome::reply(format!("{} help", rules.title()), text))
-                }
+                Some(rules) => Ok(Outcome::reply(
+                    format!("{} help", rules.title()),
+                    game_help(rules),
+                )),
                 None => match command::command_usage(subject) {
                     Some(usage) => Ok(Outcome::reply(
                         format!("pbem help {}", subject.join(" ")),
@@ -53,6 +43,22 @@ impl Core {
             },
         }
     }
+}
+
+/// A game's help page (`help limit`, `limit help`): its rules, laid out within 72 columns (the
+/// pages are written wider than mail is read best), and who to play when no friend is around.
+pub(super) fn game_help(rules: &dyn GameRules) -> String {
+    let mut text = crate::summary::reflow(&rules.help(), 72);
+    if rules.has_robot() {
+        text.push_str(&format!(
+            "\nRobots play {} at any time: send\n    {} challenge <you> robot1\n\
+             (robot2 and robot3 are stronger); a robot answers each move in the\n\
+             same mail.\n",
+            rules.title(),
+            rules.name()
+        ));
+    }
+    text
 }
 
 /// The `help` mail: a six-line "start here" (issue 25), what the server is, every command (from

@@ -74,7 +74,7 @@ impl Core {
         match cmd {
             GameCommand::Help => Ok(Outcome::reply(
                 format!("{} help", rules.title()),
-                rules.help(),
+                super::help::game_help(rules),
             )),
             GameCommand::Challenge {
                 options,

@@ -222,7 +222,7 @@ fn a_game_written_outside_the_crate_is_played_by_mail() {
     send(&mut server, "alice@example.org", "list");
     let list = env.only_mail_to("alice@example.org");
     assert!(list.body.contains("nim"), "{}", list.body);
-    assert!(list.body.contains("Nim (2-2 players)"), "{}", list.body);
+    assert!(list.body.contains("Nim (2 players)"), "{}", list.body);
     send(&mut server, "alice@example.org", "help nim");
     let help = env.only_mail_to("alice@example.org");
     assert!(help.body.contains("whoever takes the last stick wins"));
