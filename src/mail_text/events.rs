@@ -114,8 +114,9 @@ pub fn notice(event: &Event) -> Option<String> {
                      ratings."
                 )
             } else {
+                let verb = if waiting.len() == 1 { "agrees" } else { "agree" };
                 format!(
-                    "{userid} accepted the game. It counts for the ratings once {} agree(s) too.",
+                    "{userid} accepted the game. It counts for the ratings once {} {verb} too.",
                     waiting.join(" and ")
                 )
             }
@@ -727,7 +728,7 @@ mod tests {
         };
         assert_eq!(
             notice(&accepted).as_deref(),
-            Some("bob accepted the game. It counts for the ratings once carol agree(s) too.")
+            Some("bob accepted the game. It counts for the ratings once carol agrees too.")
         );
         let made = Event::ProposalMade {
             game: LIMIT,

@@ -91,7 +91,7 @@ fn a_reply_without_a_command_to_any_mail_of_the_server_gets_the_no_command_answe
 fn a_challenges_comment_reaches_the_other_players() {
     let env = Env::new();
     env.players(&["alice", "bob"]);
-    // Unsigned: shown to every player, marked as not signed, not kept in the game's history.
+    // From alice's registered address (issue 25): her agreement and her comment, kept.
     env.deliver(&eml(
         "alice@example.org",
         "limit challenge alice bob",
@@ -105,13 +105,37 @@ fn a_challenges_comment_reaches_the_other_players() {
         bob.subject
     );
     assert!(
-        bob.body
-            .contains("The challenge (unsigned: sent without --password) writes:\nFancy a game?\n"),
+        bob.body.contains("alice writes:\nFancy a game?\n"),
         "{}",
         bob.body
     );
-    let history = env.admin("limit history 101");
-    assert!(!String::from_utf8_lossy(&history.stdout).contains("Fancy"));
+    // Only bob still has to agree: one line, his.
+    assert!(
+        bob.body
+            .contains("(`reject` in place of `accept` declines, unrated):\n  limit move 101 bob <password> accept\n"),
+        "{}",
+        bob.body
+    );
+    assert!(!bob.body.contains("alice <password> accept"), "{}", bob.body);
+    let history = String::from_utf8(env.admin("limit history 101").stdout).unwrap();
+    assert!(history.contains("Fancy"), "{history}");
+
+    // From an address that is not the challenger's: unsigned, shown to every player, not kept.
+    env.deliver(&eml(
+        "someone@example.net",
+        "limit challenge alice bob",
+        "Fancy another?\n",
+    ));
+    let bob = env.only_mail_to("bob@example.org");
+    assert!(
+        bob.body.contains(
+            "The challenge (unsigned: sent without --password) writes:\nFancy another?\n"
+        ),
+        "{}",
+        bob.body
+    );
+    let history = env.admin("limit history 102");
+    assert!(!String::from_utf8_lossy(&history.stdout).contains("Fancy another"));
 
     // Signed with the challenger's password: alice's comment, kept.
     env.deliver(&eml(
@@ -126,7 +150,7 @@ fn a_challenges_comment_reaches_the_other_players() {
         bob.body
     );
     assert!(!bob.body.contains("pw-alice"), "{}", bob.body);
-    let history = String::from_utf8(env.admin("limit history 102").stdout).unwrap();
+    let history = String::from_utf8(env.admin("limit history 103").stdout).unwrap();
     assert!(history.contains("A rematch?"), "{history}");
 }
 
