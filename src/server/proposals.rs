@@ -69,8 +69,20 @@ impl Core {
             return Ok(Vec::new());
         };
         let mut lines = vec![proposal_line(&p, row, state)];
-        // How each player still to answer does it.
+        // How each player still to answer does it. A robot has no password to write it with, and
+        // does not answer proposals yet: say so rather than show it a line (issue 25).
         for who in waiting_for(&p, row, state) {
+            if row
+                .players
+                .iter()
+                .any(|u| u.userid == who && u.robot.is_some())
+            {
+                lines.push(format!(
+                    "  {who} is a robot and does not answer proposals: this one lapses with the \
+                     next move."
+                ));
+                continue;
+            }
             let line = format!("{} move {} {who} <password>", rules.name(), row.board);
             lines.push(format!("  {who} answers with:  {line} accept"));
             lines.push(format!(

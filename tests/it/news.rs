@@ -340,3 +340,22 @@ fn a_mistyped_command_gets_the_line_it_was_meant_to_be_and_no_command_list() {
     assert!(!body.contains("signup <userid>"), "{body}");
     assert!(body.lines().count() < 15, "{body}");
 }
+
+#[test]
+fn a_proposal_to_a_robot_shows_no_line_with_a_password_for_it() {
+    let env = Env::new();
+    env.players(&["alice"]);
+    env.deliver(&eml("alice@example.org", "limit challenge alice robot1", ""));
+    env.take_mails();
+    env.deliver(&eml(
+        "alice@example.org",
+        "limit move 101 alice pw-alice propose draw",
+        "",
+    ));
+    let body = env.only_mail_to("alice@example.org").body;
+    assert!(!body.contains("robot1 <password>"), "{body}");
+    assert!(
+        body.contains("robot1 is a robot and does not answer proposals"),
+        "{body}"
+    );
+}
