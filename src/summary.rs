@@ -375,26 +375,6 @@ pub fn reflow(text: &str, width: usize) -> String {
     out
 }
 
-/// A mail body with each line of prose longer than [`ERROR_WIDTH`] broken between words (issue 25:
-/// every mail within 72 columns). Left as they are: lines that quote the sender (`>`), lines that
-/// start with a blank (examples, tables), and lines with a run of three blanks (board pictures,
-/// columns), which breaking would garble.
-pub fn fit_prose(body: &str) -> String {
-    let mut out = String::with_capacity(body.len());
-    for line in body.split_inclusive('\n') {
-        let text = line.trim_end_matches(['\n', '\r']);
-        if text.chars().count() <= ERROR_WIDTH || text.starts_with('>') || text.contains("   ") {
-            out.push_str(line);
-            continue;
-        }
-        for part in wrap(text, ERROR_WIDTH) {
-            out.push_str(part);
-            out.push('\n');
-        }
-    }
-    out
-}
-
 /// The body of an error mail: what went wrong (and how to write it right), then the board if one is
 /// involved, then the original message (passwords already masked by the caller). The
 /// explanation is wrapped at 72 columns; the board and the quote are not.

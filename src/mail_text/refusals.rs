@@ -72,15 +72,16 @@ fn account(r: &AccountRefusal) -> String {
             ..
         } => format!(
             "Forgot it? Send `password reset {userid}`.\n\
-             That is not {userid}'s password. Passwords are case-sensitive (is Caps Lock on?). \
-             After many wrong ones in an hour, passwords are not checked for the rest of the \
-             hour (`help` says how many)."
+             The userid '{userid}' and that password do not match: passwords are \
+             case-sensitive (is Caps Lock on?). \
+             After too many failed tries in an hour, passwords are not checked for the rest of \
+             the hour (`help` says how many)."
         ),
         AccountRefusal::WrongPassword { userid, .. } => format!(
-            "Forgot it? Send `password reset {userid}` (the code goes to {userid}'s address).\n\
+            "Forgot it? Send `password reset {userid}`.\n\
              The userid '{userid}' and that password do not match a registered player. \
-             Passwords are case-sensitive. After many wrong ones in an hour, passwords are not \
-             checked for the rest of the hour (`help` says how many). New here? Send \
+             Passwords are case-sensitive. After too many failed tries in an hour, passwords are \
+             not checked for the rest of the hour (`help` says how many). New here? Send \
              `signup <userid> <password>`."
         ),
         AccountRefusal::TooManyChecks { max } => format!(

@@ -279,7 +279,6 @@ impl Core {
         thread: Option<Thread>,
     ) -> OutgoingMail {
         let auto = if reply { AUTO_REPLIED } else { AUTO_GENERATED };
-        let body = crate::summary::fit_prose(&body);
         let mut mail = OutgoingMail::new(&self.cfg.server, to, subject, body, auto, self.now)
             .with_picture(picture);
         if reply {

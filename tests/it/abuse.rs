@@ -213,6 +213,8 @@ fn same_for(body: &str, userid: &str) -> String {
         .collect::<Vec<_>>()
         .join(" ")
         .replace(&format!("'{userid}'"), "'USER'")
+        // The reset the answer leads with names the userid as written (issue 25).
+        .replace(&format!("`password reset {userid}`"), "`password reset USER`")
         // An unknown userid is shown as written, as a known one is (issue 22, item 5a).
         .replace(&format!("101 {userid} "), "101 USER ")
 }

@@ -181,7 +181,7 @@ fn the_board_mail_to_the_player_on_move_shows_the_line_to_send_before_the_board(
             .body
             .lines()
             .rev()
-            .find(|l| l.trim_start().starts_with("limit move "))
+            .find(|l| l.trim_start().starts_with("limit move ") && l.contains('#'))
             .unwrap_or_else(|| panic!("no line to send:\n{}", mine.body))
             .trim()
             .to_string();
@@ -298,14 +298,13 @@ fn the_shell_answers_as_the_mail_would_with_64_for_usage_errors() {
     );
     let (code, text) = run(&["sigup", "alice", "pw"]);
     assert_eq!(code, 64, "{text}");
-    assert!(
-        text.contains("did you mean:\n    signup alice <password>"),
-        "{text}"
-    );
+    // The line it was meant to be (the shell hides the words that may be passwords).
+    assert!(text.contains("did you mean:\n      signup "), "{text}");
+    assert!(text.contains(" <password>\n"), "{text}");
     let (code, text) = run(&["limit", "chalenge", "alice", "bob"]);
     assert_eq!(code, 64, "{text}");
     assert!(
-        text.contains("did you mean:\n    limit challenge alice bob"),
+        text.contains("did you mean:\n      limit challenge "),
         "{text}"
     );
     // A bad flag of the binary: 64 too (clap's own status is 2).
