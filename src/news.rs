@@ -103,7 +103,10 @@ fn who(news: &News<'_>, reader: Reader, seat: usize) -> String {
     if reader == Reader::Seat(seat) {
         "You".to_string()
     } else {
-        news.players.get(seat).cloned().unwrap_or_else(|| "?".into())
+        news.players
+            .get(seat)
+            .cloned()
+            .unwrap_or_else(|| "?".into())
     }
 }
 
@@ -269,7 +272,12 @@ pub fn line_to_send(news: &News<'_>, seat: usize) -> Option<String> {
     let n = st.move_number();
     let lines: String = examples
         .iter()
-        .map(|m| format!("    {} move {} {who} <password> {m}#{n}\n", news.game, news.board))
+        .map(|m| {
+            format!(
+                "    {} move {} {who} <password> {m}#{n}\n",
+                news.game, news.board
+            )
+        })
         .collect();
     let which = match examples.as_slice() {
         [_] => format!("{first} is one legal move here"),

@@ -86,10 +86,9 @@ pub fn board_subject(
         (Status::Over(_), _) => "over".to_string(),
         (_, Some(p)) => p.to_string(),
         (Status::ToMove(seat), None) if how.reader == Some(seat) => "your move".to_string(),
-        (Status::ToMove(seat), None) => format!(
-            "{} to move",
-            players.get(seat).map_or("?", String::as_str)
-        ),
+        (Status::ToMove(seat), None) => {
+            format!("{} to move", players.get(seat).map_or("?", String::as_str))
+        }
     };
     let new = if how.new { "new game, " } else { "" };
     let comment = if how.with_comment {
@@ -348,10 +347,14 @@ pub fn reflow(text: &str, width: usize) -> String {
             }
         } else {
             let prefix = &first[..hang.min(first.len())];
-            let words = para
-                .iter()
-                .enumerate()
-                .flat_map(|(k, l)| if k == 0 { &l[prefix.len()..] } else { l.trim_start() }.split_whitespace());
+            let words = para.iter().enumerate().flat_map(|(k, l)| {
+                if k == 0 {
+                    &l[prefix.len()..]
+                } else {
+                    l.trim_start()
+                }
+                .split_whitespace()
+            });
             let mut line = prefix.to_string();
             let mut empty = true;
             for w in words {

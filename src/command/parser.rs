@@ -89,7 +89,9 @@ fn dispatch(words: &[&str]) -> Result<RawCommand, CommandError> {
                     .and_then(|c| server_def(c).map(|d| (c.to_string(), d, &words[1..])))
             });
         let what = match fix {
-            Some((head, def, rest)) => format!("{what}; did you mean:\n{}", fixed_line(&head, def, rest)),
+            Some((head, def, rest)) => {
+                format!("{what}; did you mean:\n{}", fixed_line(&head, def, rest))
+            }
             None => what,
         };
         return Err(CommandError::Unknown { what });

@@ -114,7 +114,11 @@ pub fn notice(event: &Event) -> Option<String> {
                      ratings."
                 )
             } else {
-                let verb = if waiting.len() == 1 { "agrees" } else { "agree" };
+                let verb = if waiting.len() == 1 {
+                    "agrees"
+                } else {
+                    "agree"
+                };
                 format!(
                     "{userid} accepted the game. It counts for the ratings once {} {verb} too.",
                     waiting.join(" and ")

@@ -29,8 +29,7 @@ pub fn listing(listing: &Listing) -> (String, String) {
                     text.push_str(&format!(
                         "  {:<10} {running} running, {finished} finished; your move in:\n  \
                          {:<10} `{} games <userid> next`\n",
-                        "",
-                        "", g.name
+                        "", "", g.name
                     ));
                 }
             }

@@ -72,7 +72,7 @@ fn account(r: &AccountRefusal) -> String {
             ..
         } => format!(
             "Forgot it? Send `password reset {userid}`.\n\
-             The userid '{userid}' and that password do not match: passwords are \
+             The userid '{userid}' and that password do not match. Passwords are \
              case-sensitive (is Caps Lock on?). \
              After too many failed tries in an hour, passwords are not checked for the rest of \
              the hour (`help` says how many)."

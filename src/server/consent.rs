@@ -59,16 +59,8 @@ impl Core {
             waiting: self.not_agreed(tx, row)?,
         };
         let comments = self.comment_at(tx, row, state.move_number(), user.id, comment)?;
-        let outcome = self.board_mails(
-            tx,
-            rules,
-            row,
-            state,
-            &comments,
-            false,
-            Some(seat),
-            None,
-        )?;
+        let outcome =
+            self.board_mails(tx, rules, row, state, &comments, false, Some(seat), None)?;
         Ok(with_event(outcome, accepted))
     }
     /// Lines under a running board's status for each player who has not agreed to the game yet.

@@ -176,9 +176,7 @@ impl Core {
                 if to.is_empty() {
                     continue;
                 }
-                mails.push(self.mail(
-                    origin, to, l.subject, l.body, l.reply, l.picture, l.thread,
-                ));
+                mails.push(self.mail(origin, to, l.subject, l.body, l.reply, l.picture, l.thread));
             }
         }
         Ok(mails)

@@ -302,16 +302,7 @@ impl Core {
             }]
         };
         let mut outcome =
-            self.board_mails(
-            tx,
-            rules,
-            &row,
-            state.as_ref(),
-            &comments,
-            true,
-            None,
-            None,
-        )?;
+            self.board_mails(tx, rules, &row, state.as_ref(), &comments, true, None, None)?;
         let started = Event::GameStarted {
             game: Game::of(rules),
             board,

@@ -9,7 +9,6 @@ use crate::common;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-
 use mail_parser::MessageParser;
 use pbem::config::Config;
 use pbem::server::{IngestOutcome, Server};
@@ -214,7 +213,10 @@ fn same_for(body: &str, userid: &str) -> String {
         .join(" ")
         .replace(&format!("'{userid}'"), "'USER'")
         // The reset the answer leads with names the userid as written (issue 25).
-        .replace(&format!("`password reset {userid}`"), "`password reset USER`")
+        .replace(
+            &format!("`password reset {userid}`"),
+            "`password reset USER`",
+        )
         // An unknown userid is shown as written, as a known one is (issue 22, item 5a).
         .replace(&format!("101 {userid} "), "101 USER ")
 }
@@ -341,7 +343,9 @@ fn a_password_guesser_is_throttled_and_the_player_keeps_playing() {
     let flat = throttled.split_whitespace().collect::<Vec<_>>().join(" ");
     // The allowances are in `help` (issue 25); the answer leads with the reset.
     assert!(
-        flat.starts_with("Your command was not carried out: Forgot it? Send `password reset alice`"),
+        flat.starts_with(
+            "Your command was not carried out: Forgot it? Send `password reset alice`"
+        ),
         "{throttled}"
     );
     assert!(flat.contains("`help` says how many"), "{throttled}");

@@ -1,7 +1,6 @@
 //! End-to-end: the player's and the admin's day (issue 16), through the real binary with real `.eml`
 //! messages and a real SQLite file, the mails read back from the file transport.
 
-
 use crate::common;
 use crate::common::{Env, NOW, Sent, eml};
 
@@ -116,7 +115,11 @@ fn a_challenges_comment_reaches_the_other_players() {
         "{}",
         bob.body
     );
-    assert!(!bob.body.contains("alice <password> accept"), "{}", bob.body);
+    assert!(
+        !bob.body.contains("alice <password> accept"),
+        "{}",
+        bob.body
+    );
     let history = String::from_utf8(env.admin("limit history 101").stdout).unwrap();
     assert!(history.contains("Fancy"), "{history}");
 

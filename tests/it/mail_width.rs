@@ -102,5 +102,10 @@ fn every_kind_of_mail_fits_72_columns() {
         .filter(|m| !NOT_YET.iter().any(|k| m.subject.contains(k)))
         .flat_map(too_wide)
         .collect();
-    assert!(wide.is_empty(), "{} lines too wide:\n{}", wide.len(), wide.join("\n"));
+    assert!(
+        wide.is_empty(),
+        "{} lines too wide:\n{}",
+        wide.len(),
+        wide.join("\n")
+    );
 }

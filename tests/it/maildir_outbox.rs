@@ -2,7 +2,6 @@
 //! real message files in a real Maildir, mail that cannot be sent because the SMTP port on 127.0.0.1 is
 //! closed, a sender killed while it was sending, and the mail finally delivered by the file transport.
 
-
 use crate::common;
 use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
@@ -140,7 +139,10 @@ fn maildir_processes_new_into_cur_once() {
                 "bob@example.org",
                 "Limit Board 101: new game, alice to move"
             ),
-            ("bob@example.org", "Limit Board 101: your move (with a comment)"),
+            (
+                "bob@example.org",
+                "Limit Board 101: your move (with a comment)"
+            ),
             ("bob@example.org", "pbem signup bob"),
         ]
     );

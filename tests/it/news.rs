@@ -200,7 +200,11 @@ fn a_player_who_leaves_a_three_player_game_is_told_he_is_out_and_then_who_won() 
         "",
     ));
     env.take_mails();
-    env.deliver(&eml("carol@example.org", "limit move 101 carol pw-carol resign", ""));
+    env.deliver(&eml(
+        "carol@example.org",
+        "limit move 101 carol pw-carol resign",
+        "",
+    ));
     let mails = env.take_mails();
     let carol = to(&mails, "carol");
     assert!(
@@ -216,7 +220,11 @@ fn a_player_who_leaves_a_three_player_game_is_told_he_is_out_and_then_who_won() 
         "{}",
         to(&mails, "bob").body
     );
-    env.deliver(&eml("bob@example.org", "limit move 101 bob pw-bob resign", ""));
+    env.deliver(&eml(
+        "bob@example.org",
+        "limit move 101 bob pw-bob resign",
+        "",
+    ));
     let mails = env.take_mails();
     let alice = to(&mails, "alice");
     assert_eq!(alice.subject, "Limit Board 101: over");
@@ -244,7 +252,11 @@ fn the_news_is_there_for_every_game_not_only_limit() {
         to(&first, "bob").subject,
         "Hex Board 101: new game, alice to move"
     );
-    env.deliver(&eml("alice@example.org", "hex move 101 alice pw-alice c3", ""));
+    env.deliver(&eml(
+        "alice@example.org",
+        "hex move 101 alice pw-alice c3",
+        "",
+    ));
     let mails = env.take_mails();
     let bob = to(&mails, "bob");
     assert_eq!(bob.subject, "Hex Board 101: your move");
@@ -270,7 +282,11 @@ fn the_end_of_a_rated_game_tells_each_player_their_rating() {
         ));
     }
     env.take_mails();
-    env.deliver(&eml("alice@example.org", "limit move 101 alice pw-alice resign", ""));
+    env.deliver(&eml(
+        "alice@example.org",
+        "limit move 101 alice pw-alice resign",
+        "",
+    ));
     let mails = env.take_mails();
     let bob = to(&mails, "bob").body.lines().take(2).collect::<Vec<_>>();
     assert_eq!(bob[0], "alice resigned.");
@@ -309,10 +325,15 @@ fn a_wrong_password_leads_with_the_reset_and_tells_signup_only_to_strangers() {
     assert!(!own.contains("signup"), "{own}");
     let stranger = wrong("eve@example.net");
     assert!(
-        stranger.starts_with("Your command was not carried out:\n\n  Forgot it? Send `password reset bob`"),
+        stranger.starts_with(
+            "Your command was not carried out:\n\n  Forgot it? Send `password reset bob`"
+        ),
         "{stranger}"
     );
-    assert!(stranger.contains("`signup <userid> <password>`"), "{stranger}");
+    assert!(
+        stranger.contains("`signup <userid> <password>`"),
+        "{stranger}"
+    );
     // The allowances moved to `help`.
     env.deliver(&eml("bob@example.org", "help", ""));
     let help = crate::common::flat(&env.only_mail_to("bob@example.org").body);
@@ -328,7 +349,11 @@ fn a_mistyped_command_gets_the_line_it_was_meant_to_be_and_no_command_list() {
     env.players(&["alice", "bob"]);
     env.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
     env.take_mails();
-    env.deliver(&eml("bob@example.org", "limit mvoe 101 bob pw-bob 2-1,9#4", ""));
+    env.deliver(&eml(
+        "bob@example.org",
+        "limit mvoe 101 bob pw-bob 2-1,9#4",
+        "",
+    ));
     let body = env.only_mail_to("bob@example.org").body;
     assert!(
         body.starts_with(
@@ -345,7 +370,11 @@ fn a_mistyped_command_gets_the_line_it_was_meant_to_be_and_no_command_list() {
 fn a_proposal_to_a_robot_shows_no_line_with_a_password_for_it() {
     let env = Env::new();
     env.players(&["alice"]);
-    env.deliver(&eml("alice@example.org", "limit challenge alice robot1", ""));
+    env.deliver(&eml(
+        "alice@example.org",
+        "limit challenge alice robot1",
+        "",
+    ));
     env.take_mails();
     env.deliver(&eml(
         "alice@example.org",

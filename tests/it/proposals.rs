@@ -1,7 +1,6 @@
 //! End-to-end: undo and draw proposals, their answers, and queued moves, through `pbem ingest` with real
 //! `.eml` messages, a real SQLite file and the mails of the file transport.
 
-
 use crate::common::{Env, Sent, eml, legal_moves_after};
 use pbem::games::{Outcome, Status};
 use sha2::Digest;
@@ -447,7 +446,9 @@ fn the_proposal_shows_in_every_board_mail_until_a_move_makes_it_lapse() {
 fn bad_proposals_and_answers_are_refused_and_change_nothing() {
     let env = started(&["alice", "bob"]);
     // Both agree to the game first: `accept` or `reject` with no open proposal then answers nothing.
-    for who in ["alice", "bob"] {
+    // (alice agreed by challenging from her registered address, issue 25: her own `accept` would
+    // be one more error answer to her address, and a sixth in a row is not sent.)
+    for who in ["bob"] {
         send(
             &env,
             who,

@@ -8,7 +8,6 @@
 
 use std::sync::Arc;
 
-
 use crate::common::{Env, NOW, eml};
 use pbem::clock::FixedClock;
 use pbem::config::Config;
@@ -225,7 +224,10 @@ fn a_game_written_outside_the_crate_is_played_by_mail() {
     assert!(list.body.contains("Nim (2 players)"), "{}", list.body);
     send(&mut server, "alice@example.org", "help nim");
     let help = env.only_mail_to("alice@example.org");
-    assert!(help.flat_body().contains("whoever takes the last stick wins"));
+    assert!(
+        help.flat_body()
+            .contains("whoever takes the last stick wins")
+    );
 
     send(&mut server, "alice@example.org", "nim challenge alice bob");
     let mails = env.take_mails();

@@ -7,7 +7,6 @@
 //! Memory and argon2 runs are read from the binary itself: with `PBEM_REPORT_RSS=1` it prints
 //! `pbem: peak RSS N kB, argon2 hashes M` on stderr at exit.
 
-
 use crate::common;
 use std::io::Write;
 use std::path::Path;
@@ -501,7 +500,10 @@ fn a_login_error_on_a_board_names_and_shows_it_with_one_text_for_every_cause() {
         body[..end]
             .replace(&format!("'{userid}'"), "'USER'")
             // The reset the answer leads with names the userid as written (issue 25).
-            .replace(&format!("`password reset {userid}`"), "`password reset USER`")
+            .replace(
+                &format!("`password reset {userid}`"),
+                "`password reset USER`",
+            )
     };
     let wrong = answer("eve@evil.example", &format!("limit move 101 bob nope {m}"));
     let unknown = answer(
@@ -550,7 +552,10 @@ fn a_login_error_on_a_board_names_and_shows_it_with_one_text_for_every_cause() {
     let t = text(&wrong, "bob");
     assert!(!t.contains("lock"), "{t}");
     // The reset first (issue 25); the allowances are in `help`.
-    assert!(t.starts_with("Your command was not carried out: Forgot it? Send `password reset bob`"), "{t}");
+    assert!(
+        t.starts_with("Your command was not carried out: Forgot it? Send `password reset USER`"),
+        "{t}"
+    );
     assert!(t.contains("`help` says how many"), "{t}");
 }
 

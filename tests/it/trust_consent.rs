@@ -1,7 +1,6 @@
 //! Games nobody asked for, end to end through the real `pbem` binary: a stranger's challenges neither
 //! flood a player nor move anyone's rating; a game counts only when every player agreed to it.
 
-
 use crate::common::{Env, NOW, Sent, eml, legal_moves_after};
 
 const DAY: i64 = 86_400;
@@ -110,7 +109,8 @@ fn a_game_counts_once_every_player_agreed() {
             m.body
         );
         assert!(
-            m.body.contains("\n  limit move 101 bob <password> accept\n"),
+            m.body
+                .contains("\n  limit move 101 bob <password> accept\n"),
             "{}",
             m.body
         );
@@ -199,7 +199,11 @@ fn accept_agrees_and_resign_or_reject_as_a_first_act_declines_unrated() {
     assert_eq!((rating(&env, "alice"), rating(&env, "bob")), (1632, 1568));
     // An illegal first move is refused and agrees to nothing. (The challenge comes from another
     // address than carol's: from hers it would be her agreement, issue 25.)
-    env.deliver(&eml("someone@example.net", "limit challenge carol alice", ""));
+    env.deliver(&eml(
+        "someone@example.net",
+        "limit challenge carol alice",
+        "",
+    ));
     env.take_mails();
     env.deliver(&eml(
         "carol@example.org",

@@ -2,7 +2,6 @@
 //! of commands with a password in them, each mailed by the real user; afterwards no mail the server
 //! wrote and no row of the database holds any of the passwords as a word.
 
-
 use crate::common;
 use crate::common::{Env, eml, flat, legal_moves_after};
 
@@ -276,7 +275,10 @@ fn a_forwarded_board_subject_is_no_password() {
     assert_nowhere(&mails, &[BOB_PW]);
     assert_eq!(env.stored_moves(101).len(), 2, "bob's move was played");
     let alices = answer_to(&mails, "alice@example.org");
-    assert_eq!(alices.subject, "Limit Board 101: your move (with a comment)");
+    assert_eq!(
+        alices.subject,
+        "Limit Board 101: your move (with a comment)"
+    );
     assert!(
         alices.body.contains("Summary of Limit Board 101\n"),
         "{}",
@@ -352,8 +354,9 @@ fn a_typo_of_the_real_user_hides_only_the_password() {
         "",
     );
     assert!(
-        a.flat_body()
-            .contains("'limit mvoe' is not a command; did you mean: limit move 101 bob <password> 1-2,3"),
+        a.flat_body().contains(
+            "'limit mvoe' is not a command; did you mean: limit move 101 bob <password> 1-2,3"
+        ),
         "{}",
         a.body
     );
