@@ -179,9 +179,15 @@ pub fn notice(event: &Event) -> Option<String> {
     })
 }
 
+/// The answer to `queue`: the Subject, and the text that goes above the board, within 72
+/// columns. `None` for other events.
+pub fn queued_answer(event: &Event) -> Option<(String, String)> {
+    queued_words(event).map(|(s, t)| (s, fill(&t)))
+}
+
 /// The answer to `queue`: the Subject, and the text that goes above the board. `None` for other
 /// events.
-pub fn queued_answer(event: &Event) -> Option<(String, String)> {
+fn queued_words(event: &Event) -> Option<(String, String)> {
     let Event::MoveQueued {
         game,
         board,
@@ -293,8 +299,14 @@ pub fn dropped_queued_move(event: &Event, board_text: &str) -> Option<(String, S
     Some((subject, body))
 }
 
-/// The answer to an account command, on the server called `server`: the Subject and the text.
+/// The answer to an account command: the Subject and the text, within 72 columns.
 pub fn account_answer(event: &AccountEvent, server: &str) -> (String, String) {
+    let (subject, text) = account_words(event, server);
+    (subject, fill(&text))
+}
+
+/// The answer to an account command, on the server called `server`: the Subject and the text.
+fn account_words(event: &AccountEvent, server: &str) -> (String, String) {
     match event {
         AccountEvent::SignedUp {
             userid,
@@ -425,13 +437,13 @@ pub fn reset_letter(
     };
     (
         format!("{server} password reset {userid}"),
-        format!(
+        fill(&format!(
             "Someone ({asked}) asked for a new password for the player {userid} on {server}.\n\n\
              If that was you, send this line (as the Subject), with a new password of your \
              choice:\n\n    password set {userid} {code} <new password>\n\n\
              The code works once, within 24 hours. If it was not you, ignore this mail: your \
              password is unchanged.\n"
-        ),
+        )),
     )
 }
 
@@ -454,12 +466,35 @@ pub fn confirmation_letter(server: &str, userid: &str, code: &str) -> (String, S
 pub fn message_letter(server: &str, from: &str, to: &str, body: &str) -> (String, String) {
     (
         format!("{server} message from {from}"),
+        // The player's own words as written; the server's lines within 72 columns.
         format!(
-            "{from} writes to you through {server} (neither of you sees the other's address):\n\n\
-             {body}\n\n\
-             To answer, send `message {to} <password> {from}` with your answer in the body.\n"
+            "{}\n{body}\n\n{}",
+            fill(&format!(
+                "{from} writes to you through {server} (neither of you sees the other's \
+                 address):\n"
+            )),
+            fill(&format!(
+                "To answer, send `message {to} <password> {from}` with your answer in the body.\n"
+            ))
         ),
     )
+}
+
+/// `text` with each line of prose longer than 72 columns broken between words (a line that starts
+/// with a blank, an example to send, stays whole): these answers are written a paragraph a line.
+fn fill(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let bare = line.trim_end_matches('\n');
+        for part in summary::wrap(bare, summary::ERROR_WIDTH) {
+            out.push_str(part);
+            out.push('\n');
+        }
+        if !line.ends_with('\n') {
+            out.pop();
+        }
+    }
+    out
 }
 
 /// The paragraph under an account answer about the addresses that wait for confirmation (empty
@@ -487,9 +522,15 @@ fn pending_paragraph(userid: &str, pending: &Pending) -> String {
     )
 }
 
+/// The answer to `subscribe` and `unsubscribe`: the Subject and the text above the board, within
+/// 72 columns. `None` for other events.
+pub fn subscription_answer(event: &Event) -> Option<(String, String)> {
+    subscription_words(event).map(|(s, t)| (s, fill(&t)))
+}
+
 /// The answer to `subscribe` or `unsubscribe`: the Subject, and the text that goes above the
 /// board. `None` for other events.
-pub fn subscription_answer(event: &Event) -> Option<(String, String)> {
+fn subscription_words(event: &Event) -> Option<(String, String)> {
     Some(match event {
         Event::Subscribed {
             game,
@@ -810,18 +851,22 @@ mod tests {
         assert_eq!(subject, "pbem vacation bob");
         assert_eq!(
             text,
-            "bob is on vacation from 2026-12-20 to 2026-12-27 (UTC, both days included); this \
+            fill(
+                "bob is on vacation from 2026-12-20 to 2026-12-27 (UTC, both days included); this \
              replaces the vacation set before.\n\nWhile away, bob gets no reminders and forfeits \
              no game, and the time does not count towards them. The opponents see it under the \
-             status of every board of bob's.\nBack early? Send `vacation bob <password> off`.\n"
+             status of every board of bob's.\nBack early? Send `vacation bob <password> off`.\n",
+            )
         );
         let (subject, text) = message_letter("pbem", "alice", "bob", "Rematch?");
         assert_eq!(subject, "pbem message from alice");
         assert_eq!(
             text,
-            "alice writes to you through pbem (neither of you sees the other's address):\n\n\
+            fill(
+                "alice writes to you through pbem (neither of you sees the other's address):\n\n\
              Rematch?\n\nTo answer, send `message bob <password> alice` with your answer in the \
-             body.\n"
+             body.\n",
+            )
         );
     }
 
@@ -839,10 +884,12 @@ mod tests {
         assert_eq!(subject, "Limit Board 7 Queued move carol");
         assert_eq!(
             head,
-            "Your move 3-7,4#9 is queued on Limit board 7. It will be played as soon as it is your \
+            fill(
+                "Your move 3-7,4#9 is queued on Limit board 7. It will be played as soon as it is your \
              turn, if it is legal then and the game is at that move; if not, it is dropped and you \
              will be told why. The other players do not see it.\nIt replaces your earlier queued \
-             move 2-6,1 (one queued move per player and board).\n\n"
+             move 2-6,1 (one queued move per player and board).\n\n",
+            )
         );
         let (subject, head) = subscription_answer(&Event::Unsubscribed {
             game: LIMIT,
@@ -854,8 +901,10 @@ mod tests {
         assert_eq!(subject, "Limit Board 7 Unsubscribed carol");
         assert_eq!(
             head,
-            "carol is no longer subscribed to Limit Board 7: its board mails stop. You are \
-             subscribed to Limit Board(s) 9, 12.\n\n"
+            fill(
+                "carol is no longer subscribed to Limit Board 7: its board mails stop. You are \
+             subscribed to Limit Board(s) 9, 12.\n\n",
+            )
         );
         let boards = Event::SettingChanged {
             game: LIMIT,
@@ -924,11 +973,13 @@ mod tests {
         assert_eq!(subject, "pbem password reset alice");
         assert_eq!(
             text,
-            "Someone (by the server's admin) asked for a new password for the player alice on \
+            fill(
+                "Someone (by the server's admin) asked for a new password for the player alice on \
              pbem.\n\nIf that was you, send this line (as the Subject), with a new password of \
              your choice:\n\n    password set alice ABCDE23456 <new password>\n\nThe code works \
              once, within 24 hours. If it was not you, ignore this mail: your password is \
-             unchanged.\n"
+             unchanged.\n",
+            )
         );
     }
 

@@ -69,8 +69,9 @@ pub fn listing(listing: &Listing) -> (String, String) {
         }
         Listing::Ratings { game, rows } => {
             let mut text = format!(
-                "{} ratings\n\nEveryone starts at {}. A player is provisional (P) for their first {} \
-                 rated games.\nSend `{} help` for how the ratings are computed.\n\n",
+                "{} ratings\n\nEveryone starts at {}. A player is provisional (P) for their\n\
+                 first {} rated games. Send `{} help` for how the ratings are\n\
+                 computed.\n\n",
                 game.title, INITIAL_RATING, PROVISIONAL_GAMES, game.name
             );
             if rows.is_empty() {
@@ -94,8 +95,8 @@ pub fn listing(listing: &Listing) -> (String, String) {
         }
         Listing::Standings { game, rows } => {
             let mut text = format!(
-                "{} standings\n\nPlayed counts the finished games; a player left out of a shared \
-                 draw lost it.\n\n",
+                "{} standings\n\nPlayed counts the finished games; a player left out of a\n\
+                 shared draw lost it.\n\n",
                 game.title
             );
             if rows.is_empty() {
