@@ -21,6 +21,7 @@ pub mod mail_in;
 pub mod mail_out;
 pub mod mail_text;
 pub mod model;
+pub mod news;
 pub mod picture;
 pub mod ratings;
 pub mod records;

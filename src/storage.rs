@@ -112,6 +112,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         include_str!("../migrations/0021_reply_keys.sql"),
     ),
     (
+        "0022_threads",
+        include_str!("../migrations/0022_threads.sql"),
+    ),
+    (
         "0024_mail_settings",
         include_str!("../migrations/0024_mail_settings.sql"),
     ),

@@ -58,32 +58,45 @@ pub fn status_line(state: &dyn GameState, players: &[String]) -> String {
     }
 }
 
-/// The word at the end of a board subject: the userid to move, or `Over`.
-fn subject_tail(state: &dyn GameState, players: &[String]) -> String {
-    match state.status() {
-        Status::ToMove(seat) => players.get(seat).cloned().unwrap_or_default(),
-        Status::Over(_) => "Over".to_string(),
-    }
+/// What a board mail's Subject says after `Limit Board 101: `.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SubjectState<'a> {
+    /// The seat of the reader (`None`: a subscriber or the admin).
+    pub reader: Option<usize>,
+    /// The first mail of a new game.
+    pub new: bool,
+    /// The open proposal's kind in words (`draw offered`, `undo asked`), if one is open.
+    pub proposal: Option<&'a str>,
+    /// The mail carries players' comments.
+    pub with_comment: bool,
 }
 
-/// `New Limit Board 101 alice`, `Limit Board 101 bob **`.
+/// A board mail's Subject, the same words first for every mail of the game so that mail clients
+/// thread them: `Limit Board 101: your move`, `Limit Board 101: bob to move`,
+/// `Limit Board 101: draw offered`, `Limit Board 101: over`; `new game, ` before the state in the
+/// first mail, ` (with a comment)` after it when players wrote one.
 pub fn board_subject(
     title: &str,
     board: u32,
     state: &dyn GameState,
     players: &[String],
-    new: bool,
-    with_comment: bool,
+    how: SubjectState<'_>,
 ) -> String {
-    let mut s = format!(
-        "{}{title} Board {board} {}",
-        if new { "New " } else { "" },
-        subject_tail(state, players)
-    );
-    if with_comment {
-        s.push_str(" **");
-    }
-    s
+    let tail = match (state.status(), how.proposal) {
+        (Status::Over(_), _) => "over".to_string(),
+        (_, Some(p)) => p.to_string(),
+        (Status::ToMove(seat), None) if how.reader == Some(seat) => "your move".to_string(),
+        (Status::ToMove(seat), None) => {
+            format!("{} to move", players.get(seat).map_or("?", String::as_str))
+        }
+    };
+    let new = if how.new { "new game, " } else { "" };
+    let comment = if how.with_comment {
+        " (with a comment)"
+    } else {
+        ""
+    };
+    format!("{title} Board {board}: {new}{tail}{comment}")
 }
 
 /// `Limit Board 101 Error`, or `limit error` when no board is involved.
@@ -263,6 +276,120 @@ pub fn wrap(line: &str, width: usize) -> Vec<&str> {
     out
 }
 
+/// Where the words of a line of a help page begin after its own prefix, for the lines that wrap
+/// under it: after a bullet (`* `, `- `, `1) `), or after the gap of three blanks or more that
+/// parts a table's two columns (`  -size=n     pawns per player`); else at its indentation.
+fn hanging_indent(line: &str) -> usize {
+    let indent = line.len() - line.trim_start().len();
+    let rest = &line[indent..];
+    for bullet in ["* ", "- "] {
+        if rest.starts_with(bullet) {
+            return indent + bullet.len();
+        }
+    }
+    if let Some(close) = rest.find(") ")
+        && close <= 2
+        && rest[..close].chars().all(|c| c.is_ascii_alphanumeric())
+    {
+        return indent + close + 2;
+    }
+    if indent > 0
+        && let Some(gap) = rest.find("   ")
+    {
+        let after = rest[gap..].len() - rest[gap..].trim_start().len();
+        return indent + gap + after;
+    }
+    indent
+}
+
+/// A help page laid out again within `width` columns: each paragraph holding a longer line (its
+/// first line and the lines under it at its hanging indent, see [`hanging_indent`]) is refilled
+/// between words, its later lines under the hanging indent; paragraphs that fit stay as written
+/// (drawings, tables). A word longer than the width stays whole.
+pub fn reflow(text: &str, width: usize) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let first = lines[i];
+        if first.trim().is_empty() {
+            out.push('\n');
+            i += 1;
+            continue;
+        }
+        let hang = hanging_indent(first);
+        let mut end = i + 1;
+        while end < lines.len() {
+            let l = lines[end];
+            let indent = l.len() - l.trim_start().len();
+            if l.trim().is_empty() || indent != hang || hanging_indent(l) != hang {
+                break;
+            }
+            end += 1;
+        }
+        let para = &lines[i..end];
+        if para.iter().all(|l| l.chars().count() <= width) {
+            for l in para {
+                out.push_str(l);
+                out.push('\n');
+            }
+        } else if hang >= width / 2 {
+            // A table's first column too wide to keep the second beside it: the second goes under
+            // it, indented, refilled.
+            let indent = first.len() - first.trim_start().len();
+            out.push_str(first[..hang.min(first.len())].trim_end());
+            out.push('\n');
+            let rest: Vec<&str> = std::iter::once(&first[hang.min(first.len())..])
+                .chain(para[1..].iter().map(|l| l.trim_start()))
+                .collect();
+            let mut line = String::new();
+            let pad = " ".repeat(indent + 4);
+            for w in rest.iter().flat_map(|l| l.split_whitespace()) {
+                if !line.is_empty() && pad.len() + line.len() + 1 + w.len() > width {
+                    out.push_str(&format!("{pad}{line}\n"));
+                    line.clear();
+                }
+                if !line.is_empty() {
+                    line.push(' ');
+                }
+                line.push_str(w);
+            }
+            if !line.is_empty() {
+                out.push_str(&format!("{pad}{line}\n"));
+            }
+        } else {
+            let prefix = &first[..hang.min(first.len())];
+            let words = para.iter().enumerate().flat_map(|(k, l)| {
+                if k == 0 {
+                    &l[prefix.len()..]
+                } else {
+                    l.trim_start()
+                }
+                .split_whitespace()
+            });
+            let mut line = prefix.to_string();
+            let mut empty = true;
+            for w in words {
+                if !empty && line.chars().count() + 1 + w.chars().count() > width {
+                    out.push_str(line.trim_end());
+                    out.push('\n');
+                    line = " ".repeat(hang);
+                    empty = true;
+                }
+                if !empty {
+                    line.push(' ');
+                }
+                line.push_str(w);
+                empty = false;
+            }
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        i = end;
+    }
+    out
+}
+
 /// The body of an error mail: what went wrong (and how to write it right), then the board if one is
 /// involved, then the original message (passwords already masked by the caller). The
 /// explanation is wrapped at 72 columns; the board and the quote are not.
@@ -370,6 +497,27 @@ mod tests {
         assert!(b.contains(&format!("> {quoted}\n")));
         assert_eq!(wrap("a b", 1), vec!["a", "b"]);
         assert_eq!(wrap("", 10), vec![""]);
+    }
+
+    #[test]
+    fn reflow_refills_long_paragraphs_under_their_hanging_indent_and_keeps_the_rest() {
+        let text = format!(
+            "{}\nsecond line of it.\n\n  -opt      {} end\n            more of it\n  -b  short\n\n  / \\\n",
+            "word ".repeat(20).trim_end(),
+            "desc ".repeat(15).trim_end()
+        );
+        let out = reflow(&text, 40);
+        assert!(out.lines().all(|l| l.chars().count() <= 40), "{out}");
+        // No word lost or added, the drawing and the short table line kept as written.
+        assert_eq!(
+            out.split_whitespace().count(),
+            text.split_whitespace().count(),
+            "{out}"
+        );
+        assert!(out.contains("\n  -b  short\n\n  / \\\n"), "{out}");
+        // The table's description wraps under its column.
+        assert!(out.contains("\n            desc"), "{out}");
+        assert!(out.contains("second line of it.\n\n"), "{out}");
     }
 
     #[test]

@@ -209,7 +209,8 @@ pub fn password_candidates<'a>(line: &'a str, games: &[&str]) -> Vec<&'a str> {
 }
 
 /// Where the words written after a board mail's Subject begin, if the line is one (after any
-/// `Fwd:`-like words a mail client put before it): `VB: Limit Board 101 bob ** PW` gives 6.
+/// `Fwd:`-like words a mail client put before it): `VB: Limit Board 101 bob ** PW` gives 6, and
+/// `Re: Limit Board 101: new game, bob to move (with a comment) PW` gives 11.
 fn after_board_subject(words: &[&str]) -> Option<usize> {
     let start = words.iter().take_while(|w| w.ends_with(':')).count();
     let rest = &words[start..];
@@ -217,11 +218,39 @@ fn after_board_subject(words: &[&str]) -> Option<usize> {
         return None;
     }
     let new = usize::from(rest[0].eq_ignore_ascii_case("new"));
+    if rest[new + 2].ends_with(':') {
+        return Some(start + new + 3 + subject_state_words(&rest[new + 3..]));
+    }
     let mut after = start + new + 4;
     if words.get(after) == Some(&"**") {
         after += 1;
     }
     Some(after.min(words.len()))
+}
+
+/// How many of `words` are the state a board mail's Subject gives after `Limit Board 101:`
+/// (`new game,` then `your move`, `bob to move`, `over`, `draw offered` or `undo asked`, then
+/// `(with a comment)`): the words a reply keeps that are no password.
+fn subject_state_words(words: &[&str]) -> usize {
+    let lower: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
+    let at = |i: usize, w: &str| lower.get(i).is_some_and(|x| x == w);
+    let mut i = 0;
+    if at(0, "new") && at(1, "game,") {
+        i = 2;
+    }
+    if at(i, "your") && at(i + 1, "move") {
+        i += 2;
+    } else if at(i, "over") {
+        i += 1;
+    } else if (at(i, "draw") && at(i + 1, "offered")) || (at(i, "undo") && at(i + 1, "asked")) {
+        i += 2;
+    } else if at(i + 1, "to") && at(i + 2, "move") {
+        i += 3;
+    }
+    if at(i, "(with") && at(i + 1, "a") && at(i + 2, "comment)") {
+        i += 3;
+    }
+    i
 }
 
 /// True for a word that is, or is one or two letters off, a keyword, a game command word or a game's

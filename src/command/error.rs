@@ -13,8 +13,9 @@ pub enum CommandError {
         command_list()
     )]
     Empty,
-    /// The first words are not a command we know.
-    #[error("{what}: write one of these commands:\n{}", command_list())]
+    /// The first words are not a command we know: what was written and, when it is close to one,
+    /// the line it was meant to be. No list of commands: the answer points to `help`.
+    #[error("{what}")]
     Unknown {
         /// What was not understood (its words as written).
         what: String,

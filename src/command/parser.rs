@@ -81,15 +81,20 @@ fn dispatch(words: &[&str]) -> Result<RawCommand, CommandError> {
     let Some(def) = game_def(&word) else {
         // "limit mvoe ...": a mistyped game command; "sigup alice ...": a mistyped server command
         // read as a game's name.
-        let hint = closest(&word, game_command_words())
-            .map(|c| format!(" (did you mean '{g} {c}'?)"))
+        let what = format!("'{} {}' is not a command", words[0], words[1]);
+        let fix = closest(&word, game_command_words())
+            .and_then(|c| game_def(c).map(|d| (format!("{} {c}", words[0]), d, &words[2..])))
             .or_else(|| {
-                closest(&game, server_keywords()).map(|c| format!(" (did you mean '{c}'?)"))
-            })
-            .unwrap_or_default();
-        return Err(CommandError::Unknown {
-            what: format!("'{g} {word}' is not a command{hint}"),
-        });
+                closest(&game, server_keywords())
+                    .and_then(|c| server_def(c).map(|d| (c.to_string(), d, &words[1..])))
+            });
+        let what = match fix {
+            Some((head, def, rest)) => {
+                format!("{what}; did you mean:\n{}", fixed_line(&head, def, rest))
+            }
+            None => what,
+        };
+        return Err(CommandError::Unknown { what });
     };
     let Parse::Game(parse) = def.parse else {
         unreachable!("game_def finds only games' commands");
@@ -102,6 +107,28 @@ fn dispatch(words: &[&str]) -> Result<RawCommand, CommandError> {
     };
     let command = parse(&args).map_err(|p| problem(p, usage(def, &g)))?;
     Ok(RawCommand::Game { game, command })
+}
+
+/// The line a mistyped command was meant to be, to send as it is: the right command words, then
+/// the words as written, `<password>` where the command has its passwords (the server hides them
+/// in its answers anyway), indented as an example: `    limit move 101 bob <password> 2-1,9#4`.
+fn fixed_line(head: &str, def: &CommandDef, rest: &[&str]) -> String {
+    let words: Vec<&str> = rest
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            if def.passwords.contains(&i) {
+                "<password>"
+            } else {
+                w
+            }
+        })
+        .collect();
+    if words.is_empty() {
+        format!("    {head}")
+    } else {
+        format!("    {head} {}", words.join(" "))
+    }
 }
 
 /// Reads a server command's words.

@@ -7,8 +7,9 @@ use super::words::parse_positive;
 /// The word of the admin's overrides, refused by mail with a word on where they are taken.
 pub(crate) const ADMIN: &str = "admin";
 
-/// True for the Subject of a board mail this server sent, as a reply keeps it: `Limit Board 101 bob`,
-/// `New Limit Board 101 alice`, `Nag: Limit Board 101 alice`, `Limit Board 101 Error`: a game's
+/// True for the Subject of a board mail this server sent, as a reply keeps it:
+/// `Limit Board 101: your move`, `Limit Board 101 bob` and `New Limit Board 101 alice` (before
+/// issue 25), `Nag: Limit Board 101 alice`, `Limit Board 101 Error`: a game's
 /// name (any word: the game may be one this server no longer hosts), `Board`, a number, and at most
 /// `New` or `Nag:` before them. Such a Subject is never a command, nor a mistyped one with a
 /// password to hide.
@@ -24,7 +25,10 @@ pub(crate) fn board_subject_words(words: &[&str]) -> bool {
     };
     words.len() >= start + 3
         && words[start + 1].eq_ignore_ascii_case("board")
-        && words[start + 2].parse::<u32>().is_ok()
+        && words[start + 2]
+            .trim_end_matches(':')
+            .parse::<u32>()
+            .is_ok()
         && words[start].chars().all(|c| c.is_alphanumeric())
 }
 

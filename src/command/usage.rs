@@ -43,11 +43,46 @@ pub fn command_list() -> String {
 pub fn help_list(scope: Scope) -> String {
     let mut s = String::new();
     for line in defs(scope).flat_map(|d| d.help) {
-        s.push_str("  ");
-        s.push_str(line);
-        s.push('\n');
+        s.push_str(&fit_help_line(&format!("  {line}")));
     }
     s
+}
+
+/// The width of the help mail (issue 25: every mail within 72 columns).
+const HELP_WIDTH: usize = 72;
+
+/// A line of the list of commands, within [`HELP_WIDTH`] columns: as it is when it fits, else the
+/// command alone and what it does under it, indented and wrapped between words.
+fn fit_help_line(line: &str) -> String {
+    if line.chars().count() <= HELP_WIDTH {
+        return format!("{line}\n");
+    }
+    let trimmed = line.trim_start();
+    // `command   what it does`: the gap of three blanks or more parts the two columns; a line
+    // that starts far in is the second line of what a command does.
+    let (head, text) = match trimmed.find("   ") {
+        Some(i) if line.len() - trimmed.len() < 8 => (Some(&trimmed[..i]), trimmed[i..].trim()),
+        _ => (None, trimmed),
+    };
+    let mut out = String::new();
+    if let Some(head) = head {
+        out.push_str(&format!("  {head}\n"));
+    }
+    let mut current = String::new();
+    for word in text.split_whitespace() {
+        if !current.is_empty() && 6 + current.len() + 1 + word.len() > HELP_WIDTH {
+            out.push_str(&format!("      {current}\n"));
+            current.clear();
+        }
+        if !current.is_empty() {
+            current.push(' ');
+        }
+        current.push_str(word);
+    }
+    if !current.is_empty() {
+        out.push_str(&format!("      {current}\n"));
+    }
+    out
 }
 
 /// How a command is written, for `help <command>`: `help signup`, `help change password`, `help limit

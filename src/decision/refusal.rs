@@ -99,6 +99,9 @@ pub enum AccountRefusal {
         per_sender: u32,
         /// Wrong passwords checked an hour for one account from addresses not registered to it.
         per_account: u32,
+        /// The mail came from an address registered to that userid: its writer has the account,
+        /// so the answer may say so (and never suggests `signup`).
+        from_owner: bool,
     },
     /// The mail used up its password checks.
     TooManyChecks {

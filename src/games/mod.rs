@@ -135,6 +135,17 @@ pub struct MoveRecord {
     pub auto: bool,
 }
 
+/// Pieces of one seat that one move took off the board (see [`GameState::losses`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Loss {
+    /// The seat whose pieces went.
+    pub seat: usize,
+    /// Where they stood, as players name the cells (`3`, `18`).
+    pub cells: Vec<String>,
+    /// What the game calls one of them (`pawn`).
+    pub piece: &'static str,
+}
+
 /// A computer player, as `pbem engine <game> match` and the server's robot accounts name them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Robot {
@@ -415,9 +426,17 @@ pub trait GameState: Send {
         self.legal_moves().into_iter().take(1).collect()
     }
     /// What happened from move `since` (the move then awaited) to now, in words, for the board mail:
-    /// captures, and why an `(Auto)` entry was made. Empty when there is nothing to tell.
+    /// why an `(Auto)` entry was made, stones that changed. Captures are not told here but by
+    /// [`GameState::losses`], so that each reader's news can say "your pawn". Empty when there is
+    /// nothing to tell.
     fn turn_notes(&self, since: u32) -> Vec<String> {
         let _ = since;
+        Vec::new()
+    }
+    /// The pieces the entry `index` (0-based, of [`GameState::moves`]) took off the board, a seat at a
+    /// time, for the news at the top of a board mail. Empty by default.
+    fn losses(&self, index: usize) -> Vec<Loss> {
+        let _ = index;
         Vec::new()
     }
     /// Lines the summary prints under the status (pawns left in the box, and the like); may be empty.

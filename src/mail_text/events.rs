@@ -114,8 +114,13 @@ pub fn notice(event: &Event) -> Option<String> {
                      ratings."
                 )
             } else {
+                let verb = if waiting.len() == 1 {
+                    "agrees"
+                } else {
+                    "agree"
+                };
                 format!(
-                    "{userid} accepted the game. It counts for the ratings once {} agree(s) too.",
+                    "{userid} accepted the game. It counts for the ratings once {} {verb} too.",
                     waiting.join(" and ")
                 )
             }
@@ -174,9 +179,15 @@ pub fn notice(event: &Event) -> Option<String> {
     })
 }
 
+/// The answer to `queue`: the Subject, and the text that goes above the board, within 72
+/// columns. `None` for other events.
+pub fn queued_answer(event: &Event) -> Option<(String, String)> {
+    queued_words(event).map(|(s, t)| (s, fill(&t)))
+}
+
 /// The answer to `queue`: the Subject, and the text that goes above the board. `None` for other
 /// events.
-pub fn queued_answer(event: &Event) -> Option<(String, String)> {
+fn queued_words(event: &Event) -> Option<(String, String)> {
     let Event::MoveQueued {
         game,
         board,
@@ -288,8 +299,14 @@ pub fn dropped_queued_move(event: &Event, board_text: &str) -> Option<(String, S
     Some((subject, body))
 }
 
-/// The answer to an account command, on the server called `server`: the Subject and the text.
+/// The answer to an account command: the Subject and the text, within 72 columns.
 pub fn account_answer(event: &AccountEvent, server: &str) -> (String, String) {
+    let (subject, text) = account_words(event, server);
+    (subject, fill(&text))
+}
+
+/// The answer to an account command, on the server called `server`: the Subject and the text.
+fn account_words(event: &AccountEvent, server: &str) -> (String, String) {
     match event {
         AccountEvent::SignedUp {
             userid,
@@ -298,8 +315,11 @@ pub fn account_answer(event: &AccountEvent, server: &str) -> (String, String) {
         } => {
             let mut text = format!(
                 "Welcome to {server}, {userid}!\n\nYou are registered with the address(es):\n  {}\n\n\
-                 Mail for your games goes there. Send `help` for the commands and `list` for the games.\n\
-                 To challenge someone: `limit challenge {userid} <their userid>`.\n",
+                 Mail for your games goes there. Send `help` for the commands and\n\
+                 `list` for the games. To challenge someone:\n\
+                 \x20   limit challenge {userid} <their userid>\n\
+                 or play a robot at once (robot1, robot2, robot3: the strongest):\n\
+                 \x20   limit challenge {userid} robot1\n",
                 if confirmed.is_empty() {
                     "(none confirmed yet)".to_string()
                 } else {
@@ -441,13 +461,13 @@ pub fn reset_letter(
     };
     (
         format!("{server} password reset {userid}"),
-        format!(
+        fill(&format!(
             "Someone ({asked}) asked for a new password for the player {userid} on {server}.\n\n\
              If that was you, send this line (as the Subject), with a new password of your \
              choice:\n\n    password set {userid} {code} <new password>\n\n\
              The code works once, within 24 hours. If it was not you, ignore this mail: your \
              password is unchanged.\n"
-        ),
+        )),
     )
 }
 
@@ -470,14 +490,37 @@ pub fn confirmation_letter(server: &str, userid: &str, code: &str) -> (String, S
 pub fn message_letter(server: &str, from: &str, to: &str, body: &str) -> (String, String) {
     (
         format!("{server} message from {from}"),
+        // The player's own words as written; the server's lines within 72 columns.
         format!(
-            "{from} writes to you through {server} (neither of you sees the other's address):\n\n\
-             {body}\n\n\
-             To answer, reply to this mail with your answer (from your registered\n\
-             address: no password needed), or send `message {to} <password> {from}`\n\
-             with your answer in the body.\n"
+            "{}\n{body}\n\n{}",
+            fill(&format!(
+                "{from} writes to you through {server} (neither of you sees the other's \
+                 address):\n"
+            )),
+            fill(&format!(
+                "To answer, reply to this mail with your answer (from your registered address: \
+                 no password needed), or send `message {to} <password> {from}` with your \
+                 answer in the body.\n"
+            ))
         ),
     )
+}
+
+/// `text` with each line of prose longer than 72 columns broken between words (a line that starts
+/// with a blank, an example to send, stays whole): these answers are written a paragraph a line.
+fn fill(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let bare = line.trim_end_matches('\n');
+        for part in summary::wrap(bare, summary::ERROR_WIDTH) {
+            out.push_str(part);
+            out.push('\n');
+        }
+        if !line.ends_with('\n') {
+            out.pop();
+        }
+    }
+    out
 }
 
 /// The paragraph under an account answer about the addresses that wait for confirmation (empty
@@ -505,9 +548,15 @@ fn pending_paragraph(userid: &str, pending: &Pending) -> String {
     )
 }
 
+/// The answer to `subscribe` and `unsubscribe`: the Subject and the text above the board, within
+/// 72 columns. `None` for other events.
+pub fn subscription_answer(event: &Event) -> Option<(String, String)> {
+    subscription_words(event).map(|(s, t)| (s, fill(&t)))
+}
+
 /// The answer to `subscribe` or `unsubscribe`: the Subject, and the text that goes above the
 /// board. `None` for other events.
-pub fn subscription_answer(event: &Event) -> Option<(String, String)> {
+fn subscription_words(event: &Event) -> Option<(String, String)> {
     Some(match event {
         Event::Subscribed {
             game,
@@ -772,7 +821,7 @@ mod tests {
         };
         assert_eq!(
             notice(&accepted).as_deref(),
-            Some("bob accepted the game. It counts for the ratings once carol agree(s) too.")
+            Some("bob accepted the game. It counts for the ratings once carol agrees too.")
         );
         let made = Event::ProposalMade {
             game: LIMIT,
@@ -815,8 +864,9 @@ mod tests {
             text,
             "Welcome to pbem, alice!\n\nYou are registered with the address(es):\n  \
              alice@example.org\n\nMail for your games goes there. Send `help` for the commands \
-             and `list` for the games.\nTo challenge someone: `limit challenge alice <their \
-             userid>`.\n\nNot confirmed yet: work@example.com. Such an address gets no mail of\n\
+             and\n`list` for the games. To challenge someone:\n    limit challenge alice <their \
+             userid>\nor play a robot at once (robot1, robot2, robot3: the strongest):\n    \
+             limit challenge alice robot1\n\nNot confirmed yet: work@example.com. Such an address gets no mail of\n\
              alice until it answers its confirmation mail (sent to work@example.com;\n\
              one a mail), or until you send `change address` from it.\n"
         );
@@ -849,19 +899,23 @@ mod tests {
         assert_eq!(subject, "pbem vacation bob");
         assert_eq!(
             text,
-            "bob is on vacation from 2026-12-20 to 2026-12-27 (UTC, both days included); this \
+            fill(
+                "bob is on vacation from 2026-12-20 to 2026-12-27 (UTC, both days included); this \
              replaces the vacation set before.\n\nWhile away, bob gets no reminders and forfeits \
              no game, and the time does not count towards them. The opponents see it under the \
-             status of every board of bob's.\nBack early? Send `vacation bob <password> off`.\n"
+             status of every board of bob's.\nBack early? Send `vacation bob <password> off`.\n",
+            )
         );
         let (subject, text) = message_letter("pbem", "alice", "bob", "Rematch?");
         assert_eq!(subject, "pbem message from alice");
         assert_eq!(
             text,
-            "alice writes to you through pbem (neither of you sees the other's address):\n\n\
-             Rematch?\n\nTo answer, reply to this mail with your answer (from your registered\n\
-             address: no password needed), or send `message bob <password> alice`\n\
-             with your answer in the body.\n"
+            fill(
+                "alice writes to you through pbem (neither of you sees the other's address):\n\n\
+             Rematch?\n\nTo answer, reply to this mail with your answer (from your registered \
+             address: no password needed), or send `message bob <password> alice` with your \
+             answer in the body.\n",
+            )
         );
     }
 
@@ -879,10 +933,12 @@ mod tests {
         assert_eq!(subject, "Limit Board 7 Queued move carol");
         assert_eq!(
             head,
-            "Your move 3-7,4#9 is queued on Limit board 7. It will be played as soon as it is your \
+            fill(
+                "Your move 3-7,4#9 is queued on Limit board 7. It will be played as soon as it is your \
              turn, if it is legal then and the game is at that move; if not, it is dropped and you \
              will be told why. The other players do not see it.\nIt replaces your earlier queued \
-             move 2-6,1 (one queued move per player and board).\n\n"
+             move 2-6,1 (one queued move per player and board).\n\n",
+            )
         );
         let (subject, head) = subscription_answer(&Event::Unsubscribed {
             game: LIMIT,
@@ -894,8 +950,10 @@ mod tests {
         assert_eq!(subject, "Limit Board 7 Unsubscribed carol");
         assert_eq!(
             head,
-            "carol is no longer subscribed to Limit Board 7: its board mails stop. You are \
-             subscribed to Limit Board(s) 9, 12.\n\n"
+            fill(
+                "carol is no longer subscribed to Limit Board 7: its board mails stop. You are \
+             subscribed to Limit Board(s) 9, 12.\n\n",
+            )
         );
         let boards = Event::SettingChanged {
             game: LIMIT,
@@ -964,11 +1022,13 @@ mod tests {
         assert_eq!(subject, "pbem password reset alice");
         assert_eq!(
             text,
-            "Someone (by the server's admin) asked for a new password for the player alice on \
+            fill(
+                "Someone (by the server's admin) asked for a new password for the player alice on \
              pbem.\n\nIf that was you, send this line (as the Subject), with a new password of \
              your choice:\n\n    password set alice ABCDE23456 <new password>\n\nThe code works \
              once, within 24 hours. If it was not you, ignore this mail: your password is \
-             unchanged.\n"
+             unchanged.\n",
+            )
         );
     }
 

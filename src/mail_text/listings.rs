@@ -15,19 +15,21 @@ pub fn listing(listing: &Listing) -> (String, String) {
             let mut text = format!("Games hosted by {server}:\n\n");
             for h in games {
                 let g = h.game;
+                // "2 players" for a game with one player count; within 72 columns.
+                let players = if h.players.start() == h.players.end() {
+                    h.players.start().to_string()
+                } else {
+                    format!("{}-{}", h.players.start(), h.players.end())
+                };
                 text.push_str(&format!(
-                    "  {:<10} {} ({}-{} players): send `{} help` for the rules\n",
-                    g.name,
-                    g.title,
-                    h.players.start(),
-                    h.players.end(),
-                    g.name
+                    "  {:<10} {} ({players} players): rules by `{} help`\n",
+                    g.name, g.title, g.name
                 ));
                 if let Some((running, finished)) = h.counts {
                     text.push_str(&format!(
-                        "  {:<10} {running} running, {finished} finished; `{} games <userid> next` \
-                         lists a player's games waiting for them\n",
-                        "", g.name
+                        "  {:<10} {running} running, {finished} finished; your move in:\n  \
+                         {:<10} `{} games <userid> next`\n",
+                        "", "", g.name
                     ));
                 }
             }
@@ -67,8 +69,9 @@ pub fn listing(listing: &Listing) -> (String, String) {
         }
         Listing::Ratings { game, rows } => {
             let mut text = format!(
-                "{} ratings\n\nEveryone starts at {}. A player is provisional (P) for their first {} \
-                 rated games.\nSend `{} help` for how the ratings are computed.\n\n",
+                "{} ratings\n\nEveryone starts at {}. A player is provisional (P) for their\n\
+                 first {} rated games. Send `{} help` for how the ratings are\n\
+                 computed.\n\n",
                 game.title, INITIAL_RATING, PROVISIONAL_GAMES, game.name
             );
             if rows.is_empty() {
@@ -92,8 +95,8 @@ pub fn listing(listing: &Listing) -> (String, String) {
         }
         Listing::Standings { game, rows } => {
             let mut text = format!(
-                "{} standings\n\nPlayed counts the finished games; a player left out of a shared \
-                 draw lost it.\n\n",
+                "{} standings\n\nPlayed counts the finished games; a player left out of a\n\
+                 shared draw lost it.\n\n",
                 game.title
             );
             if rows.is_empty() {
@@ -205,9 +208,9 @@ mod tests {
         assert_eq!(subject, "pbem games");
         assert_eq!(
             text,
-            "Games hosted by pbem:\n\n  limit      Limit (2-3 players): send `limit help` for the \
-             rules\n             4 running, 9 finished; `limit games <userid> next` lists a \
-             player's games waiting for them\n"
+            "Games hosted by pbem:\n\n  limit      Limit (2-3 players): rules by `limit help`\n  \
+             \x20          4 running, 9 finished; your move in:\n  \
+             \x20          `limit games <userid> next`\n"
         );
     }
 

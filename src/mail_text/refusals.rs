@@ -65,18 +65,24 @@ fn account(r: &AccountRefusal) -> String {
             "{userid} still plays {active} game(s). Finish or resign them first \
              (`<game> resign <board> <userid> <password>`), then sign off."
         ),
+        // The allowances of wrong passwords are in `help`; here what to do comes first.
         AccountRefusal::WrongPassword {
             userid,
-            per_sender,
-            per_account,
+            from_owner: true,
+            ..
         } => format!(
-            "The userid '{userid}' and that password do not match a registered player. \
-             Passwords are case-sensitive. To stop guessing, at most {per_sender} wrong passwords an \
-             hour are checked from one address, and at most {per_account} an hour for one account from \
-             addresses not registered to it; past that, passwords from there are not checked \
-             until the hour has passed, and get this answer. Mail from an address registered \
-             to the account keeps its own {per_sender} an hour whatever anyone else sends, so it always \
-             works with the right password. To register, send `signup <userid> <password>`."
+            "Forgot it? Send `password reset {userid}`.\n\
+             The userid '{userid}' and that password do not match. Passwords are \
+             case-sensitive (is Caps Lock on?). \
+             After too many failed tries in an hour, passwords are not checked for the rest of \
+             the hour (`help` says how many)."
+        ),
+        AccountRefusal::WrongPassword { userid, .. } => format!(
+            "Forgot it? Send `password reset {userid}`.\n\
+             The userid '{userid}' and that password do not match a registered player. \
+             Passwords are case-sensitive. After too many failed tries in an hour, passwords are \
+             not checked for the rest of the hour (`help` says how many). New here? Send \
+             `signup <userid> <password>`."
         ),
         AccountRefusal::TooManyChecks { max } => format!(
             "Too many password checks in one mail (at most {max}); send the rest in another mail."
@@ -627,25 +633,29 @@ mod tests {
     use super::super::LIMIT;
 
     #[test]
-    fn a_wrong_password_names_both_allowances() {
-        let text = refusal(
-            &AccountRefusal::WrongPassword {
-                userid: "alice".into(),
-                per_sender: 10,
-                per_account: 20,
-            }
-            .into(),
-        );
-        assert_eq!(
-            text,
-            "The userid 'alice' and that password do not match a registered player. Passwords \
-             are case-sensitive. To stop guessing, at most 10 wrong passwords an hour are checked \
-             from one address, and at most 20 an hour for one account from addresses not \
-             registered to it; past that, passwords from there are not checked until the hour has \
-             passed, and get this answer. Mail from an address registered to the account keeps \
-             its own 10 an hour whatever anyone else sends, so it always works with the right \
-             password. To register, send `signup <userid> <password>`."
-        );
+    fn a_wrong_password_leads_with_the_reset_and_offers_signup_only_to_strangers() {
+        let text = |from_owner| {
+            refusal(
+                &AccountRefusal::WrongPassword {
+                    userid: "alice".into(),
+                    per_sender: 10,
+                    per_account: 20,
+                    from_owner,
+                }
+                .into(),
+            )
+        };
+        for from_owner in [true, false] {
+            let t = text(from_owner);
+            assert!(
+                t.starts_with("Forgot it? Send `password reset alice`"),
+                "{t}"
+            );
+            assert!(t.contains("case-sensitive"), "{t}");
+            // The figures are in `help`.
+            assert!(!t.contains("10") && !t.contains("20"), "{t}");
+            assert_eq!(t.contains("signup"), !from_owner, "{t}");
+        }
     }
 
     #[test]

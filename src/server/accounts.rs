@@ -121,6 +121,7 @@ impl Core {
                 reply: false,
                 picture: None,
                 sign: None,
+                thread: None,
             }],
             ..Outcome::default()
         }

@@ -81,6 +81,7 @@ impl Core {
                     reply: false,
                     picture: None,
                     sign: None,
+                    thread: None,
                 });
             }
         }

@@ -176,11 +176,13 @@ impl Core {
     /// [`Core::throttled`]); the account's registered addresses keep their own allowance.
     pub(super) fn authenticate(&self, tx: &Tx<'_>, userid: &str, password: &str) -> Step<User> {
         let limits = &self.cfg.limits;
-        let refusal = || AccountRefusal::WrongPassword {
+        let refusal_from = |from_owner: bool| AccountRefusal::WrongPassword {
             userid: userid.to_string(),
             per_sender: limits.password_failures_per_sender_per_hour,
             per_account: limits.password_failures_per_account_per_hour,
+            from_owner,
         };
+        let refusal = || refusal_from(false);
         let mut logins = self.logins.borrow_mut();
         let key = (userid.to_lowercase(), password.to_string());
         let pre = logins.checked.get(&key).cloned();
@@ -210,7 +212,7 @@ impl Core {
         // Counted again inside the lock: an earlier line of this mail, or another process, may have
         // added failures since the check.
         if sender.is_some() && self.throttled(&state) {
-            return Err(refusal().into());
+            return Err(refusal_from(state.sender_registered).into());
         }
         let ok = match (&pre, &state.password_hash) {
             (Some(Checked::Hash(checked, ok)), Some(hash)) if checked == hash => *ok,
@@ -232,7 +234,7 @@ impl Core {
             if let Some(sender) = &sender {
                 tx.record_password_failure(userid, sender, state.sender_registered, self.now)?;
             }
-            return Err(refusal().into());
+            return Err(refusal_from(state.sender_registered).into());
         }
         match tx.user(userid)? {
             Some(user) => Ok(user),

@@ -1,12 +1,14 @@
 //! Boards: the summary a board mail shows, the mails of a new position, `show`.
 
+use super::proposals::seats_in;
 use super::{Core, Letter, Outcome, Picture, Refused, Sign, Step};
 use crate::decision::PlayRefusal;
 use crate::games::{GameRules, GameState, Status};
 use crate::mail_out::BoardPage;
+use crate::news::{self, News, RatingChange, Reader};
 use crate::reply_token::Target;
 use crate::storage::{Comment, GameRow, Listed, SavedStatus, StorageError, Tx};
-use crate::summary::{self, Summary};
+use crate::summary::{self, SubjectState, Summary};
 
 impl Core {
     /// The current summary of a board, if it exists and loads (for error mails).
@@ -83,8 +85,10 @@ impl Core {
         })
     }
 
-    /// Every player's own board mail, and each subscriber's. `actor` is the seat that acted (their mail
-    /// is the reply).
+    /// Every player's own board mail, and each subscriber's: the news for its reader and the line to
+    /// send on top ([`news::top_of_mail`]), then the summary. `actor` is the seat that acted (their
+    /// mail is the reply); `since` the move that was awaited before this change (its moves are the
+    /// news), `None` when no move was played.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn board_mails(
         &self,
@@ -95,16 +99,9 @@ impl Core {
         comments: &[Comment],
         new: bool,
         actor: Option<usize>,
+        since: Option<u32>,
     ) -> Step<Outcome> {
         let players = userids(row);
-        let subject = summary::board_subject(
-            rules.title(),
-            row.board,
-            state,
-            &players,
-            new,
-            !comments.is_empty(),
-        );
         let mut body = self.summary(tx, rules, row, state, comments)?;
         let web_line = self
             .cfg
@@ -113,7 +110,56 @@ impl Core {
             .map(|url| format!("The game on the web: {url}\n"))
             .unwrap_or_default();
         body.push_str(&web_line);
-        let next = next_move_lines(rules, row, state);
+        let seats_now = seats_in(state);
+        let was_in = match since.map(|n| state.at_move(n)) {
+            Some(Ok(before)) => seats_in(before.as_ref()),
+            _ => seats_now.clone(),
+        };
+        let open = self.open_proposal_news(tx, row, state)?;
+        let ratings: Vec<RatingChange> = if row.finished {
+            tx.game_results(row.id)?
+                .iter()
+                .map(|r| RatingChange {
+                    seat: r.seat,
+                    before: r.before.rating,
+                    after: r.after,
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let news = News {
+            game: rules.name(),
+            board: row.board,
+            state,
+            players: &players,
+            since: since.map(|n| n.saturating_sub(1) as usize),
+            was_in: &was_in,
+            seats_in: &seats_now,
+            proposal: open.as_ref().map(|(p, _)| p),
+            ratings: &ratings,
+        };
+        let subject = |reader: Option<usize>| {
+            summary::board_subject(
+                rules.title(),
+                row.board,
+                state,
+                &players,
+                SubjectState {
+                    reader,
+                    new,
+                    proposal: open.as_ref().map(|(_, words)| *words),
+                    with_comment: !comments.is_empty(),
+                },
+            )
+        };
+        let with_top = |top: String| {
+            if top.is_empty() {
+                body.clone()
+            } else {
+                format!("{top}\n{body}")
+            }
+        };
         // One SVG for every mail of this move: the sender draws it once (`picture::png` remembers it).
         let picture = match self.cfg.mail.pictures {
             true => state.svg().map(|svg| {
@@ -123,51 +169,49 @@ impl Core {
             false => None,
         }
         .transpose()?;
-        let picture_for = |seat: Option<usize>| {
-            picture.as_ref().map(|(svg, details)| {
-                let lead = board_lead(rules, row, state, seat);
-                Picture {
-                    svg: svg.clone(),
-                    page: BoardPage {
-                        news: lead.news,
-                        send: lead.send,
-                        caption: caption(rules, row, state),
-                        details: details.clone(),
+        // The HTML part says what the text part says: the same news and line to send.
+        let picture_for = |reader: Reader| {
+            picture.as_ref().map(|(svg, details)| Picture {
+                svg: svg.clone(),
+                page: BoardPage {
+                    news: news::news_of(&news, reader),
+                    send: match reader {
+                        Reader::Seat(seat) => news::line_to_send(&news, seat).unwrap_or_default(),
+                        Reader::Spectator => String::new(),
                     },
-                }
+                    caption: caption(rules, row, state),
+                    details: details.clone(),
+                },
             })
         };
-        let mut letters: Vec<Letter> = row
-            .players
-            .iter()
-            .enumerate()
-            .map(|(seat, p)| Letter {
+        let mut letters = Vec::new();
+        for (seat, p) in row.players.iter().enumerate() {
+            letters.push(Letter {
                 to: p.addresses.clone(),
-                subject: subject.clone(),
-                body: match &next {
-                    Some((to_move, lines)) if *to_move == seat => format!("{body}\n{lines}"),
-                    _ => body.clone(),
-                },
+                subject: subject(Some(seat)),
+                body: with_top(news::top_of_mail(&news, Reader::Seat(seat))),
                 reply: Some(seat) == actor,
-                picture: picture_for(Some(seat)),
+                picture: picture_for(Reader::Seat(seat)),
                 sign: Some(Sign {
                     reader: p.id,
                     target: Target::Board(row.id),
                 }),
-            })
-            .collect();
+                thread: Some(self.thread_of(tx, row.id, p.id)?),
+            });
+        }
+        let spectators = with_top(news::top_of_mail(&news, Reader::Spectator));
         letters.extend(
-            self.subscriber_letters(tx, row, &subject, &body)?
+            self.subscriber_letters(tx, row, &subject(None), &spectators)?
                 .into_iter()
                 .map(|l| Letter {
-                    picture: picture_for(None),
+                    picture: picture_for(Reader::Spectator),
                     ..l
                 }),
         );
         Ok(Outcome {
             ok: true,
-            text: body,
-            subject,
+            text: spectators,
+            subject: subject(None),
             letters,
             ..Outcome::default()
         })
@@ -192,7 +236,18 @@ impl Core {
             };
             let players = userids(&row);
             subject.get_or_insert_with(|| {
-                summary::board_subject(rules.title(), board, state.as_ref(), &players, false, false)
+                summary::board_subject(
+                    rules.title(),
+                    board,
+                    state.as_ref(),
+                    &players,
+                    SubjectState {
+                        reader: None,
+                        new: false,
+                        proposal: None,
+                        with_comment: false,
+                    },
+                )
             });
             if !text.is_empty() {
                 text.push_str("\n\n");
@@ -224,79 +279,6 @@ impl Core {
 
 pub(super) fn userids(row: &GameRow) -> Vec<String> {
     row.players.iter().map(|p| p.userid.clone()).collect()
-}
-
-/// The end of the board mail to the player on move: the exact line to send, with their board, userid
-/// and `<password>`, and the game's example moves of this position ([`GameState::example_moves`]: one
-/// legal move, and Hex's `swap` where it is legal), a line each (`None` once the game is over or when the
-/// position has no move to show).
-pub(super) fn next_move_lines(
-    rules: &dyn GameRules,
-    row: &GameRow,
-    state: &dyn GameState,
-) -> Option<(usize, String)> {
-    let Status::ToMove(seat) = state.status() else {
-        return None;
-    };
-    let who = &row.players.get(seat)?.userid;
-    let examples = state.example_moves();
-    let first = examples.first()?;
-    let n = state.move_number();
-    let lines = send_lines(rules, row, state, who);
-    let which = match examples.as_slice() {
-        [_] => format!("{first} is one legal move here"),
-        [rest @ .., last] => format!("{} and {last} are legal moves here", rest.join(", ")),
-        [] => return None,
-    };
-    let send = if examples.len() == 1 {
-        "this line"
-    } else {
-        "one of these lines"
-    };
-    Some((
-        seat,
-        format!(
-            "It is your move, {who}. Send {send} as the Subject (or alone on a line\n\
-             of a reply), with your password and your move in place of the example:\n\n\
-             {}\n\
-             ({which}; #{n} makes sure the move is played only at move {n}.)\n",
-            lines.concat(),
-        ),
-    ))
-}
-
-/// What a board mail tells its reader first, before any board.
-pub(super) struct Lead {
-    /// What happened: the last move and whose turn it is (or how the game ended).
-    pub(super) news: String,
-    /// The line(s) to send with the words around them; empty unless the reader is to move.
-    pub(super) send: String,
-}
-
-/// The news and the line to send of a board mail to the player in `seat` (`None`: a subscriber).
-/// The HTML part takes both from here and nowhere else, so that it says what the text part says.
-pub(super) fn board_lead(
-    rules: &dyn GameRules,
-    row: &GameRow,
-    state: &dyn GameState,
-    seat: Option<usize>,
-) -> Lead {
-    let players = userids(row);
-    let mut news = String::new();
-    if let Some(last) = state.moves().iter().rev().find(|m| !m.auto) {
-        let who = match seat {
-            Some(s) if s == last.seat => "You".to_string(),
-            _ => summary::seat_label(state, &players, last.seat),
-        };
-        news.push_str(&format!("{who} played {}.\n", last.text));
-    }
-    news.push_str(&summary::status_line(state, &players));
-    news.push('\n');
-    let send = match next_move_lines(rules, row, state) {
-        Some((to_move, lines)) if Some(to_move) == seat => lines,
-        _ => String::new(),
-    };
-    Lead { news, send }
 }
 
 /// The caption of a board's picture: the game, the board, the move and who plays which side.

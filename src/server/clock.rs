@@ -331,6 +331,7 @@ impl Core {
                     reader: player.id,
                     target: Target::Board(row.id),
                 }),
+                thread: None,
             }],
             ..Outcome::default()
         })

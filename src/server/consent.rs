@@ -59,7 +59,8 @@ impl Core {
             waiting: self.not_agreed(tx, row)?,
         };
         let comments = self.comment_at(tx, row, state.move_number(), user.id, comment)?;
-        let outcome = self.board_mails(tx, rules, row, state, &comments, false, Some(seat))?;
+        let outcome =
+            self.board_mails(tx, rules, row, state, &comments, false, Some(seat), None)?;
         Ok(with_event(outcome, accepted))
     }
     /// Lines under a running board's status for each player who has not agreed to the game yet.
@@ -74,29 +75,30 @@ impl Core {
             return Ok(Vec::new());
         }
         let agreed = tx.agreements(row.id)?;
-        let mut lines = Vec::new();
-        for (p, _) in row.players.iter().zip(&agreed).filter(|(_, a)| !**a) {
-            let line = |word: &str| {
+        // One line per player still to act (issue 25): the line that agrees; a move agrees too,
+        // and `reject` in its place declines (the game ends, unrated).
+        let lines: Vec<String> = row
+            .players
+            .iter()
+            .zip(&agreed)
+            .filter(|(_, a)| !**a)
+            .map(|(p, _)| {
                 format!(
-                    "{} move {} {} <password> {word}",
+                    "  {} move {} {} <password> accept",
                     rules.name(),
                     row.board,
                     p.userid
                 )
-            };
-            lines.push(format!(
-                "{} has not agreed to this game yet: it is rated only once every player has.",
-                p.userid
-            ));
-            lines.push(format!(
-                "  Agree by moving, or with:      {}",
-                line("accept")
-            ));
-            lines.push(format!(
-                "  Decline (ends it, unrated):    {}",
-                line("reject")
-            ));
+            })
+            .collect();
+        if lines.is_empty() {
+            return Ok(lines);
         }
-        Ok(lines)
+        let mut out = vec![
+            "Rated once every player agrees: a move agrees, and so does".to_string(),
+            "this line (`reject` in place of `accept` declines, unrated):".to_string(),
+        ];
+        out.extend(lines);
+        Ok(out)
     }
 }

@@ -210,6 +210,7 @@ impl Server {
                     picture: None,
                     // A digest covers several games: a reply to it needs the password.
                     sign: None,
+                    thread: None,
                 }],
                 ..Outcome::default()
             };

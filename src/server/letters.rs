@@ -3,7 +3,7 @@
 //! refuse mail, queueing in the outbox and sending after the commit.
 
 use super::{Core, Origin, Outcome};
-use crate::mail_out::{AUTO_GENERATED, AUTO_REPLIED, OutgoingMail, SendError};
+use crate::mail_out::{AUTO_GENERATED, AUTO_REPLIED, OutgoingMail, SendError, new_message_id};
 use crate::storage::{Bounce, Db, ReplyStanding, StorageError, Tx};
 
 /// The longest quiet spell (issue 22, item 8), in days; each spell is twice the one before.
@@ -29,7 +29,32 @@ fn bounce_note(b: &Bounce, this_one: bool) -> String {
     )
 }
 
+/// A board mail's place in the thread of its game for its reader (issue 25, section 2).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Thread {
+    /// The reader's first board mail of the game: it gets this Message-ID, which later ones cite.
+    Root(String),
+    /// A later one: `In-Reply-To` and `References` the root (with its angle brackets).
+    Under(String),
+}
+
 impl Core {
+    /// The thread of a game's board mails to one reader: the recorded root, or, for their first
+    /// board mail of the game, a new Message-ID recorded as the root in this transaction.
+    pub(super) fn thread_of(
+        &self,
+        tx: &Tx<'_>,
+        game_id: i64,
+        user_id: i64,
+    ) -> Result<Thread, StorageError> {
+        if let Some(root) = tx.thread_root(game_id, user_id)? {
+            return Ok(Thread::Under(root));
+        }
+        let id = new_message_id(self.cfg.server.message_id_host());
+        tx.set_thread_root(game_id, user_id, &id)?;
+        Ok(Thread::Root(id))
+    }
+
     /// Sends mails that this process queued and claimed in the transaction it just committed.
     /// Returns how many were sent.
     pub(super) fn send_claimed(&self, db: &Db, ids: &[i64], mails: &[OutgoingMail]) -> usize {
@@ -141,7 +166,7 @@ impl Core {
                         format!("{notes}\n{}", o.text)
                     };
                     mails.push(
-                        self.mail(origin, vec![to.clone()], o.subject, text, true, None)
+                        self.mail(origin, vec![to.clone()], o.subject, text, true, None, None)
                             .with_attachments(o.attachments),
                     );
                 }
@@ -152,7 +177,7 @@ impl Core {
                     continue;
                 }
                 let picture = self.picture_for(tx, &to, l.picture)?;
-                let mut mail = self.mail(origin, to, l.subject, l.body, l.reply, picture);
+                let mut mail = self.mail(origin, to, l.subject, l.body, l.reply, picture, l.thread);
                 if let Some(sign) = l.sign {
                     mail.reply_to = self.reply_address(tx, sign)?;
                 }
@@ -243,6 +268,9 @@ impl Core {
         Ok(kept)
     }
 
+    /// One mail from the server. A reply is threaded under the mail being answered; a board mail
+    /// (`thread`) also under its reader's first board mail of the game, or is that first mail.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn mail(
         &self,
         origin: &Origin,
@@ -251,17 +279,27 @@ impl Core {
         body: String,
         reply: bool,
         picture: Option<super::Picture>,
+        thread: Option<Thread>,
     ) -> OutgoingMail {
         let auto = if reply { AUTO_REPLIED } else { AUTO_GENERATED };
         let (svg, page) = picture.map(|p| (p.svg, p.page)).unzip();
-        let mail = OutgoingMail::new(&self.cfg.server, to, subject, body, auto, self.now)
+        let mut mail = OutgoingMail::new(&self.cfg.server, to, subject, body, auto, self.now)
             .with_picture(svg)
             .with_page(page);
         if reply {
-            mail.replying_to(origin.message_id.as_deref(), &origin.references)
-        } else {
-            mail
+            mail = mail.replying_to(origin.message_id.as_deref(), &origin.references);
         }
+        match thread {
+            Some(Thread::Root(id)) => mail.message_id = id,
+            Some(Thread::Under(root)) => {
+                if !mail.references.contains(&root) {
+                    mail.references.insert(0, root.clone());
+                }
+                mail.in_reply_to.get_or_insert(root);
+            }
+            None => {}
+        }
+        mail
     }
 }
 

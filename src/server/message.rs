@@ -66,6 +66,7 @@ impl Core {
                     reader: r.id,
                     target: Target::Message(sender.id),
                 }),
+                thread: None,
             });
         }
         let sent = AccountEvent::MessageSent {
@@ -110,6 +111,7 @@ impl Core {
             &comments,
             false,
             Some(seat),
+            None,
         )
     }
 }

@@ -142,6 +142,8 @@ struct Letter {
     /// A letter to one player that a reply may answer without a password: it gets that player's
     /// signed `Reply-To` (see `server/reply.rs`).
     sign: Option<Sign>,
+    /// A board mail's place in its game's thread for this reader (`None`: not a board mail).
+    thread: Option<letters::Thread>,
 }
 
 /// Whose signed reply address a letter carries, and what a reply to it answers.
@@ -213,6 +215,7 @@ impl Outcome {
                 reply: false,
                 picture: None,
                 sign: None,
+                thread: None,
             }],
             text,
             subject,

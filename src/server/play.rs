@@ -74,7 +74,7 @@ impl Core {
         match cmd {
             GameCommand::Help => Ok(Outcome::reply(
                 format!("{} help", rules.title()),
-                rules.help(),
+                super::help::game_help(rules),
             )),
             GameCommand::Challenge {
                 options,
@@ -229,6 +229,17 @@ impl Core {
             self.authenticate(tx, &userids[0], password)?;
             agreed[0] = true;
         }
+        // A challenge from the challenger's own registered address is her agreement (issue 25), as
+        // a robot challenge from it is allowed: the address is the one her board mails go to.
+        let from_challenger = origin.reply_to.as_deref().is_some_and(|sender| {
+            players[0]
+                .addresses
+                .iter()
+                .any(|a| a.eq_ignore_ascii_case(sender))
+        });
+        if from_challenger {
+            agreed[0] = true;
+        }
         if !admin {
             let cap = self.cfg.limits.unsolicited_challenges_per_day;
             for (p, _) in players.iter().zip(&agreed).filter(|(_, a)| !**a) {
@@ -273,12 +284,12 @@ impl Core {
         // Robots alone may have played it to the end.
         let ended = self.settle_game(tx, rules, &row, state.as_ref())?;
         // The challenge's comment ("Fancy a game?") goes to every player. Signed with the first
-        // player's password (--password), it is their comment on the game, kept in its history; a
-        // challenge without one may come from anybody, so its comment is shown as unsigned and
-        // not kept.
+        // player's password (--password) or sent from her registered address, it is her comment
+        // on the game, kept in its history; a challenge from elsewhere without one may come from
+        // anybody, so its comment is shown as unsigned and not kept.
         let comments: Vec<Comment> = if comment.trim().is_empty() {
             Vec::new()
-        } else if password.is_some() {
+        } else if password.is_some() || from_challenger {
             // Move 0: it came with the challenge, not with the first move (records tell them apart).
             tx.add_comment(row.id, 0, players[0].id, comment, self.now)?;
             tx.comments(row.id)?
@@ -291,7 +302,7 @@ impl Core {
             }]
         };
         let mut outcome =
-            self.board_mails(tx, rules, &row, state.as_ref(), &comments, true, None)?;
+            self.board_mails(tx, rules, &row, state.as_ref(), &comments, true, None, None)?;
         let started = Event::GameStarted {
             game: Game::of(rules),
             board,
@@ -458,9 +469,10 @@ impl Core {
             finished,
             ..row
         };
-        let mut notes = state.turn_notes(before);
+        // The moves themselves (and the game's notes on them) are each reader's news, written by
+        // `board_mails`; the closed proposals are told to all alike.
         let closed = self.game_changed(tx, rules, &row, state)?;
-        notes.extend(closed.iter().filter_map(mail_text::notice));
+        let notes: Vec<String> = closed.iter().filter_map(mail_text::notice).collect();
         let ended = if finished && !row_was_finished {
             self.settle_game(tx, rules, &row, state)?
         } else {
@@ -478,6 +490,7 @@ impl Core {
             &comments,
             false,
             actor.map(|(_, seat)| seat),
+            Some(before),
         )?;
         let outcome = self.hold_for_digest(tx, &row, outcome)?;
         // A queued move comes due only once this change is saved and its mails are written.

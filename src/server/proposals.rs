@@ -27,6 +27,7 @@ use crate::command::ProposalKind;
 use crate::decision::{Dropped, Event, Game, OpenProposal, PlayRefusal, ProposalRefusal};
 use crate::games::{GameRules, GameState, Status};
 use crate::mail_text;
+use crate::news;
 use crate::storage::{GameRow, Proposal, QueuedMove, StorageError, Tx, User};
 use crate::summary;
 
@@ -78,8 +79,20 @@ impl Core {
             return Ok(Vec::new());
         };
         let mut lines = vec![proposal_line(&p, row, state)];
-        // How each player still to answer does it.
+        // How each player still to answer does it. A robot has no password to write it with, and
+        // does not answer proposals yet: say so rather than show it a line (issue 25).
         for who in waiting_for(&p, row, state) {
+            if row
+                .players
+                .iter()
+                .any(|u| u.userid == who && u.robot.is_some())
+            {
+                lines.push(format!(
+                    "  {who} is a robot and does not answer proposals: this one lapses with the \
+                     next move."
+                ));
+                continue;
+            }
             let line = format!("{} move {} {who} <password>", rules.name(), row.board);
             lines.push(format!("  {who} answers with:  {line} accept"));
             lines.push(format!(
@@ -89,6 +102,37 @@ impl Core {
             ));
         }
         Ok(lines)
+    }
+
+    /// The proposal open on the board as the news at the top of a board mail tells it, with the
+    /// words of the Subject for it (`draw offered`, `undo asked`).
+    pub(super) fn open_proposal_news(
+        &self,
+        tx: &Tx<'_>,
+        row: &GameRow,
+        state: &dyn GameState,
+    ) -> Result<Option<(news::OpenProposal, &'static str)>, StorageError> {
+        let Some(p) = tx.open_proposal(row.id)? else {
+            return Ok(None);
+        };
+        let waiting = waiting_for(&p, row, state);
+        let words = match p.kind {
+            ProposalKind::Draw => "draw offered",
+            ProposalKind::Undo => "undo asked",
+        };
+        Ok(Some((
+            news::OpenProposal {
+                text: mail_text::open_proposal(&open_proposal(&p, row, state)),
+                waiting: row
+                    .players
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, u)| waiting.contains(&u.userid))
+                    .map(|(s, _)| s)
+                    .collect(),
+            },
+            words,
+        )))
     }
 
     /// Takes the draw proposal open on this board, if any, for the forfeit clock, which accepts it
@@ -158,6 +202,7 @@ impl Core {
             &comments,
             false,
             Some(seat),
+            None,
         )?;
         let made = Event::ProposalMade {
             game: Game::of(rules),
@@ -232,6 +277,7 @@ impl Core {
                 &comments,
                 false,
                 Some(seat),
+                None,
             )?;
             let rejected = Event::ProposalRejected {
                 game: Game::of(rules),
@@ -256,6 +302,7 @@ impl Core {
                 &comments,
                 false,
                 Some(seat),
+                None,
             )?;
             let accepted = Event::ProposalAccepted {
                 game: Game::of(rules),
@@ -527,6 +574,7 @@ impl Core {
                 reply: false,
                 picture: None,
                 sign: None,
+                thread: None,
             }),
         )
     }
@@ -811,6 +859,7 @@ mod tests {
                 reply: false,
                 picture: None,
                 sign: None,
+                thread: None,
             }],
             ..Outcome::default()
         };

@@ -58,6 +58,7 @@ impl Core {
             reply: false,
             picture: None,
             sign: None,
+            thread: None,
         });
         Ok(answer)
     }

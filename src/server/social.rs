@@ -33,17 +33,20 @@ impl Core {
         subject: &str,
         body: &str,
     ) -> Result<Vec<Letter>, StorageError> {
-        Ok(active_subscribers(tx, row)?
+        active_subscribers(tx, row)?
             .into_iter()
-            .map(|u| Letter {
-                to: u.addresses,
-                subject: subject.to_string(),
-                body: body.to_string(),
-                reply: false,
-                picture: None,
-                sign: None,
+            .map(|u| {
+                Ok(Letter {
+                    to: u.addresses,
+                    subject: subject.to_string(),
+                    body: body.to_string(),
+                    reply: false,
+                    picture: None,
+                    sign: None,
+                    thread: Some(self.thread_of(tx, row.id, u.id)?),
+                })
             })
-            .collect())
+            .collect()
     }
 
     /// Refuses a challenge that a challenged player's limit or accept/reject lists do not allow; the
@@ -124,6 +127,7 @@ impl Core {
                 reply: false,
                 picture: None,
                 sign: None,
+                thread: None,
             })
             .collect())
     }

@@ -25,6 +25,28 @@ impl ChallengeList {
 }
 
 impl Tx<'_> {
+    /// The Message-ID of the first board mail of a game to a player or subscriber, if it was
+    /// recorded (see migrations/0022_threads.sql).
+    pub fn thread_root(&self, game_id: i64, user_id: i64) -> Result<Option<String>> {
+        Ok(self
+            .0
+            .query_row(
+                "SELECT message_id FROM thread_roots WHERE game_id = ?1 AND user_id = ?2",
+                params![game_id, user_id],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// Records the first board mail of a game to a player or subscriber.
+    pub fn set_thread_root(&self, game_id: i64, user_id: i64, message_id: &str) -> Result<()> {
+        self.0.execute(
+            "INSERT OR IGNORE INTO thread_roots (game_id, user_id, message_id) VALUES (?1, ?2, ?3)",
+            params![game_id, user_id, message_id],
+        )?;
+        Ok(())
+    }
+
     /// Subscribes a player to a game; false when they were subscribed already.
     pub fn subscribe(&self, game_id: i64, user_id: i64, now: i64) -> Result<bool> {
         let n = self.0.execute(

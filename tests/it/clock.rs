@@ -140,11 +140,11 @@ fn forfeit_at_day_21_ends_the_game_mails_everyone_and_says_why() {
         [
             (
                 "alice@example.org".to_string(),
-                "Limit Board 101 Over".to_string()
+                "Limit Board 101: over".to_string()
             ),
             (
                 "bob@example.org".to_string(),
-                "Limit Board 101 Over".to_string()
+                "Limit Board 101: over".to_string()
             ),
         ]
     );
@@ -216,7 +216,7 @@ fn a_games_own_nag_and_forfeit_times_are_honoured() {
         "{line}"
     );
     assert_eq!(mails.len(), 2);
-    assert!(mails.iter().all(|m| m.subject == "Limit Board 101 Over"));
+    assert!(mails.iter().all(|m| m.subject == "Limit Board 101: over"));
     assert!(mails[0].body.contains("bob forfeited: no move in 5 days."));
     // Board 102 follows the server's 7 days.
     let (_, mails) = cron_at(&mut env, 7.0);
@@ -475,7 +475,7 @@ fn two_crons_at_once_nag_and_forfeit_exactly_once() {
             .collect();
         let over: Vec<&Sent> = mails
             .iter()
-            .filter(|m| m.subject.ends_with(" Over"))
+            .filter(|m| m.subject.ends_with(": over"))
             .collect();
         assert_eq!(nag_mails.len(), 3, "round {round}: {:#?}", subjects(&mails));
         assert_eq!(over.len(), 6, "round {round}: {:#?}", subjects(&mails));
@@ -544,7 +544,7 @@ fn a_forfeit_whose_mail_fails_is_sent_by_the_next_run_and_not_done_again() {
     );
     assert!(line.contains("2 mails sent"), "{line}");
     assert_eq!(mails.len(), 2);
-    assert!(mails.iter().all(|m| m.subject == "Limit Board 101 Over"));
+    assert!(mails.iter().all(|m| m.subject == "Limit Board 101: over"));
     assert_eq!(
         env.stored_moves(101)
             .iter()
@@ -573,7 +573,7 @@ fn an_unanswered_draw_proposal_is_accepted_at_forfeit_time() {
     assert!(line.contains("1 drawn at forfeit time"), "{line}");
     assert_eq!(mails.len(), 2, "{mails:#?}");
     for m in &mails {
-        assert_eq!(m.subject, "Limit Board 101 Over");
+        assert_eq!(m.subject, "Limit Board 101: over");
         assert!(
             m.body
                 .contains("Game over: a draw between Red (alice) and Blue (bob)."),
@@ -673,7 +673,7 @@ fn a_cron_killed_at_any_moment_forfeits_each_game_once() {
     // Every player of every game got the forfeit mail; copies beyond one are counted.
     let mut twice = 0;
     for board in 101..=106u32 {
-        let subject = format!("Limit Board {board} Over");
+        let subject = format!("Limit Board {board}: over");
         for who in ["alice", "bob", "carol"] {
             let n = mails
                 .iter()
@@ -712,5 +712,5 @@ fn a_late_cron_nags_first_and_forfeits_only_two_days_after_the_nag() {
     let (line, mails) = cron_at(&mut env, 32.0);
     assert!(line.contains("1 forfeits"), "{line}");
     assert_eq!(mails.len(), 2);
-    assert!(mails.iter().all(|m| m.subject == "Limit Board 101 Over"));
+    assert!(mails.iter().all(|m| m.subject == "Limit Board 101: over"));
 }

@@ -24,7 +24,7 @@ fn to<'a>(mails: &'a [Sent], who: &str) -> &'a Sent {
 fn board_of(mail: &Sent) -> u32 {
     mail.subject
         .split_whitespace()
-        .find_map(|w| w.parse().ok())
+        .find_map(|w| w.trim_end_matches(':').parse().ok())
         .unwrap_or_else(|| panic!("no board in {:?}", mail.subject))
 }
 
@@ -264,14 +264,14 @@ fn post(env: &Env, who: &str, line: &str) {
     env.deliver(&eml(&format!("{who}@example.org"), line, ""));
 }
 
-/// The board number a new-game mail names in its subject (`New Y Board 101 alice`).
+/// The board number a new-game mail names in its subject (`Y Board 101: new game, your move`).
 fn board_number(mails: &[Sent]) -> u32 {
     mails
         .iter()
         .find_map(|m| {
             m.subject
                 .split_whitespace()
-                .find_map(|w| w.parse::<u32>().ok())
+                .find_map(|w| w.trim_end_matches(':').parse::<u32>().ok())
         })
         .expect("a mail names the board")
 }

@@ -107,6 +107,7 @@ fn a_game_from_challenge_to_resignation_as_events() {
             userid: "bob".into(),
             per_sender: w.cfg.limits.password_failures_per_sender_per_hour,
             per_account: w.cfg.limits.password_failures_per_account_per_hour,
+            from_owner: false,
         }))
     );
 

@@ -295,9 +295,9 @@ fn bad_forms_are_refused_with_how_to_write_them_and_change_nothing() {
     let out = env.admin("sett bob pw-bob digest on");
     assert_eq!(out.status.code(), Some(64), "{out:?}");
     let text = crate::common::flat(&String::from_utf8_lossy(&out.stdout));
-    assert!(text.contains("(did you mean 'set'?)"), "{text}");
+    // The one-line fix comes first, the word as written (issue 25's typo answer).
     assert!(
-        text.contains("set <userid> <password> digest on|off"),
+        text.contains("'sett bob' is not a command; did you mean: set bob <password> digest on"),
         "{text}"
     );
     // A wrong password: refused.

@@ -165,7 +165,7 @@ fn two_passes_open_the_step_and_both_accepting_the_marking_ends_the_game_rated()
     assert_eq!(stored(&env).status(), Status::ToMove(1));
     let mails = send(&env, "bob", "accept#7");
     let end = to(&mails, "alice");
-    assert!(end.subject.ends_with("Over"), "{}", end.subject);
+    assert!(end.subject.ends_with(": over"), "{}", end.subject);
     let flat = end.flat_body();
     assert!(
         flat.contains(
@@ -348,7 +348,7 @@ fn the_step_waits_for_the_player_who_has_not_accepted_and_the_clocks_apply() {
     let (line, mails) = cron_at(&mut env, 5.0);
     assert!(line.contains("1 forfeits"), "{line}");
     assert!(
-        mails.iter().all(|m| m.subject == "Go Board 101 Over"),
+        mails.iter().all(|m| m.subject == "Go Board 101: over"),
         "{mails:#?}"
     );
     assert!(mails[0].body.contains("bob forfeited: no move in 5 days."));
@@ -469,5 +469,5 @@ fn a_robot_in_the_step_resumes_against_a_worse_marking_and_accepts_an_even_one()
         "{:?}",
         game.moves()
     );
-    assert!(to(&mails, "alice").subject.ends_with("Over"));
+    assert!(to(&mails, "alice").subject.ends_with(": over"));
 }

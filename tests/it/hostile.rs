@@ -78,8 +78,8 @@ fn run(env: &Env, raw: &[u8]) -> (Vec<Sent>, bool, Duration) {
 }
 
 const WRONG_PASSWORD: &[&str] = &[
-    "do not match a registered player",
-    "at most 10 wrong passwords an hour are checked from one address",
+    "Forgot it? Send `password reset ",
+    "Passwords are case-sensitive",
 ];
 
 /// A mail body with its lines joined: explanations are wrapped at 72 columns, phrases may straddle.

@@ -68,8 +68,11 @@ fn a_long_command_wrapped_by_format_flowed_is_read_whole() {
     env.deliver(&fixture("flowed_thunderbird"));
     let mails = env.take_mails();
     assert_eq!(mails.len(), 2, "{mails:#?}");
-    // The challenge's comment is shown to the players (issue 16): hence the ` **` of a comment.
-    assert_eq!(mails[0].subject, "New Limit Board 102 alice **");
+    // The challenge's comment is shown to the players (issue 16): hence `(with a comment)`.
+    assert_eq!(
+        mails[0].subject,
+        "Limit Board 102: new game, your move (with a comment)"
+    );
     assert!(mails[0].body.contains("-size=6"), "{}", mails[0].body);
     assert!(
         mails[0].body.contains("See you on the board."),

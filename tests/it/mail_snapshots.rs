@@ -10,7 +10,10 @@ fn board_and_error_mails() {
     env.players(&["alice", "bob"]);
     env.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
     let new_board = env.take_mails().remove(1);
-    assert_eq!(new_board.subject, "New Limit Board 101 alice");
+    assert_eq!(
+        new_board.subject,
+        "Limit Board 101: new game, alice to move"
+    );
     insta::assert_snapshot!("new_board_mail", new_board.body);
 
     let m = legal_moves_after(&[], 2, &[])[0].clone();
@@ -20,7 +23,10 @@ fn board_and_error_mails() {
         "Your move, Bob.\n",
     ));
     let to_bob = env.take_mails().remove(1);
-    assert_eq!(to_bob.subject, "Limit Board 101 bob **");
+    assert_eq!(
+        to_bob.subject,
+        "Limit Board 101: your move (with a comment)"
+    );
     insta::assert_snapshot!("board_mail_after_a_move", to_bob.body);
 
     env.deliver(&eml(

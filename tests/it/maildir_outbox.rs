@@ -129,11 +129,20 @@ fn maildir_processes_new_into_cur_once() {
     assert_eq!(
         subjects,
         [
-            ("alice@example.org", "Limit Board 101 bob **"),
-            ("alice@example.org", "New Limit Board 101 alice"),
+            (
+                "alice@example.org",
+                "Limit Board 101: bob to move (with a comment)"
+            ),
+            ("alice@example.org", "Limit Board 101: new game, your move"),
             ("alice@example.org", "pbem signup alice"),
-            ("bob@example.org", "Limit Board 101 bob **"),
-            ("bob@example.org", "New Limit Board 101 alice"),
+            (
+                "bob@example.org",
+                "Limit Board 101: new game, alice to move"
+            ),
+            (
+                "bob@example.org",
+                "Limit Board 101: your move (with a comment)"
+            ),
             ("bob@example.org", "pbem signup bob"),
         ]
     );
@@ -170,7 +179,12 @@ fn maildir_processes_new_into_cur_once() {
     assert!(names_in(&dir.join("cur")).contains(&format!("{late}:2,S")));
     let mails = env.take_mails();
     assert_eq!(mails.len(), 2, "{mails:#?}");
-    assert!(mails.iter().all(|m| m.subject == "Limit Board 101 alice"));
+    assert!(mails.iter().all(|m| m.subject
+        == if m.to == ["alice@example.org"] {
+            "Limit Board 101: your move"
+        } else {
+            "Limit Board 101: alice to move"
+        }));
     assert!(board_101(&env).contains("Move 3\n"));
     assert_eq!(env.integrity_check(), "ok");
 }

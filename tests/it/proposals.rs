@@ -122,7 +122,7 @@ fn an_accepted_undo_takes_back_the_proposers_move_and_all_after_it() {
     assert_eq!(mails.len(), 2, "{mails:#?}");
     let line = "Open proposal: alice proposes to undo back to move 3 (move 4); waiting for bob.";
     for m in &mails {
-        assert_eq!(m.subject, "Limit Board 101 bob **");
+        assert_eq!(m.subject, "Limit Board 101: undo asked (with a comment)");
         assert!(m.body.contains(line), "{}", m.body);
         assert!(
             m.body
@@ -141,7 +141,15 @@ fn an_accepted_undo_takes_back_the_proposers_move_and_all_after_it() {
     let mails = send(&env, "bob", "limit move 101 bob pw-bob accept", "");
     assert_eq!(mails.len(), 2, "{mails:#?}");
     for m in &mails {
-        assert_eq!(m.subject, "Limit Board 101 alice");
+        let alice = m.to == ["alice@example.org"];
+        assert_eq!(
+            m.subject,
+            if alice {
+                "Limit Board 101: your move"
+            } else {
+                "Limit Board 101: alice to move"
+            }
+        );
         assert!(
             m.body.starts_with(
                 "All players accept alice's undo: moves 3 to 3 are taken back and it is alice's \
@@ -289,7 +297,7 @@ fn an_accepted_draw_ends_the_game_as_a_draw() {
     );
     assert_eq!(mails.len(), 2, "{mails:#?}");
     for m in &mails {
-        assert_eq!(m.subject, "Limit Board 101 Over **");
+        assert_eq!(m.subject, "Limit Board 101: over (with a comment)");
         assert!(
             m.body
                 .starts_with("All players accept bob's draw proposal: the game is drawn."),
@@ -438,14 +446,9 @@ fn the_proposal_shows_in_every_board_mail_until_a_move_makes_it_lapse() {
 fn bad_proposals_and_answers_are_refused_and_change_nothing() {
     let env = started(&["alice", "bob"]);
     // Both agree to the game first: `accept` or `reject` with no open proposal then answers nothing.
-    for who in ["alice", "bob"] {
-        send(
-            &env,
-            who,
-            &format!("limit move 101 {who} pw-{who} accept"),
-            "",
-        );
-    }
+    // (alice agreed by challenging from her registered address, issue 25: her own `accept` would
+    // be one more error answer to her address, and a sixth in a row is not sent.)
+    send(&env, "bob", "limit move 101 bob pw-bob accept", "");
     let cases: Vec<(&str, String, &str)> = vec![
         (
             "bob",
@@ -623,7 +626,15 @@ fn a_queued_move_is_played_when_the_turn_comes() {
             .collect();
         assert_eq!(queued.len(), 1, "{who}: {mine:#?}");
         let q = queued[0];
-        assert_eq!(q.subject, "Limit Board 101 alice **");
+        let state = if who == "alice" {
+            "your move"
+        } else {
+            "alice to move"
+        };
+        assert_eq!(
+            q.subject,
+            format!("Limit Board 101: {state} (with a comment)")
+        );
         assert!(
             q.body.contains("Red (alice) to move.\nMove 3\n"),
             "{}",

@@ -490,7 +490,7 @@ fn a_paradux_game_by_mail_refuses_an_undo_and_records_its_reconstructed_set_up()
     assert!(
         mails
             .iter()
-            .any(|m| m.subject == "New Paradux Board 101 alice"),
+            .any(|m| m.subject == "Paradux Board 101: new game, your move"),
         "{mails:#?}"
     );
 

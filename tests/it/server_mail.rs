@@ -50,12 +50,14 @@ fn a_challenge_mails_each_player_a_new_board() {
     assert_eq!(mails[0].to, ["alice@example.org"]);
     assert_eq!(mails[1].to, ["bob@example.org"]);
     for m in &mails {
-        assert_eq!(m.subject, "New Limit Board 101 alice");
-        assert!(
-            m.body.starts_with("Summary of Limit Board 101\n"),
-            "{}",
-            m.body
-        );
+        let alice = m.to == ["alice@example.org"];
+        let (subject, top) = if alice {
+            ("your move", "It is your move, alice.")
+        } else {
+            ("alice to move", "Summary of Limit Board 101\n")
+        };
+        assert_eq!(m.subject, format!("Limit Board 101: new game, {subject}"));
+        assert!(m.body.starts_with(top), "{}", m.body);
         assert!(m.body.contains("Red (alice) to move."));
         assert!(m.body.contains("Move 1\n"));
         assert_eq!(
@@ -70,7 +72,11 @@ fn a_challenge_mails_each_player_a_new_board() {
         "",
     ));
     let mails = env.take_mails();
-    assert!(mails.iter().all(|m| m.subject == "New Limit Board 102 bob"));
+    assert!(
+        mails
+            .iter()
+            .all(|m| m.subject.starts_with("Limit Board 102: new game, "))
+    );
 }
 
 #[test]
@@ -85,7 +91,15 @@ fn a_move_by_subject_with_a_comment_reaches_every_player() {
     let mails = env.take_mails();
     assert_eq!(mails.len(), 2, "{mails:#?}");
     for mail in &mails {
-        assert_eq!(mail.subject, "Limit Board 101 bob **");
+        let state = if mail.to == ["bob@example.org"] {
+            "your move"
+        } else {
+            "bob to move"
+        };
+        assert_eq!(
+            mail.subject,
+            format!("Limit Board 101: {state} (with a comment)")
+        );
         assert!(mail.body.contains("Blue (bob) to move."), "{}", mail.body);
         assert!(mail.body.contains("alice writes:\nGood luck, Bob!"));
         assert!(
@@ -343,7 +357,7 @@ fn resign_ends_a_two_player_game() {
     env.deliver(&eml("bob@example.org", "limit resign 101 bob pw-bob", "gg"));
     let mails = env.take_mails();
     assert_eq!(mails.len(), 2);
-    assert_eq!(mails[0].subject, "Limit Board 101 Over **");
+    assert_eq!(mails[0].subject, "Limit Board 101: over (with a comment)");
     assert!(
         mails[0].body.contains("Red (alice) wins"),
         "{}",

@@ -119,6 +119,7 @@ fn a_subscriber_gets_every_board_mail_until_unsubscribing() {
     assert!(!m.raw.contains("pw-carol"));
 
     // Several moves: every one reaches carol as it reaches the players, with the same subject and body.
+    let mut carol_root: Option<String> = None;
     for i in 0..4 {
         let comment = format!("move number {i}");
         let mover = play_one(&env, 101, &["alice", "bob"], &comment);
@@ -126,11 +127,19 @@ fn a_subscriber_gets_every_board_mail_until_unsubscribing() {
         assert_eq!(mails.len(), 3, "move {i}: {mails:#?}");
         let carol = to(&mails, "carol@example.org");
         // The mover, now waiting: the player on move also gets the line to send (issue 16).
+        // Only the news differs: the mover reads "You played", carol "alice played".
         let player = to(&mails, &format!("{mover}@example.org"));
         assert_eq!(carol.subject, player.subject);
-        assert_eq!(carol.body, player.body);
+        let board = |b: &str| b[b.find("Summary of").unwrap()..].to_string();
+        assert_eq!(board(&carol.body), board(&player.body));
         assert!(
-            carol.subject.starts_with("Limit Board 101 "),
+            carol.body.starts_with(&format!("{mover} played ")),
+            "{}",
+            carol.body
+        );
+        assert!(player.body.starts_with("You played "), "{}", player.body);
+        assert!(
+            carol.subject.starts_with("Limit Board 101: "),
             "{}",
             carol.subject
         );
@@ -148,7 +157,14 @@ fn a_subscriber_gets_every_board_mail_until_unsubscribing() {
             carol.header("Auto-Submitted").as_deref(),
             Some("auto-generated")
         );
-        assert!(carol.header("In-Reply-To").is_none());
+        // Threaded under her first board mail of the game (issue 25), never under a player's mail.
+        match &carol_root {
+            None => {
+                assert!(carol.header("In-Reply-To").is_none());
+                carol_root = carol.header("Message-ID");
+            }
+            Some(root) => assert_eq!(carol.header("In-Reply-To").as_ref(), Some(root)),
+        }
         assert!(!carol.raw.contains("pw-"), "a password leaked");
     }
     // `show` is open to anyone and lists the subscriber too.
@@ -213,7 +229,7 @@ fn a_subscriber_gets_the_last_mail_of_a_game_and_subscribing_has_its_limits() {
     let mails = env.take_mails();
     assert_eq!(mails.len(), 3, "{mails:#?}");
     let carol = to(&mails, "carol@example.org");
-    assert_eq!(carol.subject, "Limit Board 101 Over");
+    assert_eq!(carol.subject, "Limit Board 101: over");
     assert!(carol.body.contains("Game over"), "{}", carol.body);
     // No more mails come from a finished game, so subscribing to one is refused.
     refused(
@@ -242,11 +258,11 @@ fn notify_tells_of_each_new_game_until_turned_off() {
     assert_eq!(mails.len(), 3, "{mails:#?}");
     assert_eq!(
         to(&mails, "alice@example.org").subject,
-        "New Limit Board 101 alice"
+        "Limit Board 101: new game, your move"
     );
     assert_eq!(
         to(&mails, "bob@example.org").subject,
-        "New Limit Board 101 alice"
+        "Limit Board 101: new game, alice to move"
     );
     let notice = to(&mails, "dave@example.org");
     assert_eq!(notice.subject, "New Limit Board 101 alice vs bob");
@@ -280,7 +296,7 @@ fn notify_tells_of_each_new_game_until_turned_off() {
     assert!(
         to(&mails, "dave@example.org")
             .subject
-            .starts_with("Limit Board 101 ")
+            .starts_with("Limit Board 101: ")
     );
 
     // A board that does not exist refuses the whole command: 101 is not subscribed twice and no row
@@ -339,7 +355,7 @@ fn a_limit_refuses_challenges_until_a_game_ends_or_it_is_raised() {
     env.take_mails();
     let mails = challenge(&env, "carol", "carol bob");
     assert_eq!(mails.len(), 2, "{mails:#?}");
-    assert_eq!(mails[0].subject, "New Limit Board 102 carol");
+    assert_eq!(mails[0].subject, "Limit Board 102: new game, carol to move");
 
     // At the limit again; raising it lets the challenge through.
     refused(
@@ -590,22 +606,22 @@ fn the_commands_are_in_the_help_and_work_from_the_shell() {
     ] {
         assert!(m.body.contains(w), "help lacks {w}:\n{}", m.body);
     }
-    // An unknown command word lists them too.
+    // An unknown command word gives the line it was meant to be (issue 25), not the list.
     let m = ask(
         &env,
         "alice@example.org",
         "limit subscrbe 101 alice pw-alice",
     );
     assert!(
-        m.body.contains("did you mean 'limit subscribe'?"),
+        m.body
+            .contains("did you mean:\n      limit subscribe 101 alice <password>\n"),
         "{}",
         m.body
     );
+    // The list of every command is in `help`, not in this answer.
     assert!(
-        m.body
-            .contains("limit subscribe <board> <userid> <password>")
-            || m.body
-                .contains("<game> subscribe <board> <userid> <password>"),
+        !m.body
+            .contains("<game> subscribe <board> <userid> <password>"),
         "{}",
         m.body
     );

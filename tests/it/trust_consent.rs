@@ -44,7 +44,7 @@ fn a_strangers_challenges_are_capped_per_day_and_never_rated() {
             "",
         ));
         for m in env.take_mails() {
-            if m.to.iter().any(|t| t == "alice@example.org") && m.subject.starts_with("New ") {
+            if m.to.iter().any(|t| t == "alice@example.org") && m.subject.contains(": new game") {
                 new_game_mails_to_alice += 1;
             }
             if m.to.iter().any(|t| t == "mallory@evil.example") {
@@ -102,8 +102,18 @@ fn a_game_counts_once_every_player_agreed() {
             "the password leaked: {}",
             m.raw
         );
-        assert!(!m.body.contains("alice has not agreed"), "{}", m.body);
-        assert!(m.body.contains("bob has not agreed"), "{}", m.body);
+        // One line per player still to act (issue 25): bob's alone.
+        assert!(
+            !m.body.contains("limit move 101 alice <password> accept"),
+            "{}",
+            m.body
+        );
+        assert!(
+            m.body
+                .contains("\n  limit move 101 bob <password> accept\n"),
+            "{}",
+            m.body
+        );
     }
     // bob moves: his agreement. alice resigns later: the game is rated.
     let mv = legal_moves_after(&["-size=8"], 2, &[]);
@@ -187,8 +197,13 @@ fn accept_agrees_and_resign_or_reject_as_a_first_act_declines_unrated() {
         3
     );
     assert_eq!((rating(&env, "alice"), rating(&env, "bob")), (1632, 1568));
-    // An illegal first move is refused and agrees to nothing.
-    env.deliver(&eml("carol@example.org", "limit challenge carol alice", ""));
+    // An illegal first move is refused and agrees to nothing. (The challenge comes from another
+    // address than carol's: from hers it would be her agreement, issue 25.)
+    env.deliver(&eml(
+        "someone@example.net",
+        "limit challenge carol alice",
+        "",
+    ));
     env.take_mails();
     env.deliver(&eml(
         "carol@example.org",

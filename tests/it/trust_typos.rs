@@ -275,7 +275,10 @@ fn a_forwarded_board_subject_is_no_password() {
     assert_nowhere(&mails, &[BOB_PW]);
     assert_eq!(env.stored_moves(101).len(), 2, "bob's move was played");
     let alices = answer_to(&mails, "alice@example.org");
-    assert_eq!(alices.subject, "Limit Board 101 alice **");
+    assert_eq!(
+        alices.subject,
+        "Limit Board 101: your move (with a comment)"
+    );
     assert!(
         alices.body.contains("Summary of Limit Board 101\n"),
         "{}",
@@ -288,7 +291,7 @@ fn a_forwarded_board_subject_is_no_password() {
     );
     assert_eq!(
         answer_to(&mails, "bob@example.org").subject,
-        "Limit Board 101 alice **"
+        "Limit Board 101: alice to move (with a comment)"
     );
     // An illegal move under the forwarded Subject: the quote shows the board, not "****".
     let error = ask(
@@ -351,8 +354,9 @@ fn a_typo_of_the_real_user_hides_only_the_password() {
         "",
     );
     assert!(
-        a.flat_body()
-            .contains("'limit mvoe' is not a command (did you mean 'limit move'?)"),
+        a.flat_body().contains(
+            "'limit mvoe' is not a command; did you mean: limit move 101 bob <password> 1-2,3"
+        ),
         "{}",
         a.body
     );

@@ -22,7 +22,9 @@ pub mod view;
 #[cfg(test)]
 mod rules_tests;
 
-use super::{GameOption, GameRules, GameState, MoveRecord, Outcome, Robot, RuleError, Status};
+use super::{
+    GameOption, GameRules, GameState, Loss, MoveRecord, Outcome, Robot, RuleError, Status,
+};
 pub use game::{Game, IllegalMove, Phase, SeatState};
 pub use notation::Move;
 pub use options::Config;
@@ -205,66 +207,73 @@ impl GameState for Game {
     }
     fn turn_notes(&self, since: u32) -> Vec<String> {
         let mut out = Vec::new();
-        let records = self.records();
         let first = since.saturating_sub(1) as usize;
-        for (k, rec) in records.iter().enumerate().skip(first) {
+        for (k, rec) in self.records().iter().enumerate().skip(first) {
+            if !rec.auto {
+                continue;
+            }
             let who = self.side_title(rec.seat);
             let Ok(before) = self.at_move(k as u32 + 1) else {
                 break;
             };
-            if rec.auto {
-                out.push(match (rec.text.as_str(), before.phase()) {
-                    ("eliminated", _) => {
-                        format!("{who} is out of the game (Auto): no legal turn was left to {who}.")
-                    }
-                    ("pass", Phase::Movement) => {
-                        format!("{who} passes (Auto): {who} had no legal turn.")
-                    }
-                    ("pass", _) => {
-                        format!("{who} passes (Auto): no free tile of a colour {who} may place on.")
-                    }
-                    (other, _) => format!("{who}: {other} (Auto)."),
-                });
-                continue;
-            }
-            // Leaving the game takes the seat's pawns off: that is no capture.
-            if matches!(rec.text.as_str(), "resign" | "forfeit" | "draw") {
-                continue;
-            }
-            let after = if k + 1 == records.len() {
-                self.clone()
-            } else {
-                match self.at_move(k as u32 + 2) {
-                    Ok(g) => g,
-                    Err(_) => break,
+            out.push(match (rec.text.as_str(), before.phase()) {
+                ("eliminated", _) => {
+                    format!("{who} is out of the game (Auto): no legal turn was left to {who}.")
                 }
-            };
-            let (b, a) = (before.board(), after.board());
+                ("pass", Phase::Movement) => {
+                    format!("{who} passes (Auto): {who} had no legal turn.")
+                }
+                ("pass", _) => {
+                    format!("{who} passes (Auto): no free tile of a colour {who} may place on.")
+                }
+                (other, _) => format!("{who}: {other} (Auto)."),
+            });
+        }
+        out
+    }
+    fn losses(&self, index: usize) -> Vec<Loss> {
+        let records = self.records();
+        let Some(rec) = records.get(index) else {
+            return Vec::new();
+        };
+        // Leaving the game takes the seat's pawns off: that is no capture.
+        if rec.auto || matches!(rec.text.as_str(), "resign" | "forfeit" | "draw") {
+            return Vec::new();
+        }
+        let Ok(before) = self.at_move(index as u32 + 1) else {
+            return Vec::new();
+        };
+        let after = if index + 1 == records.len() {
+            self.clone()
+        } else {
+            match self.at_move(index as u32 + 2) {
+                Ok(g) => g,
+                Err(_) => return Vec::new(),
+            }
+        };
+        let (b, a) = (before.board(), after.board());
+        let mut out = Vec::new();
+        for s in 0..self.players() {
             // The mover's pawn that moved leaves its cell: only lost pawns count, by number.
-            for s in 0..self.players() {
-                let lost = b.m.pawns[s]
-                    .count_ones()
-                    .saturating_sub(a.m.pawns[s].count_ones());
-                if lost == 0 {
-                    continue;
-                }
-                let mut cells: Vec<u32> = board::bits(b.m.pawns[s] & !a.m.pawns[s])
-                    .map(|i| b.num[i])
-                    .collect();
-                cells.sort_unstable();
-                if s == rec.seat && cells.len() > lost as usize {
-                    // The moving pawn's start is among them; it was not captured.
-                    cells.retain(|n| !rec.text.starts_with(&format!("{n}-")));
-                }
-                let side = self.side_title(s);
-                let list: Vec<String> = cells.iter().map(u32::to_string).collect();
-                out.push(match (lost, s == rec.seat) {
-                    (1, false) => format!("{side}'s pawn on {} was captured.", list.join(", ")),
-                    (_, false) => format!("{side}'s pawns on {} were captured.", list.join(", ")),
-                    (1, true) => format!("{side} lost its own pawn on {}.", list.join(", ")),
-                    (_, true) => format!("{side} lost its own pawns on {}.", list.join(", ")),
-                });
+            let lost = b.m.pawns[s]
+                .count_ones()
+                .saturating_sub(a.m.pawns[s].count_ones());
+            if lost == 0 {
+                continue;
             }
+            let mut cells: Vec<u32> = board::bits(b.m.pawns[s] & !a.m.pawns[s])
+                .map(|i| b.num[i])
+                .collect();
+            cells.sort_unstable();
+            if s == rec.seat && cells.len() > lost as usize {
+                // The moving pawn's start is among them; it was not captured.
+                cells.retain(|n| !rec.text.starts_with(&format!("{n}-")));
+            }
+            out.push(Loss {
+                seat: s,
+                cells: cells.iter().map(u32::to_string).collect(),
+                piece: "pawn",
+            });
         }
         out
     }

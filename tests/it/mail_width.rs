@@ -1,0 +1,93 @@
+//! Issue 25: every mail a player reads fits 72 columns, as plain-text mail is read best. A broad
+//! sample: one mail of each kind the server sends, from signup to the end of a game, errors, lists
+//! and help pages. Left out are the lines that quote what the player wrote (`> ...` and comments
+//! between the rows of asterisks), and the board pictures of games at a size wider than the
+//! default (none here: every game below is at its default size).
+
+use crate::common::{Env, Sent, eml};
+
+/// The lines of `mail` longer than 72 columns, but for the quote of the player's own words.
+fn too_wide(mail: &Sent) -> Vec<String> {
+    let lines: Vec<&str> = mail.body.lines().collect();
+    // Comments stand between the first and the last row of asterisks.
+    let rule = |l: &&str| l.len() == 70 && l.chars().all(|c| c == '*');
+    let first = lines.iter().position(rule);
+    let last = lines.iter().rposition(rule);
+    lines
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !matches!((first, last), (Some(a), Some(b)) if a <= *i && *i <= b))
+        .filter(|(_, l)| !l.starts_with('>') && l.chars().count() > 72)
+        .map(|(_, l)| format!("{} ({}): {l}", mail.subject, l.chars().count()))
+        .collect()
+}
+
+#[test]
+fn every_kind_of_mail_fits_72_columns() {
+    let env = Env::new();
+    let mut mails: Vec<Sent> = Vec::new();
+    let mut send = |from: &str, subject: &str, body: &str| {
+        env.deliver(&eml(&format!("{from}@example.org"), subject, body));
+        mails.extend(env.take_mails());
+    };
+    for who in ["alice", "bob", "carol"] {
+        send(who, &format!("signup {who} pw-{who}"), "");
+    }
+    for line in [
+        "help",
+        "help limit move",
+        "list",
+        "frobnicate",
+        "limit mvoe 101 alice pw-alice 1-1,1",
+    ] {
+        send("alice", line, "");
+    }
+    for game in pbem::games::Registry::standard().names() {
+        send("alice", &format!("{game} help"), "");
+    }
+    send("alice", "limit challenge alice bob", "Fancy a game?\n");
+    send("carol", "limit subscribe 101 carol pw-carol", "");
+    send("bob", "limit move 101 bob Pw-bob resign", "");
+    send("alice", "limit move 101 alice pw-alice 99-99,99", "");
+    for turn in 0..6 {
+        let g = env.stored_game(101);
+        let pbem::games::Status::ToMove(seat) = g.status() else {
+            break;
+        };
+        let who = ["alice", "bob"][seat];
+        let mv = g.legal_moves().last().unwrap().clone();
+        send(
+            who,
+            &format!("limit move 101 {who} pw-{who} {mv}#{}", g.move_number()),
+            &format!("A comment on turn {turn}.\n"),
+        );
+    }
+    send("alice", "limit move 101 alice pw-alice propose draw", "");
+    send("bob", "limit move 101 bob pw-bob reject", "");
+    send("bob", "limit queue 101 bob pw-bob 1-1,1", "");
+    for line in [
+        "limit show 101",
+        "limit history 101",
+        "limit games alice",
+        "limit ratings",
+        "limit standings",
+        "message alice pw-alice bob",
+        "vacation alice pw-alice 2026-12-01 2026-12-05",
+        "password reset alice",
+        "limit preview 101 1-1,1",
+    ] {
+        send("alice", line, "A line of text.\n");
+    }
+    send("alice", "limit challenge alice robot1", "");
+    send("bob", "hex challenge bob robot1", "");
+    send("alice", "limit resign 101 alice pw-alice", "Good game.\n");
+    send("alice", "limit history", "");
+    assert!(mails.len() > 40, "{}", mails.len());
+    let wide: Vec<String> = mails.iter().flat_map(too_wide).collect();
+    assert!(
+        wide.is_empty(),
+        "{} lines too wide:\n{}",
+        wide.len(),
+        wide.join("\n")
+    );
+}
