@@ -80,7 +80,9 @@ fn has_win(g: &dyn GameState, me: usize, killer: &mut Option<u32>, acts: &mut Ve
 }
 
 /// The actions of `me` (to move in `g`, with no win at once) after which every reply either ends the
-/// game with `me`'s win or leaves `me` to move with a win at once.
+/// game with `me`'s win or leaves `me` to move with a win at once; or, where the move leaves `me` to
+/// move again, after which `me` wins at once. A reply after which the opponent moves again counts as
+/// a refutation (the win, if any, is longer).
 fn wins_in_two(g: &dyn GameState, me: usize) -> Vec<u32> {
     let mut acts = Vec::new();
     actions(g, &mut acts);
@@ -90,8 +92,17 @@ fn wins_in_two(g: &dyn GameState, me: usize) -> Vec<u32> {
     for &m in &acts {
         let mut h = g.clone_box();
         apply(h.as_mut(), m);
-        if !matches!(h.status(), Status::ToMove(_)) {
-            continue;
+        match h.status() {
+            Status::Over(_) => continue,
+            // Still the mover's turn (Cups' extra turn, Ataxx's opponent with nothing to do): the
+            // move wins in two if the next one wins at once.
+            Status::ToMove(s) if s == me => {
+                if has_win(h.as_ref(), me, &mut killer, &mut scratch) {
+                    out.push(m);
+                }
+                continue;
+            }
+            Status::ToMove(_) => {}
         }
         actions(h.as_ref(), &mut replies);
         // The reply that refuted the last move first: one reply often refutes many moves.

@@ -32,6 +32,7 @@ mod ratings;
 mod records;
 mod robot_mail;
 mod robot_tactics;
+mod robot_tactics_boards;
 mod server_mail;
 mod smtp;
 mod social;
