@@ -149,7 +149,7 @@ fn perft_of(b: Bencher, game: &str, depth: u32) {
         .bench(|| black_box(&start).perft(depth));
 }
 
-/// Whole random Go games on the default board (19 × 19).
+/// Whole random Go games on the default board (9 × 9, komi 7.5).
 #[divan::bench]
 fn go_playout(b: Bencher) {
     playout_of(b, "go", 15);

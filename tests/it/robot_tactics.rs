@@ -489,7 +489,7 @@ fn the_time_cap_is_honoured_on_limit() {
     let t = search::think(g.as_ref(), budget, 1).unwrap();
     let took = start.elapsed().as_millis();
     assert!(t.playouts > 0 && t.playouts < u32::MAX);
-    // The clock is read every 8 iterations; even a debug build's iterations are far shorter than the
+    // The clock is read after every iteration; even a debug build's iterations are far shorter than the
     // 100 ms the issue allows over the cap (on a machine shared with other builds: a loose check).
     assert!(
         took < 300 + 100,
@@ -661,6 +661,7 @@ fn chameleon_a_reply_that_completes_the_movers_chain_is_no_refutation() {
     h.play("b:d1").unwrap();
     h.play("b:c1").unwrap();
     assert_eq!(h.status(), Status::Over(Outcome::Winner(1)));
-    assert!(forced.len() * 2 < g.legal_moves().len(), "most moves do not win");
+    // Ten of the fourteen moves win in two here; the other four do not.
+    assert_eq!((forced.len(), g.legal_moves().len()), (10, 14), "{forced:?}");
     check_all(rules, json, &forced);
 }

@@ -608,6 +608,8 @@ impl Tree {
             k += 1;
         }
         nodes[0].action = NO_ACTION;
+        // The rest of the old tree is freed off this thread: the move's time cap is running.
+        super::reuse::discard(std::mem::take(&mut self.nodes));
         Tree {
             nodes,
             pos: self.pos,
