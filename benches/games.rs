@@ -146,7 +146,7 @@ fn perft_of(b: Bencher, game: &str, depth: u32) {
     let start = default_start(game);
     let leaves = start.perft(depth) as usize;
     b.counter(ItemsCount::new(leaves))
-        .bench(|| black_box(&start).perft(depth));
+        .bench_local(|| black_box(&start).perft(depth));
 }
 
 /// Whole random Go games on the default board (9 × 9, komi 7.5).

@@ -49,9 +49,7 @@ fn text(g: &dyn GameState, a: u32) -> String {
 fn wins_at_once(g: &dyn GameState, me: usize) -> Vec<u32> {
     let mut acts = Vec::new();
     actions(g, &mut acts);
-    acts.into_iter()
-        .filter(|&a| won(g, a, me))
-        .collect()
+    acts.into_iter().filter(|&a| won(g, a, me)).collect()
 }
 
 /// Whether `a` played in `g` ends the game with `me`'s win.
@@ -183,7 +181,8 @@ fn main() {
                     let w = wins_at_once(g.as_ref(), me);
                     if !w.is_empty() {
                         if w.len() * 4 < g.legal_moves().len() {
-                            let texts: Vec<String> = w.iter().map(|&a| text(g.as_ref(), a)).collect();
+                            let texts: Vec<String> =
+                                w.iter().map(|&a| text(g.as_ref(), a)).collect();
                             println!("win1\t{}\t{}", texts.join(" "), one_line(g.as_ref()));
                             ones += 1;
                         }
@@ -203,7 +202,8 @@ fn main() {
                     let w = wins_in_two(g.as_ref(), me);
                     if !w.is_empty() {
                         if w.len() * 4 < g.legal_moves().len() {
-                            let texts: Vec<String> = w.iter().map(|&a| text(g.as_ref(), a)).collect();
+                            let texts: Vec<String> =
+                                w.iter().map(|&a| text(g.as_ref(), a)).collect();
                             println!("win2\t{}\t{}", texts.join(" "), one_line(g.as_ref()));
                             twos += 1;
                         }

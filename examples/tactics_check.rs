@@ -10,9 +10,13 @@ use pbem::games::{Registry, Robot};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let (Some(rules), Some(path)) = (args.get(1).and_then(|g| Registry::standard().find(g)), args.get(2))
-    else {
-        eprintln!("usage: tactics_check GAME FIXTURE   (e.g. tactics_check hex tests/fixtures/tactics/hex.txt)");
+    let (Some(rules), Some(path)) = (
+        args.get(1).and_then(|g| Registry::standard().find(g)),
+        args.get(2),
+    ) else {
+        eprintln!(
+            "usage: tactics_check GAME FIXTURE   (e.g. tactics_check hex tests/fixtures/tactics/hex.txt)"
+        );
         std::process::exit(64);
     };
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
@@ -22,7 +26,8 @@ fn main() {
     let (mut hits, mut misses) = (0, 0);
     for line in text.lines() {
         let mut parts = line.splitn(3, '\t');
-        let (Some(kind), Some(moves), Some(json)) = (parts.next(), parts.next(), parts.next()) else {
+        let (Some(kind), Some(moves), Some(json)) = (parts.next(), parts.next(), parts.next())
+        else {
             eprintln!("tactics_check: a line is the kind, the moves and the JSON, tab-separated");
             std::process::exit(65);
         };

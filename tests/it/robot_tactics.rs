@@ -662,6 +662,10 @@ fn chameleon_a_reply_that_completes_the_movers_chain_is_no_refutation() {
     h.play("b:c1").unwrap();
     assert_eq!(h.status(), Status::Over(Outcome::Winner(1)));
     // Ten of the fourteen moves win in two here; the other four do not.
-    assert_eq!((forced.len(), g.legal_moves().len()), (10, 14), "{forced:?}");
+    assert_eq!(
+        (forced.len(), g.legal_moves().len()),
+        (10, 14),
+        "{forced:?}"
+    );
     check_all(rules, json, &forced);
 }

@@ -17,7 +17,10 @@ struct Tactic {
 }
 
 fn tactics(game: &str) -> Vec<Tactic> {
-    let path = format!("{}/tests/fixtures/tactics/{game}.txt", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/tests/fixtures/tactics/{game}.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     text.lines()
         .map(|l| {
@@ -118,7 +121,8 @@ fn robots_solve(game: &str, ones: usize, twos: usize, asked: &[&str]) {
         let allowed: Vec<&str> = t.moves.iter().map(String::as_str).collect();
         for level in [2, 3] {
             for seed in 0..3 {
-                if let Err(e) = search::expect_move(rules, &t.json, Robot::Level(level), seed, &allowed)
+                if let Err(e) =
+                    search::expect_move(rules, &t.json, Robot::Level(level), seed, &allowed)
                 {
                     panic!("{game} {}: {e}", t.kind);
                 }
@@ -180,8 +184,12 @@ fn hex_11_a_bridge_intrusion_is_answered() {
     // joins top and bottom; any other move lets White cut there.
     let rules = Registry::standard().find("hex").unwrap();
     let mut g = rules.new_game(&[], 2, 0).unwrap();
-    let black = ["f1", "f2", "f3", "f4", "f5", "g6", "g7", "g8", "g9", "g10", "g11"];
-    let white = ["a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9", "a10", "f6"];
+    let black = [
+        "f1", "f2", "f3", "f4", "f5", "g6", "g7", "g8", "g9", "g10", "g11",
+    ];
+    let white = [
+        "a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9", "a10", "f6",
+    ];
     for (b, w) in black.iter().zip(white) {
         g.play(b).unwrap();
         g.play(w).unwrap();

@@ -181,8 +181,7 @@ pub(crate) fn turn_prior(g: &Game, a: Act) -> f32 {
 /// in a stalemate draw (6.1) while a removal that loses nothing is legal. Without that rule most
 /// playouts end in a draw within two turns (a move answered by a move), so every turn looks worth half
 /// a point and the search takes the draw on offer instead of playing on (the robots drew every game on
-/// move 1 or 2); and a player left with only losing removals takes the draw, as a player would,
-/// unless it stays ahead in pawns after one of them.
+/// move 1 or 2); and a player left with only losing removals takes the draw, as a player would.
 pub(super) fn move_or_remove_act(g: &Game, rng: &mut ChaCha8Rng) -> Act {
     let acts = g.legal_acts();
     let me = g.to_move;
@@ -222,8 +221,8 @@ pub(super) fn move_or_remove_act(g: &Game, rng: &mut ChaCha8Rng) -> Act {
     // half the time a free player removes too.
     if step_draws || robot::below(rng, 2) == 0 {
         // A move now would end the game in a draw (or the coin said remove): play on with a removal
-        // that loses nothing, if there is one; otherwise, unless well ahead, take the draw (as a
-        // player would) rather than throw pawns away.
+        // that loses nothing, if there is one; otherwise take the draw (as a player would) rather than
+        // throw pawns away.
         let start = if removals.is_empty() {
             0
         } else {
@@ -236,13 +235,6 @@ pub(super) fn move_or_remove_act(g: &Game, rng: &mut ChaCha8Rng) -> Act {
             }
         }
         if step_draws && !steps.is_empty() {
-            // Only removals that lose pawns are left. A player still ahead after one plays on with
-            // the one that leaves it furthest ahead: taking the draw there made a robot that was
-            // winning against a random player draw 3 games in 10 (the playouts drew, so the search
-            // saw nothing better than the draw).
-            if let Some(a) = still_ahead_removal(g, &removals) {
-                return a;
-            }
             return steps[robot::below(rng, steps.len())];
         }
     }
@@ -253,37 +245,6 @@ pub(super) fn move_or_remove_act(g: &Game, rng: &mut ChaCha8Rng) -> Act {
         }
     }
     acts[robot::below(rng, acts.len())]
-}
-
-/// Among `removals` (legal for the player to move), the one after which that player keeps the most
-/// pawns more than the best placed other player still in, if that lead stays above zero.
-fn still_ahead_removal(g: &Game, removals: &[Act]) -> Option<Act> {
-    let me = g.to_move;
-    let c = g.config();
-    let rs = g.restricted();
-    let others: Vec<usize> = (0..g.players())
-        .filter(|&s| s != me && g.seat[s] == super::SeatState::In)
-        .collect();
-    let lead = |m: &super::board::Masks| {
-        let mine = m.pawns[me].count_ones() as i32;
-        mine - others
-            .iter()
-            .map(|&s| m.pawns[s].count_ones() as i32)
-            .max()
-            .unwrap_or(0)
-    };
-    removals
-        .iter()
-        .filter_map(|&a| {
-            let (m, _) = g
-                .board
-                .try_act(me, a, c.free_edges, c.can_isolate, rs)
-                .ok()?;
-            Some((lead(&m), a))
-        })
-        .filter(|&(l, _)| l > 0)
-        .max_by_key(|&(l, _)| l)
-        .map(|(_, a)| a)
 }
 
 #[cfg(test)]

@@ -36,7 +36,6 @@ use tree::Tree;
 /// The most seats the search scores (games of more seats are searched as if the others shared).
 pub const MAX_SEATS: usize = 4;
 
-
 /// The playouts a robot level spends on a move (robot1 to robot3), unless the game says otherwise
 /// ([`GameState::level_playouts`]).
 pub fn level_playouts(level: u8) -> Option<u32> {
