@@ -72,7 +72,7 @@ pub(super) fn take(game: &dyn GameState, key: u64) -> Option<Tree> {
 /// Keeps `tree` (grown for `game`'s present position) for the robot's next move in this game.
 pub(super) fn put(game: &dyn GameState, key: u64, tree: Tree) {
     if tree.nodes.len() > MAX_NODES {
-        discard(tree);
+        super::tree::discard(tree);
         return;
     }
     let moves = move_list(game);
@@ -91,18 +91,8 @@ pub(super) fn put(game: &dyn GameState, key: u64, tree: Tree) {
             gone.push(k.remove(0));
         }
         k.push(Entry { key, moves, tree });
-        discard(gone);
+        super::tree::discard(gone);
     });
-}
-
-/// Frees `x` (trees that are no longer kept) on a thread of its own: a tree of several hundred
-/// thousand nodes took tens of milliseconds to free, hundreds on a loaded machine, and a capped move
-/// overran its 2 s by that much (robot3 on Chameleon 11 x 11: up to 449 ms). If no thread can be
-/// started, it is freed here.
-pub(super) fn discard<T: Send + 'static>(x: T) {
-    let _ = std::thread::Builder::new()
-        .name("search-free".into())
-        .spawn(move || drop(x));
 }
 
 /// Forgets every kept tree of this thread (tests that want a search from scratch).
