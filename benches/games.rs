@@ -1,5 +1,5 @@
-//! Benchmarks of the connection games' engines (Hex, Chameleon, Y, Unlur): whole
-//! random games from the start of the default board, and perft.
+//! Benchmarks of the hosted games' engines (Hex, Chameleon, Y, Unlur, Go, Ataxx, Hexxagon, Paradux,
+//! Cups): whole random games from the start of the default board, and perft.
 //!
 //! Run with `cargo bench --bench games`. Throughput is printed by divan as items per second: games for
 //! the playout benchmarks, leaves for perft.
@@ -116,4 +116,95 @@ fn unlur_perft_2(b: Bencher) {
     let leaves = start.perft(2) as usize;
     b.counter(ItemsCount::new(leaves))
         .bench(|| black_box(&start).perft(2));
+}
+
+/// The start of `game` with its default options (two players), as a challenge without options makes it.
+fn default_start(game: &str) -> Box<dyn GameState> {
+    pbem::games::Registry::standard()
+        .find(game)
+        .expect("a hosted game")
+        .new_game(&[], 2, 0)
+        .expect("the default options are valid")
+}
+
+/// Whole random games of `game` from its default start; throughput counts games.
+fn playout_of(b: Bencher, game: &str, seed: u64) {
+    let start = default_start(game);
+    let mut pick = picker(seed);
+    b.counter(ItemsCount::new(GAMES)).bench_local(|| {
+        let mut moves = 0;
+        for _ in 0..GAMES {
+            let mut g = start.clone_box();
+            moves += g.random_playout(&mut pick);
+        }
+        moves
+    });
+}
+
+/// Perft `depth` of `game` from its default start; throughput counts leaves.
+fn perft_of(b: Bencher, game: &str, depth: u32) {
+    let start = default_start(game);
+    let leaves = start.perft(depth) as usize;
+    b.counter(ItemsCount::new(leaves))
+        .bench_local(|| black_box(&start).perft(depth));
+}
+
+/// Whole random Go games on the default board (9 × 9, komi 7.5).
+#[divan::bench]
+fn go_playout(b: Bencher) {
+    playout_of(b, "go", 15);
+}
+
+/// Go perft 2 from the empty default board.
+#[divan::bench]
+fn go_perft_2(b: Bencher) {
+    perft_of(b, "go", 2);
+}
+
+/// Whole random Ataxx games from the default start.
+#[divan::bench]
+fn ataxx_playout(b: Bencher) {
+    playout_of(b, "ataxx", 16);
+}
+
+/// Ataxx perft 3 from the default start (6,460 leaves, as the page gives).
+#[divan::bench]
+fn ataxx_perft_3(b: Bencher) {
+    perft_of(b, "ataxx", 3);
+}
+
+/// Whole random Hexxagon games from the default start.
+#[divan::bench]
+fn hexxagon_playout(b: Bencher) {
+    playout_of(b, "hexxagon", 17);
+}
+
+/// Hexxagon perft 3 from the default start (16,824 leaves, as the page gives).
+#[divan::bench]
+fn hexxagon_perft_3(b: Bencher) {
+    perft_of(b, "hexxagon", 3);
+}
+
+/// Whole random Paradux games from the default start.
+#[divan::bench]
+fn paradux_playout(b: Bencher) {
+    playout_of(b, "paradux", 18);
+}
+
+/// Paradux perft 2 from the default start (1,690 leaves, as the page gives).
+#[divan::bench]
+fn paradux_perft_2(b: Bencher) {
+    perft_of(b, "paradux", 2);
+}
+
+/// Whole random Cups games from the default start.
+#[divan::bench]
+fn cups_playout(b: Bencher) {
+    playout_of(b, "cups", 19);
+}
+
+/// Cups perft 5 from the default start.
+#[divan::bench]
+fn cups_perft_5(b: Bencher) {
+    perft_of(b, "cups", 5);
 }

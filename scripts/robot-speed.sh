@@ -15,8 +15,11 @@ GAME=${1:-limit}
 shift || true
 cd "$(dirname "$0")/.."
 TARGET=${CARGO_TARGET_DIR:-target}
-cargo build --release --quiet --bin pbem
-BIN=$TARGET/release/pbem
+# BIN: a pbem binary already built (e.g. a copy, while cargo is busy); else the release build.
+if [[ -z ${BIN:-} ]]; then
+    cargo build --release --quiet --bin pbem
+    BIN=$TARGET/release/pbem
+fi
 tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 rates=()

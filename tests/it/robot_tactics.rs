@@ -306,8 +306,14 @@ fn wins_at_once(b: &dyn GameState) -> Vec<String> {
         .collect()
 }
 
-/// The moves after which every reply leaves a win at once (a forced win in two own turns).
+/// The moves after which every reply either ends the game with the mover's win or leaves the mover
+/// to move with a win at once (a forced win in two own turns). A reply that hands the mover the win
+/// counts for the mover: in Chameleon either seat places either colour, so a reply can complete the
+/// mover's chain (counting it a refutation called a robot's forced win a miss).
 fn wins_in_two(b: &dyn GameState) -> Vec<String> {
+    let Status::ToMove(me) = b.status() else {
+        return Vec::new();
+    };
     b.legal_moves()
         .into_iter()
         .filter(|m| {
@@ -317,7 +323,10 @@ fn wins_in_two(b: &dyn GameState) -> Vec<String> {
                 && c.legal_moves().iter().all(|r| {
                     let mut d = c.clone_box();
                     d.play(r).unwrap();
-                    matches!(d.status(), Status::ToMove(_)) && !wins_at_once(d.as_ref()).is_empty()
+                    match d.status() {
+                        Status::Over(o) => o == Outcome::Winner(me),
+                        Status::ToMove(s) => s == me && !wins_at_once(d.as_ref()).is_empty(),
+                    }
                 })
         })
         .collect()
@@ -480,7 +489,7 @@ fn the_time_cap_is_honoured_on_limit() {
     let t = search::think(g.as_ref(), budget, 1).unwrap();
     let took = start.elapsed().as_millis();
     assert!(t.playouts > 0 && t.playouts < u32::MAX);
-    // The clock is read every 8 iterations; even a debug build's iterations are far shorter than the
+    // The clock is read after every iteration; even a debug build's iterations are far shorter than the
     // 100 ms the issue allows over the cap (on a machine shared with other builds: a loose check).
     assert!(
         took < 300 + 100,
@@ -580,13 +589,12 @@ fn robots_find(rules: &dyn GameRules, positions: &[Tactic]) {
 }
 
 #[test]
-fn hex_and_y_robots_take_wins_in_one_and_find_forced_wins_in_two() {
+fn hex_y_and_chameleon_robots_take_wins_in_one_and_find_forced_wins_in_two() {
     let registry = Registry::standard();
     for (game, options) in [
-        // Chameleon is left out: robot2 misses some of its forced wins in two (the closing note
-        // of 2026-11-25 gives a position); its wins in one are covered by the solver's own check.
         ("hex", &[("size", "4")][..]),
         ("y", &[("size", "5")][..]),
+        ("chameleon", &[("size", "4")][..]),
     ] {
         let rules = registry.find(game).unwrap();
         let (in_one, in_two) = tactical_positions(rules, options, 5);
@@ -631,4 +639,33 @@ fn a_hex_bridge_intrusion_is_answered() {
         let other = if intrusion == "c3" { "d2" } else { "c3" };
         assert_eq!(wins_at_once(w.as_ref()), [other]);
     }
+}
+
+/// The Chameleon position where robot2 was said to miss a win in two: it played b:d1, and the oracle
+/// allowed only w:c2 and w:d2. b:d1 is a forced win too: it bridges Black's chain a3-b3-b2 (on
+/// Horizontal's left edge) to column d through c1 and c2, and a black stone on either, whoever places
+/// it, joins left and right for Horizontal; Vertical can only fill one with white.
+#[test]
+fn chameleon_a_reply_that_completes_the_movers_chain_is_no_refutation() {
+    let rules = Registry::standard().find("chameleon").unwrap();
+    let json = r#"{"game":"chameleon","size":4,"moves":["b:b3","w:a1","b:a3","w:a4","w:b1","w:a2","b:b2","w:d3","b:d4"]}"#;
+    let g = rules.load(json).unwrap();
+    assert!(wins_at_once(g.as_ref()).is_empty());
+    let mut forced = wins_in_two(g.as_ref());
+    forced.sort();
+    for m in ["b:d1", "w:c2", "w:d2"] {
+        assert!(forced.iter().any(|f| f == m), "{m} wins in two: {forced:?}");
+    }
+    // After b:d1, Vertical's black stone on c1 completes Horizontal's black chain.
+    let mut h = g.clone_box();
+    h.play("b:d1").unwrap();
+    h.play("b:c1").unwrap();
+    assert_eq!(h.status(), Status::Over(Outcome::Winner(1)));
+    // Ten of the fourteen moves win in two here; the other four do not.
+    assert_eq!(
+        (forced.len(), g.legal_moves().len()),
+        (10, 14),
+        "{forced:?}"
+    );
+    check_all(rules, json, &forced);
 }

@@ -36,9 +36,6 @@ use tree::Tree;
 /// The most seats the search scores (games of more seats are searched as if the others shared).
 pub const MAX_SEATS: usize = 4;
 
-/// The clock is read every this many playouts when a time cap is set.
-const CLOCK_EVERY: u32 = 8;
-
 /// The playouts a robot level spends on a move (robot1 to robot3), unless the game says otherwise
 /// ([`GameState::level_playouts`]).
 pub fn level_playouts(level: u8) -> Option<u32> {
@@ -153,6 +150,8 @@ fn one_ply(game: &dyn GameState, robot: Robot, seed: u64) -> Option<String> {
 
 /// Searches `game` for the player to move; `None` once the game is over.
 pub fn think(game: &dyn GameState, budget: Budget, seed: u64) -> Option<Thought> {
+    // The cap counts from here: following a reused tree down the moves since is part of the move.
+    let start = Instant::now();
     let me = pos::to_move(game)?;
     let root = game.search_copy();
     let p = Pos::new(root.as_ref());
@@ -186,22 +185,28 @@ pub fn think(game: &dyn GameState, budget: Budget, seed: u64) -> Option<Thought>
         .unwrap_or_else(|| Tree::new(root.as_ref(), p, me));
     let reused = tree.nodes[0].visits;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let start = Instant::now();
     let cap = budget.millis.map(Duration::from_millis);
     // Iterations that end at a proven node cost next to nothing: only playouts count against the
     // budget, but all iterations together stop at a few times the budget.
     let (mut done, mut spins) = (0u32, 0u64);
     let most = 4 * u64::from(budget.playouts.max(1));
+    // With a cap, the clock is read after every iteration (a few tens of nanoseconds against
+    // microseconds to milliseconds an iteration), and the search stops when the slowest iteration so
+    // far would no longer fit: reading it every 8 iterations let robot3 overrun its 2 s by up to 440 ms
+    // on a loaded machine in the games searched through their move lists, whose iterations are slow.
+    let (mut last, mut slowest) = (start, Duration::ZERO);
     while done < budget.playouts.max(1) && spins < most && tree.root_proven().is_none() {
         if tree.iterate(root.as_ref(), &mut rng) {
             done += 1;
         }
         spins += 1;
-        if let Some(cap) = cap
-            && spins % u64::from(CLOCK_EVERY) == 0
-            && start.elapsed() >= cap
-        {
-            break;
+        if let Some(cap) = cap {
+            let now = Instant::now();
+            slowest = slowest.max(now - last);
+            last = now;
+            if now - start + slowest >= cap {
+                break;
+            }
         }
     }
     let (action, node) = tree.choice();

@@ -72,16 +72,26 @@ pub(super) fn take(game: &dyn GameState, key: u64) -> Option<Tree> {
 /// Keeps `tree` (grown for `game`'s present position) for the robot's next move in this game.
 pub(super) fn put(game: &dyn GameState, key: u64, tree: Tree) {
     if tree.nodes.len() > MAX_NODES {
+        super::tree::discard(tree);
         return;
     }
     let moves = move_list(game);
     KEEP.with(|k| {
         let mut k = k.borrow_mut();
-        k.retain(|e| e.key != key);
+        let mut gone = Vec::new();
+        let mut i = 0;
+        while i < k.len() {
+            if k[i].key == key {
+                gone.push(k.remove(i));
+            } else {
+                i += 1;
+            }
+        }
         if k.len() >= KEPT {
-            k.remove(0);
+            gone.push(k.remove(0));
         }
         k.push(Entry { key, moves, tree });
+        super::tree::discard(gone);
     });
 }
 
