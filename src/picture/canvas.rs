@@ -112,6 +112,25 @@ fn silent(line: &str) -> bool {
     line.starts_with("<title") || line.starts_with("<desc")
 }
 
+/// Whether a line is a rectangle with nothing to make its edges other than straight along the
+/// picture's axes (no transform, rounded corners, filter, clip or mask).
+fn plain_rect(line: &str) -> bool {
+    line.trim_start().starts_with("<rect ")
+        && ![
+            "transform",
+            "rx=",
+            "ry=",
+            "filter",
+            "clip",
+            "mask",
+            "<rect",
+            "url(",
+        ]
+        .iter()
+        .any(|w| line.trim_start()[5..].contains(w))
+}
+
+/// Whether two areas share a pixel.
 fn meets(a: Area, b: Area) -> bool {
     a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
 }
@@ -286,16 +305,37 @@ fn repaint(
                 }),
         );
         let tree = usvg::Tree::from_str(&doc, options).ok()?;
-        // Painted at the picture's own size and place, as when drawn whole: drawn into a smaller
-        // pixmap, the shapes cut by its edge would be clipped there, and the clipped edges'
-        // anti-aliasing comes out a little different from the whole picture's.
-        let scratch = paint(&tree).ok()?;
+        let scale = super::SCALE as f32;
         let stride = width as usize * 4;
-        let data = pixmap.data_mut();
-        for &(x0, y0, x1, y1) in &dirty {
-            for y in y0 as usize..y1 as usize {
-                let row = y * stride + x0 as usize * 4..y * stride + x1 as usize * 4;
-                data[row.clone()].copy_from_slice(&scratch.data()[row]);
+        let full = (0, 0, width, height);
+        for &d in &dirty {
+            // Painted over the whole of every shape that reaches the rectangle: a shape cut by
+            // the pixmap's edge is clipped there, and a clipped edge's anti-aliasing comes out a
+            // little different from the whole picture's. A plain rectangle under the whole
+            // picture (the background) is the exception: cut along pixel lines it stays exact.
+            let (x0, y0, x1, y1) = areas
+                .iter()
+                .zip(lines)
+                .filter_map(|(a, line)| a.filter(|&a| meets(a, d)).zip(Some(line)))
+                .filter(|&(a, line)| !(a == full && plain_rect(line)))
+                .fold(d, |u, (a, _)| {
+                    (u.0.min(a.0), u.1.min(a.1), u.2.max(a.2), u.3.max(a.3))
+                });
+            let mut part = tiny_skia::Pixmap::new(x1 - x0, y1 - y0)?;
+            resvg::render(
+                &tree,
+                tiny_skia::Transform::from_scale(scale, scale)
+                    .post_translate(-(x0 as f32), -(y0 as f32)),
+                &mut part.as_mut(),
+            );
+            let data = pixmap.data_mut();
+            let from = (x1 - x0) as usize * 4;
+            for y in d.1..d.3 {
+                let at = y as usize * stride;
+                let src = (y - y0) as usize * from + (d.0 - x0) as usize * 4;
+                let len = (d.2 - d.0) as usize * 4;
+                data[at + d.0 as usize * 4..at + d.2 as usize * 4]
+                    .copy_from_slice(&part.data()[src..src + len]);
             }
         }
     }
