@@ -52,7 +52,8 @@ thread_local! {
 }
 
 /// How many pictures this thread has repainted from a kept drawing rather than drawn whole.
-pub(super) fn repainted() -> u64 {
+#[cfg(test)]
+fn repainted() -> u64 {
     REPAINTED.with(Cell::get)
 }
 
@@ -128,6 +129,11 @@ fn plain_rect(line: &str) -> bool {
         ]
         .iter()
         .any(|w| line.trim_start()[5..].contains(w))
+}
+
+/// The smallest area holding both.
+fn hull(a: Area, b: Area) -> Area {
+    (a.0.min(b.0), a.1.min(b.1), a.2.max(b.2), a.3.max(b.3))
 }
 
 /// Whether two areas share a pixel.
@@ -308,19 +314,30 @@ fn repaint(
         let scale = super::SCALE as f32;
         let stride = width as usize * 4;
         let full = (0, 0, width, height);
-        for &d in &dirty {
-            // Painted over the whole of every shape that reaches the rectangle: a shape cut by
-            // the pixmap's edge is clipped there, and a clipped edge's anti-aliasing comes out a
-            // little different from the whole picture's. A plain rectangle under the whole
-            // picture (the background) is the exception: cut along pixel lines it stays exact.
-            let (x0, y0, x1, y1) = areas
+        // Painted over the whole of every shape that reaches a changed rectangle: a shape cut
+        // by the pixmap's edge is clipped there, and a clipped edge's anti-aliasing comes out a
+        // little different from the whole picture's. A plain rectangle under the whole picture
+        // (the background) is the exception: cut along pixel lines it stays exact. Rectangles
+        // whose surroundings overlap are painted together, each pixel once.
+        let around = |d: Area| {
+            areas
                 .iter()
                 .zip(lines)
                 .filter_map(|(a, line)| a.filter(|&a| meets(a, d)).zip(Some(line)))
                 .filter(|&(a, line)| !(a == full && plain_rect(line)))
-                .fold(d, |u, (a, _)| {
-                    (u.0.min(a.0), u.1.min(a.1), u.2.max(a.2), u.3.max(a.3))
-                });
+                .fold(d, |u, (a, _)| hull(u, a))
+        };
+        let mut groups: Vec<(Area, Vec<Area>)> =
+            dirty.iter().map(|&d| (around(d), vec![d])).collect();
+        while let Some((i, j)) = (0..groups.len())
+            .flat_map(|i| (i + 1..groups.len()).map(move |j| (i, j)))
+            .find(|&(i, j)| meets(groups[i].0, groups[j].0))
+        {
+            let (u, ds) = groups.swap_remove(j);
+            groups[i].0 = hull(groups[i].0, u);
+            groups[i].1.extend(ds);
+        }
+        for ((x0, y0, x1, y1), ds) in groups {
             let mut part = tiny_skia::Pixmap::new(x1 - x0, y1 - y0)?;
             resvg::render(
                 &tree,
@@ -330,12 +347,14 @@ fn repaint(
             );
             let data = pixmap.data_mut();
             let from = (x1 - x0) as usize * 4;
-            for y in d.1..d.3 {
-                let at = y as usize * stride;
-                let src = (y - y0) as usize * from + (d.0 - x0) as usize * 4;
-                let len = (d.2 - d.0) as usize * 4;
-                data[at + d.0 as usize * 4..at + d.2 as usize * 4]
-                    .copy_from_slice(&part.data()[src..src + len]);
+            for d in ds {
+                for y in d.1..d.3 {
+                    let at = y as usize * stride;
+                    let src = (y - y0) as usize * from + (d.0 - x0) as usize * 4;
+                    let len = (d.2 - d.0) as usize * 4;
+                    data[at + d.0 as usize * 4..at + d.2 as usize * 4]
+                        .copy_from_slice(&part.data()[src..src + len]);
+                }
             }
         }
     }
