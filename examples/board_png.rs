@@ -1,5 +1,6 @@
 //! Draws a Limit board as the board mails do and writes the PNG; prints its size and the time to
-//! render it (median of RUNS draws, the first one, with the font load, left out).
+//! render it (median of RUNS draws, the first one, with the font load, left out). The PNG written
+//! is the last one drawn.
 //!
 //!   cargo run --release --example board_png -- OUT.png [SIZE] [MOVES] [RUNS] [whole|next]
 //!
@@ -42,7 +43,7 @@ fn main() {
         g.play(&m).unwrap();
     }
     let svg = g.svg().unwrap();
-    let png = pbem::picture::png(&svg).unwrap();
+    let mut png = pbem::picture::png(&svg).unwrap().to_vec();
     // The positions to draw, made before the clock starts.
     let svgs: Vec<String> = (0..runs)
         .map(|_| {
@@ -57,7 +58,7 @@ fn main() {
         .iter()
         .map(|svg| {
             let t = Instant::now();
-            let _ = if whole {
+            png = if whole {
                 pbem::picture::draw_whole(svg)
             } else {
                 pbem::picture::draw(svg)
