@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The time to draw a board mail's picture (`picture::draw`: the SVG parsed, rendered at 2x, encoded as
-# a paletted PNG), for a Limit board of SIZE after 4 moves:
+# a paletted PNG), for a Limit board of SIZE from move 4 on, each draw the next position of a game,
+# both ways `examples/board_png.rs` knows: `next` (each picture repainted from the one before, as a
+# game's moves are drawn) and `whole` (every picture drawn whole, as before that shortcut):
 #   * wall clock: the median of RUNS draws in one process (the first draw, with the font load, left
 #     out), repeated REPEATS times; prints each and the median of the medians;
 #   * instructions (callgrind, stable on a shared machine): one process drawing 1 + 1 times and one
@@ -24,24 +26,27 @@ BIN=$TARGET/release/examples/board_png
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
-medians=()
-for r in $(seq "$REPEATS"); do
-    line=$("$BIN" "$tmp/board.png" "$SIZE" 4 "$RUNS")
-    echo "$line"
-    medians+=("$(echo "$line" | sed -n 's/.*render median \([0-9.]*\) ms.*/\1/p')")
+for mode in next whole; do
+    echo "== $mode"
+    medians=()
+    for r in $(seq "$REPEATS"); do
+        line=$("$BIN" "$tmp/board.png" "$SIZE" 4 "$RUNS" "$mode")
+        echo "$line"
+        medians+=("$(echo "$line" | sed -n 's/.*render median \([0-9.]*\) ms.*/\1/p')")
+    done
+    printf '%s: median of the %s medians: %s ms\n' "$mode" "$REPEATS" \
+        "$(printf '%s\n' "${medians[@]}" | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}')"
+    if command -v valgrind >/dev/null; then
+        count() {
+            valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.$1" "$BIN" "$tmp/cg.png" "$SIZE" 4 "$1" \
+                "$mode" >/dev/null 2>"$tmp/log.$1"
+            sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/log.$1"
+        }
+        one=$(count 1)
+        eleven=$(count 11)
+        echo "$mode: callgrind: $one instructions for 1+1 draws, $eleven for 1+11: $(( (eleven - one) / 10 )) a draw"
+    else
+        echo "valgrind is missing: no instruction count (apt-get install -y valgrind)"
+    fi
 done
-printf 'median of the %s medians: %s ms\n' "$REPEATS" \
-    "$(printf '%s\n' "${medians[@]}" | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}')"
-if command -v valgrind >/dev/null; then
-    count() {
-        valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.$1" "$BIN" "$tmp/cg.png" "$SIZE" 4 "$1" \
-            >/dev/null 2>"$tmp/log.$1"
-        sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/log.$1"
-    }
-    one=$(count 1)
-    eleven=$(count 11)
-    echo "callgrind: $one instructions for 1+1 draws, $eleven for 1+11: $(( (eleven - one) / 10 )) a draw"
-else
-    echo "valgrind is missing: no instruction count (apt-get install -y valgrind)"
-fi
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

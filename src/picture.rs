@@ -6,7 +6,9 @@ use std::cell::Cell;
 use std::io::Write as _;
 use std::sync::{Arc, LazyLock, Mutex};
 
-use resvg::{tiny_skia, usvg};
+use resvg::usvg;
+
+mod canvas;
 
 /// The one font the pictures use.
 static FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
@@ -63,26 +65,29 @@ pub fn png(svg: &str) -> Result<Arc<Vec<u8>>, String> {
     Ok(png)
 }
 
-/// [`png`] without the memory: the picture at [`SCALE`] times its SVG size.
-pub fn draw(svg: &str) -> Result<Vec<u8>, String> {
-    DRAWN.with(|n| n.set(n.get() + 1));
-    let options = usvg::Options {
+/// The parser's options: the compiled-in font.
+fn options() -> usvg::Options<'static> {
+    usvg::Options {
         font_family: "DejaVu Sans".into(),
         fontdb: FONTS.clone(),
         ..usvg::Options::default()
-    };
-    let tree =
-        usvg::Tree::from_str(svg, &options).map_err(|e| format!("the board picture: {e}"))?;
-    let size = tree.size().to_int_size();
-    let (width, height) = (size.width() * SCALE, size.height() * SCALE);
-    let mut pixmap = tiny_skia::Pixmap::new(width, height)
-        .ok_or_else(|| "the board picture has no size".to_string())?;
-    let scale = SCALE as f32;
-    resvg::render(
-        &tree,
-        tiny_skia::Transform::from_scale(scale, scale),
-        &mut pixmap.as_mut(),
-    );
+    }
+}
+
+/// [`png`] without the memory: the picture at [`SCALE`] times its SVG size, repainted from the
+/// last drawing like it where there is one (`canvas`).
+pub fn draw(svg: &str) -> Result<Vec<u8>, String> {
+    DRAWN.with(|n| n.set(n.get() + 1));
+    let pixmap = canvas::render(svg, &options())?;
+    let (width, height) = (pixmap.width(), pixmap.height());
+    indexed_png(width, height, pixmap.data())
+}
+
+/// [`draw`] from the SVG alone, every line parsed and painted, no drawing kept or used: what
+/// [`draw`] must look like, and its cost before the shortcut (`examples/board_png.rs`).
+pub fn draw_whole(svg: &str) -> Result<Vec<u8>, String> {
+    let pixmap = canvas::whole(svg, &options())?;
+    let (width, height) = (pixmap.width(), pixmap.height());
     indexed_png(width, height, pixmap.data())
 }
 

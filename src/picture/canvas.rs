@@ -1,0 +1,429 @@
+//! A picture drawn again from the last one like it (issue 25, section 3): between two moves of a
+//! game most of the board is the same (the tiles, their numbers, the pawns that did not move), and
+//! parsing it, shaping its texts and filling its shapes again was most of a picture's cost. So a
+//! drawing is kept with its SVG's lines, and the next picture that shares most of them repaints
+//! only the rectangles where lines came or went, from the new SVG's lines that touch them.
+//!
+//! Any SVG may come here: the shortcut is taken only for a document written one element a line
+//! (`<svg ...>`, then each element whole on its line, then `</svg>`), which is checked by wrapping
+//! each line in a group of its own and parsing that (a line that is not a whole element makes the
+//! XML malformed). Anything else, or a change that cannot be placed (a changed line that draws
+//! nothing, such as a changed `<style>`), is drawn whole.
+
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock, Mutex};
+
+use resvg::{tiny_skia, usvg};
+
+/// A rectangle of device pixels: left, top, right, bottom (the last two past the end).
+type Area = (u32, u32, u32, u32);
+
+/// A picture drawn, kept to draw the next one from.
+struct Canvas {
+    /// The document's first line, `<svg ...>`: its size, view box and inherited attributes.
+    head: String,
+    /// Its other lines, without the closing `</svg>`.
+    lines: Vec<String>,
+    /// Where each line draws on the pixmap, if it draws at all.
+    areas: Vec<Option<Area>>,
+    /// The picture, premultiplied RGBA at [`super::SCALE`].
+    pixmap: tiny_skia::Pixmap,
+}
+
+/// The last drawings: a long-running server draws the games that move in turn, and a game's next
+/// position is drawn from its last one while that is among these. A size-8 board's pixmap is
+/// 2.8 MB, a size-16 one about 9 MB.
+static CANVASES: LazyLock<Mutex<Vec<Arc<Canvas>>>> = LazyLock::new(Mutex::default);
+
+/// How many drawings [`CANVASES`] keeps.
+const KEPT: usize = 8;
+
+/// Device pixels added around a line's box: anti-aliasing reaches a pixel past the exact outline.
+const BLEED: f32 = 2.0;
+
+/// Above this share of the picture's area to repaint, drawing it whole is as cheap.
+const MOST: f32 = 0.5;
+
+thread_local! {
+    /// How many pictures this thread repainted from a kept drawing: tests check that the shortcut
+    /// was taken, not only that the pictures are right.
+    static REPAINTED: Cell<u64> = const { Cell::new(0) };
+}
+
+/// How many pictures this thread has repainted from a kept drawing rather than drawn whole.
+#[cfg(test)]
+fn repainted() -> u64 {
+    REPAINTED.with(Cell::get)
+}
+
+/// The SVG as its head line and element lines, if it is written one element a line.
+fn split(svg: &str) -> Option<(&str, Vec<&str>)> {
+    let body = svg.strip_suffix('\n').unwrap_or(svg);
+    let body = body.strip_suffix("</svg>")?;
+    let (head, rest) = body.split_once('\n')?;
+    if !head.starts_with("<svg") || !head.ends_with('>') || head.ends_with("/>") {
+        return None;
+    }
+    let lines: Vec<&str> = rest.lines().filter(|l| !l.trim().is_empty()).collect();
+    Some((head, lines))
+}
+
+/// A document of `head` and the given lines, each wrapped in a group whose id is its number in
+/// `lines`, so that the parsed tree tells where each draws.
+fn wrapped<'a>(head: &str, lines: impl Iterator<Item = (usize, &'a str)>) -> String {
+    let mut out = String::with_capacity(head.len() + 4096);
+    out.push_str(head);
+    out.push('\n');
+    for (i, line) in lines {
+        out.push_str("<g id=\"pbem-line-");
+        out.push_str(&i.to_string());
+        out.push_str("\">");
+        out.push_str(line);
+        out.push_str("</g>\n");
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+/// Where each wrapped line of `tree` draws on a `width` x `height` pixmap, by line number.
+fn areas_of(tree: &usvg::Tree, width: u32, height: u32) -> HashMap<usize, Area> {
+    let scale = super::SCALE as f32;
+    tree.root()
+        .children()
+        .iter()
+        .filter_map(|node| {
+            let i = node.id().strip_prefix("pbem-line-")?.parse().ok()?;
+            let b = node.abs_layer_bounding_box()?;
+            let clamp = |v: f32, max: u32| (v.max(0.0) as u32).min(max);
+            let area = (
+                clamp((b.left() * scale - BLEED).floor(), width),
+                clamp((b.top() * scale - BLEED).floor(), height),
+                clamp((b.right() * scale + BLEED).ceil(), width),
+                clamp((b.bottom() * scale + BLEED).ceil(), height),
+            );
+            (area.0 < area.2 && area.1 < area.3).then_some((i, area))
+        })
+        .collect()
+}
+
+/// Whether a line that draws nothing may change without a change to the picture.
+fn silent(line: &str) -> bool {
+    let line = line.trim_start();
+    line.starts_with("<title") || line.starts_with("<desc")
+}
+
+/// Whether a line is a rectangle with nothing to make its edges other than straight along the
+/// picture's axes (no transform, rounded corners, filter, clip or mask).
+fn plain_rect(line: &str) -> bool {
+    line.trim_start().starts_with("<rect ")
+        && ![
+            "transform",
+            "rx=",
+            "ry=",
+            "filter",
+            "clip",
+            "mask",
+            "<rect",
+            "url(",
+        ]
+        .iter()
+        .any(|w| line.trim_start()[5..].contains(w))
+}
+
+/// The smallest area holding both.
+fn hull(a: Area, b: Area) -> Area {
+    (a.0.min(b.0), a.1.min(b.1), a.2.max(b.2), a.3.max(b.3))
+}
+
+/// Whether two areas share a pixel.
+fn meets(a: Area, b: Area) -> bool {
+    a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
+}
+
+/// The SVG's picture at [`super::SCALE`]: repainted from a kept drawing that shares most of its
+/// lines, or drawn whole (and kept) when there is none, or when the document is not one element a
+/// line (then nothing is kept).
+pub(super) fn render(svg: &str, options: &usvg::Options) -> Result<tiny_skia::Pixmap, String> {
+    let Some((head, lines)) = split(svg) else {
+        return whole(svg, options);
+    };
+    let base = {
+        let kept = CANVASES.lock().unwrap_or_else(|e| e.into_inner());
+        kept.iter().rfind(|c| c.head == head).cloned()
+    };
+    if let Some(base) = base
+        && let Some(pixmap) = repaint(&base, head, &lines, options)
+    {
+        return Ok(pixmap);
+    }
+    let tree =
+        match usvg::Tree::from_str(&wrapped(head, lines.iter().copied().enumerate()), options) {
+            Ok(tree) => tree,
+            // Not one element a line: the document as it is, and its own error if it has one.
+            Err(_) => return whole(svg, options),
+        };
+    let pixmap = paint(&tree)?;
+    let found = areas_of(&tree, pixmap.width(), pixmap.height());
+    let areas = (0..lines.len()).map(|i| found.get(&i).copied()).collect();
+    keep(None, head, &lines, areas, &pixmap);
+    Ok(pixmap)
+}
+
+/// The SVG drawn whole, nothing kept.
+pub(super) fn whole(svg: &str, options: &usvg::Options) -> Result<tiny_skia::Pixmap, String> {
+    let tree = usvg::Tree::from_str(svg, options).map_err(|e| format!("the board picture: {e}"))?;
+    paint(&tree)
+}
+
+/// A parsed picture rendered at [`super::SCALE`].
+fn paint(tree: &usvg::Tree) -> Result<tiny_skia::Pixmap, String> {
+    let size = tree.size().to_int_size();
+    let mut pixmap =
+        tiny_skia::Pixmap::new(size.width() * super::SCALE, size.height() * super::SCALE)
+            .ok_or_else(|| "the board picture has no size".to_string())?;
+    let scale = super::SCALE as f32;
+    resvg::render(
+        tree,
+        tiny_skia::Transform::from_scale(scale, scale),
+        &mut pixmap.as_mut(),
+    );
+    Ok(pixmap)
+}
+
+/// Keeps a drawing, in place of `replacing` (the drawing it was made from: that position is
+/// past) or of the oldest.
+fn keep(
+    replacing: Option<&Arc<Canvas>>,
+    head: &str,
+    lines: &[&str],
+    areas: Vec<Option<Area>>,
+    pixmap: &tiny_skia::Pixmap,
+) {
+    let canvas = Arc::new(Canvas {
+        head: head.to_string(),
+        lines: lines.iter().map(|l| l.to_string()).collect(),
+        areas,
+        pixmap: pixmap.clone(),
+    });
+    let mut kept = CANVASES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(old) = replacing
+        && let Some(at) = kept.iter().position(|c| Arc::ptr_eq(c, old))
+    {
+        kept.remove(at);
+    } else if kept.len() >= KEPT {
+        kept.remove(0);
+    }
+    kept.push(canvas);
+}
+
+/// The new picture painted over a copy of `base` where lines changed; `None` when that cannot be
+/// done or would not be cheaper.
+fn repaint(
+    base: &Arc<Canvas>,
+    head: &str,
+    lines: &[&str],
+    options: &usvg::Options,
+) -> Option<tiny_skia::Pixmap> {
+    let old: HashMap<&str, usize> = base
+        .lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| (l.as_str(), i))
+        .collect();
+    if old.len() != base.lines.len() {
+        return None;
+    }
+    // The lines both have must keep their order, or what lies over what would change.
+    let mut last = None;
+    let mut shared = 0;
+    let mut areas: Vec<Option<Area>> = Vec::with_capacity(lines.len());
+    let mut fresh = Vec::new();
+    let mut seen = std::collections::HashSet::with_capacity(lines.len());
+    for (i, line) in lines.iter().enumerate() {
+        if !seen.insert(*line) {
+            return None;
+        }
+        match old.get(line) {
+            Some(&k) => {
+                if last.is_some_and(|j| j >= k) {
+                    return None;
+                }
+                last = Some(k);
+                shared += 1;
+                areas.push(base.areas[k]);
+            }
+            None => {
+                fresh.push(i);
+                areas.push(None);
+            }
+        }
+    }
+    if shared * 2 < lines.len() {
+        return None;
+    }
+    let mut dirty: Vec<Area> = Vec::new();
+    for (k, line) in base.lines.iter().enumerate() {
+        if !seen.contains(line.as_str()) {
+            match base.areas[k] {
+                Some(a) => dirty.push(a),
+                None if silent(line) => {}
+                None => return None,
+            }
+        }
+    }
+    let (width, height) = (base.pixmap.width(), base.pixmap.height());
+    if !fresh.is_empty() {
+        let doc = wrapped(head, fresh.iter().map(|&i| (i, lines[i])));
+        let tree = usvg::Tree::from_str(&doc, options).ok()?;
+        let found = areas_of(&tree, width, height);
+        for &i in &fresh {
+            match found.get(&i) {
+                Some(&a) => {
+                    areas[i] = Some(a);
+                    dirty.push(a);
+                }
+                None if silent(lines[i]) => {}
+                None => return None,
+            }
+        }
+    }
+    let area: u64 = dirty
+        .iter()
+        .map(|a| u64::from(a.2 - a.0) * u64::from(a.3 - a.1))
+        .sum();
+    if area as f32 > MOST * (width as f32 * height as f32) {
+        return None;
+    }
+    let mut pixmap = base.pixmap.clone();
+    if !dirty.is_empty() {
+        // Every line that reaches a changed rectangle, in the document's order; lines that draw
+        // nothing (a title, definitions) come along, since others may refer to them.
+        let doc = wrapped(
+            head,
+            lines
+                .iter()
+                .copied()
+                .enumerate()
+                .filter(|&(i, _)| match areas[i] {
+                    Some(a) => dirty.iter().any(|&d| meets(a, d)),
+                    None => true,
+                }),
+        );
+        let tree = usvg::Tree::from_str(&doc, options).ok()?;
+        let scale = super::SCALE as f32;
+        let stride = width as usize * 4;
+        let full = (0, 0, width, height);
+        // Painted over the whole of every shape that reaches a changed rectangle: a shape cut
+        // by the pixmap's edge is clipped there, and a clipped edge's anti-aliasing comes out a
+        // little different from the whole picture's. A plain rectangle under the whole picture
+        // (the background) is the exception: cut along pixel lines it stays exact. Rectangles
+        // whose surroundings overlap are painted together, each pixel once.
+        let around = |d: Area| {
+            areas
+                .iter()
+                .zip(lines)
+                .filter_map(|(a, line)| a.filter(|&a| meets(a, d)).zip(Some(line)))
+                .filter(|&(a, line)| !(a == full && plain_rect(line)))
+                .fold(d, |u, (a, _)| hull(u, a))
+        };
+        let mut groups: Vec<(Area, Vec<Area>)> =
+            dirty.iter().map(|&d| (around(d), vec![d])).collect();
+        while let Some((i, j)) = (0..groups.len())
+            .flat_map(|i| (i + 1..groups.len()).map(move |j| (i, j)))
+            .find(|&(i, j)| meets(groups[i].0, groups[j].0))
+        {
+            let (u, ds) = groups.swap_remove(j);
+            groups[i].0 = hull(groups[i].0, u);
+            groups[i].1.extend(ds);
+        }
+        for ((x0, y0, x1, y1), ds) in groups {
+            let mut part = tiny_skia::Pixmap::new(x1 - x0, y1 - y0)?;
+            resvg::render(
+                &tree,
+                tiny_skia::Transform::from_scale(scale, scale)
+                    .post_translate(-(x0 as f32), -(y0 as f32)),
+                &mut part.as_mut(),
+            );
+            let data = pixmap.data_mut();
+            let from = (x1 - x0) as usize * 4;
+            for d in ds {
+                for y in d.1..d.3 {
+                    let at = y as usize * stride;
+                    let src = (y - y0) as usize * from + (d.0 - x0) as usize * 4;
+                    let len = (d.2 - d.0) as usize * 4;
+                    data[at + d.0 as usize * 4..at + d.2 as usize * 4]
+                        .copy_from_slice(&part.data()[src..src + len]);
+                }
+            }
+        }
+    }
+    keep(Some(base), head, lines, areas, &pixmap);
+    REPAINTED.with(|n| n.set(n.get() + 1));
+    Some(pixmap)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::GameState;
+    use crate::games::limit::{Config, Game};
+
+    /// Plays a game on with its first legal moves, checking that each position's picture,
+    /// repainted from the one before, is the picture drawn whole to the byte; returns how many
+    /// positions had a capture marked.
+    fn compare(cfg: Config, players: usize, moves: usize) -> usize {
+        let mut g = Game::new(cfg, players, 7).unwrap();
+        let (mut captures, before) = (0, repainted());
+        for k in 0..moves {
+            let svg = crate::games::limit::svg::svg(&g);
+            captures += usize::from(svg.contains("class=\"captured\""));
+            let whole = super::super::draw_whole(&svg).unwrap();
+            assert!(
+                super::super::draw(&svg).unwrap() == whole,
+                "move {k}: the repainted picture differs from the whole one"
+            );
+            let Some(mv) = GameState::legal_moves(&g).into_iter().next() else {
+                break;
+            };
+            GameState::play(&mut g, &mv).unwrap();
+        }
+        assert!(
+            repainted() - before >= moves as u64 / 2,
+            "most positions repainted from the one before: {} of {moves}",
+            repainted() - before
+        );
+        captures
+    }
+
+    #[test]
+    fn a_repainted_picture_looks_as_the_picture_drawn_whole() {
+        let captures = compare(Config::default(), 2, 30);
+        assert!(captures > 0, "some position shows a capture");
+        compare(Config::default(), 3, 12);
+        let small = Config {
+            size: 4,
+            ..Config::default()
+        };
+        compare(small, 3, 10);
+        let big = Config {
+            size: 16,
+            ..Config::default()
+        };
+        compare(big, 2, 8);
+    }
+
+    #[test]
+    fn a_document_not_one_element_a_line_is_drawn_whole() {
+        let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"20\" height=\"10\">\n\
+                   <rect width=\"20\"\nheight=\"10\" fill=\"#FF0000\"/>\n</svg>\n";
+        let before = repainted();
+        for _ in 0..2 {
+            let png = super::super::draw(svg).unwrap();
+            assert_eq!(super::super::png_size(&png), Some((40, 20)));
+            assert!(png == super::super::draw_whole(svg).unwrap());
+        }
+        assert_eq!(repainted(), before, "nothing to repaint from");
+        assert!(split("<svg/>").is_none());
+    }
+}
