@@ -1,5 +1,5 @@
 //! Our Go robot against GNU Go over GTP (`gnugo --mode gtp`), sides alternating: game `i` has seed
-//! `SEED + i`, and our robot plays Black when `i` is even. GNU Go gets `--chinese-rules` (area
+//! `SEED + i`, and our robot plays Black when the seed is even. GNU Go gets `--chinese-rules` (area
 //! scoring, as ours) and the komi; our side plays through `GameState::robot_move`, as the server does.
 //!
 //! `cargo run --release --example gnugo_match -- GAMES GNUGO_LEVEL ROBOT_LEVEL MILLIS [SEED] [SIZE] [KOMI]`
@@ -120,7 +120,7 @@ fn main() {
     let (mut score, mut n) = (0.0f64, 0u64);
     for i in 0..games {
         let seed = seed0 + i;
-        let ours = (i % 2) as usize;
+        let ours = (seed % 2) as usize;
         let mut gtp = Gtp::start(&program, gnugo_level, &komi);
         gtp.ask(&format!("boardsize {size}")).unwrap();
         gtp.ask("clear_board").unwrap();
@@ -157,6 +157,9 @@ fn main() {
             }
             passes = if mv == "pass" { passes + 1 } else { 0 };
             ply += 1;
+        }
+        if std::env::var_os("GNUGO_SHOW").is_some() {
+            eprintln!("{}\n{}", gtp.ask("showboard").unwrap(), g.render());
         }
         let verdict = if note == " gnugo-resigned" {
             if ours == 0 { "B+R" } else { "W+R" }.to_string()

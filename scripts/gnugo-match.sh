@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Our Go robot against GNU Go (docs/robot.md, "Go against GNU Go"): 9x9, komi 7, sides alternating,
 # GNU Go over GTP with --chinese-rules, our robot as the server plays it (robot3 within 2 s a move).
-# Game k has seed SEED+k and our robot plays Black when k is even; GNU Go's final_score decides each
+# Game k has seed SEED+k and our robot plays Black when the seed is even; GNU Go's final_score decides each
 # game (examples/gnugo_match.rs says why). Prints wins, losses and draws with Wilson's 95% interval.
 #
 #   scripts/gnugo-match.sh [GAMES] [GNUGO_LEVEL] [ROBOT_LEVEL] [MILLIS]   (default 100 1 3 2000)
