@@ -15,6 +15,7 @@ mod decisions;
 mod deploy;
 mod engine_cli;
 mod fuzz_regressions;
+mod gnugo;
 mod hostile;
 mod limit_board_snapshots;
 mod limit_properties;
