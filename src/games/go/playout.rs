@@ -4,7 +4,8 @@
 //! this policy is the usual cure (MoGo's, in our own words): answer the last move locally first.
 //!
 //! Each playout move, in order:
-//! 1. the last stone played is in atari: capture it;
+//! 1. the last stone played, or a block next to the mover's own previous stone, is in atari:
+//!    capture it;
 //! 2. a block of the mover next to the last stone is in atari: capture a neighbour of it that is in
 //!    atari, or extend on its liberty when that gives it two liberties or more;
 //! 3. an empty point next to the last stone (8 around it) whose 3×3 shape is a known good shape
@@ -246,6 +247,21 @@ fn urgent(g: &GoGame, last: usize, colour: u8, sc: &mut Scratch) {
         block(b, last, 1, sc);
         if sc.libs.len() == 1 {
             sc.cands.push(sc.libs[0]);
+        }
+    }
+    // The mover's own previous stone may have put a block in atari that was not saved.
+    let own_previous = match g.entries.len().checked_sub(2).map(|i| &g.entries[i]) {
+        Some(super::Entry::Placed { point, .. }) if b.at(*point) == colour => Some(*point),
+        _ => None,
+    };
+    if let Some(prev) = own_previous {
+        for q in around(b, prev) {
+            if b.at(q) == 3 - colour {
+                block(b, q, 1, sc);
+                if sc.libs.len() == 1 && !sc.cands.contains(&sc.libs[0]) {
+                    sc.cands.push(sc.libs[0]);
+                }
+            }
         }
     }
     for q in around(b, last) {
