@@ -5,11 +5,12 @@
 //! `cargo run --release --example gnugo_match -- GAMES GNUGO_LEVEL ROBOT_LEVEL MILLIS [SEED] [SIZE] [KOMI]`
 //!
 //! MILLIS 0 plays the robot level uncapped; otherwise `Robot::Within` (the server's robots: 2000).
-//! A game ends when both pass in a row (or after 4·size² plies); GNU Go's `final_score` decides it
-//! (area with the stones it judges dead taken off), because a game between players who pass once
-//! the borders are settled leaves dead stones that the bare Tromp–Taylor count would count as alive.
-//! Our Tromp–Taylor count of the same board is printed beside it. One line per game, then our
-//! robot's score with its Wilson 95% interval. `GNUGO` names the program (default: `gnugo` on the
+//! GNU Go moves by `kgs-genmove_cleanup`, which plays as `genmove` but does not pass while stones it
+//! judges dead are on the board, so both sides play to the end under the rules our server scores by:
+//! a game ends when both pass in a row and our Tromp–Taylor count decides it (GNU Go's own
+//! `final_score`, which takes off the stones it judges dead, is printed beside it). A game that
+//! reaches 4·size² plies without two passes is decided by GNU Go's `final_score`. One line per game,
+//! then our robot's score with its Wilson 95% interval. `GNUGO` names the program (default: `gnugo` on the
 //! path, else /usr/games/gnugo).
 
 use std::io::{BufRead, BufReader, Write};
@@ -143,7 +144,10 @@ fn main() {
                     .expect("GNU Go takes our legal move");
                 mv
             } else {
-                let mv = gtp.ask(&format!("genmove {colour}")).unwrap().to_lowercase();
+                let mv = gtp
+                    .ask(&format!("kgs-genmove_cleanup {colour}"))
+                    .unwrap()
+                    .to_lowercase();
                 if mv == "resign" {
                     note = " gnugo-resigned";
                     break;
@@ -161,19 +165,25 @@ fn main() {
         if std::env::var_os("GNUGO_SHOW").is_some() {
             eprintln!("{}\n{}", gtp.ask("showboard").unwrap(), g.render());
         }
-        let verdict = if note == " gnugo-resigned" {
-            if ours == 0 { "B+R" } else { "W+R" }.to_string()
-        } else {
-            gtp.ask("final_score").unwrap()
+        let gnu = gtp.ask("final_score").unwrap();
+        let winner = match g.status() {
+            Status::Over(pbem::games::Outcome::Winner(w)) => Some(w),
+            Status::Over(_) => None,
+            // Cut off (ply cap, a superko refusal) or GNU Go resigned: GNU Go's count decides.
+            Status::ToMove(_) if note == " gnugo-resigned" => Some(ours),
+            Status::ToMove(_) => match gnu.chars().next() {
+                Some('B') => Some(0),
+                Some('W') => Some(1),
+                _ => None,
+            },
         };
-        let s = match verdict.chars().next() {
-            Some('B') if ours == 0 => 1.0,
-            Some('W') if ours == 1 => 1.0,
-            Some('0') => 0.5,
-            _ => 0.0,
+        let s = match winner {
+            Some(w) if w == ours => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
         };
         println!(
-            "game {seed} ours {} score {s} plies {ply} gnugo {verdict} tromp-taylor {} \
+            "game {seed} ours {} score {s} plies {ply} gnugo {gnu} tromp-taylor {} \
              ms-per-move {}{note}",
             ["black", "white"][ours],
             g.score_line().replace(' ', "_"),
