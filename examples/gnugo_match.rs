@@ -97,7 +97,10 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let arg = |i: usize, default: u64| -> u64 {
         args.get(i)
-            .map(|a| a.parse().unwrap_or_else(|_| panic!("argument {} is a number", i + 1)))
+            .map(|a| {
+                a.parse()
+                    .unwrap_or_else(|_| panic!("argument {} is a number", i + 1))
+            })
             .unwrap_or(default)
     };
     let games = arg(0, 10);

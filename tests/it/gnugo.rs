@@ -77,8 +77,8 @@ impl Drop for Gtp {
     }
 }
 
-/// A game played to two passes by Go's playout policy (random legal points that fill no own eye,
-/// answering ataris), from a fixed seed.
+/// A game played to two passes by Go's playout policy (`src/games/go/playout.rs`: random legal
+/// points that fill no own eye, answering ataris), from a fixed seed.
 fn played_out(size: u8, komi: &str, handicap: u8, seed: u64) -> GoGame {
     let mut opts = vec![
         GameOption::with_value("size", &size.to_string()),
@@ -184,7 +184,10 @@ fn gnu_go_reads_our_sgf_to_the_same_position_komi_and_area_score() {
             scored += 1;
         }
     }
-    eprintln!("GNU Go's area score compared in {scored} of {} games", cases.len());
+    eprintln!(
+        "GNU Go's area score compared in {scored} of {} games",
+        cases.len()
+    );
     assert!(
         scored >= cases.len() / 2,
         "GNU Go judged stones dead in {} of {} games: the score was compared too rarely",

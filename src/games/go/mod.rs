@@ -414,7 +414,8 @@ impl GameState for GoGame {
     }
     fn may_win_at_once(&self, action: u32) -> bool {
         // Only the second pass in a row ends a game; a stone never does.
-        self.action_point(action).is_none() && matches!(self.entries.last(), Some(Entry::Passed { .. }))
+        self.action_point(action).is_none()
+            && matches!(self.entries.last(), Some(Entry::Passed { .. }))
     }
     fn resign(&mut self, seat: usize) -> Result<(), RuleError> {
         self.leave(seat, "resign")

@@ -382,7 +382,11 @@ pub fn priors(g: &GoGame, actions: &[u32], out: &mut Vec<f32>) {
     for &a in actions {
         let Some(p) = g.action_point(a) else {
             // A pass: last, unless the playout policy itself would pass here.
-            out.push(if choose_would_pass(g, &mut sc) { 3.0 } else { -3.0 });
+            out.push(if choose_would_pass(g, &mut sc) {
+                3.0
+            } else {
+                -3.0
+            });
             continue;
         };
         let mut score = 0.0f32;
@@ -473,7 +477,10 @@ mod tests {
         // A hane under the White stone between two Black ones, from either side.
         let g = game("9", &["c5", "d5", "e5"]);
         for point in ["d4", "d6"] {
-            assert!(good_shape(&g.board, g.board.read(point).unwrap()), "{point}");
+            assert!(
+                good_shape(&g.board, g.board.read(point).unwrap()),
+                "{point}"
+            );
         }
         // The same shape with the colours swapped.
         let g = game("9", &["d5", "c5", "a9", "e5"]);
@@ -491,11 +498,16 @@ mod tests {
         let e1 = g.board.read("e1").unwrap();
         let mut sc = Scratch::new(5);
         assert!(bad_self_atari(&g.board, e1, BLACK, &mut sc));
-        assert!(!bad_self_atari(&g.board, g.board.read("a5").unwrap(), BLACK, &mut sc));
+        assert!(!bad_self_atari(
+            &g.board,
+            g.board.read("a5").unwrap(),
+            BLACK,
+            &mut sc
+        ));
     }
 
     #[test]
-    fn playouts_end_legally_without_filling_eyes() {
+    fn playouts_are_finished_legal_games() {
         for seed in 0..20 {
             let mut g = game("9", &[]);
             let mut played = Vec::new();
