@@ -9,7 +9,6 @@ use crate::common;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-
 use mail_parser::MessageParser;
 use pbem::config::Config;
 use pbem::server::{IngestOutcome, Server};

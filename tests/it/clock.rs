@@ -2,7 +2,6 @@
 //! cron` run as a real process with `PBEM_NOW` for the clock, a real SQLite file, and the mails read
 //! back from the file transport.
 
-
 use std::process::Stdio;
 
 use crate::common::{EVERY_ANSWER, Env, NOW, Sent, eml, legal_moves_after};

@@ -5,7 +5,6 @@
 //!
 //! Run with `--nocapture` to see the counts.
 
-
 use crate::common;
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;

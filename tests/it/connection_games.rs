@@ -3,7 +3,6 @@
 //! the challenge, a move refused with its reason, the game's own rule (Hex's swap, Chameleon's
 //! either colour), a win, and the ratings. One module a game.
 
-
 use crate::common;
 use crate::common::{Env, Sent, eml};
 

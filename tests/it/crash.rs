@@ -11,7 +11,6 @@
 //! runs the long series (`KILL_RUNS`, default 60 moves, each with its flush). `KILL_SEED` fixes the
 //! random moments.
 
-
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::process::{Child, Stdio};

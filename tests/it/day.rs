@@ -1,7 +1,6 @@
 //! End-to-end: the player's and the admin's day (issue 16), through the real binary with real `.eml`
 //! messages and a real SQLite file, the mails read back from the file transport.
 
-
 use crate::common;
 use crate::common::{Env, NOW, Sent, eml};
 

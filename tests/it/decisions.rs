@@ -2,7 +2,6 @@
 //! the typed refusal and the play family's events, through the library `Server` on a real SQLite
 //! file. The texts themselves are tested by the mail tests; here, what a robot or web page would read.
 
-
 use crate::common;
 use pbem::command::ProposalKind;
 use pbem::config::Config;

@@ -9,7 +9,6 @@
 //!
 //! The real Postfix run itself is `scripts/postfix-e2e.sh` (root on Debian; `.ci/run` runs it).
 
-
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};

@@ -5,7 +5,6 @@
 //! before and after. The huge mails (1 MiB+ body, a million lines, a 1 MB line, 1000 MIME parts) are
 //! built here rather than stored.
 
-
 use std::path::Path;
 use std::time::{Duration, Instant};
 

@@ -1,7 +1,6 @@
 //! End-to-end: the lists that must not grow with the database (issue 12) — `history` paged, newest
 //! first; `games` from the saved status lines — through the real binary and a real SQLite file.
 
-
 use crate::common::Env;
 
 #[test]

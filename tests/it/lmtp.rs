@@ -2,7 +2,6 @@
 //! file, the file transport, and a small LMTP client written here that reads one reply per recipient
 //! after DATA (RFC 2033). What comes out must be what `pbem ingest` makes of the same mails.
 
-
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::os::unix::net::UnixStream;

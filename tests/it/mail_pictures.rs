@@ -3,7 +3,6 @@
 //! PNG (`multipart/related`, `cid:`). Through the real binary, with the mails read back from the file
 //! transport.
 
-
 use crate::common::{Env, eml};
 use mail_parser::{MessageParser, MimeHeaders};
 

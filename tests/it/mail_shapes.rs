@@ -3,7 +3,6 @@
 //! quoted-printable, base64, latin-1, replies from several clients), or, for the kinds that must not
 //! be answered, nothing at all must come out.
 
-
 use crate::common::{EVERY_ANSWER, Env, eml};
 
 /// alice (password `secret`) and bob (`hunter2`), as the fixtures write them, with board 101 started.

@@ -2,7 +2,6 @@
 //! mail. The clock and the layout seed are fixed, so the bodies are the same on every run; a change of
 //! layout or wording shows up here as a diff to review.
 
-
 use crate::common::{Env, eml, legal_moves_after};
 
 #[test]

@@ -2,7 +2,6 @@
 //! real message files in a real Maildir, mail that cannot be sent because the SMTP port on 127.0.0.1 is
 //! closed, a sender killed while it was sending, and the mail finally delivered by the file transport.
 
-
 use crate::common;
 use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};

@@ -1,7 +1,6 @@
 //! End-to-end: undo and draw proposals, their answers, and queued moves, through `pbem ingest` with real
 //! `.eml` messages, a real SQLite file and the mails of the file transport.
 
-
 use crate::common::{Env, Sent, eml, legal_moves_after};
 use pbem::games::{Outcome, Status};
 use sha2::Digest;

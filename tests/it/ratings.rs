@@ -4,7 +4,6 @@
 //! src/ratings.rs: start 1600, K = 64 for the first 20 rated games, then 32; three-player games as pairs
 //! with half the K each; each player's total rounded to the nearest point).
 
-
 use crate::common;
 use crate::common::{Env, SEED, eml};
 use pbem::games::limit::layout::below;

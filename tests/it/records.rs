@@ -1,7 +1,6 @@
 //! Game records (`<game> history N -record | -sgf`, records.md): asked by real mail through `pbem
 //! ingest`, read back from the outbox with the attachment, and replayed through the engine.
 
-
 use crate::common::{Env, SEED, eml, legal_moves_after};
 use mail_parser::{MessageParser, MimeHeaders};
 use pbem::games::{GameOption, Registry};

@@ -3,7 +3,6 @@
 //! mail as the move that gives them the turn without ever thinking while the write lock is held,
 //! never logging in, rated only in games a person played.
 
-
 use crate::common;
 use std::io::Write;
 use std::process::Stdio;

@@ -1,7 +1,6 @@
 //! End-to-end: real `.eml` messages through `pbem ingest`, a real SQLite file, and the mails that come
 //! out of the file transport read back and checked.
 
-
 use crate::common::{Env, eml, legal_moves_after};
 
 /// alice and bob signed up, game 101 started between them; the mails so far dropped.

@@ -1,7 +1,6 @@
 //! End-to-end: spectators, new-game notices and challenge control, through the real `pbem` binary with
 //! real `.eml` messages and a real SQLite file.
 
-
 use crate::common::{EVERY_ANSWER, Env, Sent, eml};
 use pbem::games::Status;
 

@@ -8,7 +8,6 @@
 
 use std::sync::Arc;
 
-
 use crate::common::{Env, NOW, eml};
 use pbem::clock::FixedClock;
 use pbem::config::Config;

@@ -7,7 +7,6 @@
 //! Memory and argon2 runs are read from the binary itself: with `PBEM_REPORT_RSS=1` it prints
 //! `pbem: peak RSS N kB, argon2 hashes M` on stderr at exit.
 
-
 use crate::common;
 use std::io::Write;
 use std::path::Path;

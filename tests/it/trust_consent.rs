@@ -1,7 +1,6 @@
 //! Games nobody asked for, end to end through the real `pbem` binary: a stranger's challenges neither
 //! flood a player nor move anyone's rating; a game counts only when every player agreed to it.
 
-
 use crate::common::{Env, NOW, Sent, eml, legal_moves_after};
 
 const DAY: i64 = 86_400;

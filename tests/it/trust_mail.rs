@@ -2,7 +2,6 @@
 //! lists, mail systems), an echo of our own "no command" answer that must cost no password check, and a
 //! stranger who takes a player's Message-ID first.
 
-
 use crate::common::{Env, eml, eml_with_id, legal_moves_after};
 
 fn count(env: &Env, sql: &str) -> i64 {

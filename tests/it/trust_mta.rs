@@ -14,7 +14,6 @@
 //! system are a small tmpfs mounted in a private mount namespace (`unshare -m`, or `unshare -rm`
 //! where user namespaces allow it); where neither works that test says so and checks nothing.
 
-
 use std::io::Write;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};

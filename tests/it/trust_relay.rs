@@ -2,7 +2,6 @@
 //! only to its sender, the players of the games it touches, and at most one confirmation mail; an
 //! address that is not the sender's gets nothing of the account until it confirms.
 
-
 use std::collections::BTreeSet;
 
 use crate::common::{Env, Sent, eml};

@@ -2,7 +2,6 @@
 //! of commands with a password in them, each mailed by the real user; afterwards no mail the server
 //! wrote and no row of the database holds any of the passwords as a word.
 
-
 use crate::common;
 use crate::common::{Env, eml, flat, legal_moves_after};
 

@@ -2,7 +2,6 @@
 //! moves through `pbem ingest`, challenges and resignations as the admin), and the pages are fetched
 //! over a real TCP socket with a small HTTP client written here.
 
-
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};

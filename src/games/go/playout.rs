@@ -364,19 +364,15 @@ pub fn run(
     }
 }
 
-/// Priors for the tree (higher first): captures and escapes from atari, then good shapes next to the
-/// last stone, then the rest; self-ataris of blocks, own eyes and the first line late, a pass last
+/// Priors for the tree (higher first): captures and escapes from atari anywhere on the board, then
+/// good shapes next to the last stone, then the rest; self-ataris of blocks, own eyes and the first line late, a pass last
 /// unless the board is settled.
 pub fn priors(g: &GoGame, actions: &[u32], out: &mut Vec<f32>) {
     let mut sc = Scratch::new(g.board.n);
     let colour = GoGame::colour(g.to_move);
     let b = &g.board;
     let n = b.n;
-    let mut urgent_points = Vec::new();
-    if let Some(last) = g.last_point() {
-        urgent(g, last, colour, &mut sc);
-        urgent_points = sc.cands.clone();
-    }
+    let urgent_points = ataris(g, colour, &mut sc);
     let last_ring = g.last_point().map(|l| ring(b, l));
     out.clear();
     for &a in actions {
@@ -412,6 +408,48 @@ pub fn priors(g: &GoGame, actions: &[u32], out: &mut Vec<f32>) {
         }
         out.push(score);
     }
+}
+
+/// Every block on the board in atari, answered: the capture of each of the opponent's, and for each of
+/// the mover's the capture of a neighbour in atari or the extension that gives two liberties or more.
+/// The playouts look next to the last stones only; the tree's priors can afford the whole board.
+fn ataris(g: &GoGame, colour: u8, sc: &mut Scratch) -> Vec<usize> {
+    let b = &g.board;
+    let mut done = vec![false; (b.n + 2) * (b.n + 2)];
+    let mut out = Vec::new();
+    for p in b.points() {
+        let v = b.at(p);
+        if v == EMPTY || done[p] {
+            continue;
+        }
+        block(b, p, 1, sc);
+        for &s in &sc.stones {
+            done[s] = true;
+        }
+        if sc.libs.len() != 1 {
+            continue;
+        }
+        let liberty = sc.libs[0];
+        if v != colour {
+            out.push(liberty);
+            continue;
+        }
+        let ours = sc.stones.clone();
+        for &s in &ours {
+            for t in around(b, s) {
+                if b.at(t) == 3 - colour {
+                    block(b, t, 1, sc);
+                    if sc.libs.len() == 1 {
+                        out.push(sc.libs[0]);
+                    }
+                }
+            }
+        }
+        if after_move(b, liberty, colour, sc).1 >= 2 {
+            out.push(liberty);
+        }
+    }
+    out
 }
 
 /// True when no point passes the random step's tests for the player to move.
@@ -504,6 +542,34 @@ mod tests {
             BLACK,
             &mut sc
         ));
+    }
+
+    #[test]
+    fn priors_put_the_save_of_a_block_in_atari_first_and_a_pass_last() {
+        // Black c4-c7 has one liberty, d4 (tests/it/robot_tactics.rs has this position too).
+        let moves = [
+            "pass", "b7", "pass", "d7", "c7", "b6", "c6", "d6", "e6", "b5", "c5", "d5", "e5", "b4",
+            "c4", "b3", "e4", "c3", "e3", "d3", "e2", "d2", "e1", "d1",
+        ];
+        let g = game("7", &moves);
+        assert_eq!(g.status(), crate::games::Status::ToMove(0));
+        let mut actions = Vec::new();
+        g.legal_actions(&mut actions);
+        let mut out = Vec::new();
+        priors(&g, &actions, &mut out);
+        assert_eq!(out.len(), actions.len());
+        let best = (0..out.len())
+            .max_by(|&i, &j| out[i].total_cmp(&out[j]))
+            .unwrap();
+        assert_eq!(g.action_text(actions[best]), "d4", "{out:?}");
+        let pass = actions
+            .iter()
+            .position(|&a| g.action_text(a) == "pass")
+            .unwrap();
+        assert!(
+            out.iter().all(|&p| p >= out[pass]),
+            "a pass is last: {out:?}"
+        );
     }
 
     #[test]
