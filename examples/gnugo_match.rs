@@ -10,8 +10,9 @@
 //! a game ends when both pass in a row and our Tromp–Taylor count decides it (GNU Go's own
 //! `final_score`, which takes off the stones it judges dead, is printed beside it). A game that
 //! reaches 4·size² plies without two passes is decided by GNU Go's `final_score`. One line per game,
-//! then our robot's score with its Wilson 95% interval. `GNUGO` names the program (default: `gnugo` on the
-//! path, else /usr/games/gnugo).
+//! then our robot's score with its Wilson 95% interval. `GNUGO` names the program (default:
+//! `gnugo` on the path, else /usr/games/gnugo); `GNUGO_SHOW=1` prints both programs' final boards
+//! and the moves.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -166,7 +167,13 @@ fn main() {
             ply += 1;
         }
         if std::env::var_os("GNUGO_SHOW").is_some() {
-            eprintln!("{}\n{}", gtp.ask("showboard").unwrap(), g.render());
+            let moves: Vec<String> = g.moves().into_iter().map(|m| m.text).collect();
+            eprintln!(
+                "{}\n{}\n{}",
+                gtp.ask("showboard").unwrap(),
+                g.render(),
+                moves.join(" ")
+            );
         }
         let gnu = gtp.ask("final_score").unwrap();
         let winner = match g.status() {
