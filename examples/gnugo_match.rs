@@ -1,6 +1,6 @@
 //! Our Go robot against GNU Go over GTP (`gnugo --mode gtp`), sides alternating: game `i` has seed
 //! `SEED + i`, and our robot plays Black when the seed is even. GNU Go gets `--chinese-rules` (area
-//! scoring, as ours) and the komi; our side plays through `GameState::robot_move`, as the server does.
+//! scoring, as ours), the komi and the game's seed; our side plays through `GameState::robot_move`, as the server does.
 //!
 //! `cargo run --release --example gnugo_match -- GAMES GNUGO_LEVEL ROBOT_LEVEL MILLIS [SEED] [SIZE] [KOMI]`
 //!
@@ -30,10 +30,13 @@ struct Gtp {
 }
 
 impl Gtp {
-    fn start(program: &str, level: u8, komi: &str) -> Gtp {
+    fn start(program: &str, level: u8, komi: &str, seed: u64) -> Gtp {
         let mut child = Command::new(program)
             .args(["--mode", "gtp", "--chinese-rules", "--komi", komi])
             .args(["--level", &level.to_string()])
+            // GNU Go's own choices are fixed by its seed (0 unless given): without one per game it
+            // answers the same moves the same way, and games repeat.
+            .args(["--seed", &seed.to_string()])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -126,7 +129,7 @@ fn main() {
     for i in 0..games {
         let seed = seed0 + i;
         let ours = (seed % 2) as usize;
-        let mut gtp = Gtp::start(&program, gnugo_level, &komi);
+        let mut gtp = Gtp::start(&program, gnugo_level, &komi, seed);
         gtp.ask(&format!("boardsize {size}")).unwrap();
         gtp.ask("clear_board").unwrap();
         gtp.ask(&format!("komi {komi}")).unwrap();
