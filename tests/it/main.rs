@@ -16,6 +16,7 @@ mod deploy;
 mod digest;
 mod engine_cli;
 mod fuzz_regressions;
+mod gnugo;
 mod go_scoring;
 mod hostile;
 mod limit_board_snapshots;

@@ -6,6 +6,7 @@
 pub mod board;
 pub mod hosted;
 pub mod options;
+pub mod playout;
 pub mod render;
 pub mod scoring;
 
@@ -441,32 +442,18 @@ impl GameState for GoGame {
     fn search_playout(
         &mut self,
         pick: &mut dyn FnMut(usize) -> usize,
-        mut played: Option<&mut Vec<(usize, u32)>>,
+        played: Option<&mut Vec<(usize, u32)>>,
     ) -> bool {
-        // The usual Go playout: a random legal point that is not one of the mover's own eyes, a pass
-        // only when there is none; two passes end it and the area score decides.
-        let mut open: Vec<usize> = Vec::with_capacity(self.board.n * self.board.n);
-        while self.result.is_none() {
-            let seat = self.to_move;
-            let colour = Self::colour(seat);
-            self.board.empty_points(&mut open);
-            open.retain(|&p| !self.own_eye(p, colour));
-            let mut action = self.action_space() - 1;
-            while !open.is_empty() {
-                let p = open.swap_remove(pick(open.len()));
-                if self.place_listed(p).is_ok() {
-                    action = self.point_action(p);
-                    break;
-                }
-            }
-            if open.is_empty() && action == self.action_space() - 1 {
-                self.pass();
-            }
-            if let Some(list) = played.as_deref_mut() {
-                list.push((seat, action));
-            }
-        }
+        playout::run(self, pick, played);
         true
+    }
+    fn action_priors(&self, actions: &[u32], out: &mut Vec<f32>) {
+        playout::priors(self, actions, out);
+    }
+    fn may_win_at_once(&self, action: u32) -> bool {
+        // Only the second pass in a row ends a game; a stone never does.
+        self.action_point(action).is_none()
+            && matches!(self.entries.last(), Some(Entry::Passed { .. }))
     }
     fn resign(&mut self, seat: usize) -> Result<(), RuleError> {
         self.leave(seat, "resign")

@@ -1,0 +1,587 @@
+//! Go's playout policy for the search (`GameState::search_playout`) and its priors for the tree
+//! (`GameState::action_priors`). Uniformly random playouts let big groups die in atari and fill
+//! their own liberties, so the search's estimates of a position are noise against any real player;
+//! this policy is the usual cure (MoGo's, in our own words): answer the last move locally first.
+//!
+//! Each playout move, in order:
+//! 1. the last stone played, or a block next to the mover's own previous stone, is in atari:
+//!    capture it;
+//! 2. a block of the mover next to the last stone is in atari: capture a neighbour of it that is in
+//!    atari, or extend on its liberty when that gives it two liberties or more;
+//! 3. an empty point next to the last stone (8 around it) whose 3×3 shape is a known good shape
+//!    (hane, cut, edge moves: [`SHAPES`]);
+//! 4. else a random empty point that is legal, not an own eye (all four neighbours the mover's) and
+//!    not a self-atari of a block of three stones or more.
+//!
+//! Moves of steps 2 and 3 that would be such a self-atari are left out too. A pass only when no
+//! point passes step 4; two passes end the playout on the area score.
+
+use std::sync::OnceLock;
+
+use super::GoGame;
+use super::board::{BLACK, EMPTY, Goban};
+
+/// A point off the board.
+const EDGE: u8 = 3;
+
+/// A self-atari of a block this large or larger is never played in a playout: throw-ins of one or two
+/// stones are real Go (nakade, snapback), giving away a bigger block almost never is.
+const SELF_ATARI_STONES: usize = 3;
+
+/// Good 3×3 shapes with the move in the centre, row by row. `X` and `O` are stones of the two
+/// colours (each shape is tried both ways round, and in its eight rotations and reflections), `.`
+/// empty, `x` not `O` (an `X` or empty), `o` not `X`, `#` off the board, `?` anything.
+pub const SHAPES: [&str; 11] = [
+    // Hane: under a stone that touches one of ours, or at the head of two stones.
+    "XOX...???",
+    "XO....?.?",
+    "XO?X..?.?",
+    "XOO...?.?",
+    // Cut: the point that separates two diagonal stones, with our stone on the other diagonal.
+    "XO?O.????",
+    // Cut: between two stones of theirs with ours on one side and none of ours on the other.
+    "?X?O.Oooo",
+    // On the edge: block, hane and cut along the first line.
+    "X.?O.?###",
+    "?X?o.O###",
+    "?XO?.?###",
+    "?XOx.O###",
+    "?XO?.o###",
+];
+
+/// The eight neighbours of a point in the order the shape codes use: the row above (left to right),
+/// the two sides, the row below.
+fn ring(b: &Goban, p: usize) -> [usize; 8] {
+    let s = b.n + 2;
+    [
+        p - s - 1,
+        p - s,
+        p - s + 1,
+        p - 1,
+        p + 1,
+        p + s - 1,
+        p + s,
+        p + s + 1,
+    ]
+}
+
+/// The four neighbours of a point.
+fn around(b: &Goban, p: usize) -> [usize; 4] {
+    let s = b.n + 2;
+    [p - 1, p + 1, p - s, p + s]
+}
+
+/// The 3×3 shape around `p`: two bits a neighbour (empty, black, white, off the board).
+fn shape_code(b: &Goban, p: usize) -> usize {
+    ring(b, p)
+        .iter()
+        .enumerate()
+        .fold(0, |code, (i, &q)| code | (b.at(q) as usize) << (2 * i))
+}
+
+/// Whether a shape matches the neighbours `cells` (in [`ring`] order) with `us` as `X`.
+fn matches(shape: &[u8], cells: &[u8; 8], us: u8, transform: usize) -> bool {
+    let them = 3 - us;
+    (0..9).filter(|&i| i != 4).all(|i| {
+        let (dx, dy) = (i as i32 % 3 - 1, i as i32 / 3 - 1);
+        let (tx, ty) = match transform {
+            0 => (dx, dy),
+            1 => (-dx, dy),
+            2 => (dx, -dy),
+            3 => (-dx, -dy),
+            4 => (dy, dx),
+            5 => (-dy, dx),
+            6 => (dy, -dx),
+            _ => (-dy, -dx),
+        };
+        let j = ((ty + 1) * 3 + tx + 1) as usize;
+        let v = cells[if j > 4 { j - 1 } else { j }];
+        match shape[i] {
+            b'X' => v == us,
+            b'O' => v == them,
+            b'.' => v == EMPTY,
+            b'x' => v == us || v == EMPTY,
+            b'o' => v == them || v == EMPTY,
+            b'#' => v == EDGE,
+            _ => true,
+        }
+    })
+}
+
+/// For every 3×3 code, whether some shape of [`SHAPES`] matches it: worked out once, then a move's
+/// test is one lookup.
+fn shape_table() -> &'static [bool] {
+    static TABLE: OnceLock<Vec<bool>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        (0..1usize << 16)
+            .map(|code| {
+                let cells: [u8; 8] = std::array::from_fn(|i| (code >> (2 * i) & 3) as u8);
+                SHAPES.iter().any(|s| {
+                    (0..8).any(|t| {
+                        matches(s.as_bytes(), &cells, BLACK, t)
+                            || matches(s.as_bytes(), &cells, 3 - BLACK, t)
+                    })
+                })
+            })
+            .collect()
+    })
+}
+
+/// True when the empty point `p` has a good shape around it.
+pub fn good_shape(b: &Goban, p: usize) -> bool {
+    shape_table()[shape_code(b, p)]
+}
+
+/// Buffers reused across a playout's moves.
+pub struct Scratch {
+    /// `mark[p] == stamp` marks `p` in the current flood fill.
+    mark: Vec<u32>,
+    stamp: u32,
+    stones: Vec<usize>,
+    libs: Vec<usize>,
+    cands: Vec<usize>,
+    open: Vec<usize>,
+}
+
+impl Scratch {
+    /// Buffers for a board of `n` × `n`.
+    pub fn new(n: usize) -> Scratch {
+        Scratch {
+            mark: vec![0; (n + 2) * (n + 2)],
+            stamp: 0,
+            stones: Vec::with_capacity(n * n),
+            libs: Vec::with_capacity(8),
+            cands: Vec::with_capacity(16),
+            open: Vec::with_capacity(n * n),
+        }
+    }
+
+    fn fresh(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.mark.fill(0);
+            self.stamp = 1;
+        }
+    }
+
+    /// Marks `p`; true when it was marked already in this fill.
+    fn seen(&mut self, p: usize) -> bool {
+        let was = self.mark[p] == self.stamp;
+        self.mark[p] = self.stamp;
+        was
+    }
+}
+
+/// The block on `p` into `sc.stones` and up to `most + 1` of its liberties into `sc.libs`.
+fn block(b: &Goban, p: usize, most: usize, sc: &mut Scratch) {
+    let colour = b.at(p);
+    sc.fresh();
+    sc.stones.clear();
+    sc.libs.clear();
+    sc.stones.push(p);
+    sc.seen(p);
+    let mut i = 0;
+    while i < sc.stones.len() {
+        for q in around(b, sc.stones[i]) {
+            let v = b.at(q);
+            if v == EMPTY {
+                if sc.libs.len() <= most && !sc.libs.contains(&q) {
+                    sc.libs.push(q);
+                }
+            } else if v == colour && !sc.seen(q) {
+                sc.stones.push(q);
+            }
+        }
+        i += 1;
+    }
+}
+
+/// What a stone of `colour` on the empty point `p` would give: whether it captures, its block's
+/// liberties (counted up to 2) and its block's size.
+pub fn after_move(b: &Goban, p: usize, colour: u8, sc: &mut Scratch) -> (bool, usize, usize) {
+    let enemy = 3 - colour;
+    let mut captures = false;
+    for q in around(b, p) {
+        if b.at(q) == enemy {
+            block(b, q, 1, sc);
+            if sc.libs.len() == 1 {
+                captures = true;
+            }
+        }
+    }
+    // The new block: the stone and its own neighbours' blocks, one fill from `p`.
+    sc.fresh();
+    sc.seen(p);
+    sc.stones.clear();
+    sc.libs.clear();
+    sc.stones.push(p);
+    let mut i = 0;
+    while i < sc.stones.len() {
+        for q in around(b, sc.stones[i]) {
+            let v = b.at(q);
+            if v == EMPTY {
+                if q != p && sc.libs.len() < 2 && !sc.libs.contains(&q) {
+                    sc.libs.push(q);
+                }
+            } else if v == colour && !sc.seen(q) {
+                sc.stones.push(q);
+            }
+        }
+        i += 1;
+    }
+    (captures, sc.libs.len(), sc.stones.len())
+}
+
+/// True when a stone of `colour` on `p` puts a block of [`SELF_ATARI_STONES`] or more in atari
+/// without capturing anything.
+fn bad_self_atari(b: &Goban, p: usize, colour: u8, sc: &mut Scratch) -> bool {
+    let (captures, libs, size) = after_move(b, p, colour, sc);
+    !captures && libs < 2 && size >= SELF_ATARI_STONES
+}
+
+/// The urgent answers to the last stone (steps 1 and 2 of the module's list) into `sc.cands`.
+fn urgent(g: &GoGame, last: usize, colour: u8, sc: &mut Scratch) {
+    let b = &g.board;
+    sc.cands.clear();
+    if b.at(last) == 3 - colour {
+        block(b, last, 1, sc);
+        if sc.libs.len() == 1 {
+            sc.cands.push(sc.libs[0]);
+        }
+    }
+    // The mover's own previous stone may have put a block in atari that was not saved.
+    let own_previous = match g.entries.len().checked_sub(2).map(|i| &g.entries[i]) {
+        Some(super::Entry::Placed { point, .. }) if b.at(*point) == colour => Some(*point),
+        _ => None,
+    };
+    if let Some(prev) = own_previous {
+        for q in around(b, prev) {
+            if b.at(q) == 3 - colour {
+                block(b, q, 1, sc);
+                if sc.libs.len() == 1 && !sc.cands.contains(&sc.libs[0]) {
+                    sc.cands.push(sc.libs[0]);
+                }
+            }
+        }
+    }
+    for q in around(b, last) {
+        if b.at(q) != colour {
+            continue;
+        }
+        block(b, q, 1, sc);
+        if sc.libs.len() != 1 {
+            continue;
+        }
+        let liberty = sc.libs[0];
+        let ours = sc.stones.clone();
+        // Capturing a neighbour in atari saves the block (it gains the captured points).
+        for &s in &ours {
+            for t in around(b, s) {
+                if b.at(t) == 3 - colour {
+                    block(b, t, 1, sc);
+                    if sc.libs.len() == 1 && !sc.cands.contains(&sc.libs[0]) {
+                        sc.cands.push(sc.libs[0]);
+                    }
+                }
+            }
+        }
+        let (_, libs, _) = after_move(b, liberty, colour, sc);
+        if libs >= 2 && !sc.cands.contains(&liberty) {
+            sc.cands.push(liberty);
+        }
+    }
+}
+
+/// Takes a random point of `sc.cands` that is legal and no bad self-atari.
+fn take(
+    g: &GoGame,
+    colour: u8,
+    sc: &mut Scratch,
+    pick: &mut dyn FnMut(usize) -> usize,
+) -> Option<usize> {
+    while !sc.cands.is_empty() {
+        let p = sc.cands.swap_remove(pick(sc.cands.len()));
+        if g.board.legal(p, colour) && !bad_self_atari(&g.board, p, colour, sc) {
+            return Some(p);
+        }
+    }
+    None
+}
+
+/// The policy's point for the player to move, or `None` to pass.
+pub fn choose(g: &GoGame, sc: &mut Scratch, pick: &mut dyn FnMut(usize) -> usize) -> Option<usize> {
+    let colour = GoGame::colour(g.to_move);
+    let b = &g.board;
+    if let Some(last) = g.last_point() {
+        urgent(g, last, colour, sc);
+        if let Some(p) = take(g, colour, sc, pick) {
+            return Some(p);
+        }
+        sc.cands.clear();
+        for q in ring(b, last) {
+            if b.at(q) == EMPTY && good_shape(b, q) {
+                sc.cands.push(q);
+            }
+        }
+        if let Some(p) = take(g, colour, sc, pick) {
+            return Some(p);
+        }
+    }
+    let mut open = std::mem::take(&mut sc.open);
+    b.empty_points(&mut open);
+    let mut found = None;
+    while !open.is_empty() {
+        let p = open.swap_remove(pick(open.len()));
+        if !g.own_eye(p, colour) && b.legal(p, colour) && !bad_self_atari(b, p, colour, sc) {
+            found = Some(p);
+            break;
+        }
+    }
+    sc.open = open;
+    found
+}
+
+/// Plays the game out by [`choose`]; reports each action for RAVE.
+pub fn run(
+    g: &mut GoGame,
+    pick: &mut dyn FnMut(usize) -> usize,
+    mut played: Option<&mut Vec<(usize, u32)>>,
+) {
+    let mut sc = Scratch::new(g.board.n);
+    let pass = (g.board.n * g.board.n) as u32;
+    while g.result.is_none() {
+        let seat = g.to_move;
+        let action = match choose(g, &mut sc, pick) {
+            Some(p) if g.place_listed(p).is_ok() => g.point_action(p),
+            _ => {
+                g.pass();
+                pass
+            }
+        };
+        if let Some(list) = played.as_deref_mut() {
+            list.push((seat, action));
+        }
+    }
+}
+
+/// Priors for the tree (higher first): captures and escapes from atari anywhere on the board, then
+/// good shapes next to the last stone, then the rest; self-ataris of blocks, own eyes and the first line late, a pass last
+/// unless the board is settled.
+pub fn priors(g: &GoGame, actions: &[u32], out: &mut Vec<f32>) {
+    let mut sc = Scratch::new(g.board.n);
+    let colour = GoGame::colour(g.to_move);
+    let b = &g.board;
+    let n = b.n;
+    let urgent_points = ataris(g, colour, &mut sc);
+    let last_ring = g.last_point().map(|l| ring(b, l));
+    out.clear();
+    for &a in actions {
+        let Some(p) = g.action_point(a) else {
+            // A pass: last, unless the playout policy itself would pass here.
+            out.push(if choose_would_pass(g, &mut sc) {
+                3.0
+            } else {
+                -3.0
+            });
+            continue;
+        };
+        let mut score = 0.0f32;
+        if urgent_points.contains(&p) {
+            score += 2.0;
+        }
+        if last_ring.is_some_and(|r| r.contains(&p)) && good_shape(b, p) {
+            score += 1.0;
+        }
+        let (captures, libs, size) = after_move(b, p, colour, &mut sc);
+        if captures {
+            score += 1.0;
+        } else if libs < 2 && size >= 2 {
+            score -= 2.0;
+        }
+        if g.own_eye(p, colour) {
+            score -= 3.0;
+        }
+        let (c, r) = b.coords(p);
+        let line = c.min(r).min(n - 1 - c).min(n - 1 - r);
+        if line == 0 && n >= 7 {
+            score -= 0.5;
+        }
+        out.push(score);
+    }
+}
+
+/// Every block on the board in atari, answered: the capture of each of the opponent's, and for each of
+/// the mover's the capture of a neighbour in atari or the extension that gives two liberties or more.
+/// The playouts look next to the last stones only; the tree's priors can afford the whole board.
+fn ataris(g: &GoGame, colour: u8, sc: &mut Scratch) -> Vec<usize> {
+    let b = &g.board;
+    let mut done = vec![false; (b.n + 2) * (b.n + 2)];
+    let mut out = Vec::new();
+    for p in b.points() {
+        let v = b.at(p);
+        if v == EMPTY || done[p] {
+            continue;
+        }
+        block(b, p, 1, sc);
+        for &s in &sc.stones {
+            done[s] = true;
+        }
+        if sc.libs.len() != 1 {
+            continue;
+        }
+        let liberty = sc.libs[0];
+        if v != colour {
+            out.push(liberty);
+            continue;
+        }
+        let ours = sc.stones.clone();
+        for &s in &ours {
+            for t in around(b, s) {
+                if b.at(t) == 3 - colour {
+                    block(b, t, 1, sc);
+                    if sc.libs.len() == 1 {
+                        out.push(sc.libs[0]);
+                    }
+                }
+            }
+        }
+        if after_move(b, liberty, colour, sc).1 >= 2 {
+            out.push(liberty);
+        }
+    }
+    out
+}
+
+/// True when no point passes the random step's tests for the player to move.
+fn choose_would_pass(g: &GoGame, sc: &mut Scratch) -> bool {
+    let colour = GoGame::colour(g.to_move);
+    let b = &g.board;
+    let mut open = Vec::new();
+    b.empty_points(&mut open);
+    !open
+        .into_iter()
+        .any(|p| !g.own_eye(p, colour) && b.legal(p, colour) && !bad_self_atari(b, p, colour, sc))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::GameState;
+    use crate::games::go::options::GoOptions;
+
+    fn game(size: &str, moves: &[&str]) -> GoGame {
+        let opts = [crate::games::GameOption::with_value("size", size)];
+        let mut g = GoGame::new(GoOptions::read(&opts).unwrap());
+        for m in moves {
+            g.play(m).unwrap();
+        }
+        g
+    }
+
+    fn pick_from(seed: u64) -> impl FnMut(usize) -> usize {
+        let mut x = seed;
+        move |n| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((x >> 33) as usize) % n
+        }
+    }
+
+    #[test]
+    fn the_last_stone_in_atari_is_captured() {
+        // White a2 walks into atari between Black a3 and b2: Black takes it on a1.
+        let g = game("5", &["a3", "e5", "b2", "a2"]);
+        let a1 = g.board.read("a1").unwrap();
+        let mut sc = Scratch::new(5);
+        for seed in 0..20 {
+            assert_eq!(choose(&g, &mut sc, &mut pick_from(seed)), Some(a1));
+        }
+    }
+
+    #[test]
+    fn an_own_block_in_atari_extends() {
+        // White c3 leaves Black b3 one liberty, b2; extending there gives it three.
+        let g = game("5", &["b3", "a3", "e5", "b4", "e4", "c3"]);
+        let b2 = g.board.read("b2").unwrap();
+        let mut sc = Scratch::new(5);
+        for seed in 0..20 {
+            assert_eq!(choose(&g, &mut sc, &mut pick_from(seed)), Some(b2));
+        }
+    }
+
+    #[test]
+    fn shapes_match_in_every_orientation_and_colour() {
+        // A hane under the White stone between two Black ones, from either side.
+        let g = game("9", &["c5", "d5", "e5"]);
+        for point in ["d4", "d6"] {
+            assert!(
+                good_shape(&g.board, g.board.read(point).unwrap()),
+                "{point}"
+            );
+        }
+        // The same shape with the colours swapped.
+        let g = game("9", &["d5", "c5", "a9", "e5"]);
+        assert!(good_shape(&g.board, g.board.read("d4").unwrap()));
+        // An empty neighbourhood is no shape.
+        let g = game("9", &["a9"]);
+        assert!(!good_shape(&g.board, g.board.read("e5").unwrap()));
+    }
+
+    #[test]
+    fn a_big_self_atari_is_refused() {
+        // Black b1 c1 d1 under White b2 c2 d2 e2: Black e1 would leave the block b1-e1 one
+        // liberty (a1) and capture nothing.
+        let g = game("5", &["b1", "b2", "c1", "c2", "d1", "d2", "e5", "e2"]);
+        let e1 = g.board.read("e1").unwrap();
+        let mut sc = Scratch::new(5);
+        assert!(bad_self_atari(&g.board, e1, BLACK, &mut sc));
+        assert!(!bad_self_atari(
+            &g.board,
+            g.board.read("a5").unwrap(),
+            BLACK,
+            &mut sc
+        ));
+    }
+
+    #[test]
+    fn priors_put_the_save_of_a_block_in_atari_first_and_a_pass_last() {
+        // Black c4-c7 has one liberty, d4 (tests/it/robot_tactics.rs has this position too).
+        let moves = [
+            "pass", "b7", "pass", "d7", "c7", "b6", "c6", "d6", "e6", "b5", "c5", "d5", "e5", "b4",
+            "c4", "b3", "e4", "c3", "e3", "d3", "e2", "d2", "e1", "d1",
+        ];
+        let g = game("7", &moves);
+        assert_eq!(g.status(), crate::games::Status::ToMove(0));
+        let mut actions = Vec::new();
+        g.legal_actions(&mut actions);
+        let mut out = Vec::new();
+        priors(&g, &actions, &mut out);
+        assert_eq!(out.len(), actions.len());
+        let best = (0..out.len())
+            .max_by(|&i, &j| out[i].total_cmp(&out[j]))
+            .unwrap();
+        assert_eq!(g.action_text(actions[best]), "d4", "{out:?}");
+        let pass = actions
+            .iter()
+            .position(|&a| g.action_text(a) == "pass")
+            .unwrap();
+        assert!(
+            out.iter().all(|&p| p >= out[pass]),
+            "a pass is last: {out:?}"
+        );
+    }
+
+    #[test]
+    fn playouts_are_finished_legal_games() {
+        for seed in 0..20 {
+            let mut g = game("9", &[]);
+            let mut played = Vec::new();
+            run(&mut g, &mut pick_from(seed), Some(&mut played));
+            assert!(g.result.is_some());
+            assert_eq!(played.len(), g.entries.len());
+            let back = GoGame::from_json(&g.to_json()).unwrap();
+            assert_eq!(back.status(), g.status());
+        }
+    }
+}
