@@ -37,6 +37,7 @@ mod play; // challenge, move, resign, preview, robot answers
 mod proposals; // undo and draw proposals, queued moves
 mod reply; // replies to a signed Reply-To: commands without userid and password
 mod reset; // a forgotten password: `password reset`, `password set`
+mod robot_answers; // how robots answer draw and undo proposals
 mod robots; // the robots' moves, thought out with no lock held
 mod secrets; // a mail's passwords, found and hidden in what it causes
 mod social; // subscriptions, notifications, challenge limits and accept/reject lists
