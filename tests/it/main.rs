@@ -37,6 +37,7 @@ mod ratings;
 mod records;
 mod reply;
 mod robot_mail;
+mod robot_proposals;
 mod robot_tactics;
 mod server_mail;
 mod smtp;
