@@ -121,3 +121,19 @@ fn a_robot_accepts_an_undo_at_once() {
     assert_eq!(after.move_number(), 1);
     assert_eq!(after.status(), Status::ToMove(0));
 }
+
+#[test]
+fn the_help_says_how_robots_answer_proposals() {
+    let env = Env::new();
+    for subject in ["help", "help go"] {
+        env.deliver(&eml("alice@example.org", subject, ""));
+        let body = env.only_mail_to("alice@example.org").flat_body();
+        assert!(
+            body.contains(
+                "Robots answer proposals at once: they accept every undo, and a draw only \
+                 when their search says their side is lost or even."
+            ),
+            "{subject}: {body}"
+        );
+    }
+}
