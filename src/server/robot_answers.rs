@@ -42,7 +42,7 @@ pub(super) fn seat_value(state: &dyn GameState, seat: usize, level: u8, seed: u6
     if mover == seat {
         return Some(thought.value);
     }
-    (super::proposals::seats_in(state).len() == 2).then(|| 1.0 - thought.value)
+    (super::proposals::seats_in(state).len() == 2).then_some(1.0 - thought.value)
 }
 
 #[cfg(test)]
