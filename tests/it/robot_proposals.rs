@@ -137,3 +137,34 @@ fn the_help_says_how_robots_answer_proposals() {
         );
     }
 }
+
+#[test]
+fn with_a_person_still_to_answer_the_robot_accepts_an_undo_and_the_person_decides() {
+    let env = Env::new();
+    env.players(&["alice", "bob"]);
+    env.deliver(&eml(
+        "alice@example.org",
+        "limit challenge alice bob robot1",
+        "",
+    ));
+    env.take_mails();
+    // alice (Red) moves; bob's turn.
+    let mv = env.stored_game(101).legal_moves()[0].clone();
+    send(&env, &format!("limit move 101 alice pw-alice {mv}"));
+    let mails = send(&env, "limit move 101 alice pw-alice propose undo");
+    let body = alices(&mails).flat_body();
+    assert!(
+        body.contains("accepted by robot1; waiting for bob."),
+        "{body}"
+    );
+    assert_eq!(env.stored_game(101).move_number(), 2, "not carried out yet");
+    env.deliver(&eml(
+        "bob@example.org",
+        "limit move 101 bob pw-bob accept",
+        "",
+    ));
+    let mails = env.take_mails();
+    let body = alices(&mails).flat_body();
+    assert!(body.contains("All players accept alice's undo"), "{body}");
+    assert_eq!(env.stored_game(101).move_number(), 1);
+}
