@@ -31,6 +31,10 @@ pub(super) const ROBOT_THINKING_MILLIS: u64 = 2_000;
 /// the robot's move (a live one plays it within [`ROBOT_THINKING_MILLIS`]): the next mail plays it.
 pub(super) const STALE_SECS: i64 = 60;
 
+/// Rounds of thinking over draw answers alone that a mail may take after its first (see
+/// [`Core::to_think`]): each is a rolled-back pass more.
+const MORE_ROUNDS: u32 = 2;
+
 /// Moves [`Server::play_robots`] makes in one game at most: a game of robots ends long before;
 /// the bound only guards against a game whose robot's move would never be taken.
 const MAX_ROBOT_MOVES: usize = 2_000;
@@ -80,6 +84,29 @@ impl Core {
     /// The positions the last pass left with a robot to move and no answer.
     pub(super) fn robots_waiting(&self) -> Vec<Waiting> {
         self.robots.borrow().waiting.clone()
+    }
+
+    /// What the pass just run left to think over before the mail runs again, if anything (`rounds`
+    /// counts the times this said so): everything after the first pass; after a later one only the
+    /// robots' draw answers, for [`MORE_ROUNDS`] more rounds at most. A later pass reaches positions
+    /// the first did not (a proposal in a `multiple` mail after a move a robot answered): a draw left
+    /// unanswered there would wait for a robot that never writes, while a robot's move left so is
+    /// played right after the commit, as before.
+    pub(super) fn to_think(&self, rounds: &mut u32) -> Option<Vec<Waiting>> {
+        let waiting = self.robots_waiting();
+        let ask: Vec<Waiting> = match *rounds {
+            0 => waiting,
+            n if n <= MORE_ROUNDS => waiting
+                .into_iter()
+                .filter(|w| w.draw_for.is_some())
+                .collect(),
+            _ => Vec::new(),
+        };
+        if ask.is_empty() {
+            return None;
+        }
+        *rounds += 1;
+        Some(ask)
     }
 
     /// The seed of the next new game of this pass: drawn by `draw` the first time, the same in a

@@ -168,3 +168,27 @@ fn with_a_person_still_to_answer_the_robot_accepts_an_undo_and_the_person_decide
     assert!(body.contains("All players accept alice's undo"), "{body}");
     assert_eq!(env.stored_game(101).move_number(), 1);
 }
+
+#[test]
+fn a_draw_proposed_after_a_move_in_one_mail_is_answered_too() {
+    // alice (Black, lost) moves and proposes a draw in one `multiple` mail: the robot answers her
+    // move, then the proposal, in a position the mail's first pass never reached.
+    let env = go_game("alice robot1");
+    let mv = stored_go(&env).legal_moves()[0].clone();
+    env.deliver(&eml(
+        "alice@example.org",
+        "multiple",
+        &format!("go move 101 alice pw-alice {mv}\ngo move 101 alice pw-alice propose draw\n"),
+    ));
+    let mails = env.take_mails();
+    let answer = mails
+        .iter()
+        .map(Sent::flat_body)
+        .find(|b| b.contains("robot1 rejects alice's proposal of a draw"));
+    assert!(answer.is_some(), "{mails:#?}");
+    for m in &mails {
+        assert!(!m.flat_body().contains("could not answer"), "{m:#?}");
+        assert!(!m.flat_body().contains("waiting for robot1"), "{m:#?}");
+    }
+    assert_eq!(stored_go(&env).move_number(), 3);
+}
