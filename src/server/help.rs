@@ -53,9 +53,10 @@ pub(super) fn game_help(rules: &dyn GameRules) -> String {
         text.push_str(&format!(
             "\nRobots play {} at any time: send\n    {} challenge <you> robot1\n\
              (robot2 and robot3 are stronger); a robot answers each move in the\n\
-             same mail.\n",
+             same mail.\n{}",
             rules.title(),
-            rules.name()
+            rules.name(),
+            super::robot_answers::HELP
         ));
     }
     text
@@ -126,6 +127,8 @@ pub(super) fn general_help(cfg: &Config, game_names: &str) -> String {
     for line in super::proposals::HELP.lines() {
         push_wrapped(&mut text, line);
     }
+    text.push('\n');
+    text.push_str(super::robot_answers::HELP);
     text.push('\n');
     push_wrapped(&mut text, &format!("Games: {game_names}"));
     text

@@ -37,6 +37,7 @@ mod play; // challenge, move, resign, preview, robot answers
 mod proposals; // undo and draw proposals, queued moves
 mod reply; // replies to a signed Reply-To: commands without userid and password
 mod reset; // a forgotten password: `password reset`, `password set`
+mod robot_answers; // how robots answer draw and undo proposals
 mod robots; // the robots' moves, thought out with no lock held
 mod secrets; // a mail's passwords, found and hidden in what it causes
 mod social; // subscriptions, notifications, challenge limits and accept/reject lists
@@ -517,7 +518,7 @@ impl Server {
         }
         self.core.robots_begin_mail();
         let runs = self.core.password_runs();
-        let mut thought = false;
+        let mut rounds = 0;
         let (ids, mails) = loop {
             let mut tx = self.db.transaction()?;
             if tx.is_processed(&incoming.key)? {
@@ -528,13 +529,11 @@ impl Server {
             let outcomes = self
                 .core
                 .run_mail_commands(&mut tx, &incoming, &origin, &secrets)?;
-            let waiting = self.core.robots_waiting();
-            if !thought && !waiting.is_empty() {
+            if let Some(ask) = self.core.to_think(&mut rounds) {
                 // A robot is to answer: this pass is rolled back (the lock goes with it), the
-                // robots think with no lock held, and a second pass plays their answers.
+                // robots think with no lock held, and another pass plays their answers.
                 drop(tx);
-                self.core.think(&waiting);
-                thought = true;
+                self.core.think(&ask);
                 continue;
             }
             let mails = self.core.letters_to_mails(&tx, &origin, outcomes)?;
@@ -588,18 +587,16 @@ impl Server {
         let comment = secrets.hide(comment);
         self.core.robots_begin_mail();
         let runs = self.core.password_runs();
-        let mut thought = false;
+        let mut rounds = 0;
         let (answer, ids, mails) = loop {
             let mut tx = self.db.transaction()?;
             self.core.robots_begin_pass();
             self.core.restore_password_runs(runs);
             let mut outcome = self.core.execute(&mut tx, line, &comment, &origin)?;
-            let waiting = self.core.robots_waiting();
-            if !thought && !waiting.is_empty() {
+            if let Some(ask) = self.core.to_think(&mut rounds) {
                 // As for a mail (see `Server::ingest`): no robot thinks while the lock is held.
                 drop(tx);
-                self.core.think(&waiting);
-                thought = true;
+                self.core.think(&ask);
                 continue;
             }
             secrets.hide_in(&mut outcome);

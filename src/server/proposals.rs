@@ -79,8 +79,9 @@ impl Core {
             return Ok(Vec::new());
         };
         let mut lines = vec![proposal_line(&p, row, state)];
-        // How each player still to answer does it. A robot has no password to write it with, and
-        // does not answer proposals yet: say so rather than show it a line (issue 25).
+        // How each player still to answer does it. A robot has no password to write it with: it
+        // answers in the run that made the proposal (`server/robot_answers.rs`), and is left
+        // waiting only when its search failed; say so rather than show it a line (issue 25).
         for who in waiting_for(&p, row, state) {
             if row
                 .players
@@ -88,7 +89,7 @@ impl Core {
                 .any(|u| u.userid == who && u.robot.is_some())
             {
                 lines.push(format!(
-                    "  {who} is a robot and does not answer proposals: this one lapses with the \
+                    "  {who} is a robot and could not answer: this proposal lapses with the \
                      next move."
                 ));
                 continue;
@@ -194,6 +195,15 @@ impl Core {
         let at = state.move_number();
         tx.insert_proposal(row.id, kind, user.id, at, self.now)?;
         let comments = self.comment_at(tx, &row, at, user.id, comment)?;
+        let made = Event::ProposalMade {
+            game: Game::of(rules),
+            board,
+            userid: user.userid.clone(),
+            kind,
+        };
+        if let Some(answered) = self.robots_answer(tx, rules, &row, state.as_ref(), &user)? {
+            return Ok(with_event(answered, made));
+        }
         let outcome = self.board_mails(
             tx,
             rules,
@@ -204,13 +214,73 @@ impl Core {
             Some(seat),
             None,
         )?;
-        let made = Event::ProposalMade {
-            game: Game::of(rules),
-            board,
-            userid: user.userid,
-            kind,
-        };
         Ok(with_event(outcome, made))
+    }
+
+    /// The robots among the players still to answer the proposal just made by `proposer` answer it
+    /// at once (see `server/robot_answers.rs`). Returns the mails of the answer that settles it (a
+    /// rejection, or the last acceptance, carried out), the proposer's copy as the reply to the
+    /// mail; `None` while people still have to answer, or when a robot's draw answer is still to
+    /// be thought out (that pass is rolled back and runs again once the robots have thought).
+    fn robots_answer(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        row: &GameRow,
+        state: &dyn GameState,
+        proposer: &User,
+    ) -> Step<Option<Outcome>> {
+        let Some(open) = tx.open_proposal(row.id)? else {
+            return Ok(None);
+        };
+        let robots: Vec<(usize, &User, u8)> = {
+            let waiting = waiting_for(&open, row, state);
+            row.players
+                .iter()
+                .enumerate()
+                .filter(|(_, u)| waiting.contains(&u.userid))
+                .filter_map(|(s, u)| u.robot.map(|level| (s, u, level)))
+                .collect()
+        };
+        // Every robot's answer first, so that one rolled-back pass notes all that need thinking.
+        let mut answers = Vec::new();
+        for &(seat, robot, level) in &robots {
+            let accept = match open.kind {
+                ProposalKind::Undo => Some(true),
+                ProposalKind::Draw => self.robot_accepts_draw(rules, row.board, state, seat, level),
+            };
+            answers.push(accept.map(|a| (seat, robot, a)));
+        }
+        let Some(answers) = answers.into_iter().collect::<Option<Vec<_>>>() else {
+            return Ok(None);
+        };
+        for (seat, robot, accept) in answers {
+            let open = tx.open_proposal(row.id)?.ok_or_else(|| {
+                StorageError::Corrupt(format!("board {}: the proposal went", row.board))
+            })?;
+            let others = waiting_for(&open, row, state).len() - 1;
+            if accept && others > 0 {
+                // Not the last answer: noted quietly, the mails go out with the last one.
+                tx.accept_proposal(row.id, robot.id)?;
+                continue;
+            }
+            let mut outcome = self.settle(
+                tx,
+                rules,
+                row.clone(),
+                state.clone_box(),
+                robot.clone(),
+                seat,
+                open,
+                accept,
+                "",
+            )?;
+            for l in &mut outcome.letters {
+                l.reply = l.to == proposer.addresses;
+            }
+            return Ok(Some(outcome));
+        }
+        Ok(None)
     }
 
     /// `move ... accept` and `move ... reject`.
@@ -250,6 +320,26 @@ impl Core {
             })
             .into());
         };
+        self.settle(tx, rules, row, state, user, seat, open, accept, comment)
+    }
+
+    /// An answer of `user` (in `seat`) to the open proposal `open`, after the checks of who wrote
+    /// it: refused, or recorded and mailed, and the proposal carried out once all have accepted.
+    #[allow(clippy::too_many_arguments)]
+    fn settle(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        row: GameRow,
+        state: Box<dyn GameState>,
+        user: User,
+        seat: usize,
+        open: Proposal,
+        accept: bool,
+        comment: &str,
+    ) -> Step<Outcome> {
+        let board = row.board;
+        let refuse = |r: ProposalRefusal| Refused::on(r, rules.name(), board);
         let what = open_proposal(&open, &row, state.as_ref());
         if open.proposer_id == user.id {
             return Err(refuse(ProposalRefusal::OwnProposal { open: what }).into());

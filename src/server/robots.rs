@@ -20,7 +20,7 @@
 
 use std::collections::HashMap;
 
-use super::{Core, Origin, Outcome, Server, ServerError, queue};
+use super::{Core, Origin, Outcome, Server, ServerError, queue, robot_answers};
 use crate::games::{self, GameRules, GameState, Status};
 use crate::storage::{StorageError, Tx, User};
 
@@ -30,6 +30,10 @@ pub(super) const ROBOT_THINKING_MILLIS: u64 = 2_000;
 /// A robot left to move this long (seconds) was left by a process that died between its commit and
 /// the robot's move (a live one plays it within [`ROBOT_THINKING_MILLIS`]): the next mail plays it.
 pub(super) const STALE_SECS: i64 = 60;
+
+/// Rounds of thinking over draw answers alone that a mail may take after its first (see
+/// [`Core::to_think`]): each is a rolled-back pass more.
+const MORE_ROUNDS: u32 = 2;
 
 /// Moves [`Server::play_robots`] makes in one game at most: a game of robots ends long before;
 /// the bound only guards against a game whose robot's move would never be taken.
@@ -44,6 +48,9 @@ pub(super) struct Waiting {
     state: String,
     level: u8,
     seed: u64,
+    /// Set when the question is not a move but whether this seat (a robot) accepts the draw
+    /// proposed in this position (see [`Core::robot_accepts_draw`]).
+    draw_for: Option<usize>,
 }
 
 /// The robots' part of the mail (or shell command) being handled: the answers thought out so far,
@@ -53,6 +60,8 @@ pub(super) struct Waiting {
 pub(super) struct RobotTurns {
     /// By (game, board, state): the robot's move there.
     answers: HashMap<(&'static str, u32, String), String>,
+    /// By (game, board, state, seat): whether that robot accepts a draw there.
+    draws: HashMap<(&'static str, u32, String, usize), bool>,
     waiting: Vec<Waiting>,
     seeds: Vec<u64>,
     seeds_used: usize,
@@ -77,6 +86,29 @@ impl Core {
         self.robots.borrow().waiting.clone()
     }
 
+    /// What the pass just run left to think over before the mail runs again, if anything (`rounds`
+    /// counts the times this said so): everything after the first pass; after a later one only the
+    /// robots' draw answers, for [`MORE_ROUNDS`] more rounds at most. A later pass reaches positions
+    /// the first did not (a proposal in a `multiple` mail after a move a robot answered): a draw left
+    /// unanswered there would wait for a robot that never writes, while a robot's move left so is
+    /// played right after the commit, as before.
+    pub(super) fn to_think(&self, rounds: &mut u32) -> Option<Vec<Waiting>> {
+        let waiting = self.robots_waiting();
+        let ask: Vec<Waiting> = match *rounds {
+            0 => waiting,
+            n if n <= MORE_ROUNDS => waiting
+                .into_iter()
+                .filter(|w| w.draw_for.is_some())
+                .collect(),
+            _ => Vec::new(),
+        };
+        if ask.is_empty() {
+            return None;
+        }
+        *rounds += 1;
+        Some(ask)
+    }
+
     /// The seed of the next new game of this pass: drawn by `draw` the first time, the same in a
     /// second pass of the same mail.
     pub(super) fn pass_seed(&self, draw: impl FnOnce() -> u64) -> u64 {
@@ -96,6 +128,10 @@ impl Core {
     pub(super) fn think(&self, waiting: &[Waiting]) -> usize {
         let mut found = 0;
         for w in waiting {
+            if let Some(seat) = w.draw_for {
+                found += usize::from(self.think_draw(w, seat));
+                continue;
+            }
             let key = (w.game, w.board, w.state.clone());
             if self.robots.borrow().answers.contains_key(&key) {
                 found += 1;
@@ -130,6 +166,48 @@ impl Core {
             }
         }
         found
+    }
+
+    /// Whether the robot in `seat` accepts a draw proposed now in `state`, if that was thought out
+    /// before (see the module's doc); `None` notes the question as waiting, for a pass that is rolled
+    /// back: no search runs here, under the write lock.
+    pub(super) fn robot_accepts_draw(
+        &self,
+        rules: &dyn GameRules,
+        board: u32,
+        state: &dyn GameState,
+        seat: usize,
+        level: u8,
+    ) -> Option<bool> {
+        let json = state.to_json();
+        let key = (rules.name(), board, json.clone(), seat);
+        if let Some(&yes) = self.robots.borrow().draws.get(&key) {
+            return Some(yes);
+        }
+        self.robots.borrow_mut().waiting.push(Waiting {
+            game: rules.name(),
+            board,
+            state: json,
+            level,
+            seed: (u64::from(board) << 32) | u64::from(state.move_number()),
+            draw_for: Some(seat),
+        });
+        None
+    }
+
+    /// Thinks whether the robot in `seat` accepts a draw in the position of `w` (no lock held) and
+    /// keeps the answer; false when the position cannot be read.
+    fn think_draw(&self, w: &Waiting, seat: usize) -> bool {
+        let key = (w.game, w.board, w.state.clone(), seat);
+        if self.robots.borrow().draws.contains_key(&key) {
+            return true;
+        }
+        let Some(state) = self.games.find(w.game).and_then(|r| r.load(&w.state).ok()) else {
+            return false;
+        };
+        let yes = robot_answers::accepts_draw(state.as_ref(), seat, w.level, w.seed);
+        self.robots.borrow_mut().draws.insert(key, yes);
+        true
     }
 
     /// Plays the robots' moves while a robot is to move and its answer to exactly this position was
@@ -241,6 +319,7 @@ fn waiting(
         state: state.to_json(),
         level,
         seed: (u64::from(board) << 32) | u64::from(state.move_number()),
+        draw_for: None,
     })
 }
 
@@ -255,8 +334,12 @@ impl Server {
         per_game: usize,
     ) -> Result<usize, ServerError> {
         let mut played = 0;
-        let mut games: Vec<(&'static str, u32)> =
-            waiting.iter().map(|w| (w.game, w.board)).collect();
+        // A draw question left unanswered is no robot to move: the proposal stays open.
+        let mut games: Vec<(&'static str, u32)> = waiting
+            .iter()
+            .filter(|w| w.draw_for.is_none())
+            .map(|w| (w.game, w.board))
+            .collect();
         games.sort_unstable();
         games.dedup();
         let origin = Origin {
