@@ -177,15 +177,17 @@ fn deliver_at_once(
     result
 }
 
-/// The mails threaded to each incoming Message-ID (the sender's own answer), and the count of the
-/// others (board mails to the other players).
+/// The mails answering each incoming Message-ID (the sender's own answer, auto-replied), and the
+/// count of the others (board mails to the other players: auto-generated, threaded under the game's
+/// first board mail rather than under the incoming mail).
 fn replies_by_id(mails: &[Sent]) -> (HashMap<String, Vec<Sent>>, usize) {
     let mut by_id: HashMap<String, Vec<Sent>> = HashMap::new();
     let mut others = 0;
     for m in mails {
+        let answer = m.header("Auto-Submitted").as_deref() == Some("auto-replied");
         match m.in_reply_to() {
-            Some(id) => by_id.entry(id).or_default().push(m.clone()),
-            None => others += 1,
+            Some(id) if answer => by_id.entry(id).or_default().push(m.clone()),
+            _ => others += 1,
         }
     }
     (by_id, others)
@@ -357,7 +359,7 @@ fn same_game(moves: usize, config: Option<std::path::PathBuf>) -> Tally {
         match kind {
             Kind::Move(i) if !is_error(reply) => {
                 assert!(
-                    reply.subject.starts_with("Limit Board 101 "),
+                    reply.subject.starts_with("Limit Board 101:"),
                     "{}",
                     reply.subject
                 );
@@ -393,7 +395,7 @@ fn same_game(moves: usize, config: Option<std::path::PathBuf>) -> Tally {
             }
             Kind::Show => {
                 assert!(
-                    reply.subject.starts_with("Limit Board 101 "),
+                    reply.subject.starts_with("Limit Board 101:"),
                     "{}",
                     reply.subject
                 );
