@@ -278,15 +278,7 @@ pub fn line_to_send(news: &News<'_>, seat: usize) -> Option<String> {
     let examples = st.example_moves();
     let first = examples.first()?;
     let n = st.move_number();
-    let lines: String = examples
-        .iter()
-        .map(|m| {
-            format!(
-                "    {} move {} {who} <password> {m}#{n}\n",
-                news.game, news.board
-            )
-        })
-        .collect();
+    let lines: String = send_lines(news.game, news.board, who, st).concat();
     let which = match examples.as_slice() {
         [_] => format!("{first} is one legal move here"),
         [rest @ .., last] => format!("{} and {last} are legal moves here", rest.join(", ")),
@@ -316,4 +308,16 @@ pub fn line_to_send(news: &News<'_>, seat: usize) -> Option<String> {
          no password is needed."
     ));
     Some(format!("{intro}\n{lines}\n{explain}{reply}"))
+}
+
+/// The lines to send for `who` on move in `state` (each indented and ending in a newline), one per
+/// example move of the position: what the board mail shows under "It is your move" and the digest
+/// lists per game.
+pub fn send_lines(game: &str, board: u32, who: &str, state: &dyn GameState) -> Vec<String> {
+    let n = state.move_number();
+    state
+        .example_moves()
+        .iter()
+        .map(|m| format!("    {game} move {board} {who} <password> {m}#{n}\n"))
+        .collect()
 }

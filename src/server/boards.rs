@@ -299,28 +299,6 @@ pub(super) fn caption(rules: &dyn GameRules, row: &GameRow, state: &dyn GameStat
     )
 }
 
-/// The lines to send of the board mail to `who` on move (each indented and ending in a newline):
-/// one per example move of the position; the digest shows them too.
-pub(super) fn send_lines(
-    rules: &dyn GameRules,
-    row: &GameRow,
-    state: &dyn GameState,
-    who: &str,
-) -> Vec<String> {
-    let n = state.move_number();
-    state
-        .example_moves()
-        .iter()
-        .map(|m| {
-            format!(
-                "    {} move {} {who} <password> {m}#{n}\n",
-                rules.name(),
-                row.board
-            )
-        })
-        .collect()
-}
-
 /// What the lists show of a game, saved with its state.
 pub(super) fn saved_status(state: &dyn GameState, players: &[String]) -> SavedStatus {
     let (finished, to_move) = match state.status() {

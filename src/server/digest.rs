@@ -13,7 +13,6 @@
 //! it was written for, so a crash before the commit leaves neither (the next run writes it) and a
 //! crash after leaves both (the outbox sends it, and no second one is written that day).
 
-use super::boards::send_lines;
 use super::{Core, Letter, Origin, Outcome, Server, ServerError, Step, queue};
 use crate::decision::AccountEvent;
 use crate::model::MailSetting;
@@ -167,7 +166,10 @@ impl Core {
             Err(e) => return Ok(unread(e.to_string())),
         };
         let status = crate::summary::status_line(state.as_ref(), &super::boards::userids(&row));
-        Ok((status, send_lines(rules, &row, state.as_ref(), userid)))
+        Ok((
+            status,
+            crate::news::send_lines(rules.name(), row.board, userid, state.as_ref()),
+        ))
     }
 }
 
