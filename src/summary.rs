@@ -178,9 +178,14 @@ impl Summary<'_> {
         if matches!(st.status(), Status::ToMove(_)) {
             out.push_str(&format!("Move {}\n", st.move_number()));
         }
+        // Notes are prose of any length (a verdict, a score line): wrapped as mail is read.
         for note in self.status_notes.iter().cloned().chain(st.notes()) {
-            out.push_str(&note);
-            out.push('\n');
+            for line in note.lines() {
+                for part in wrap(line, ERROR_WIDTH) {
+                    out.push_str(part);
+                    out.push('\n');
+                }
+            }
         }
         if !self.rating_changes.is_empty() {
             out.push_str("Rating changes:\n");

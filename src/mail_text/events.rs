@@ -255,16 +255,19 @@ pub fn nag(event: &Event) -> Option<(String, String)> {
     } else {
         "you forfeit the game"
     };
-    let text = format!(
-        "{who}, it is your move on {title} Board {board}, and it has been for {days} days{not_counted},\n\
-         since {}.\n\n\
-         After {forfeit_days} days without a move {at_forfeit}: that is on {},\n\
-         unless you move before then. You are reminded every {nag_days} days until you move.\n\n\
-         To move:      {} move {board} {who} <password> <move>\n\
-         Going away?   vacation {who} <password> <first day> <last day>   (YYYY-MM-DD)\n\
-         \x20             stops the clock of all your games while you are away.\n\n",
+    let prose = fill(&format!(
+        "{who}, it is your move on {title} Board {board}, and it has been for {days} \
+         days{not_counted}, since {}.\n\n\
+         After {forfeit_days} days without a move {at_forfeit}: that is on {}, unless you \
+         move before then. You are reminded every {nag_days} days until you move.\n\n",
         summary::format_time(*since),
         summary::format_time(*deadline),
+    ));
+    let text = format!(
+        "{prose}To move:      {} move {board} {who} <password> <move>\n\
+         Going away?   vacation {who} <password> <first day> <last day>\n\
+         \x20             with the days as YYYY-MM-DD: it stops the clock of\n\
+         \x20             all your games while you are away.\n\n",
         game.name,
     );
     Some((format!("Nag: {title} Board {board} {who}"), text))
@@ -1006,13 +1009,15 @@ mod tests {
         assert_eq!(subject, "Nag: Limit Board 7 bob");
         assert_eq!(
             text,
-            "bob, it is your move on Limit Board 7, and it has been for 7 days (not counting your \
-             vacation),\nsince 1970-01-01 00:00 UTC.\n\nAfter 14 days without a move the open \
-             draw proposal is accepted and the game is drawn: that is on 1970-01-15 00:00 UTC,\n\
-             unless you move before then. You are reminded every 7 days until you move.\n\n\
+            "bob, it is your move on Limit Board 7, and it has been for 7 days (not\n\
+             counting your vacation), since 1970-01-01 00:00 UTC.\n\n\
+             After 14 days without a move the open draw proposal is accepted and the\n\
+             game is drawn: that is on 1970-01-15 00:00 UTC, unless you move before\n\
+             then. You are reminded every 7 days until you move.\n\n\
              To move:      limit move 7 bob <password> <move>\n\
-             Going away?   vacation bob <password> <first day> <last day>   (YYYY-MM-DD)\n\
-             \x20             stops the clock of all your games while you are away.\n\n"
+             Going away?   vacation bob <password> <first day> <last day>\n\
+             \x20             with the days as YYYY-MM-DD: it stops the clock of\n\
+             \x20             all your games while you are away.\n\n"
         );
     }
 

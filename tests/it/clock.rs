@@ -70,12 +70,12 @@ fn nag_at_day_seven_not_at_day_six_and_once_per_nag_time() {
     );
     assert!(line.contains("1 nags, 0 forfeits"), "{line}");
     assert!(line.contains("1 mails sent"), "{line}");
-    let body = &mails[0].body;
+    let body = &mails[0].flat_body();
     assert!(body.contains("it has been for 7 days"), "{body}");
     assert!(body.contains("since 2026-11-18 11:06 UTC"), "{body}");
     // Forfeit 21 days after the move was awaited.
     assert!(body.contains("that is on 2026-12-09 11:06 UTC"), "{body}");
-    assert!(body.contains("Summary of Limit Board 101\n"), "{body}");
+    assert!(body.contains("Summary of Limit Board 101 "), "{body}");
     assert!(body.contains("Red (alice) to move."), "{body}");
     assert_eq!(
         mails[0].header("Auto-Submitted").as_deref(),
@@ -319,7 +319,7 @@ fn nothing_during_a_vacation_and_the_clock_resumes_after_it() {
     assert_eq!(mails[0].subject, "Nag: Limit Board 101 alice");
     assert!(
         mails[0]
-            .body
+            .flat_body()
             .contains("for 7 days (not counting your vacation)"),
         "{}",
         mails[0].body
@@ -702,7 +702,9 @@ fn a_late_cron_nags_first_and_forfeits_only_two_days_after_the_nag() {
     assert_eq!(mails[0].subject, "Nag: Limit Board 101 alice");
     // The nag names the forfeit day: two days after it (2026-12-18 + 2 days).
     assert!(
-        mails[0].body.contains("that is on 2026-12-20 11:06 UTC"),
+        mails[0]
+            .flat_body()
+            .contains("that is on 2026-12-20 11:06 UTC"),
         "{}",
         mails[0].body
     );

@@ -994,8 +994,7 @@ fn the_nag_says_what_the_forfeit_time_brings() {
             .iter()
             .find(|m| m.subject == format!("Nag: Limit Board {board} alice"))
             .unwrap_or_else(|| panic!("no nag for {board}: {mails:#?}"))
-            .body
-            .clone()
+            .flat_body()
     };
     assert!(
         nag(101).contains("After 21 days without a move you forfeit the game"),

@@ -91,3 +91,58 @@ fn every_kind_of_mail_fits_72_columns() {
         wide.join("\n")
     );
 }
+
+/// The mails `pbem cron` writes: nags at 7 and 14 days, the forfeit at 21 and the daily digest, for
+/// a game of every kind, each at its default size.
+#[test]
+fn nags_forfeits_and_digests_fit_72_columns() {
+    const DAY: i64 = 86_400;
+    let mut env = Env::new();
+    env.players(&["alice", "bob", "carol"]);
+    let games = pbem::games::Registry::standard().names();
+    // Challenges that nobody asked for are capped per challenger and day: alice and bob share them.
+    for (i, game) in games.iter().enumerate() {
+        let (a, b) = if i % 2 == 0 {
+            ("alice", "bob")
+        } else {
+            ("bob", "alice")
+        };
+        env.deliver(&eml(
+            &format!("{a}@example.org"),
+            &format!("{game} challenge {a} {b}"),
+            "",
+        ));
+    }
+    env.deliver(&eml(
+        "carol@example.org",
+        "set carol pw-carol digest on",
+        "",
+    ));
+    env.deliver(&eml(
+        "carol@example.org",
+        "limit challenge carol robot1",
+        "",
+    ));
+    env.take_mails();
+    let mut mails: Vec<Sent> = Vec::new();
+    for day in [1, 7, 14, 21] {
+        env.now = crate::common::NOW + day * DAY;
+        let out = env.cmd().arg("cron").output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        mails.extend(env.take_mails());
+    }
+    let seen = |word: &str| mails.iter().filter(|m| m.subject.contains(word)).count();
+    let subjects: Vec<&String> = mails.iter().map(|m| &m.subject).collect();
+    // Every game was nagged twice and forfeited once; carol got her digest.
+    // carol's game against robot1 is nagged too.
+    assert_eq!(seen("Nag: "), 2 * games.len() + 2, "{subjects:#?}");
+    assert!(seen(": over") >= 2 * games.len(), "{subjects:#?}");
+    assert!(seen("Your move in 1 game") >= 1, "{subjects:#?}");
+    let wide: Vec<String> = mails.iter().flat_map(too_wide).collect();
+    assert!(
+        wide.is_empty(),
+        "{} lines too wide:\n{}",
+        wide.len(),
+        wide.join("\n")
+    );
+}
