@@ -8,6 +8,7 @@ use std::sync::{Arc, LazyLock, Mutex};
 use resvg::usvg;
 
 mod canvas;
+mod deflate;
 mod indexed;
 
 use indexed::PNG_SIGNATURE;

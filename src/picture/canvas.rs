@@ -434,7 +434,7 @@ fn repaint(
             }
         }
     }
-    if !base.indexed.update(base.pixmap.data(), &dirty)? {
+    if !base.indexed.update(base.pixmap.data(), &dirty) {
         base.indexed = Indexed::of(&base.pixmap)?;
     }
     base.lines = lines.iter().map(|l| l.to_string()).collect();

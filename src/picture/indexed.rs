@@ -1,11 +1,11 @@
 //! A picture as an 8-bit paletted PNG, kept so that the next picture drawn over it pays only for
 //! what changed (issue 25, section 3): the palette with each colour's index, the indexed rows, and
-//! the rows compressed in bands of [`BAND`] rows, each band a deflate stream of its own (a full
-//! flush: it refers to nothing before it), so that an unchanged band's bytes are reused as they
-//! are. Indexing and compressing the whole 2x picture was 20 M instructions a picture, more than a
+//! the rows compressed in bands of [`BAND`] rows, each band deflate blocks of its own that refer
+//! to nothing before them ([`super::deflate`]), so that an unchanged band's bytes are reused as
+//! they are. Indexing and compressing the whole 2x picture was 20 M instructions a picture, more than a
 //! repaint's painting.
 
-use flate2::{Compress, Compression, FlushCompress};
+use super::deflate;
 
 /// A rectangle of pixels: left, top, right, bottom (the last two past the end).
 pub(super) type Area = (u32, u32, u32, u32);
@@ -18,8 +18,8 @@ const SLOTS: usize = 1 << 15;
 /// anti-aliased edges' blends, take the nearest of 216 colours (each channel a multiple of 51).
 const EXACT: usize = 40;
 
-/// Rows a compressed band holds: a move's change touches a few bands of a 828-row picture, and a
-/// band's own stream loses little (about 1%) against one stream for the whole.
+/// Rows a compressed band holds: a move's change touches a few bands of a picture of 700 to 900
+/// rows, and starting a band afresh loses little (no repeat of the row above for its first row).
 const BAND: usize = 16;
 
 /// Pixels of one colour new to the palette above which a repaint indexes the whole picture again
@@ -171,10 +171,9 @@ impl Indexed {
             bands: Vec::new(),
         };
         me.index(pixels, (0, 0, width as u32, height as u32));
-        let mut z = Compress::new(Compression::fast(), false);
         me.bands = (0..height.div_ceil(BAND))
-            .map(|b| me.band(&mut z, b))
-            .collect::<Result<_, _>>()?;
+            .map(|b| me.band(b))
+            .collect();
         Ok(me)
     }
 
@@ -204,42 +203,30 @@ impl Indexed {
         }
     }
 
-    /// Band `b`'s rows compressed on their own, ending on a full flush (byte-aligned, no final
-    /// block), so that the bands' bytes one after the other make one deflate stream.
-    fn band(&self, z: &mut Compress, b: usize) -> Result<Band, String> {
+    /// Band `b`'s rows compressed on their own ([`deflate::band`]).
+    fn band(&self, b: usize) -> Band {
         let row = self.width + 1;
         let raw = &self.rows[b * BAND * row..((b + 1) * BAND).min(self.height) * row];
-        z.reset();
-        let mut deflated = Vec::with_capacity(raw.len() / 8 + 64);
-        loop {
-            if deflated.len() == deflated.capacity() {
-                deflated.reserve(deflated.capacity());
-            }
-            let done = z.total_in() as usize;
-            z.compress_vec(&raw[done..], &mut deflated, FlushCompress::Full)
-                .map_err(|e| format!("the board picture: {e}"))?;
-            if z.total_in() as usize == raw.len() && deflated.len() < deflated.capacity() {
-                break;
-            }
-        }
-        Ok(Band {
+        let mut deflated = Vec::with_capacity(raw.len() / 16 + 64);
+        deflate::band(raw, row, &mut deflated);
+        Band {
             deflated,
             adler: adler32(raw),
-        })
+        }
     }
 
     /// Brings the picture up to `rgba`, which differs from the one it holds only in `areas`: their
     /// pixels indexed again and their bands compressed again. `false` (nothing changed) when that
     /// cannot be done exactly enough, and the picture is to be indexed whole: a size other than
     /// this one's, or a new colour that is more than an edge's blend (or past 256 exact ones).
-    pub(super) fn update(&mut self, rgba: &[u8], areas: &[Area]) -> Result<bool, String> {
+    pub(super) fn update(&mut self, rgba: &[u8], areas: &[Area]) -> bool {
         let (pixels, _) = rgba.as_chunks::<4>();
         if pixels.len() != self.width * self.height
             || areas
                 .iter()
                 .any(|a| a.2 as usize > self.width || a.3 as usize > self.height)
         {
-            return Ok(false);
+            return false;
         }
         // The colours not in the palette yet, with their counts: few, or it is indexed whole.
         let mut new: Vec<(u32, u32)> = Vec::new();
@@ -255,7 +242,7 @@ impl Indexed {
                     prev = Some(c);
                     match new.iter().position(|(k, _)| *k == c) {
                         Some(n) => new[n].1 += 1,
-                        None if new.len() >= 1024 => return Ok(false),
+                        None if new.len() >= 1024 => return false,
                         None => new.push((c, 1)),
                     }
                 }
@@ -263,11 +250,11 @@ impl Indexed {
         }
         if self.rounded {
             if new.iter().any(|&(_, n)| n > NEW_FILL) {
-                return Ok(false);
+                return false;
             }
         } else {
             if self.palette.len() + new.len() > 256 {
-                return Ok(false);
+                return false;
             }
             for (c, _) in new {
                 let at = self.table.slot(c);
@@ -283,13 +270,12 @@ impl Indexed {
                 touched[from..=to].fill(true);
             }
         }
-        let mut z = Compress::new(Compression::fast(), false);
         for (b, t) in touched.into_iter().enumerate() {
             if t {
-                self.bands[b] = self.band(&mut z, b)?;
+                self.bands[b] = self.band(b);
             }
         }
-        Ok(true)
+        true
     }
 
     /// The PNG file: signature, header, palette, one zlib stream of the bands, end.
@@ -300,8 +286,8 @@ impl Indexed {
             .flat_map(|c| [*c as u8, (c >> 8) as u8, (c >> 16) as u8])
             .collect();
         let deflated: usize = self.bands.iter().map(|b| b.deflated.len()).sum();
-        // zlib's header (deflate, 32 KB window, fastest level), the bands, an empty final block
-        // (fixed codes: BFINAL, type 01, end of block), the Adler-32 of all the rows.
+        // zlib's header (deflate, 32 KB window, fastest level), the bands, an empty final block,
+        // the Adler-32 of all the rows.
         let mut idat = Vec::with_capacity(deflated + 8);
         idat.extend_from_slice(&[0x78, 0x01]);
         let mut adler = 1;
@@ -310,7 +296,7 @@ impl Indexed {
             let rows = BAND.min(self.height - b * BAND);
             adler = adler32_combine(adler, band.adler, rows * (self.width + 1));
         }
-        idat.extend_from_slice(&[0x03, 0x00]);
+        idat.extend_from_slice(&deflate::END);
         idat.extend_from_slice(&adler.to_be_bytes());
         let mut header = Vec::with_capacity(13);
         header.extend_from_slice(&(self.width as u32).to_be_bytes());
@@ -400,7 +386,7 @@ pub(super) mod tests {
     #[test]
     fn adler32_and_its_combination_are_zlibs() {
         let data: Vec<u8> = (0..70_000u32).map(|i| (i * 7 % 251) as u8).collect();
-        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), Compression::fast());
+        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
         z.write_all(&data).unwrap();
         let stream = z.finish().unwrap();
         let zlib = u32::from_be_bytes(stream[stream.len() - 4..].try_into().unwrap());
@@ -469,7 +455,7 @@ pub(super) mod tests {
         let areas = [(5, 18, 9, 22), (0, 39, 30, 40)];
         paint(&mut rgba, areas[0], [200, 10, 10, 255]);
         paint(&mut rgba, areas[1], [10, 10, 200, 255]);
-        assert!(picture.update(&rgba, &areas).unwrap());
+        assert!(picture.update(&rgba, &areas));
         let after = picture.png();
         assert_eq!(inflate_idat(&after), Indexed::new(&rgba, w, h).unwrap().rows);
         let (dw, dh, rgb) = decode(&after);
@@ -482,6 +468,6 @@ pub(super) mod tests {
             .collect();
         assert!(rgb == want, "the updated PNG shows the new pixels");
         // Another size is not an update.
-        assert!(!picture.update(&rgba[..4 * 30], &[]).unwrap());
+        assert!(!picture.update(&rgba[..4 * 30], &[]));
     }
 }
