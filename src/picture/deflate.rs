@@ -156,12 +156,21 @@ fn encode(raw: &[u8], stride: usize, table: &mut [u32], base: u32, out: &mut Vec
     let mut p = 0;
     while p < raw.len() {
         let most = (raw.len() - p).min(258);
+        // How many bytes from `from` repeat those from `p`, eight compared at a time.
         let same = |from: usize| {
-            raw[from..from + most]
-                .iter()
-                .zip(&raw[p..p + most])
-                .take_while(|(a, b)| a == b)
-                .count()
+            let (a, b) = (&raw[from..from + most], &raw[p..p + most]);
+            let word = |s: &[u8], at: usize| {
+                u64::from_le_bytes(s[at..at + 8].try_into().expect("eight bytes"))
+            };
+            let mut n = 0;
+            while n + 8 <= most {
+                let diff = word(a, n) ^ word(b, n);
+                if diff != 0 {
+                    return n + (diff.trailing_zeros() / 8) as usize;
+                }
+                n += 8;
+            }
+            n + a[n..].iter().zip(&b[n..]).take_while(|(x, y)| x == y).count()
         };
         let mut best = (0, 0);
         if p >= 1 && raw[p - 1] == raw[p] {

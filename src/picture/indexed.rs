@@ -64,11 +64,12 @@ impl Table {
     }
 }
 
-/// The palette of opaque RGBA pixels, as `0xBBGGRR`, with each colour's index. Up to 256 colours
-/// are all kept exactly; past that the [`EXACT`] most frequent are, and the others are rounded.
+/// The palette of opaque RGBA pixels, as `0xBBGGRR`, with each colour's index, and how many of
+/// its first [`EXACT`] colours are taken (`None`: all of it is exact). Up to 256 colours are all kept
+/// exactly; past that the most frequent fills are, and the others are rounded.
 /// Counted comparing a pixel with the one before it first: runs of one colour are the rule (flat
 /// tiles, the background).
-fn palette_of(pixels: &[[u8; 4]]) -> (Vec<u32>, Table, bool) {
+fn palette_of(pixels: &[[u8; 4]]) -> (Vec<u32>, Table, Option<usize>) {
     let mut table = Table::new();
     let mut distinct: Vec<u32> = Vec::new();
     let mut overflow = false;
@@ -85,7 +86,7 @@ fn palette_of(pixels: &[[u8; 4]]) -> (Vec<u32>, Table, bool) {
         table.0[at].1 += n;
     };
     let Some(first) = pixels.first() else {
-        return (Vec::new(), table, false);
+        return (Vec::new(), table, None);
     };
     let (mut prev, mut n) = (colour(first), 0u32);
     for p in pixels {
@@ -103,14 +104,21 @@ fn palette_of(pixels: &[[u8; 4]]) -> (Vec<u32>, Table, bool) {
             let at = table.slot(c);
             table.0[at].1 = i as u32;
         }
-        return (distinct, table, false);
+        return (distinct, table, None);
     }
     let mut by_count: Vec<(u32, u32)> = distinct
         .iter()
         .map(|&c| (table.0[table.slot(c)].1, c))
         .collect();
     by_count.sort_unstable_by(|a, b| b.cmp(a));
-    let mut palette: Vec<u32> = by_count.iter().take(EXACT).map(|&(_, c)| c).collect();
+    // Only a fill keeps its exact colour (more than [`NEW_FILL`] pixels): the slots left are for
+    // the fills a later picture brings (a captured pawn's faded colour on a tile).
+    let exact = by_count
+        .iter()
+        .take(EXACT)
+        .take_while(|&&(n, _)| n > NEW_FILL)
+        .count();
+    let mut palette: Vec<u32> = by_count[..exact].iter().map(|&(_, c)| c).collect();
     palette.resize(EXACT, 0);
     let q = |v: u32| v * 51;
     for r in 0..6 {
@@ -122,13 +130,13 @@ fn palette_of(pixels: &[[u8; 4]]) -> (Vec<u32>, Table, bool) {
     }
     for (k, &(_, c)) in by_count.iter().enumerate() {
         let at = table.slot(c);
-        table.0[at].1 = if k < EXACT {
+        table.0[at].1 = if k < exact {
             k as u32
         } else {
             u32::from(grid_index(c))
         };
     }
-    (palette, table, true)
+    (palette, table, Some(exact))
 }
 
 /// One band of rows, compressed: its deflate bytes and the Adler-32 of its raw rows.
@@ -146,6 +154,8 @@ pub(super) struct Indexed {
     table: Table,
     /// Whether the palette is [`EXACT`] colours and the rounded grid (else every colour exact).
     rounded: bool,
+    /// How many of the [`EXACT`] slots hold a colour, when `rounded`.
+    exact: usize,
     /// The PNG rows: each a filter byte, 0 (none: palette indices are names, not intensities),
     /// then `width` indices.
     rows: Vec<u8>,
@@ -160,13 +170,15 @@ impl Indexed {
         if width == 0 || height == 0 || pixels.len() != width * height {
             return Err("the board picture has no size".into());
         }
-        let (palette, table, rounded) = palette_of(pixels);
+        let (palette, table, exact) = palette_of(pixels);
+        let (rounded, exact) = (exact.is_some(), exact.unwrap_or(0));
         let mut me = Indexed {
             width,
             height,
             palette,
             table,
             rounded,
+            exact,
             rows: vec![0; (width + 1) * height],
             bands: Vec::new(),
         };
@@ -231,26 +243,42 @@ impl Indexed {
         // The colours not in the palette yet, with their counts: few, or it is indexed whole.
         let mut new: Vec<(u32, u32)> = Vec::new();
         for &(x0, y0, x1, y1) in areas {
-            let mut prev = None;
+            // The colour before, and its place in `new` if it is new.
+            let mut prev: Option<(u32, Option<usize>)> = None;
             for y in y0 as usize..y1 as usize {
                 for p in &pixels[y * self.width + x0 as usize..y * self.width + x1 as usize] {
                     let c = colour(p);
-                    if prev == Some(c) || self.table.get(c).is_some() {
-                        prev = Some(c);
-                        continue;
+                    let at = match prev {
+                        Some((k, at)) if k == c => at,
+                        _ if self.table.get(c).is_some() => None,
+                        _ => match new.iter().position(|&(k, _)| k == c) {
+                            Some(at) => Some(at),
+                            None if new.len() >= 1024 => return false,
+                            None => {
+                                new.push((c, 0));
+                                Some(new.len() - 1)
+                            }
+                        },
+                    };
+                    if let Some(at) = at {
+                        new[at].1 += 1;
                     }
-                    prev = Some(c);
-                    match new.iter().position(|(k, _)| *k == c) {
-                        Some(n) => new[n].1 += 1,
-                        None if new.len() >= 1024 => return false,
-                        None => new.push((c, 1)),
-                    }
+                    prev = Some((c, at));
                 }
             }
         }
         if self.rounded {
-            if new.iter().any(|&(_, n)| n > NEW_FILL) {
-                return false;
+            // A new fill takes a free exact slot; the blends are rounded.
+            for &(c, n) in &new {
+                if n > NEW_FILL {
+                    if self.exact == EXACT {
+                        return false;
+                    }
+                    let at = self.table.slot(c);
+                    self.table.0[at] = (c | 1 << 31, self.exact as u32);
+                    self.palette[self.exact] = c;
+                    self.exact += 1;
+                }
             }
         } else {
             if self.palette.len() + new.len() > 256 {
@@ -469,5 +497,34 @@ pub(super) mod tests {
         assert!(rgb == want, "the updated PNG shows the new pixels");
         // Another size is not an update.
         assert!(!picture.update(&rgba[..4 * 30], &[]));
+    }
+
+    #[test]
+    fn a_new_fill_keeps_its_colour_and_a_new_blend_is_rounded() {
+        // 64 x 32: a background, and 300 shades (more than a palette holds) in the first rows.
+        let (w, h) = (64u32, 32u32);
+        let mut rgba: Vec<u8> = (0..w * h)
+            .flat_map(|i| match i {
+                0..300 => [i as u8, (i >> 8) as u8, 99, 255],
+                _ => [250, 250, 245, 255],
+            })
+            .collect();
+        let mut picture = Indexed::new(&rgba, w, h).unwrap();
+        assert!(picture.rounded);
+        // A new fill of 10 x 10 pixels and a new blend of one pixel.
+        for y in 20..30 {
+            for x in 20..30 {
+                let at = ((y * w + x) * 4) as usize;
+                rgba[at..at + 4].copy_from_slice(&[12, 34, 56, 255]);
+            }
+        }
+        let blend = ((31 * w + 60) * 4) as usize;
+        rgba[blend..blend + 4].copy_from_slice(&[1, 2, 3, 255]);
+        assert!(picture.update(&rgba, &[(20, 20, 30, 30), (60, 31, 61, 32)]));
+        let (_, _, rgb) = decode(&picture.png());
+        let at = |x: u32, y: u32| ((y * w + x) * 3) as usize;
+        assert_eq!(rgb[at(25, 25)..at(25, 25) + 3], [12, 34, 56], "the fill, exact");
+        assert_eq!(rgb[at(60, 31)..at(60, 31) + 3], [0, 0, 0], "the blend, rounded");
+        assert_eq!(rgb[at(40, 10)..at(40, 10) + 3], [250, 250, 245], "the background");
     }
 }
