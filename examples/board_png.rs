@@ -68,8 +68,8 @@ fn main() {
             (t.elapsed().as_secs_f64() * 1000.0, thread_cpu_ms() - c)
         })
         .unzip();
-    let median = median(&mut times);
-    let cpu = median(&mut cpu);
+    let median = middle(&mut times);
+    let cpu = middle(&mut cpu);
     std::fs::write(&out, png.as_slice()).unwrap();
     let (w, h) = pbem::picture::png_size(&png).unwrap();
     println!(
@@ -81,7 +81,7 @@ fn main() {
 }
 
 /// The middle of the values (the mean of the two middle ones for an even count).
-fn median(v: &mut [f64]) -> f64 {
+fn middle(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
     match v.len() {
         0 => f64::NAN,

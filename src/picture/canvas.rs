@@ -434,7 +434,18 @@ fn repaint(
             }
         }
     }
-    if !base.indexed.update(base.pixmap.data(), &dirty) {
+    // Each changed pixel indexed once: a rectangle inside another (a line gone and the line come
+    // in its place often cover the same one) is left out.
+    let mut changed: Vec<Area> = Vec::with_capacity(dirty.len());
+    for (k, &d) in dirty.iter().enumerate() {
+        let inside = |(j, &o): (usize, &Area)| {
+            j != k && o.0 <= d.0 && o.1 <= d.1 && d.2 <= o.2 && d.3 <= o.3 && (o != d || j < k)
+        };
+        if !dirty.iter().enumerate().any(inside) {
+            changed.push(d);
+        }
+    }
+    if !base.indexed.update(base.pixmap.data(), &changed) {
         base.indexed = Indexed::of(&base.pixmap)?;
     }
     base.lines = lines.iter().map(|l| l.to_string()).collect();

@@ -18,6 +18,10 @@ const SLOTS: usize = 1 << 15;
 /// anti-aliased edges' blends, take the nearest of 216 colours (each channel a multiple of 51).
 const EXACT: usize = 40;
 
+/// Exact slots a whole picture's palette leaves free for the fills that later pictures drawn over
+/// it bring: the long straight edges make some blends frequent enough to count as fills.
+const SPARE: usize = 8;
+
 /// Rows a compressed band holds: a move's change touches a few bands of a picture of 700 to 900
 /// rows, and starting a band afresh loses little (no repeat of the row above for its first row).
 const BAND: usize = 16;
@@ -115,7 +119,7 @@ fn palette_of(pixels: &[[u8; 4]]) -> (Vec<u32>, Table, Option<usize>) {
     // the fills a later picture brings (a captured pawn's faded colour on a tile).
     let exact = by_count
         .iter()
-        .take(EXACT)
+        .take(EXACT - SPARE)
         .take_while(|&&(n, _)| n > NEW_FILL)
         .count();
     let mut palette: Vec<u32> = by_count[..exact].iter().map(|&(_, c)| c).collect();
