@@ -44,6 +44,9 @@ const KEPT: usize = 8;
 /// Device pixels added around a line's box: anti-aliasing reaches a pixel past the exact outline.
 const BLEED: f32 = 2.0;
 
+/// Pixels painted around a changed rectangle, so that its own edge is not where shapes are cut.
+const MARGIN: u32 = 4;
+
 /// Above this share of the picture's area to repaint, drawing it whole is as cheap.
 const MOST: f32 = 0.5;
 
@@ -117,24 +120,6 @@ fn areas_of(tree: &usvg::Tree, width: u32, height: u32) -> HashMap<usize, Area> 
 fn silent(line: &str) -> bool {
     let line = line.trim_start();
     line.starts_with("<title") || line.starts_with("<desc")
-}
-
-/// Whether a line is a rectangle with nothing to make its edges other than straight along the
-/// picture's axes (no transform, rounded corners, filter, clip or mask).
-fn plain_rect(line: &str) -> bool {
-    line.trim_start().starts_with("<rect ")
-        && ![
-            "transform",
-            "rx=",
-            "ry=",
-            "filter",
-            "clip",
-            "mask",
-            "<rect",
-            "url(",
-        ]
-        .iter()
-        .any(|w| line.trim_start()[5..].contains(w))
 }
 
 /// The smallest area holding both.
@@ -371,19 +356,19 @@ fn repaint(
     if area as f32 > MOST * (width as f32 * height as f32) {
         return Ok(None);
     }
-    let full = (0, 0, width, height);
-    // Painted over the whole of every shape that reaches a changed rectangle: a shape cut by the
-    // pixmap's edge is clipped there, and a clipped edge's anti-aliasing comes out a little
-    // different from the whole picture's. A plain rectangle under the whole picture (the
-    // background) is the exception: cut along pixel lines it stays exact. Rectangles whose
-    // surroundings overlap are painted together, each pixel once.
+    // Painted a little around each changed rectangle, the shapes that reach it cut at the part's
+    // edge. Painting every such shape whole (each tile's neighbours, whose boxes overlap it) kept
+    // the pixels the whole picture's to the byte but cost a third more painting; a
+    // shape cut by the part's edge has its edges' anti-aliasing computed from the cut outline,
+    // which moves an edge pixel by up to about 26 of 255 (a few dozen bytes a picture; the test
+    // holds the bound).
     let around = |d: Area| {
-        areas
-            .iter()
-            .zip(lines)
-            .filter_map(|(a, line)| a.filter(|&a| meets(a, d)).zip(Some(line)))
-            .filter(|&(a, line)| !(a == full && plain_rect(line)))
-            .fold(d, |u, (a, _)| hull(u, a))
+        (
+            d.0.saturating_sub(MARGIN),
+            d.1.saturating_sub(MARGIN),
+            (d.2 + MARGIN).min(width),
+            (d.3 + MARGIN).min(height),
+        )
     };
     let mut groups: Vec<(Area, Vec<Area>)> = dirty.iter().map(|&d| (around(d), vec![d])).collect();
     while let Some((i, j)) = (0..groups.len())
@@ -485,9 +470,10 @@ mod tests {
     }
 
     /// Plays a game on with its first legal moves, checking that each position's drawing,
-    /// repainted from the one before, is the drawing made whole to the byte, and that its PNG
-    /// shows it as the whole drawing's PNG does (each pixel exact, or an edge's blend rounded,
-    /// and not many more rounded); returns how many positions had a capture marked.
+    /// repainted from the one before, is the drawing made whole but for a few edge pixels (at
+    /// most 1 byte in 5,000, each by at most 40 of 255), and that its PNG shows the repainted
+    /// drawing as the whole drawing's PNG shows it (each pixel exact, or an edge's blend
+    /// rounded, and not many more rounded); returns how many positions had a capture marked.
     fn compare(cfg: Config, players: usize, moves: usize) -> usize {
         let mut g = Game::new(cfg, players, 7).unwrap();
         let (mut captures, before) = (0, repainted());
@@ -497,12 +483,23 @@ mod tests {
             let whole = super::whole(&svg, &super::super::options()).unwrap();
             let png = super::super::draw(&svg).unwrap();
             let drawn = LAST.with(|l| l.borrow_mut().take()).unwrap();
+            // The shapes cut at a repainted part's edge move a few edge pixels a little.
+            let moved: Vec<u8> = drawn
+                .data()
+                .iter()
+                .zip(whole.data())
+                .map(|(a, b)| a.abs_diff(*b))
+                .filter(|&d| d > 0)
+                .collect();
             assert!(
-                drawn.data() == whole.data(),
-                "move {k}: the repainted picture differs from the whole one"
+                moved.iter().all(|&d| d <= 40) && moved.len() <= whole.data().len() / 5000,
+                "move {k}: the repainted picture differs from the whole one in {} bytes, by up \
+                 to {:?}",
+                moved.len(),
+                moved.iter().max()
             );
             let what = format!("move {k}");
-            let rounded = rounded_pixels(&png, &whole, &what);
+            let rounded = rounded_pixels(&png, &drawn, &what);
             let as_whole = rounded_pixels(&super::super::draw_whole(&svg).unwrap(), &whole, &what);
             assert!(
                 rounded <= as_whole + as_whole / 2 + 100,
