@@ -85,7 +85,10 @@ const LENGTHS: [(u32, u32); 29] = [
 
 /// A match length's code with its extra bits after it, ready to write, and the bit count.
 fn length_code(len: u32) -> (u32, u32) {
-    let k = LENGTHS.iter().rposition(|&(first, _)| first <= len).unwrap_or(0);
+    let k = LENGTHS
+        .iter()
+        .rposition(|&(first, _)| first <= len)
+        .unwrap_or(0);
     let (first, extra) = LENGTHS[k];
     let (code, n) = fixed(257 + k as u32);
     (code | (len - first) << n, n + extra)
@@ -100,18 +103,17 @@ fn distance_code(dist: u32) -> (u32, u32) {
         let extra = (dist - 1).ilog2() - 1;
         let half = (dist - 1) >> extra & 1;
         let symbol = 2 * extra + 2 + half;
-        (symbol, (2 + half << extra) + 1, extra)
+        (symbol, ((2 + half) << extra) + 1, extra)
     };
     (reversed(symbol, 5) | (dist - first) << 5, 5 + extra)
 }
 
 /// The codes to write for each match length (index 3..=258) and each literal byte.
 #[allow(clippy::type_complexity)]
-static CODES: LazyLock<(Vec<(u32, u32)>, Vec<(u32, u32)>)> =
-    LazyLock::new(|| {
-        let lengths = (0..=258).map(|len: u32| length_code(len.max(3))).collect();
-        (lengths, (0..256).map(fixed).collect())
-    });
+static CODES: LazyLock<(Vec<(u32, u32)>, Vec<(u32, u32)>)> = LazyLock::new(|| {
+    let lengths = (0..=258).map(|len: u32| length_code(len.max(3))).collect();
+    (lengths, (0..256).map(fixed).collect())
+});
 
 /// Bits of the hash of four bytes that [`band`] looks an earlier occurrence up by.
 const HASH_BITS: u32 = 14;
@@ -135,7 +137,11 @@ pub(super) fn band(raw: &[u8], stride: usize, out: &mut Vec<u8>) {
     SEEN.with(|seen| {
         let (table, next) = &mut *seen.borrow_mut();
         let len = u32::try_from(raw.len()).unwrap_or(u32::MAX);
-        if next.checked_add(len).and_then(|n| n.checked_add(1)).is_none() {
+        if next
+            .checked_add(len)
+            .and_then(|n| n.checked_add(1))
+            .is_none()
+        {
             table.fill(0);
             *next = 0;
         }
@@ -170,7 +176,11 @@ fn encode(raw: &[u8], stride: usize, table: &mut [u32], base: u32, out: &mut Vec
                 }
                 n += 8;
             }
-            n + a[n..].iter().zip(&b[n..]).take_while(|(x, y)| x == y).count()
+            n + a[n..]
+                .iter()
+                .zip(&b[n..])
+                .take_while(|(x, y)| x == y)
+                .count()
         };
         let mut best = (0, 0);
         if p >= 1 && raw[p - 1] == raw[p] {
@@ -266,7 +276,10 @@ mod tests {
         let noise: Vec<u8> = (0..5000u32)
             .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
             .collect();
-        assert_eq!(round_trip(&[&noise, &[], &[7; 1000]], 1), [&noise[..], &[7; 1000]].concat());
+        assert_eq!(
+            round_trip(&[&noise, &[], &[7; 1000]], 1),
+            [&noise[..], &[7; 1000]].concat()
+        );
         for dist in 1..=32_768 {
             let (code, n) = distance_code(dist);
             let symbol = reversed(code & 31, 5);

@@ -187,9 +187,7 @@ impl Indexed {
             bands: Vec::new(),
         };
         me.index(pixels, (0, 0, width as u32, height as u32));
-        me.bands = (0..height.div_ceil(BAND))
-            .map(|b| me.band(b))
-            .collect();
+        me.bands = (0..height.div_ceil(BAND)).map(|b| me.band(b)).collect();
         Ok(me)
     }
 
@@ -425,7 +423,11 @@ pub(super) mod tests {
         assert_eq!(adler32(&data), zlib);
         for cut in [0, 1, 5552, 65521, 69_999] {
             let (a, b) = data.split_at(cut);
-            assert_eq!(adler32_combine(adler32(a), adler32(b), b.len()), zlib, "{cut}");
+            assert_eq!(
+                adler32_combine(adler32(a), adler32(b), b.len()),
+                zlib,
+                "{cut}"
+            );
         }
     }
 
@@ -471,7 +473,13 @@ pub(super) mod tests {
         // band and the last row changed.
         let (w, h) = (30u32, 40u32);
         let mut rgba: Vec<u8> = (0..w * h)
-            .flat_map(|i| if i % 7 == 0 { [9, 9, 9, 255] } else { [250, 250, 245, 255] })
+            .flat_map(|i| {
+                if i % 7 == 0 {
+                    [9, 9, 9, 255]
+                } else {
+                    [250, 250, 245, 255]
+                }
+            })
             .collect();
         let mut picture = Indexed::new(&rgba, w, h).unwrap();
         let before = picture.png();
@@ -489,7 +497,10 @@ pub(super) mod tests {
         paint(&mut rgba, areas[1], [10, 10, 200, 255]);
         assert!(picture.update(&rgba, &areas));
         let after = picture.png();
-        assert_eq!(inflate_idat(&after), Indexed::new(&rgba, w, h).unwrap().rows);
+        assert_eq!(
+            inflate_idat(&after),
+            Indexed::new(&rgba, w, h).unwrap().rows
+        );
         let (dw, dh, rgb) = decode(&after);
         assert_eq!((dw, dh), (w, h));
         let want: Vec<u8> = rgba
@@ -527,8 +538,20 @@ pub(super) mod tests {
         assert!(picture.update(&rgba, &[(20, 20, 30, 30), (60, 31, 61, 32)]));
         let (_, _, rgb) = decode(&picture.png());
         let at = |x: u32, y: u32| ((y * w + x) * 3) as usize;
-        assert_eq!(rgb[at(25, 25)..at(25, 25) + 3], [12, 34, 56], "the fill, exact");
-        assert_eq!(rgb[at(60, 31)..at(60, 31) + 3], [0, 0, 0], "the blend, rounded");
-        assert_eq!(rgb[at(40, 10)..at(40, 10) + 3], [250, 250, 245], "the background");
+        assert_eq!(
+            rgb[at(25, 25)..at(25, 25) + 3],
+            [12, 34, 56],
+            "the fill, exact"
+        );
+        assert_eq!(
+            rgb[at(60, 31)..at(60, 31) + 3],
+            [0, 0, 0],
+            "the blend, rounded"
+        );
+        assert_eq!(
+            rgb[at(40, 10)..at(40, 10) + 3],
+            [250, 250, 245],
+            "the background"
+        );
     }
 }
