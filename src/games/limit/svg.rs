@@ -73,9 +73,13 @@ impl Outline {
     }
 }
 
-/// The position as an SVG document, the pawns the last move captured marked where they stood.
+/// The position as an SVG document, the pawns the last move captured marked where they stood,
+/// framed around every tile laid in the game, taken or not: the picture keeps its size and the
+/// board its place from move to move (the eye finds the cells where they were, and the next
+/// picture is repainted from this one where the move changed it, not drawn whole).
 pub fn svg(g: &Game) -> String {
-    draw("Limit", &g.board_view(), &captured(g))
+    let laid: Vec<(i32, i32)> = g.board().qr.clone();
+    draw("Limit", &g.board_view(), &captured(g), &laid)
 }
 
 /// The pawns the last move (a player's, not the engine's) took off the board: where each stood and
@@ -145,8 +149,9 @@ fn arrow(out: &mut String, (x1, y1): (f64, f64), (x2, y2): (f64, f64)) {
 }
 
 /// A board of hexagons as an SVG document, titled with the game's name; `captured` are the pawns
-/// the last move took, drawn faded and crossed out where they stood.
-pub fn draw(game: &str, view: &Board, captured: &[(Spot, usize)]) -> String {
+/// the last move took, drawn faded and crossed out where they stood. The frame holds the board's
+/// cells and the cells at `also` (axial coordinates: the tiles taken off).
+pub fn draw(game: &str, view: &Board, captured: &[(Spot, usize)], also: &[(i32, i32)]) -> String {
     let last = view.last_move.as_ref();
     let removed = last.and_then(|m| m.removed);
     let moved = last.and_then(|m| m.from.zip(m.to));
@@ -154,6 +159,7 @@ pub fn draw(game: &str, view: &Board, captured: &[(Spot, usize)]) -> String {
     if let Some(spot) = removed {
         points.push(centre(spot.q, spot.r));
     }
+    points.extend(also.iter().map(|&(q, r)| centre(q, r)));
     let min_x = points.iter().map(|p| p.0).fold(f64::INFINITY, f64::min) - HEX;
     let max_x = points.iter().map(|p| p.0).fold(f64::NEG_INFINITY, f64::max) + HEX;
     let min_y = points.iter().map(|p| p.1).fold(f64::INFINITY, f64::min) - HEX;
@@ -399,6 +405,26 @@ mod tests {
             GameState::play(&mut g, &moves[0]).unwrap();
         }
         panic!("no capture in 100 moves");
+    }
+
+    #[test]
+    fn the_frame_stays_the_same_through_a_game() {
+        for (size, players) in [(8, 2), (4, 3), (16, 2)] {
+            let cfg = Config {
+                size,
+                ..Config::default()
+            };
+            let mut g = Game::new(cfg, players, 7).unwrap();
+            let head = |g: &Game| svg(g).lines().next().unwrap().to_string();
+            let first = head(&g);
+            for k in 0..40 {
+                let Some(mv) = GameState::legal_moves(&g).into_iter().next() else {
+                    break;
+                };
+                GameState::play(&mut g, &mv).unwrap();
+                assert_eq!(head(&g), first, "size {size}, after move {k}");
+            }
+        }
     }
 
     #[test]
