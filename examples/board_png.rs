@@ -2,7 +2,7 @@
 //! render it (median of RUNS draws, the first one, with the font load, left out). The PNG written
 //! is the last one drawn.
 //!
-//!   cargo run --release --example board_png -- OUT.png [SIZE] [MOVES] [RUNS] [whole|next]
+//!   cargo run --release --features tools --example board_png -- OUT.png [SIZE] [MOVES] [RUNS] [whole|next]
 //!
 //! `next` (the default) times what a game's move costs: each draw is the position one move on from
 //! the one drawn before (the game played on with its first legal move, started again when it ends),
