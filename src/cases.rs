@@ -23,9 +23,7 @@ pub fn check(count: u32, mut property: impl FnMut(&mut Case)) {
         return;
     }
     let name = std::thread::current().name().unwrap_or("").to_string();
-    let base = env_u64("PBEM_CASES_SEED").unwrap_or(0) ^ fnv(name.as_bytes());
-    for i in 0..count {
-        let seed = mix(base.wrapping_add(u64::from(i)));
+    for (i, seed) in seeds(&name, count).enumerate() {
         let run = catch_unwind(AssertUnwindSafe(|| property(&mut Case::new(seed))));
         if let Err(panic) = run {
             eprintln!(
@@ -35,6 +33,12 @@ pub fn check(count: u32, mut property: impl FnMut(&mut Case)) {
             resume_unwind(panic);
         }
     }
+}
+
+/// The seeds of the cases of the test `name`.
+fn seeds(name: &str, count: u32) -> impl Iterator<Item = u64> {
+    let base = env_u64("PBEM_CASES_SEED").unwrap_or(0) ^ fnv(name.as_bytes());
+    (0..count).map(move |i| mix(base.wrapping_add(u64::from(i))))
 }
 
 fn env_u64(var: &str) -> Option<u64> {
@@ -252,5 +256,19 @@ mod tests {
         // A property false on a few cases only is caught.
         let caught = catch_unwind(|| check(200, |c| assert!(c.range(0..50u32) != 7)));
         assert!(caught.is_err());
+    }
+
+    #[test]
+    fn the_seed_a_failure_names_replays_its_case() {
+        let name = std::thread::current().name().unwrap().to_string();
+        let mut seen = Vec::new();
+        check(20, |c| seen.push((c.u64(), c.range(0..1000u32))));
+        let replayed: Vec<_> = seeds(&name, 20)
+            .map(|seed| {
+                let mut c = Case::new(seed);
+                (c.u64(), c.range(0..1000u32))
+            })
+            .collect();
+        assert_eq!(seen, replayed);
     }
 }
