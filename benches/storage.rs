@@ -7,11 +7,18 @@
 
 use std::time::Duration;
 
-use divan::Bencher;
+mod harness;
+
+use harness::Bencher;
 use pbem::storage::{Db, GamesFilter, SavedStatus};
 
 fn main() {
-    divan::main();
+    harness::main(&[
+        ("clock_candidates", clock_candidates),
+        ("history_first_page", history_first_page),
+        ("games_of_a_player", games_of_a_player),
+        ("standings", standings),
+    ]);
 }
 
 const NOW: i64 = 1_795_000_000;
@@ -62,7 +69,6 @@ fn big_db() -> (tempfile::TempDir, Db) {
     (dir, db)
 }
 
-#[divan::bench]
 fn clock_candidates(bencher: Bencher) {
     let (_dir, db) = big_db();
     bencher.bench_local(|| {
@@ -72,7 +78,6 @@ fn clock_candidates(bencher: Bencher) {
     });
 }
 
-#[divan::bench]
 fn history_first_page(bencher: Bencher) {
     let (_dir, mut db) = big_db();
     bencher.bench_local(|| {
@@ -81,7 +86,6 @@ fn history_first_page(bencher: Bencher) {
     });
 }
 
-#[divan::bench]
 fn games_of_a_player(bencher: Bencher) {
     let (_dir, mut db) = big_db();
     bencher.bench_local(|| {
@@ -93,7 +97,6 @@ fn games_of_a_player(bencher: Bencher) {
     });
 }
 
-#[divan::bench]
 fn standings(bencher: Bencher) {
     let (_dir, mut db) = big_db();
     bencher.bench_local(|| {

@@ -3,7 +3,7 @@
 //! unknown userid. `scripts/timing.sh` runs this next to its timing of whole `pbem ingest` runs, so that
 //! the closing note can give the mail times with and without argon2.
 //!
-//! `cargo run --release --example argon2_timing -- [RUNS]` (default 30) prints the median in ms of each,
+//! `cargo run --release --features tools --example argon2_timing -- [RUNS]` (default 30) prints the median in ms of each,
 //! in one warm process. `... -- cold` prints the ms of a single verify, the first argon2 call of a fresh
 //! process (its 19 MiB are new memory), which is what one `pbem ingest` pays; the script runs it many
 //! times.

@@ -3,7 +3,7 @@
 //! the thread's CPU time. The PNG written
 //! is the last one drawn.
 //!
-//!   cargo run --release --example board_png -- OUT.png [SIZE] [MOVES] [RUNS] [whole|next]
+//!   cargo run --release --features tools --example board_png -- OUT.png [SIZE] [MOVES] [RUNS] [whole|next]
 //!
 //! `next` (the default) times what a game's move costs: each draw is the position one move on from
 //! the one drawn before (the game played on with its first legal move, started again when it ends),

@@ -5,7 +5,7 @@
 //! win at once (a forced win in two own turns; positions with a win at once are passed over). Each line: the kind (`win1`, `win2`), the moves that do
 //! it (space-separated), the game's JSON; all found exhaustively over the game's actions.
 //!
-//! `cargo run --release --example game_tactics -- GAME [HOW_MANY] > tests/fixtures/tactics/GAME.txt`
+//! `cargo run --release --features tools --example game_tactics -- GAME [HOW_MANY] > tests/fixtures/tactics/GAME.txt`
 //!
 //! A reply that ends the game with the player's win counts for the player: in Chameleon either seat may
 //! place either colour, so a reply can complete the player's chain (an earlier test's oracle counted

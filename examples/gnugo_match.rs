@@ -2,7 +2,7 @@
 //! `SEED + i`, and our robot plays Black when the seed is even. GNU Go gets `--chinese-rules` (area
 //! scoring, as ours), the komi and the game's seed; our side plays through `GameState::robot_move`, as the server does.
 //!
-//! `cargo run --release --example gnugo_match -- GAMES GNUGO_LEVEL ROBOT_LEVEL MILLIS [SEED] [SIZE] [KOMI]`
+//! `cargo run --release --features tools --example gnugo_match -- GAMES GNUGO_LEVEL ROBOT_LEVEL MILLIS [SEED] [SIZE] [KOMI]`
 //!
 //! MILLIS 0 plays the robot level uncapped; otherwise `Robot::Within` (the server's robots: 2000).
 //! GNU Go moves by `kgs-genmove_cleanup`, which plays as `genmove` but does not pass while stones it

@@ -4,7 +4,7 @@
 //! them a win at once (five positions: forced wins in two own turns). Each line: the kind, the turns
 //! that win (space-separated), the game's JSON; all found exhaustively.
 //!
-//! `cargo run --release --example limit_tactics > tests/fixtures/limit_tactics.txt`
+//! `cargo run --release --features tools --example limit_tactics > tests/fixtures/limit_tactics.txt`
 //!
 //! Wins at once are found by playing every turn (the robot's priors mark only the captures of every
 //! other pawn; a win can also come from the other side's forced self-capture).

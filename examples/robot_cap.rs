@@ -3,7 +3,7 @@
 //! the start), one search each, in this process. Prints each time and then the count, median, 90th
 //! percentile and maximum in ms, and the most by which a search overran the cap.
 //!
-//! `cargo run --release --example robot_cap -- GAME [POSITIONS] [MILLIS]`   (default 12 positions, 2000)
+//! `cargo run --release --features tools --example robot_cap -- GAME [POSITIONS] [MILLIS]`   (default 12 positions, 2000)
 //!
 //! The time includes the tree-reuse lookup (nothing to reuse: each position is a new game to it).
 

@@ -2,7 +2,7 @@
 //! former robot (`games::limit::robot`, kept as the baseline), at one level, on default two-player
 //! boards, sides alternating: game `i` has seed `SEED + i`, and the new robot plays Red when `i` is even.
 //!
-//! `cargo run --release --example robot_vs_old -- LEVEL GAMES [SEED] [OPTION...]`
+//! `cargo run --release --features tools --example robot_vs_old -- LEVEL GAMES [SEED] [OPTION...]`
 //! prints one line per game and the new robot's score with its Wilson 95% interval.
 
 use pbem::games::limit::robot::{self, Level};

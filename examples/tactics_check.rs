@@ -3,7 +3,7 @@
 //! end-to-end tests ask only some of them of the games searched through their move lists (slow in a
 //! debug build). Prints each miss, each search over 2 s, and the count of hits and misses.
 //!
-//! `cargo run --release --example tactics_check -- GAME tests/fixtures/tactics/GAME.txt`
+//! `cargo run --release --features tools --example tactics_check -- GAME tests/fixtures/tactics/GAME.txt`
 
 use pbem::games::search;
 use pbem::games::{Registry, Robot};

@@ -4,6 +4,8 @@
 # the wall time and the size of target/ after each step. Crates must already be downloaded (~/.cargo);
 # the network is not measured. The machine's load changes the wall time much more than the CPU time.
 #   scripts/first-build.sh [COMMIT]
+# With FIRST_BUILD_ONLY=1 it stops after the build (`cargo test --no-run`), for comparing layouts
+# without running the whole suite each time.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 commit=${1:-HEAD}
@@ -26,6 +28,6 @@ step() {
         "target $(du -sh target | cut -f1), load $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 step build cargo test --locked --no-run
-step run cargo test --locked
+[[ ${FIRST_BUILD_ONLY:-} == 1 ]] || step run cargo test --locked
 echo "units compiled: $(grep -c Compiling "$work/build.log"), test executables: $(grep -c Executable "$work/build.log")"
 rm -rf "$work"

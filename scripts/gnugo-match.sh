@@ -41,7 +41,7 @@ if [[ -z ${TABLE_ONLY:-} ]]; then
         echo "gnugo-match.sh: GNU Go is missing: apt-get install -y gnugo (or set GNUGO)" >&2
         exit 69
     fi
-    nice cargo build --release --quiet --example gnugo_match
+    nice cargo build --release --quiet --features tools --example gnugo_match
     BIN="$DIR/gnugo_match.robot${LEVEL}-vs-gnugo${GNUGO_LEVEL}"
     cp "$TARGET/release/examples/gnugo_match" "$BIN"
     while (( $(played) < GAMES )); do

@@ -23,7 +23,7 @@ for v in "$SIZE" "$RUNS" "$REPEATS"; do
 done
 cd "$(dirname "$0")/.."
 TARGET=${CARGO_TARGET_DIR:-target}
-cargo build --release --quiet --example board_png
+cargo build --release --quiet --features tools --example board_png
 BIN=$TARGET/release/examples/board_png
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

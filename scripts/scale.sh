@@ -36,7 +36,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 
 echo "== building this checkout (release)" >&2
-cargo build --release --quiet --bin pbem --example scale_db
+cargo build --release --quiet --features tools --bin pbem --example scale_db
 TARGET=${CARGO_TARGET_DIR:-target}
 NEW=$(realpath "$TARGET/release/pbem")
 BUILDER=$(realpath "$TARGET/release/examples/scale_db")

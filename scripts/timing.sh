@@ -16,7 +16,7 @@ if ! [[ $RUNS =~ ^[1-9][0-9]*$ ]]; then
     exit 64
 fi
 cd "$(dirname "$0")/.."
-cargo build --release --quiet --bin pbem --example argon2_timing
+cargo build --release --quiet --features tools --bin pbem --example argon2_timing
 TARGET=${CARGO_TARGET_DIR:-target}
 BIN=$(realpath "$TARGET/release/pbem")
 ARGON=$(realpath "$TARGET/release/examples/argon2_timing")

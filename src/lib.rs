@@ -7,6 +7,8 @@
 //! these together, at the time its [`clock`] gives. `docs/architecture.md` draws the whole path.
 
 pub mod accounts;
+#[cfg(test)]
+mod cases;
 pub mod cli;
 pub mod clock;
 pub mod command;

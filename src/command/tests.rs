@@ -1193,11 +1193,13 @@ fn edit_distance_by_matrix(a: &str, b: &str) -> usize {
     d[a.len()][b.len()]
 }
 
-proptest::proptest! {
-    #[test]
-    fn edit_distance_agrees_with_the_full_matrix(a in "[a-dé]{0,70}", b in "[a-dé]{0,70}") {
-        proptest::prop_assert_eq!(edit_distance(&a, &b), edit_distance_by_matrix(&a, &b));
-    }
+#[test]
+fn edit_distance_agrees_with_the_full_matrix() {
+    crate::cases::check(256, |c| {
+        let a = c.string_of("abcdé", 0..=70);
+        let b = c.string_of("abcdé", 0..=70);
+        assert_eq!(edit_distance(&a, &b), edit_distance_by_matrix(&a, &b));
+    });
 }
 
 #[test]
@@ -1281,34 +1283,40 @@ fn mask_secrets_terminates_and_hides() {
 
 mod props {
     use super::super::*;
-    use proptest::prelude::*;
+    use crate::cases::{self, Case};
 
-    fn any_line() -> impl Strategy<Value = String> {
-        prop_oneof![
-            any::<String>(),
-            proptest::collection::vec(
-                prop_oneof![
-                    Just("limit".to_string()),
-                    Just("move".to_string()),
-                    Just("show".to_string()),
-                    Just("signup".to_string()),
-                    Just("change".to_string()),
-                    Just("password".to_string()),
-                    Just("challenge".to_string()),
-                    Just("#".to_string()),
-                    "[0-9]{1,12}",
-                    "-{0,2}[a-z=#0-9,]{0,6}",
-                    "\\PC{0,8}",
-                ],
-                0..8
-            )
-            .prop_map(|w| w.join(" ")),
-        ]
+    /// Any text, or words of commands, numbers, options and any characters.
+    fn any_line(c: &mut Case) -> String {
+        if c.bool() {
+            return c.string_where(0..40, |_| true);
+        }
+        c.vec(0..8, |c| match c.range(0..10u8) {
+            0..=6 => c
+                .pick(&[
+                    "limit",
+                    "move",
+                    "show",
+                    "signup",
+                    "change",
+                    "password",
+                    "challenge",
+                    "#",
+                ])
+                .to_string(),
+            7 => c.string_of("0123456789", 1..=12),
+            8 => {
+                let dashes = "-".repeat(c.range(0..=2));
+                dashes + &c.string_of("abcdefghijklmnopqrstuvwxyz=#0123456789,", 0..=6)
+            }
+            _ => c.string_where(0..=8, |ch| !ch.is_control()),
+        })
+        .join(" ")
     }
 
-    proptest! {
-        #[test]
-        fn never_panics(line in any_line()) {
+    #[test]
+    fn never_panics() {
+        cases::check(256, |c| {
+            let line = any_line(c);
             let _ = tokenize(&line);
             let _ = password_candidates(&line, &["limit"]);
             let _ = looks_like_command(&line, &["limit"]);
@@ -1320,15 +1328,19 @@ mod props {
                     let _ = e.to_string();
                 }
             }
-        }
+        });
+    }
 
-        #[test]
-        fn redacted_hides_the_password(
-            pw in "\\S{1,12}",
-            user in "[A-Za-z0-9_]{1,20}",
-            mv in "[a-z0-9 ,-]{1,10}",
-            which in 0usize..6,
-        ) {
+    #[test]
+    fn redacted_hides_the_password() {
+        cases::check(256, |c| {
+            let pw = c.string_where(1..=12, |ch| !ch.is_whitespace());
+            let user = c.string_of(
+                "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_",
+                1..=20,
+            );
+            let mv = c.string_of("abcdefghijklmnopqrstuvwxyz0123456789 ,-", 1..=10);
+            let which = c.range(0usize..6);
             let line = match which {
                 0 => format!("signup {user} {pw} {user}@example.org"),
                 1 => format!("change password {user} {pw} {pw}x"),
@@ -1339,28 +1351,31 @@ mod props {
             };
             match parse(&line) {
                 Ok(c) => {
-                    prop_assert!(c.passwords().contains(&pw.as_str()));
+                    assert!(c.passwords().contains(&pw.as_str()));
                     let r = c.redacted();
                     for p in c.passwords() {
-                        prop_assert!(!r.contains(p), "{} -> {}", line, r);
+                        assert!(!r.contains(p), "{} -> {}", line, r);
                     }
                 }
                 // Not parsed: the server checks the candidates, the password's place first.
                 Err(_) if !is_placeholder(&pw) => {
                     let c = password_candidates(&line, &["limit"]);
-                    prop_assert!(c.contains(&pw.as_str()), "{} -> {:?}", line, c);
+                    assert!(c.contains(&pw.as_str()), "{} -> {:?}", line, c);
                 }
                 Err(_) => {}
             }
-        }
+        });
+    }
 
-        #[test]
-        fn a_password_in_its_place_is_a_candidate_when_the_line_does_not_parse(
-            pw in "[a-z0-9!$%&]{10,16}",
-            words in proptest::collection::vec("[a-z0-9#!-]{1,5}", 3..4),
-            cmd in prop_oneof![Just("move"), Just("resign"), Just("chat"), Just("mvoe"), Just("xyz")],
-            which in 0usize..5,
-        ) {
+    #[test]
+    fn a_password_in_its_place_is_a_candidate_when_the_line_does_not_parse() {
+        cases::check(256, |c| {
+            let pw = c.string_of("abcdefghijklmnopqrstuvwxyz0123456789!$%&", 10..=16);
+            let words = c.vec(3..4, |c| {
+                c.string_of("abcdefghijklmnopqrstuvwxyz0123456789#!-", 1..=5)
+            });
+            let cmd = *c.pick(&["move", "resign", "chat", "mvoe", "xyz"]);
+            let which = c.range(0usize..5);
             let w = |i: usize| words.get(i).cloned().unwrap_or_default();
             let line = match which {
                 0 => format!("signup {} {pw} {}", w(0), w(1)),
@@ -1371,11 +1386,12 @@ mod props {
             };
             // Lines that may be a mistyped command or have the shape of one (`limit xyz 7 bob PW`);
             // `limit xyz ! - PW` is neither, and its words are not taken for passwords.
-            let shaped = may_be_command(&line, &["limit"]) || super::super::words::parse_positive(&w(0)).is_some();
+            let shaped = may_be_command(&line, &["limit"])
+                || super::super::words::parse_positive(&w(0)).is_some();
             if parse(&line).is_err() && shaped {
                 let c = password_candidates(&line, &["limit"]);
-                prop_assert!(c.contains(&pw.as_str()), "{} -> {:?}", line, c);
+                assert!(c.contains(&pw.as_str()), "{} -> {:?}", line, c);
             }
-        }
+        });
     }
 }

@@ -1,6 +1,6 @@
 //! End-to-end tests of `pbem engine limit ...`: the real binary, its standard input, output and exit status.
 
-use assert_cmd::cargo::cargo_bin_cmd;
+use crate::common::{Command, pbem_bin};
 
 /// What one run of `pbem engine ...` gave.
 struct Run {
@@ -19,7 +19,7 @@ impl Run {
 
 /// Runs `pbem engine` with `args` (split on spaces) and `stdin`.
 fn engine(args: &str, stdin: &str) -> Run {
-    let output = cargo_bin_cmd!("pbem")
+    let output = Command::new(pbem_bin())
         .arg("engine")
         .args(args.split_whitespace())
         .write_stdin(stdin)

@@ -1,12 +1,12 @@
 //! Property tests of the Limit engine over random games: every rule set, both player counts and a spread of
 //! options. Case counts are kept small so that the file runs in seconds in a debug build.
 
+use crate::common::cases;
 use pbem::games::GameOption;
 use pbem::games::limit::board::bits;
 use pbem::games::limit::layout::below;
 use pbem::games::limit::layout::{check_layout, random_layout};
 use pbem::games::limit::{Config, Game, Move, Phase, json};
-use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
@@ -38,12 +38,12 @@ fn rng(seed: u64) -> ChaCha8Rng {
 }
 
 /// The board is connected and every group on it has a freedom.
-fn check_board(g: &Game) -> Result<(), TestCaseError> {
+fn check_board(g: &Game) {
     let b = g.board();
-    prop_assert!(b.connected(b.m.tiles), "board not connected");
+    assert!(b.connected(b.m.tiles), "board not connected");
     if g.phase() != Phase::Manual {
         for s in 0..3 {
-            prop_assert_eq!(
+            assert_eq!(
                 b.captured_all(b.m.pawns[s], b.m.empty()),
                 0,
                 "a group of seat {} has no freedom",
@@ -51,7 +51,6 @@ fn check_board(g: &Game) -> Result<(), TestCaseError> {
             );
         }
     }
-    Ok(())
 }
 
 /// A legal move with one of its numbers changed.
@@ -82,41 +81,55 @@ fn mutate(m: &Move, r: &mut ChaCha8Rng) -> String {
     }
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 40, ..ProptestConfig::default() })]
-
-    #[test]
-    fn random_games_keep_every_invariant(set in 0..OPTION_SETS.len(), players in 2usize..=3, seed in any::<u64>(), walk in any::<u64>()) {
+#[test]
+fn random_games_keep_every_invariant() {
+    cases::check(40, |c| {
+        let (set, players, seed, walk) = (
+            c.range(0..OPTION_SETS.len()),
+            c.range(2usize..=3),
+            c.u64(),
+            c.u64(),
+        );
         let cfg = config(OPTION_SETS[set]);
         let mut g = Game::new(cfg, players, seed).unwrap();
         let mut r = rng(walk);
         let mut steps = 0;
         loop {
-            check_board(&g)?;
+            check_board(&g);
             let legal = g.legal();
             if g.phase() == Phase::Over {
-                prop_assert!(legal.is_empty());
+                assert!(legal.is_empty());
                 break;
             }
-            prop_assert!(!legal.is_empty(), "a player to move always has a legal move");
+            assert!(
+                !legal.is_empty(),
+                "a player to move always has a legal move"
+            );
             // Notation round-trips, and every listed move (a sample on big lists) plays.
             let stride = (legal.len() / 12).max(1);
             for m in legal.iter().step_by(stride) {
                 let text = m.to_string();
-                prop_assert_eq!(Move::parse(&text).unwrap().0, *m);
-                prop_assert_eq!(Move::parse(&text.to_uppercase().replace(',', " , ")).unwrap().0, *m);
+                assert_eq!(Move::parse(&text).unwrap().0, *m);
+                assert_eq!(
+                    Move::parse(&text.to_uppercase().replace(',', " , "))
+                        .unwrap()
+                        .0,
+                    *m
+                );
                 let mut h = g.clone();
-                prop_assert!(h.play_str(&text).is_ok(), "listed move {} refused", text);
+                assert!(h.play_str(&text).is_ok(), "listed move {} refused", text);
             }
             // Anything not listed fails and changes nothing.
             for _ in 0..6 {
                 let m = &legal[below(&mut r, legal.len())];
                 let bad = mutate(m, &mut r);
-                let listed = Move::parse(&bad).map(|(x, _)| legal.contains(&x)).unwrap_or(false);
+                let listed = Move::parse(&bad)
+                    .map(|(x, _)| legal.contains(&x))
+                    .unwrap_or(false);
                 if !listed {
                     let mut h = g.clone();
-                    prop_assert!(h.play_str(&bad).is_err(), "unlisted move {} accepted", bad);
-                    prop_assert_eq!(&h, &g);
+                    assert!(h.play_str(&bad).is_err(), "unlisted move {} accepted", bad);
+                    assert_eq!(&h, &g);
                 }
             }
             let m = legal[below(&mut r, legal.len())];
@@ -125,47 +138,74 @@ proptest! {
             if steps % 7 == 0 {
                 let text = json::to_json(&g);
                 let back = json::from_json(&text).unwrap();
-                prop_assert_eq!(&back, &g);
-                prop_assert_eq!(json::to_json(&back), text);
+                assert_eq!(&back, &g);
+                assert_eq!(json::to_json(&back), text);
             }
-            prop_assert!(steps < 400, "game did not end");
+            assert!(steps < 400, "game did not end");
         }
         let text = json::to_json(&g);
-        prop_assert_eq!(json::to_json(&json::from_json(&text).unwrap()), text);
-    }
+        assert_eq!(json::to_json(&json::from_json(&text).unwrap()), text);
+    });
+}
 
-    #[test]
-    fn fast_playouts_end_with_every_invariant(set in 0..OPTION_SETS.len(), players in 2usize..=3, seed in any::<u64>(), walk in any::<u64>()) {
+#[test]
+fn fast_playouts_end_with_every_invariant() {
+    cases::check(40, |c| {
+        let (set, players, seed, walk) = (
+            c.range(0..OPTION_SETS.len()),
+            c.range(2usize..=3),
+            c.u64(),
+            c.u64(),
+        );
         let mut g = Game::new(config(OPTION_SETS[set]), players, seed).unwrap();
         let mut r = rng(walk);
         g.playout(&mut |n| below(&mut r, n));
-        prop_assert_eq!(g.phase(), Phase::Over);
-        check_board(&g)?;
+        assert_eq!(g.phase(), Phase::Over);
+        check_board(&g);
         // The fast path plays only legal moves: the replay of its move list agrees.
         let back = json::from_json(&json::to_json(&g)).unwrap();
-        prop_assert_eq!(back, g);
-    }
+        assert_eq!(back, g);
+    });
+}
 
-    #[test]
-    fn random_layouts_meet_their_three_constraints(size in 2u32..=16, players in 2usize..=3, must_touch in 1u32..=2, seed in any::<u64>()) {
+#[test]
+fn random_layouts_meet_their_three_constraints() {
+    cases::check(40, |c| {
+        let (size, players, must_touch, seed) = (
+            c.range(2u32..=16),
+            c.range(2usize..=3),
+            c.range(1u32..=2),
+            c.u64(),
+        );
         let l = random_layout(seed, size, players, must_touch);
-        prop_assert_eq!(check_layout(&l, size, players, must_touch), Ok(()));
+        assert_eq!(check_layout(&l, size, players, must_touch), Ok(()));
         // The board of a new game is that layout with the pawns on their colours.
-        let cfg = config(&[&format!("-size={size}"), &format!("-must_touch={must_touch}")]);
+        let cfg = config(&[
+            &format!("-size={size}"),
+            &format!("-must_touch={must_touch}"),
+        ]);
         let g = Game::new(cfg, players, seed).unwrap();
         let b = g.board();
-        prop_assert_eq!(b.laid(), 4 * size as usize);
+        assert_eq!(b.laid(), 4 * size as usize);
         for s in 0..players {
-            prop_assert_eq!(bits(b.m.pawns[s]).count(), size as usize);
+            assert_eq!(bits(b.m.pawns[s]).count(), size as usize);
         }
-    }
+    });
+}
 
-    #[test]
-    fn nonsense_never_plays(text in "[0-9a-z@#,x -]{0,12}", seed in 0u64..50) {
+#[test]
+fn nonsense_never_plays() {
+    cases::check(40, |c| {
+        let (text, seed) = (
+            c.string_of("0123456789abcdefghijklmnopqrstuvwxyz@#,x -", 0..=12),
+            c.range(0u64..50),
+        );
         let g = Game::new(Config::default(), 2, seed).unwrap();
         let legal = g.legal();
-        let listed = Move::parse(&text).map(|(m, _)| legal.contains(&m)).unwrap_or(false);
+        let listed = Move::parse(&text)
+            .map(|(m, _)| legal.contains(&m))
+            .unwrap_or(false);
         let mut h = g.clone();
-        prop_assert_eq!(h.play_str(&text).is_ok(), listed);
-    }
+        assert_eq!(h.play_str(&text).is_ok(), listed);
+    });
 }

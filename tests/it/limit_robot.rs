@@ -2,12 +2,12 @@
 //! placement phases as well as the movement phase. Budgets are kept small so that the file runs in seconds
 //! in a debug build; the search's strength is measured by `scripts/robot-ladder.sh`, not here.
 
+use crate::common::cases;
 use pbem::games::limit::layout::below;
 use pbem::games::limit::robot::{self, Budget};
 use pbem::games::limit::{Config, Game, Phase};
 use pbem::games::search;
 use pbem::games::{GameOption, GameState, Robot};
-use proptest::prelude::*;
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
@@ -47,45 +47,51 @@ fn position(set: usize, players: usize, seed: u64, depth: usize) -> Game {
     g
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
-
-    #[test]
-    fn the_robot_plays_only_legal_moves(
-        set in 0..OPTION_SETS.len(),
-        players in 2usize..=3,
-        seed in any::<u64>(),
-        depth in 0usize..40,
-        think_seed in any::<u64>(),
-    ) {
+#[test]
+fn the_robot_plays_only_legal_moves() {
+    cases::check(48, |c| {
+        let (set, players, seed) = (c.range(0..OPTION_SETS.len()), c.range(2usize..=3), c.u64());
+        let (depth, think_seed) = (c.range(0usize..40), c.u64());
         let g = position(set, players, seed, depth);
         let legal = g.legal_moves();
         let over = g.phase() == Phase::Over;
         for robot in [Robot::Playouts(24), Robot::Greedy, Robot::Random] {
             match g.robot_move(robot, think_seed) {
-                None => prop_assert!(over, "{robot:?} found no move in a game that goes on"),
+                None => assert!(over, "{robot:?} found no move in a game that goes on"),
                 Some(mv) => {
-                    prop_assert!(!over, "{robot:?} moved in a finished game");
-                    prop_assert!(legal.contains(&mv), "{robot:?} chose {mv}, not in {legal:?}");
+                    assert!(!over, "{robot:?} moved in a finished game");
+                    assert!(
+                        legal.contains(&mv),
+                        "{robot:?} chose {mv}, not in {legal:?}"
+                    );
                     let mut h = g.clone();
-                    prop_assert!(h.play_str(&mv).is_ok());
+                    assert!(h.play_str(&mv).is_ok());
                 }
             }
         }
         // The search's own answer is the move the trait gives, and a seed fixes it.
         if !over {
             let a = search::think(&g, search::Budget::playouts(24), think_seed).unwrap();
-            prop_assert_eq!(&a.text, &g.robot_move(Robot::Playouts(24), think_seed).unwrap());
-            prop_assert_eq!(&search::think(&g, search::Budget::playouts(24), think_seed).unwrap(), &a);
+            assert_eq!(
+                &a.text,
+                &g.robot_move(Robot::Playouts(24), think_seed).unwrap()
+            );
+            assert_eq!(
+                &search::think(&g, search::Budget::playouts(24), think_seed).unwrap(),
+                &a
+            );
         }
-    }
+    });
+}
 
-    #[test]
-    fn policy_playouts_end_every_game(set in 0..OPTION_SETS.len(), players in 2usize..=3, seed in any::<u64>()) {
+#[test]
+fn policy_playouts_end_every_game() {
+    cases::check(48, |c| {
+        let (set, players, seed) = (c.range(0..OPTION_SETS.len()), c.range(2usize..=3), c.u64());
         let mut g = position(set, players, seed, 0);
         robot::policy_playout(&mut g, seed);
-        prop_assert_eq!(g.phase(), Phase::Over);
-    }
+        assert_eq!(g.phase(), Phase::Over);
+    });
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! fixed seeds at sizes 4, 8 and 16 and with three players, and `pbem engine limit svg` through the real
 //! binary.
 
-use assert_cmd::Command;
+use crate::common::{Command, pbem_bin};
 use pbem::games::{GameOption, GameState, Registry};
 
 fn game(options: &[&str], players: usize, seed: u64, moves: usize) -> Box<dyn GameState> {
@@ -48,16 +48,14 @@ fn manual_placement_shows_the_open_cells() {
 #[test]
 fn the_engine_prints_the_picture() {
     let g = game(&[], 2, 7, 1);
-    let out = Command::cargo_bin("pbem")
-        .unwrap()
+    let out = Command::new(pbem_bin())
         .args(["engine", "limit", "svg"])
         .write_stdin(g.to_json())
         .output()
         .unwrap();
     assert!(out.status.success(), "{out:?}");
     assert_eq!(String::from_utf8(out.stdout).unwrap(), g.svg().unwrap());
-    let bad = Command::cargo_bin("pbem")
-        .unwrap()
+    let bad = Command::new(pbem_bin())
         .args(["engine", "limit", "svg", "extra"])
         .write_stdin(g.to_json())
         .output()

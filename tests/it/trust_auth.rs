@@ -47,7 +47,7 @@ fn pbem(env: &Env, config: Option<&Path>, args: &[&str], stdin: &[u8]) -> (Outpu
     if let Some(c) = config {
         cmd.arg("--config").arg(c);
     }
-    let out = assert_cmd::Command::from_std(cmd)
+    let out = common::Command::from_std(cmd)
         .env("PBEM_REPORT_RSS", "1")
         .args(args)
         .write_stdin(stdin.to_vec())

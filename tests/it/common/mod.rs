@@ -8,8 +8,13 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use assert_cmd::Command;
 use mail_parser::MessageParser;
+
+/// Randomized property tests, shared with the unit tests (the crate's `cases` module is test-only).
+#[path = "../../../src/cases.rs"]
+pub mod cases;
+mod command;
+pub use command::Command;
 
 /// The clock every test runs at: 2026-11-18 11:06:40 UTC.
 pub const NOW: i64 = 1_795_000_000;
