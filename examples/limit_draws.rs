@@ -59,7 +59,13 @@ fn removes(mv: &str) -> bool {
 /// The chance that `robot` wins from `g` when it plays its best and the other seat plays uniformly
 /// at random among its legal turns (as `random` does), draws counting nothing; `streak` is the turns
 /// played since the last removal. `None` once `budget` positions have been searched.
-fn win_chance(g: &Game, robot: usize, streak: u32, memo: &mut Memo, budget: &mut u64) -> Option<f64> {
+fn win_chance(
+    g: &Game,
+    robot: usize,
+    streak: u32,
+    memo: &mut Memo,
+    budget: &mut u64,
+) -> Option<f64> {
     let Some(me) = g.to_move() else {
         return Some(match g.result() {
             Some(Outcome::Winner(w)) if *w == robot => 1.0,
@@ -79,7 +85,11 @@ fn win_chance(g: &Game, robot: usize, streak: u32, memo: &mut Memo, budget: &mut
     g.legal_actions(&mut ids);
     let (mut best, mut sum) = (0.0f64, 0.0f64);
     for &a in &ids {
-        let s = if removes(&g.action_text(a)) { 0 } else { streak + 1 };
+        let s = if removes(&g.action_text(a)) {
+            0
+        } else {
+            streak + 1
+        };
         let mut h = g.clone();
         h.apply_action(a);
         let v = win_chance(&h, robot, s, memo, budget)?;
@@ -167,7 +177,11 @@ fn main() {
             ));
             if let Some(v) = exact {
                 let mine = v.iter().find(|(_, t)| *t == mv).map_or(-1.0, |x| x.0);
-                let best: Vec<String> = v.iter().take(4).map(|(p, t)| format!("{t} {p:.3}")).collect();
+                let best: Vec<String> = v
+                    .iter()
+                    .take(4)
+                    .map(|(p, t)| format!("{t} {p:.3}"))
+                    .collect();
                 lines.push(format!(
                     "      exact chance of a win against random: its turn {mine:.3}, best {}",
                     best.join(", ")

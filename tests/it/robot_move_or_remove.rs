@@ -36,10 +36,7 @@ fn limit_robots_play_on_instead_of_drawing_at_once_under_move_or_remove() {
             let mut h = g.clone_box();
             h.play(&m).unwrap();
             if allowed.contains(&m) {
-                assert!(
-                    matches!(h.status(), Status::ToMove(_)),
-                    "{m} ends the game"
-                );
+                assert!(matches!(h.status(), Status::ToMove(_)), "{m} ends the game");
             } else {
                 assert!(
                     matches!(h.status(), Status::Over(Outcome::Draw(_))),

@@ -143,8 +143,8 @@ impl Game {
         if self.config().mode == Mode::MoveOrRemove && self.step_draws() {
             // One is enough (they all end the game alike): the widening lets few children in at
             // first, and the others must not crowd out the removals.
-            if let Some(k) = (0..ids.len())
-                .find(|&k| id_act(ids[k]).remove == NONE && out[k].is_finite())
+            if let Some(k) =
+                (0..ids.len()).find(|&k| id_act(ids[k]).remove == NONE && out[k].is_finite())
             {
                 out[k] = DRAW_AT_ONCE;
             }
