@@ -326,6 +326,42 @@ mod tests {
     }
 
     #[test]
+    fn under_move_or_remove_one_turn_that_draws_at_once_comes_first() {
+        let cfg =
+            Config::from_options(&[crate::games::GameOption::flag("move_or_remove")]).unwrap();
+        let mut g = Game::new(cfg, 2, 7).unwrap();
+        let mut ids = Vec::new();
+        let mut priors = Vec::new();
+        // Before any turn a move draws nothing: no turn is marked.
+        g.action_ids(&mut ids);
+        g.action_prior_scores(&ids, &mut priors);
+        assert!(!priors.contains(&DRAW_AT_ONCE));
+        // After a pawn move alone, any pawn move of the reply ends the game in a draw: exactly one of
+        // them is marked, and it is a move; the removals keep their own priors.
+        let step = *ids.iter().find(|&&id| id_act(id).remove == NONE).unwrap();
+        g.play_action_id(step);
+        g.action_ids(&mut ids);
+        g.action_prior_scores(&ids, &mut priors);
+        let marked: Vec<usize> = (0..ids.len())
+            .filter(|&k| priors[k] == DRAW_AT_ONCE)
+            .collect();
+        assert_eq!(marked.len(), 1, "{priors:?}");
+        let mut h = g.clone();
+        h.play_action_id(ids[marked[0]]);
+        assert!(matches!(h.result(), Some(crate::games::Outcome::Draw(_))));
+        for (k, &id) in ids.iter().enumerate() {
+            if id_act(id).remove != NONE {
+                assert_eq!(priors[k], turn_prior(&g, id_act(id)));
+            }
+        }
+        // Without -move_or_remove nothing is marked.
+        let g = Game::new(Config::default(), 2, 7).unwrap();
+        g.action_ids(&mut ids);
+        g.action_prior_scores(&ids, &mut priors);
+        assert!(!priors.contains(&DRAW_AT_ONCE));
+    }
+
+    #[test]
     fn every_legal_move_has_an_id_in_every_phase() {
         for cfg in [
             Config::default(),
