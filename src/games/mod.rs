@@ -412,6 +412,13 @@ pub trait GameState: Send {
         let _ = (pick, played);
         false
     }
+    /// The part of its share of a draw that the robot the search is for gives up (contempt, 0 to 0.99),
+    /// which the others in the draw gain; `None` (the default) takes the search's 0.8. Limit under
+    /// `-move_or_remove` asks for more: there a draw is on offer at almost every turn, and a robot that
+    /// counted it worth a tenth of a point still took draws where playing on won against a random player.
+    fn search_contempt(&self) -> Option<f32> {
+        None
+    }
     /// The playouts a robot level (1 to 3) spends on a move in this position; `None` (the default) takes
     /// the search's table ([`search::level_playouts`]). Limit spends fewer on placements, whose playouts
     /// cost ten to forty times more.

@@ -14,6 +14,7 @@ use rand_core::SeedableRng;
 use super::board::{Act, NONE};
 use super::game::{Game, Phase};
 use super::notation::Move;
+use super::options::Mode;
 use super::robot;
 use super::view::TileColour;
 
@@ -129,7 +130,9 @@ impl Game {
     }
 
     /// The search's priors (see [`turn_prior`]): a movement turn that wins at once is marked
-    /// `f32::INFINITY`; placements all score 0 (tried in a random order).
+    /// `f32::INFINITY`; placements all score 0 (tried in a random order). Under `-move_or_remove`, when
+    /// a turn without a removal would end the game in a stalemate draw, one of those turns comes first
+    /// ([`DRAW_AT_ONCE`]): the search then sees at once that a pawn move before it offered a draw.
     pub fn action_prior_scores(&self, ids: &[u32], out: &mut Vec<f32>) {
         out.clear();
         if self.phase() != Phase::Movement {
@@ -137,6 +140,23 @@ impl Game {
             return;
         }
         out.extend(ids.iter().map(|&id| turn_prior(self, id_act(id))));
+        if self.config().mode == Mode::MoveOrRemove && self.step_draws() {
+            // One is enough (they all end the game alike): the widening lets few children in at
+            // first, and the others must not crowd out the removals.
+            if let Some(k) =
+                (0..ids.len()).find(|&k| id_act(ids[k]).remove == NONE && out[k].is_finite())
+            {
+                out[k] = DRAW_AT_ONCE;
+            }
+        }
+    }
+
+    /// Whether a turn without a tile removal now would end the game in a stalemate draw (6.1).
+    fn step_draws(&self) -> bool {
+        let in_play = (0..self.players())
+            .filter(|&s| self.seat[s] == super::SeatState::In)
+            .count();
+        self.streak as usize + 1 >= in_play
     }
 
     /// The pawn move of a movement turn as its group (the search chooses it first, then the removal).
@@ -156,6 +176,12 @@ impl Game {
 }
 
 // ---- Limit's knowledge for the search ------------------------------------------------------------
+
+/// The prior of a turn that ends the game in a stalemate draw at once (under `-move_or_remove`): above
+/// every other but a win. Listed among the first, such a reply is proven a draw at its first visit, so
+/// a pawn move that lets the next player draw is scored as the draw it offers; found late (the priors
+/// put captures first), it was not, and the robot moved into draws against a random player.
+const DRAW_AT_ONCE: f32 = 1.0e6;
 
 /// The prior of one legal movement turn for the generic search: [`prior`], or `f32::INFINITY` for a
 /// turn that captures every pawn of the other colours and keeps one of the mover's (a win at once).
@@ -188,10 +214,7 @@ pub(super) fn move_or_remove_act(g: &Game, rng: &mut ChaCha8Rng) -> Act {
     let c = g.config();
     let rs = g.restricted();
     let m0 = g.board.m;
-    let in_play = (0..g.players())
-        .filter(|&s| g.seat[s] == super::SeatState::In)
-        .count();
-    let step_draws = g.streak as usize + 1 >= in_play;
+    let step_draws = g.step_draws();
     let gain = |a: Act| {
         g.board
             .try_act(me, a, c.free_edges, c.can_isolate, rs)
@@ -300,6 +323,42 @@ mod tests {
             assert!((MOVE_IDS..ACTION_SPACE).contains(&id));
             assert_eq!(id_placement(id), m);
         }
+    }
+
+    #[test]
+    fn under_move_or_remove_one_turn_that_draws_at_once_comes_first() {
+        let cfg =
+            Config::from_options(&[crate::games::GameOption::flag("move_or_remove")]).unwrap();
+        let mut g = Game::new(cfg, 2, 7).unwrap();
+        let mut ids = Vec::new();
+        let mut priors = Vec::new();
+        // Before any turn a move draws nothing: no turn is marked.
+        g.action_ids(&mut ids);
+        g.action_prior_scores(&ids, &mut priors);
+        assert!(!priors.contains(&DRAW_AT_ONCE));
+        // After a pawn move alone, any pawn move of the reply ends the game in a draw: exactly one of
+        // them is marked, and it is a move; the removals keep their own priors.
+        let step = *ids.iter().find(|&&id| id_act(id).remove == NONE).unwrap();
+        g.play_action_id(step);
+        g.action_ids(&mut ids);
+        g.action_prior_scores(&ids, &mut priors);
+        let marked: Vec<usize> = (0..ids.len())
+            .filter(|&k| priors[k] == DRAW_AT_ONCE)
+            .collect();
+        assert_eq!(marked.len(), 1, "{priors:?}");
+        let mut h = g.clone();
+        h.play_action_id(ids[marked[0]]);
+        assert!(matches!(h.result(), Some(crate::games::Outcome::Draw(_))));
+        for (k, &id) in ids.iter().enumerate() {
+            if id_act(id).remove != NONE {
+                assert_eq!(priors[k], turn_prior(&g, id_act(id)));
+            }
+        }
+        // Without -move_or_remove nothing is marked.
+        let g = Game::new(Config::default(), 2, 7).unwrap();
+        g.action_ids(&mut ids);
+        g.action_prior_scores(&ids, &mut priors);
+        assert!(!priors.contains(&DRAW_AT_ONCE));
     }
 
     #[test]

@@ -89,6 +89,10 @@ impl Game {
     }
 }
 
+/// The part of its share of a draw the robot gives up under `-move_or_remove` (the search's default
+/// is 0.8).
+const MOVE_OR_REMOVE_CONTEMPT: f32 = 0.98;
+
 impl GameState for Game {
     fn to_json(&self) -> String {
         json::to_json(self)
@@ -195,6 +199,14 @@ impl GameState for Game {
     ) -> bool {
         self.policy_playout_ids(pick, played);
         true
+    }
+    fn search_contempt(&self) -> Option<f32> {
+        // Under -move_or_remove a draw is on offer at almost every turn. At the search's usual 0.8
+        // the robot still took draws (a tenth of a point to it) where a removal kept a fair chance
+        // of a win: removals are judged against an opponent who answers every one at its best, a
+        // draw is exact. Valued at a hundredth of a point, a draw is taken only when nothing else
+        // is expected to score (docs/robot.md, "Limit -move_or_remove").
+        (self.config().mode == options::Mode::MoveOrRemove).then_some(MOVE_OR_REMOVE_CONTEMPT)
     }
     fn level_playouts(&self, level: u8) -> Option<u32> {
         // A placement playout lists every placement at each turn: ten to forty times a movement one.

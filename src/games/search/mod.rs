@@ -215,7 +215,7 @@ pub fn think(game: &dyn GameState, budget: Budget, seed: u64) -> Option<Thought>
             let n = &tree.nodes[n];
             // The solver's values carry the contempt for draws; report the draw's own share.
             let proven = n.proven.map(|r| match r[me] {
-                x if x > 0.0 && x < 1.0 => x / (1.0 - tree::CONTEMPT),
+                x if x > 0.0 && x < 1.0 => x / (1.0 - tree.contempt),
                 x => x,
             });
             (proven.unwrap_or(n.total / n.visits.max(1) as f32), proven)

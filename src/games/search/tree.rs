@@ -122,6 +122,8 @@ pub(super) struct Tree {
     rave: bool,
     /// The seat the search is for (the root's player to move): the one with contempt for draws.
     seat: usize,
+    /// The part of its share of a draw that seat gives up ([`CONTEMPT`] unless the game asks otherwise).
+    pub contempt: f32,
     /// The game gave priors at the root: listing a position is costly, so deep nodes wait for visits.
     heavy: bool,
     sc: Scratch,
@@ -140,19 +142,20 @@ impl Tree {
             pos,
             rave,
             seat: me,
+            contempt: root.search_contempt().unwrap_or(CONTEMPT).clamp(0.0, 0.99),
             heavy: false,
             sc,
         }
     }
 
-    /// `r` as the search scores it: a draw shared by the robot's seat is worth [`CONTEMPT`] less to it.
+    /// `r` as the search scores it: a draw shared by the robot's seat is worth its contempt less to it.
     /// (Proven values and playout results alike, so the solver compares like with like.)
     fn contempt(&self, mut r: Rewards) -> Rewards {
         let mine = r[self.seat];
         if mine <= 0.0 || mine >= 1.0 {
             return r;
         }
-        let cut = CONTEMPT * mine;
+        let cut = self.contempt * mine;
         r[self.seat] -= cut;
         // The others in the draw gain what the robot gives up: a draw the robot dislikes is one its
         // opponents are glad to take, so the search does not offer one hoping it is declined.
@@ -541,9 +544,13 @@ impl Tree {
                 && self.offers_draw(p)
             {
                 let floor = self.nodes[p].mean() - DRAW_OFFER_MARGIN;
+                // Not a move that ends the game in a draw itself: taking the draw at once is no
+                // better than offering it (under `limit -move_or_remove` this rule swapped a
+                // removal, one of whose replies could lead to a proven draw, for a move that drew
+                // on the spot).
                 let other = most_visited(&mut live().filter(|&c| {
                     let n = &self.nodes[c];
-                    n.visits > 0 && n.mean() >= floor && !self.offers_draw(c)
+                    n.visits > 0 && n.mean() >= floor && !self.offers_draw(c) && !self.is_draw(c)
                 }));
                 pick = other.or(pick);
             }
@@ -569,6 +576,13 @@ impl Tree {
             }
             return (self.nodes[pick].action, Some(pick));
         }
+    }
+
+    /// Whether child `c` is a proven draw for the robot the search is for.
+    fn is_draw(&self, c: usize) -> bool {
+        self.nodes[c]
+            .proven
+            .is_some_and(|r| r[self.seat] > 0.0 && r[self.seat] < 1.0)
     }
 
     /// Whether the position after child `c` (or, for a group, after any of its actions) lets the next
@@ -615,6 +629,7 @@ impl Tree {
             pos: self.pos,
             rave: self.rave,
             seat: self.seat,
+            contempt: self.contempt,
             heavy: self.heavy,
             sc: std::mem::take(&mut self.sc),
         }
