@@ -6,6 +6,7 @@
 
 pub mod game;
 pub mod options;
+mod playout;
 pub mod view;
 
 #[cfg(test)]
@@ -123,6 +124,14 @@ impl GameState for HexGame {
     }
     fn random_playout(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> u32 {
         self.playout(pick)
+    }
+    fn search_playout(
+        &mut self,
+        pick: &mut dyn FnMut(usize) -> usize,
+        played: Option<&mut Vec<(usize, u32)>>,
+    ) -> bool {
+        self.bridge_playout(pick, played);
+        true
     }
     fn action_space(&self) -> u32 {
         u32::from(self.swap_id()) + 1
