@@ -3,6 +3,7 @@
 //! [`game::HexGame`] is the engine, on the shared rhombus of [`crate::games::hexgrid`]; [`options`] reads
 //! a challenge's options; [`view`] draws the board (ASCII, SVG, the neutral board) and writes the notes
 //! of the board mail.
+//! The search's playouts save bridges (`playout.rs`, [`HexGame::bridge_playout`]).
 
 pub mod game;
 pub mod options;
