@@ -14,6 +14,8 @@
 #   DEADLINE     a Unix time: start no new chunk after it (the pairings then hold what fitted)
 #   CHUNK        games per `match` run (default 10)
 #   TABLE_ONLY=1 print the table from the records there, play nothing
+#   PBEM         play with this pbem binary instead of building the release one (so that a ladder of
+#                several games plays one binary throughout while the sources change)
 #
 # Resumable: game k of a pairing is the game with seed SEED+k (SEED=1000), fixed by its seed whichever run
 # plays it, so a later run continues each pairing where the records stop, and the pairings are played a
@@ -53,9 +55,12 @@ played() { # played FILE: games recorded in FILE
 }
 
 if [[ -z ${TABLE_ONLY:-} ]]; then
-    cargo build --release --quiet --bin pbem
+    if [[ -z ${PBEM:-} ]]; then
+        cargo build --release --quiet --bin pbem
+        PBEM=$TARGET/release/pbem
+    fi
     # A copy, so that a rebuild while the ladder runs cannot change the player halfway.
-    cp "$TARGET/release/pbem" "$DIR/pbem"
+    cp "$PBEM" "$DIR/pbem"
     BIN=$(realpath "$DIR/pbem")
     while :; do
         progress=0

@@ -37,6 +37,7 @@ mod proposals;
 mod ratings;
 mod records;
 mod reply;
+mod robot_hex_bridges;
 mod robot_mail;
 mod robot_move_or_remove;
 mod robot_proposals;

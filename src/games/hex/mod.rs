@@ -3,9 +3,11 @@
 //! [`game::HexGame`] is the engine, on the shared rhombus of [`crate::games::hexgrid`]; [`options`] reads
 //! a challenge's options; [`view`] draws the board (ASCII, SVG, the neutral board) and writes the notes
 //! of the board mail.
+//! The search's playouts save bridges (`playout.rs`, [`HexGame::bridge_playout`]).
 
 pub mod game;
 pub mod options;
+mod playout;
 pub mod view;
 
 #[cfg(test)]
@@ -124,6 +126,20 @@ impl GameState for HexGame {
     fn random_playout(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> u32 {
         self.playout(pick)
     }
+    fn search_playout(
+        &mut self,
+        pick: &mut dyn FnMut(usize) -> usize,
+        played: Option<&mut Vec<(usize, u32)>>,
+    ) -> bool {
+        self.bridge_playout(pick, played);
+        true
+    }
+    fn level_playouts(&self, level: u8) -> Option<u32> {
+        // robot1 plays on fewer playouts than the search's table gives (1,000): with 1,000 against
+        // robot2's 5,000, robot2 won too few games against it for the ladder's 0.65, with random
+        // playouts and with bridge-saving ones (docs/robot.md "Hex on the generic search").
+        (level == 1).then_some(HEX_ROBOT1_PLAYOUTS)
+    }
     fn action_space(&self) -> u32 {
         u32::from(self.swap_id()) + 1
     }
@@ -171,6 +187,9 @@ impl GameState for HexGame {
         view::notes(self)
     }
 }
+
+/// The playouts of Hex's robot1 (robot2 and robot3 keep the search's 5,000 and 30,000).
+pub const HEX_ROBOT1_PLAYOUTS: u32 = 300;
 
 /// The help page mailed for `hex help`.
 pub const HELP: &str = include_str!("help.txt");
