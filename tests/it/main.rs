@@ -38,6 +38,7 @@ mod ratings;
 mod records;
 mod reply;
 mod robot_mail;
+mod robot_mail_boards;
 mod robot_proposals;
 mod robot_tactics;
 mod robot_tactics_boards;
