@@ -39,6 +39,7 @@ mod records;
 mod reply;
 mod robot_hex_bridges;
 mod robot_mail;
+mod robot_mail_boards;
 mod robot_move_or_remove;
 mod robot_proposals;
 mod robot_tactics;

@@ -64,6 +64,18 @@ impl Bits {
         unreachable!("nth past the end of a set")
     }
 
+    /// How many cells of the set are below `i` (the rank of `i` among them, when it is one).
+    pub fn rank(&self, i: usize) -> u32 {
+        let (k, bit) = (i >> 6, i & 63);
+        let below: u32 = self.0[..k].iter().map(|w| w.count_ones()).sum();
+        below + (self.0[k] & ((1u64 << bit) - 1)).count_ones()
+    }
+
+    /// True when every cell of `self` is in `o`.
+    pub fn within(&self, o: Bits) -> bool {
+        self.minus(o).is_empty()
+    }
+
     /// The cells in increasing order.
     pub fn iter(self) -> impl Iterator<Item = usize> {
         self.0.into_iter().enumerate().flat_map(|(k, mut w)| {
@@ -91,6 +103,11 @@ mod tests {
         assert_eq!(b.count(), 5);
         assert_eq!(b.iter().collect::<Vec<_>>(), [0, 63, 64, 200, 216]);
         assert_eq!(b.nth(3), 200);
+        assert_eq!(
+            [b.rank(0), b.rank(64), b.rank(200), b.rank(201)],
+            [0, 2, 3, 4]
+        );
+        assert!(Bits::EMPTY.within(b) && b.within(b) && !b.within(Bits::EMPTY));
         b.clear(63);
         assert!(!b.has(63) && b.has(64));
         assert_eq!(b.minus(b), Bits::EMPTY);

@@ -5,8 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::geometry::{Geometry, Shape};
-use super::notation;
 use super::rules::{Move, Position};
+use super::{actions, notation};
 use super::{render, title, word};
 use crate::games::{Board, GameState, MoveRecord, Outcome, RuleError, Status};
 
@@ -295,6 +295,51 @@ impl GameState for AtaxxGame {
             played += 1;
         }
         played
+    }
+
+    fn action_space(&self) -> u32 {
+        actions::space(&self.pos.geo)
+    }
+
+    fn legal_actions(&self, out: &mut Vec<u32>) {
+        actions::legal(&self.pos, out);
+    }
+
+    fn apply_action(&mut self, action: u32) {
+        self.push_move(actions::decode(&self.pos.geo, action));
+    }
+
+    fn action_text(&self, action: u32) -> String {
+        notation::write(&self.pos.geo, actions::decode(&self.pos.geo, action))
+    }
+
+    fn search_rave(&self) -> bool {
+        // What a clone or a jump is worth depends on the pieces next to its cells at that moment
+        // (they turn), so all-moves-as-first statistics mislead as in Limit.
+        false
+    }
+
+    fn search_copy(&self) -> Box<dyn GameState> {
+        // The search reads only the position; the move list would be copied thousands of times.
+        Box::new(AtaxxGame {
+            shape: self.shape,
+            pos: self.pos.clone(),
+            entries: Vec::new(),
+        })
+    }
+
+    fn may_win_at_once(&self, action: u32) -> bool {
+        actions::may_win_at_once(&self.pos, action)
+    }
+
+    fn search_playout(
+        &mut self,
+        pick: &mut dyn FnMut(usize) -> usize,
+        played: Option<&mut Vec<(usize, u32)>>,
+    ) -> bool {
+        // On the position alone: a search copy's move list is not kept (see `search_copy`).
+        actions::playout(&mut self.pos, pick, played);
+        true
     }
 
     fn turn_notes(&self, since: u32) -> Vec<String> {

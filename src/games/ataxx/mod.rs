@@ -5,8 +5,9 @@
 //! [`geometry`] builds each board (names, the cells at distance 1 and 2 as bit sets, [`bits`]);
 //! [`rules`] is the engine over positions as values; [`game`] keeps the move list and implements the
 //! server's [`GameState`]; [`notation`] reads and writes moves; [`render`] draws the ASCII board and
-//! the picture.
+//! the picture; [`actions`] numbers the moves for the generic search.
 
+pub mod actions;
 pub mod bits;
 pub mod game;
 pub mod geometry;

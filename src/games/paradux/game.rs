@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::rules::{End, Layout, Move, Position, SIDES, centre, ring};
-use super::{Options, notation, read_options, render};
+use super::{Options, actions, notation, read_options, render};
 use crate::games::{Board, GameOption, GameState, MoveRecord, Outcome, RuleError, Status};
 
 /// One entry of the move list.
@@ -351,6 +351,54 @@ impl GameState for ParaduxGame {
             self.push_move(moves[pick(moves.len())]);
             played += 1;
         }
+    }
+
+    fn action_space(&self) -> u32 {
+        actions::space(self.pos.geo())
+    }
+
+    fn legal_actions(&self, out: &mut Vec<u32>) {
+        actions::legal(&self.pos, out);
+    }
+
+    fn apply_action(&mut self, action: u32) {
+        self.push_move(actions::decode(self.pos.geo(), action));
+    }
+
+    fn action_text(&self, action: u32) -> String {
+        self.write(actions::decode(self.pos.geo(), action))
+    }
+
+    fn search_rave(&self) -> bool {
+        // An id names two cells, but what it does depends on whose pieces stand there at the
+        // moment (the same switch swaps different colours later), so all-moves-as-first misleads.
+        false
+    }
+
+    fn search_copy(&self) -> Box<dyn GameState> {
+        // The search reads only the position (with its counts of earlier positions, which the
+        // draw by repetition needs); the move list would be copied thousands of times.
+        Box::new(ParaduxGame {
+            options: self.options,
+            pos: self.pos.clone(),
+            entries: Vec::new(),
+        })
+    }
+
+    fn may_win_at_once(&self, action: u32) -> bool {
+        // Exact and cheap: only a move that gives the mover a line wins (section 5.1).
+        self.pos
+            .wins_at_once(actions::decode(self.pos.geo(), action))
+    }
+
+    fn search_playout(
+        &mut self,
+        pick: &mut dyn FnMut(usize) -> usize,
+        played: Option<&mut Vec<(usize, u32)>>,
+    ) -> bool {
+        // On the position alone: a search copy's move list is not kept (see `search_copy`).
+        actions::playout(&mut self.pos, pick, played);
+        true
     }
 
     fn turn_notes(&self, since: u32) -> Vec<String> {

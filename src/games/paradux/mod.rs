@@ -4,8 +4,10 @@
 //!
 //! [`rules`] is the engine over positions as values; [`game`] keeps the move list (with the
 //! engine's passes) and implements the server's [`GameState`]; [`notation`] reads and writes moves;
-//! [`render`] draws the ASCII board and the picture.
+//! [`render`] draws the ASCII board and the picture; [`actions`] numbers the moves for the generic
+//! search.
 
+pub mod actions;
 pub mod game;
 pub mod notation;
 pub mod render;

@@ -323,7 +323,7 @@ impl Position {
     /// Calls `f` with every switch and pair move the geometry allows the player to move, the
     /// forbidden undo left out, each once; stops early when `f` returns false. Returns false if
     /// it stopped early.
-    fn each_move(&self, mut f: impl FnMut(Move) -> bool) -> bool {
+    pub fn each_move(&self, mut f: impl FnMut(Move) -> bool) -> bool {
         let geo = self.geo();
         let steps = &self.layout.steps;
         let me = self.to_move;
@@ -464,22 +464,20 @@ impl Position {
         Ok(())
     }
 
-    /// Plays a legal move (checked by the caller), then section 5's end checks and any automatic
-    /// pass (section 4.4).
-    pub fn apply(&mut self, mv: Move) -> Applied {
-        let me = self.to_move;
-        let other = 1 - me;
+    /// Each seat's pieces after the legal move `mv`, the position itself unchanged.
+    pub fn pieces_after(&self, mv: Move) -> [Bits; 2] {
+        let mut pieces = self.pieces;
         match mv {
             Move::Switch(a, b) => {
-                for s in 0..2 {
-                    let (ha, hb) = (self.pieces[s].has(a), self.pieces[s].has(b));
+                for p in &mut pieces {
+                    let (ha, hb) = (p.has(a), p.has(b));
                     if ha != hb {
                         if ha {
-                            self.pieces[s].clear(a);
-                            self.pieces[s].set(b);
+                            p.clear(a);
+                            p.set(b);
                         } else {
-                            self.pieces[s].clear(b);
-                            self.pieces[s].set(a);
+                            p.clear(b);
+                            p.set(a);
                         }
                     }
                 }
@@ -487,13 +485,31 @@ impl Position {
             Move::Pair { from, to } => {
                 let owners = from.map(|c| self.owner(c).expect("a pair moves two pieces"));
                 for (i, &c) in from.iter().enumerate() {
-                    self.pieces[owners[i]].clear(c);
+                    pieces[owners[i]].clear(c);
                 }
                 for (i, &c) in to.iter().enumerate() {
-                    self.pieces[owners[i]].set(c);
+                    pieces[owners[i]].set(c);
                 }
             }
         }
+        pieces
+    }
+
+    /// True when the legal move `mv` gives the player to move a line, and so wins at once
+    /// (section 5.1: the mover wins when both sides have one).
+    pub fn wins_at_once(&self, mv: Move) -> bool {
+        let mine = self.pieces_after(mv)[self.to_move];
+        mv.arrivals()
+            .into_iter()
+            .any(|c| mine.has(c) && self.layout.line_through(c, mine))
+    }
+
+    /// Plays a legal move (checked by the caller), then section 5's end checks and any automatic
+    /// pass (section 4.4).
+    pub fn apply(&mut self, mv: Move) -> Applied {
+        let me = self.to_move;
+        let other = 1 - me;
+        self.pieces = self.pieces_after(mv);
         self.last = Some(mv);
         self.to_move = other;
         // Before the move nobody had a line (the game would be over), so a new line passes through
