@@ -4,7 +4,7 @@
 //! no pawn at once. Used to find why the robots draw against a random player under `-move_or_remove`
 //! (docs/robot.md).
 //!
-//! `cargo run --release --example limit_draws -- LEVEL GAMES [SEED] [OPTION...]`
+//! `cargo run --release --features tools --example limit_draws -- LEVEL GAMES [SEED] [OPTION...]`
 //! (e.g. `-- 3 40 1000 -move_or_remove`); `--all` among the options prints every game, not only draws.
 
 use std::collections::HashMap;

@@ -162,3 +162,40 @@ fn no_file_holds_more_than_about_800_lines_of_code() {
     }
     assert!(big.is_empty(), "split these by concern: {big:?}");
 }
+
+/// The first `cargo test` builds every example it is not told to skip, each a link of the whole
+/// crate; the examples are tools that scripts/ runs, so each must need the `tools` feature.
+#[test]
+fn every_example_needs_the_tools_feature() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest: toml::Table = std::fs::read_to_string(root.join("Cargo.toml"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let gated: BTreeSet<String> = manifest["example"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| {
+            e.get("required-features")
+                .and_then(|f| f.as_array())
+                .is_some_and(|f| f.iter().any(|x| x.as_str() == Some("tools")))
+        })
+        .map(|e| e["name"].as_str().unwrap().to_string())
+        .collect();
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(root.join("examples")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "rs") {
+            let name = path.file_stem().unwrap().to_string_lossy().to_string();
+            if !gated.contains(&name) {
+                missing.push(name);
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "examples without an [[example]] entry with required-features = [\"tools\"] in \
+         Cargo.toml (cargo test would build them): {missing:?}"
+    );
+}
