@@ -92,6 +92,13 @@ macro_rules! int {
 }
 int!(u8, u16, u32, u64, usize, i32, i64);
 
+/// A seeded `pick(n)` (a number below `n`), the form the engines' random playouts take their
+/// choices in, for tests that walk random games.
+pub fn picker(seed: u64) -> impl FnMut(usize) -> usize {
+    let mut case = Case::new(seed);
+    move |n: usize| case.range(0..n)
+}
+
 impl Case {
     /// A case drawn from `seed`.
     pub fn new(seed: u64) -> Case {

@@ -96,17 +96,8 @@ mod tests {
     use super::super::Options;
     use super::super::game::ParaduxGame;
     use super::*;
+    use crate::cases::picker;
     use crate::games::{GameState, Outcome, Status};
-
-    /// A seeded generator for the test's random games.
-    fn picker(mut seed: u64) -> impl FnMut(usize) -> usize {
-        move |n: usize| {
-            seed = seed
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            ((seed >> 33) as usize) % n
-        }
-    }
 
     /// The parts of a game the rules and the move list hold (the JSON is compared on some).
     fn state(g: &ParaduxGame) -> impl PartialEq + std::fmt::Debug {
