@@ -3,9 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::games::RuleError;
 use crate::games::hex::game::{GOAL, Leaving, Left};
+use crate::games::hexgrid::turns::{self, Alternating};
 use crate::games::hexgrid::{Chains, EMPTY, Grid};
-use crate::games::{MoveRecord, Outcome, RuleError, Status};
 
 /// A black stone in [`Chains`].
 pub const BLACK: u8 = 1;
@@ -69,25 +70,10 @@ impl ChameleonGame {
         &self.chains
     }
 
-    /// The moves played so far, as action ids.
-    pub fn actions(&self) -> &[u16] {
-        &self.actions
-    }
-
-    /// The winner, if the game is over.
-    pub fn winner(&self) -> Option<usize> {
-        self.winner
-    }
-
-    /// The seat that resigned or forfeited, if one did.
-    pub fn left(&self) -> Option<Left> {
-        self.left
-    }
-
     /// The seat to move, `None` once the game is over.
     #[inline]
     pub fn to_move(&self) -> Option<usize> {
-        self.winner.is_none().then_some(self.actions.len() % 2)
+        turns::to_move(self)
     }
 
     /// Reads a move, `b:c3` or `w:c3` (white space deleted, either case), without checking it is legal.
@@ -195,87 +181,6 @@ impl ChameleonGame {
         }
     }
 
-    /// Where the game stands.
-    pub fn status(&self) -> Status {
-        match self.winner {
-            Some(w) => Status::Over(Outcome::Winner(w)),
-            None => Status::ToMove(self.actions.len() % 2),
-        }
-    }
-
-    /// The move list: the stones, then a resignation or forfeit.
-    pub fn records(&self) -> Vec<MoveRecord> {
-        let mut out: Vec<MoveRecord> = self
-            .actions
-            .iter()
-            .enumerate()
-            .map(|(i, &a)| MoveRecord {
-                seat: i % 2,
-                text: self.action_name(a),
-                auto: false,
-            })
-            .collect();
-        if let Some(l) = self.left {
-            out.push(MoveRecord {
-                seat: l.seat,
-                text: match l.how {
-                    Leaving::Resign => "resign".into(),
-                    Leaving::Forfeit => "forfeit".into(),
-                },
-                auto: false,
-            });
-        }
-        out
-    }
-
-    /// The number of entries in the move list.
-    pub fn entries(&self) -> usize {
-        self.actions.len() + usize::from(self.left.is_some())
-    }
-
-    /// The game when move `n` was awaited.
-    pub fn at_move(&self, n: u32) -> Result<ChameleonGame, RuleError> {
-        let last = self.entries() as u32 + 1;
-        if n == 0 || n > last {
-            return Err(RuleError(format!(
-                "there is no move {n}: this game has moves 1 to {last}"
-            )));
-        }
-        let mut g = ChameleonGame::new(self.size);
-        for &a in self.actions.iter().take(n as usize - 1) {
-            g.apply(a);
-        }
-        if n == last
-            && let Some(l) = self.left
-        {
-            g.leave(l.seat, l.how)?;
-        }
-        Ok(g)
-    }
-
-    /// The number of move sequences of `depth` moves from here.
-    pub fn perft(&self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        if self.to_move().is_none() {
-            return 0;
-        }
-        let mut moves = Vec::new();
-        self.legal(&mut moves);
-        if depth == 1 {
-            return moves.len() as u64;
-        }
-        moves
-            .iter()
-            .map(|&a| {
-                let mut next = self.clone();
-                next.apply(a as u16);
-                next.perft(depth - 1)
-            })
-            .sum()
-    }
-
     /// Random moves to the end; `pick(n)` chooses among the (empty cell, colour) pairs in a private
     /// order. Returns the number of moves played.
     pub fn playout(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> u32 {
@@ -323,5 +228,32 @@ impl ChameleonGame {
             g.leave(l.seat, l.how)?;
         }
         Ok(g)
+    }
+}
+
+impl Alternating for ChameleonGame {
+    fn actions(&self) -> &[u16] {
+        &self.actions
+    }
+    fn winner(&self) -> Option<usize> {
+        self.winner
+    }
+    fn left(&self) -> Option<Left> {
+        self.left
+    }
+    fn action_name(&self, action: u16) -> String {
+        ChameleonGame::action_name(self, action)
+    }
+    fn legal(&self, out: &mut Vec<u32>) {
+        ChameleonGame::legal(self, out)
+    }
+    fn apply(&mut self, action: u16) {
+        ChameleonGame::apply(self, action)
+    }
+    fn leave(&mut self, seat: usize, how: Leaving) -> Result<(), RuleError> {
+        ChameleonGame::leave(self, seat, how)
+    }
+    fn restart(&self) -> ChameleonGame {
+        ChameleonGame::new(self.size)
     }
 }

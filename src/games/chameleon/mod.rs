@@ -10,8 +10,8 @@ pub mod view;
 #[cfg(test)]
 mod tests;
 
-use super::hex::game::Leaving;
 use super::hex::options::{DEFAULT_SIZE, read_size};
+use super::hexgrid::turns::{self, Leaving};
 use super::{GameOption, GameRules, GameState, MoveRecord, RuleError, Status};
 pub use game::ChameleonGame;
 
@@ -89,7 +89,7 @@ impl GameState for ChameleonGame {
         Box::new(self.clone())
     }
     fn status(&self) -> Status {
-        ChameleonGame::status(self)
+        turns::status(self)
     }
     fn seat_names(&self) -> Vec<String> {
         view::SEATS.iter().map(|s| s.to_string()).collect()
@@ -98,10 +98,10 @@ impl GameState for ChameleonGame {
         seat.to_string()
     }
     fn move_number(&self) -> u32 {
-        self.entries() as u32 + 1
+        turns::entries(self) as u32 + 1
     }
     fn moves(&self) -> Vec<MoveRecord> {
-        self.records()
+        turns::records(self)
     }
     fn options_summary(&self) -> String {
         format!("-size={}", self.size())
@@ -128,7 +128,7 @@ impl GameState for ChameleonGame {
         ))
     }
     fn at_move(&self, n: u32) -> Result<Box<dyn GameState>, RuleError> {
-        Ok(Box::new(ChameleonGame::at_move(self, n)?))
+        Ok(Box::new(turns::at_move(self, n)?))
     }
     fn board_view(&self) -> crate::games::Board {
         view::board_view(self)
@@ -140,7 +140,7 @@ impl GameState for ChameleonGame {
         Some(view::svg(self))
     }
     fn perft(&self, depth: u32) -> u64 {
-        ChameleonGame::perft(self, depth)
+        turns::perft(self, depth)
     }
     fn random_playout(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> u32 {
         self.playout(pick)

@@ -5,7 +5,7 @@
 use super::game::{BLACK, ChameleonGame, WHITE};
 use crate::games::Status;
 use crate::games::board::{Board, Cell, LastMove, Mark, SideInfo, Spot};
-use crate::games::hex::game::Leaving;
+use crate::games::hexgrid::turns::{self, Alternating, Leaving};
 use crate::games::hexgrid::{EMPTY, draw};
 
 /// The seats' names: seat 0 joins top and bottom, seat 1 left and right.
@@ -34,7 +34,7 @@ fn edges(g: &ChameleonGame, seat: usize) -> String {
 
 /// One line: whose turn, or who won and how.
 pub fn status_line(g: &ChameleonGame) -> String {
-    match (g.status(), g.left()) {
+    match (turns::status(g), g.left()) {
         (Status::ToMove(s), _) => format!("{} (seat {s}) to move", SEATS[s]),
         (Status::Over(_), Some(l)) => format!(
             "{} wins: {} {}",
@@ -135,7 +135,7 @@ pub fn board_view(g: &ChameleonGame) -> Board {
         };
     }
     b.status = status_line(g);
-    b.last_move = g.records().into_iter().last().map(|m| LastMove {
+    b.last_move = turns::records(g).into_iter().last().map(|m| LastMove {
         seat: m.seat,
         to: last
             .filter(|_| m.text != "resign" && m.text != "forfeit")

@@ -4,8 +4,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::options::Config;
+use crate::games::RuleError;
+use crate::games::hexgrid::turns::{self, Alternating};
 use crate::games::hexgrid::{BOTTOM, Chains, EMPTY, Grid, LEFT, RIGHT, Sides, TOP};
-use crate::games::{MoveRecord, Outcome, RuleError, Status};
 
 /// Black's stones (seat 0) in [`Chains`].
 pub const BLACK: u8 = 1;
@@ -24,24 +25,7 @@ pub enum Move {
     Swap,
 }
 
-/// How a seat left the game before it was decided.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Leaving {
-    /// The seat resigned (a server command).
-    Resign,
-    /// The seat lost on time.
-    Forfeit,
-}
-
-/// The seat that left, and how.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Left {
-    /// The seat that left the game.
-    pub seat: usize,
-    /// Resigned or forfeited.
-    pub how: Leaving,
-}
+pub use crate::games::hexgrid::turns::{Leaving, Left};
 
 /// One Hex game.
 #[derive(Debug, Clone)]
@@ -100,25 +84,10 @@ impl HexGame {
         self.grid.len() as u16
     }
 
-    /// The board moves played so far, as action ids.
-    pub fn actions(&self) -> &[u16] {
-        &self.actions
-    }
-
-    /// The winner, if the game is over.
-    pub fn winner(&self) -> Option<usize> {
-        self.winner
-    }
-
-    /// The seat that resigned or forfeited, if one did.
-    pub fn left(&self) -> Option<Left> {
-        self.left
-    }
-
     /// The seat to move, `None` once the game is over.
     #[inline]
     pub fn to_move(&self) -> Option<usize> {
-        self.winner.is_none().then_some(self.actions.len() % 2)
+        turns::to_move(self)
     }
 
     /// True when the swap is legal now: `-swap`, and this is move 2 of a game still going.
@@ -261,87 +230,6 @@ impl HexGame {
         }
     }
 
-    /// Where the game stands.
-    pub fn status(&self) -> Status {
-        match self.winner {
-            Some(w) => Status::Over(Outcome::Winner(w)),
-            None => Status::ToMove(self.actions.len() % 2),
-        }
-    }
-
-    /// The move list: the board moves, then a resignation or forfeit.
-    pub fn records(&self) -> Vec<MoveRecord> {
-        let mut out: Vec<MoveRecord> = self
-            .actions
-            .iter()
-            .enumerate()
-            .map(|(i, &a)| MoveRecord {
-                seat: i % 2,
-                text: self.action_name(a),
-                auto: false,
-            })
-            .collect();
-        if let Some(l) = self.left {
-            out.push(MoveRecord {
-                seat: l.seat,
-                text: match l.how {
-                    Leaving::Resign => "resign".into(),
-                    Leaving::Forfeit => "forfeit".into(),
-                },
-                auto: false,
-            });
-        }
-        out
-    }
-
-    /// The number of entries in the move list.
-    pub fn entries(&self) -> usize {
-        self.actions.len() + usize::from(self.left.is_some())
-    }
-
-    /// The game when move `n` was awaited: the first `n - 1` entries replayed.
-    pub fn at_move(&self, n: u32) -> Result<HexGame, RuleError> {
-        let last = self.entries() as u32 + 1;
-        if n == 0 || n > last {
-            return Err(RuleError(format!(
-                "there is no move {n}: this game has moves 1 to {last}"
-            )));
-        }
-        let mut g = HexGame::new(self.cfg);
-        for &a in self.actions.iter().take(n as usize - 1) {
-            g.apply(a);
-        }
-        if n == last
-            && let Some(l) = self.left
-        {
-            g.leave(l.seat, l.how)?;
-        }
-        Ok(g)
-    }
-
-    /// The number of move sequences of `depth` moves from here (a finished game has none).
-    pub fn perft(&self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        if self.to_move().is_none() {
-            return 0;
-        }
-        let mut moves = Vec::new();
-        self.legal(&mut moves);
-        if depth == 1 {
-            return moves.len() as u64;
-        }
-        moves
-            .iter()
-            .map(|&a| {
-                let mut next = self.clone();
-                next.apply(a as u16);
-                next.perft(depth - 1)
-            })
-            .sum()
-    }
-
     /// Random moves to the end; `pick(n)` chooses among the empty cells in a private order, the swap
     /// (when legal) being choice `n - 1`. Returns the number of moves played.
     pub fn playout(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> u32 {
@@ -403,5 +291,32 @@ impl HexGame {
             g.leave(l.seat, l.how)?;
         }
         Ok(g)
+    }
+}
+
+impl Alternating for HexGame {
+    fn actions(&self) -> &[u16] {
+        &self.actions
+    }
+    fn winner(&self) -> Option<usize> {
+        self.winner
+    }
+    fn left(&self) -> Option<Left> {
+        self.left
+    }
+    fn action_name(&self, action: u16) -> String {
+        HexGame::action_name(self, action)
+    }
+    fn legal(&self, out: &mut Vec<u32>) {
+        HexGame::legal(self, out)
+    }
+    fn apply(&mut self, action: u16) {
+        HexGame::apply(self, action)
+    }
+    fn leave(&mut self, seat: usize, how: Leaving) -> Result<(), RuleError> {
+        HexGame::leave(self, seat, how)
+    }
+    fn restart(&self) -> HexGame {
+        HexGame::new(self.cfg)
     }
 }

@@ -13,6 +13,7 @@ pub mod view;
 #[cfg(test)]
 mod tests;
 
+use super::hexgrid::turns;
 use super::{GameOption, GameRules, GameState, MoveRecord, RuleError, Status};
 pub use game::{HexGame, Move};
 pub use options::Config;
@@ -70,7 +71,7 @@ impl GameState for HexGame {
         Box::new(self.clone())
     }
     fn status(&self) -> Status {
-        HexGame::status(self)
+        turns::status(self)
     }
     fn seat_names(&self) -> Vec<String> {
         vec!["Black".into(), "White".into()]
@@ -79,10 +80,10 @@ impl GameState for HexGame {
         seat.to_string()
     }
     fn move_number(&self) -> u32 {
-        self.entries() as u32 + 1
+        turns::entries(self) as u32 + 1
     }
     fn moves(&self) -> Vec<MoveRecord> {
-        self.records()
+        turns::records(self)
     }
     fn options_summary(&self) -> String {
         self.config().summary()
@@ -109,7 +110,7 @@ impl GameState for HexGame {
         ))
     }
     fn at_move(&self, n: u32) -> Result<Box<dyn GameState>, RuleError> {
-        Ok(Box::new(HexGame::at_move(self, n)?))
+        Ok(Box::new(turns::at_move(self, n)?))
     }
     fn board_view(&self) -> crate::games::Board {
         view::board_view(self)
@@ -121,7 +122,7 @@ impl GameState for HexGame {
         Some(view::svg(self))
     }
     fn perft(&self, depth: u32) -> u64 {
-        HexGame::perft(self, depth)
+        turns::perft(self, depth)
     }
     fn random_playout(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> u32 {
         self.playout(pick)
@@ -155,8 +156,7 @@ impl GameState for HexGame {
     fn sgf_form(&self) -> Option<crate::games::SgfForm> {
         // As HexGui writes it (records.md 2.2): cells as named here, the swap as `swap-pieces`, a
         // resignation as a `resign` node of the side that resigned; a loss on time is no node.
-        let nodes = self
-            .records()
+        let nodes = turns::records(self)
             .into_iter()
             .map(|m| {
                 let colour = if m.seat == 0 { 'B' } else { 'W' };

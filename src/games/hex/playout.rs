@@ -7,6 +7,7 @@
 //! do, which is what lets more playouts buy more strength (robot2 against robot1, docs/robot.md).
 
 use super::game::HexGame;
+use crate::games::hexgrid::turns::Alternating;
 use crate::games::hexgrid::{BOTTOM, LEFT, RIGHT, Sides, TOP};
 
 /// The six neighbour offsets `(dc, dr)` of the rhombus in order round a cell: each is a neighbour of

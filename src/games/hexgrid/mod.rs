@@ -13,6 +13,7 @@
 
 mod chains;
 pub mod draw;
+pub mod turns;
 
 pub use chains::{Chains, EMPTY};
 
