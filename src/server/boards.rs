@@ -184,11 +184,15 @@ impl Core {
                 },
             })
         };
+        let topic = summary::game_subject(rules.title(), row.board);
         let mut letters = Vec::new();
         for (seat, p) in row.players.iter().enumerate() {
             letters.push(Letter {
                 to: p.addresses.clone(),
-                subject: subject(Some(seat)),
+                subject: match tx.mail_settings(p.id)?.plain_subject {
+                    true => topic.clone(),
+                    false => subject(Some(seat)),
+                },
                 body: with_top(news::top_of_mail(&news, Reader::Seat(seat))),
                 reply: Some(seat) == actor,
                 picture: picture_for(Reader::Seat(seat)),
@@ -196,12 +200,12 @@ impl Core {
                     reader: p.id,
                     target: Target::Board(row.id),
                 }),
-                thread: Some(self.thread_of(tx, row.id, p.id)?),
+                thread: Some(self.thread_of(tx, row.id, p.id, &topic)?),
             });
         }
         let spectators = with_top(news::top_of_mail(&news, Reader::Spectator));
         letters.extend(
-            self.subscriber_letters(tx, row, &subject(None), &spectators)?
+            self.subscriber_letters(tx, row, [&subject(None), &topic], &spectators)?
                 .into_iter()
                 .map(|l| Letter {
                     picture: picture_for(Reader::Spectator),
