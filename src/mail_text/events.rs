@@ -918,7 +918,10 @@ mod tests {
              userid>\nor play a robot at once (robot1, robot2, robot3: the strongest):\n    \
              limit challenge alice robot1\n\nNot confirmed yet: work@example.com. Such an address gets no mail of\n\
              alice until it answers its confirmation mail (sent to work@example.com;\n\
-             one a mail), or until you send `change address` from it.\n"
+             one a mail), or until you send `change address` from it.\n\n\
+             Gmail users: send `set alice <password> subject plain` to keep each\n\
+             game's mails in one conversation (Gmail starts a new one when the\n\
+             Subject changes).\n"
         );
         let (subject, text) = account_answer(
             &AccountEvent::PasswordChanged {
