@@ -176,3 +176,35 @@ fn the_welcome_mail_and_help_tell_gmail_users_of_it() {
         }
     }
 }
+
+#[test]
+fn a_reminder_joins_the_games_thread_under_the_plain_subject() {
+    let mut env = Env::new();
+    env.players(&["alice", "bob"]);
+    env.admin_ok("set alice pw-alice subject plain");
+    env.take_mails();
+    env.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
+    let started = env.take_mails();
+    let first = to(&started, "alice@example.org")[0].clone();
+    assert_eq!(first.subject, "Limit Board 101");
+    let root = first.header("Message-ID").expect("a Message-ID");
+    // alice (to move) has not moved for eight days: the day's run reminds her.
+    env.now += 8 * 86_400;
+    let out = env.cmd().arg("cron").output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let mails = env.take_mails();
+    let nag = to(&mails, "alice@example.org");
+    assert_eq!(nag.len(), 1, "{mails:#?}");
+    assert_eq!(nag[0].subject, "Limit Board 101", "{nag:#?}");
+    assert!(
+        nag[0].body.starts_with("alice, it is your move on Limit Board 101"),
+        "{}",
+        nag[0].body
+    );
+    assert_eq!(nag[0].header("References"), Some(root.clone()));
+    assert_eq!(nag[0].header("In-Reply-To"), Some(root));
+    assert_eq!(
+        nag[0].header("Thread-Topic").as_deref(),
+        Some("Limit Board 101")
+    );
+}
