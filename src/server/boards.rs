@@ -102,6 +102,8 @@ impl Core {
         since: Option<u32>,
     ) -> Step<Outcome> {
         let players = userids(row);
+        // A new game's mail tells every move made in its run (a robot that moves first).
+        let since = if new { Some(1) } else { since };
         let mut body = self.summary(tx, rules, row, state, comments)?;
         let web_line = self
             .cfg
@@ -138,6 +140,7 @@ impl Core {
             seats_in: &seats_now,
             proposal: open.as_ref().map(|(p, _)| p),
             ratings: &ratings,
+            new_game: new.then(|| rules.title()),
         };
         let subject = |reader: Option<usize>| {
             summary::board_subject(
