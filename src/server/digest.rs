@@ -56,7 +56,9 @@ impl Core {
         };
         let mut outcome = self.account_confirmation(event, user.addresses.clone(), origin);
         if let Some((subject, body)) = digest {
-            outcome.letters.push(digest_letter(user.addresses, subject, body));
+            outcome
+                .letters
+                .push(digest_letter(user.addresses, subject, body));
         }
         Ok(outcome)
     }

@@ -524,7 +524,12 @@ impl Core {
         )?;
         if let Some(answered) = answering.seat {
             // The players' letters come first, seat by seat (`board_mails`).
-            for (seat, letter) in outcome.letters.iter_mut().enumerate().take(row.players.len()) {
+            for (seat, letter) in outcome
+                .letters
+                .iter_mut()
+                .enumerate()
+                .take(row.players.len())
+            {
                 letter.reply = seat == answered;
             }
         }

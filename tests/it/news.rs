@@ -397,7 +397,11 @@ fn a_proposal_to_a_robot_shows_no_line_with_a_password_for_it() {
 fn a_new_game_is_the_news_of_its_first_mail_with_a_robots_opening_move() {
     let env = Env::new();
     env.players(&["alice"]);
-    env.deliver(&eml("alice@example.org", "limit challenge robot1 alice", ""));
+    env.deliver(&eml(
+        "alice@example.org",
+        "limit challenge robot1 alice",
+        "",
+    ));
     let mails = env.take_mails();
     let alice: Vec<&Sent> = mails
         .iter()

@@ -165,11 +165,15 @@ fn the_welcome_mail_and_help_tell_gmail_users_of_it() {
     env.deliver(&eml("dora@example.org", "help", ""));
     let help = env.only_mail_to("dora@example.org");
     assert!(
-        help.body.contains("set userid password subject plain|state"),
+        help.body
+            .contains("set userid password subject plain|state"),
         "{}",
         help.body
     );
-    assert!(help.flat_body().contains("Gmail keeps it in one conversation"));
+    assert!(
+        help.flat_body()
+            .contains("Gmail keeps it in one conversation")
+    );
     for m in [&welcome, &help] {
         for l in m.body.lines() {
             assert!(l.chars().count() <= 72, "over 72 columns: {l:?}");
@@ -197,7 +201,9 @@ fn a_reminder_joins_the_games_thread_under_the_plain_subject() {
     assert_eq!(nag.len(), 1, "{mails:#?}");
     assert_eq!(nag[0].subject, "Limit Board 101", "{nag:#?}");
     assert!(
-        nag[0].body.starts_with("alice, it is your move on Limit Board 101"),
+        nag[0]
+            .body
+            .starts_with("alice, it is your move on Limit Board 101"),
         "{}",
         nag[0].body
     );
