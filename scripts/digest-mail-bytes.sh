@@ -20,7 +20,8 @@ newest_line() {
     local f
     for f in $(ls "$1"/out/*.eml | sort -r); do
         grep -q "^To: $2@" "$f" || continue
-        grep -q -e "^Subject: .*Board $3 " -e "^Subject: .*Your move" "$f" || continue
+        # `Limit Board 101: your move`, `Limit Board 101` (subject plain), or a digest.
+        grep -q -E -e "^Subject: .*Board $3(:|$|\r)" -e "^Subject: .*Your move" "$f" || continue
         grep -h "^    limit move $3 $2 <password> " "$f" | head -1 | sed 's/^ *//' || true
         return 0
     done

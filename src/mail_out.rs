@@ -73,6 +73,10 @@ pub struct OutgoingMail {
     /// [`crate::reply_token`]), so that a reply needs no password. `None`: replies go to `from`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reply_to: Option<String>,
+    /// A board mail's `Thread-Topic`: the game's own Subject (`Limit Board 101`), the same for
+    /// every mail of the game, by which Outlook threads mails whose Subjects differ.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thread_topic: Option<String>,
 }
 
 /// A file attached to a mail, as the outbox stores it.
@@ -192,6 +196,7 @@ impl OutgoingMail {
             page: None,
             attachments: Vec::new(),
             reply_to: None,
+            thread_topic: None,
         }
     }
 
@@ -300,6 +305,7 @@ mod tests {
             page: None,
             attachments: Vec::new(),
             reply_to: None,
+            thread_topic: Some("Limit Board 101".to_string()),
         }
     }
 
@@ -378,6 +384,7 @@ mod tests {
         );
         assert_eq!(header(&text, "Auto-Submitted"), ["auto-replied"]);
         assert_eq!(header(&text, "X-Loop"), ["pbem@example.org"]);
+        assert_eq!(header(&text, "Thread-Topic"), ["Limit Board 101"]);
         assert_eq!(header(&text, "Date"), ["Tue, 14 Nov 2023 22:13:20 +0000"]);
         assert_eq!(header(&text, "Content-Type"), ["text/plain; charset=utf-8"]);
         assert_eq!(header(&text, "Content-Transfer-Encoding"), ["7bit"]);
@@ -473,6 +480,10 @@ mod tests {
                 Box::new(|m| m.x_loop = "pbem@example.org\r\nBcc: v@e.org".into()),
             ),
             ("X-Loop", Box::new(|m| m.x_loop = String::new())),
+            (
+                "Thread-Topic",
+                Box::new(|m| m.thread_topic = Some("Limit\r\nBcc: v@e.org".into())),
+            ),
             (
                 "Auto-Submitted",
                 Box::new(|m| m.auto_submitted = "no".into()),

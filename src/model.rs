@@ -62,6 +62,9 @@ pub enum MailSetting {
     Digest(bool),
     /// `mail text|html`: `true` for text only (no HTML part, no picture).
     TextOnly(bool),
+    /// `subject plain|state`: `true` for one Subject a game (`Limit Board 101`), so that Gmail,
+    /// which starts a new conversation when the Subject changes, keeps a game in one.
+    PlainSubject(bool),
 }
 
 impl MailSetting {
@@ -72,6 +75,8 @@ impl MailSetting {
             MailSetting::Digest(false) => "digest off",
             MailSetting::TextOnly(true) => "mail text",
             MailSetting::TextOnly(false) => "mail html",
+            MailSetting::PlainSubject(true) => "subject plain",
+            MailSetting::PlainSubject(false) => "subject state",
         }
     }
 
@@ -80,6 +85,7 @@ impl MailSetting {
         match self {
             MailSetting::Digest(on) => MailSetting::Digest(!on),
             MailSetting::TextOnly(on) => MailSetting::TextOnly(!on),
+            MailSetting::PlainSubject(on) => MailSetting::PlainSubject(!on),
         }
     }
 }

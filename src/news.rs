@@ -54,6 +54,9 @@ pub struct News<'a> {
     pub proposal: Option<&'a OpenProposal>,
     /// The rating changes, once a rated game is over.
     pub ratings: &'a [RatingChange],
+    /// The game's title (`Limit`) when this is the first mail of a new game: its news is the game
+    /// itself, who plays which side (before any move a robot made in the same run).
+    pub new_game: Option<&'a str>,
 }
 
 /// The news for `reader` and, when it is their move, the line to send, as the first lines of the
@@ -77,6 +80,16 @@ pub fn top_of_mail(news: &News<'_>, reader: Reader) -> String {
 /// the HTML part shows it above the picture.
 pub fn news_of(news: &News<'_>, reader: Reader) -> String {
     let mut lines = Vec::new();
+    if let Some(title) = news.new_game {
+        let seats: Vec<String> = (0..news.players.len())
+            .map(|s| crate::summary::seat_label(news.state, news.players, s))
+            .collect();
+        lines.push(format!(
+            "A new game on {title} Board {}: {}.",
+            news.board,
+            seats.join(", ")
+        ));
+    }
     if let Some(since) = news.since {
         for (k, m) in news.state.moves().iter().enumerate().skip(since) {
             lines.extend(move_news(news, reader, k, m));

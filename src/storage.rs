@@ -119,6 +119,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0024_mail_settings",
         include_str!("../migrations/0024_mail_settings.sql"),
     ),
+    (
+        "0025_plain_subjects",
+        include_str!("../migrations/0025_plain_subjects.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.

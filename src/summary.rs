@@ -96,7 +96,13 @@ pub fn board_subject(
     } else {
         ""
     };
-    format!("{title} Board {board}: {new}{tail}{comment}")
+    format!("{}: {new}{tail}{comment}", game_subject(title, board))
+}
+
+/// A game's own Subject, the same for every mail of it: `Limit Board 101`. The Subject of the
+/// board mails of a player who set `subject plain`, and every board mail's `Thread-Topic`.
+pub fn game_subject(title: &str, board: u32) -> String {
+    format!("{title} Board {board}")
 }
 
 /// `Limit Board 101 Error`, or `limit error` when no board is involved.

@@ -162,10 +162,11 @@ pub(crate) fn vacation(a: &Args) -> Result<RawCommand, Problem> {
     })
 }
 
-/// `set userid password digest on|off` or `set userid password mail text|html`.
+/// `set userid password digest on|off`, `set userid password mail text|html` or
+/// `set userid password subject plain|state`.
 pub(crate) fn set(a: &Args) -> Result<RawCommand, Problem> {
-    const FORMS: &str = "write `digest on`, `digest off`, `mail text` or `mail html` after the \
-                         password";
+    const FORMS: &str = "write `digest on`, `digest off`, `mail text`, `mail html`, `subject \
+                         plain` or `subject state` after the password";
     a.at_least(&["your userid", "your password", "a setting"])?;
     let userid = a.userid(a.words[0])?;
     let password = a.words[1].into();
@@ -177,6 +178,8 @@ pub(crate) fn set(a: &Args) -> Result<RawCommand, Problem> {
                 ("digest", "off") => MailSetting::Digest(false),
                 ("mail", "text") => MailSetting::TextOnly(true),
                 ("mail", "html") => MailSetting::TextOnly(false),
+                ("subject", "plain") => MailSetting::PlainSubject(true),
+                ("subject", "state") => MailSetting::PlainSubject(false),
                 ("digest", _) => {
                     return Err(format!(
                         "'digest' is set 'on' or 'off', not '{value}': write `digest on` (one \
@@ -188,6 +191,14 @@ pub(crate) fn set(a: &Args) -> Result<RawCommand, Problem> {
                     return Err(format!(
                         "'mail' is set 'text' or 'html', not '{value}': write `mail text` (no \
                          picture) or `mail html` (with the board's picture)"
+                    )
+                    .into());
+                }
+                ("subject", _) => {
+                    return Err(format!(
+                        "'subject' is set 'plain' or 'state', not '{value}': write `subject \
+                         plain` (one Subject a game, for Gmail) or `subject state` (the state \
+                         after it)"
                     )
                     .into());
                 }

@@ -225,10 +225,14 @@ pub(crate) static TABLE: &[CommandDef] = &[
         usage: &[
             "set <userid> <password> digest on|off   (on: a mail a day, not a move)",
             "set <userid> <password> mail text|html   (text: no picture)",
+            "set <userid> <password> subject plain|state   (plain: for Gmail)",
         ],
         help: &[
             "set userid password digest on|off      on: a mail a day, not one a move",
             "set userid password mail text|html     text: no picture, no HTML part",
+            "set userid password subject plain|state",
+            "                                       plain: one Subject a game, so that",
+            "                                       Gmail keeps it in one conversation",
         ],
         passwords: &[1],
         parse: Parse::Server(s::set),

@@ -386,6 +386,10 @@ pub enum AccountEvent {
         setting: MailSetting,
         /// False when it was so already.
         changed: bool,
+        /// Every mail setting of the player as it stands now (this one among them).
+        all: Vec<MailSetting>,
+        /// True when turning the digest off sent the pending one at once, in a mail of its own.
+        digest_sent: bool,
     },
     /// A player's message went to other players.
     MessageSent {

@@ -37,6 +37,9 @@ impl OutgoingMail {
             });
         }
         check_header_text("X-Loop", &self.x_loop)?;
+        if let Some(topic) = &self.thread_topic {
+            check_header_text("Thread-Topic", topic)?;
+        }
         if self.x_loop.is_empty() {
             return Err(MailOutError::BadHeader {
                 field: "X-Loop",
@@ -77,6 +80,12 @@ impl OutgoingMail {
         }
         if let Some(id) = &self.in_reply_to {
             builder = builder.in_reply_to(id.clone());
+        }
+        if let Some(topic) = &self.thread_topic {
+            builder = builder.raw_header(HeaderValue::new(
+                HeaderName::new_from_ascii_str("Thread-Topic"),
+                topic.clone(),
+            ));
         }
         if !self.references.is_empty() {
             // One header: lettre's `references()` replaces rather than appends.

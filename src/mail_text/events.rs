@@ -330,6 +330,9 @@ fn account_words(event: &AccountEvent, server: &str) -> (String, String) {
                 }
             );
             text.push_str(&pending_paragraph(userid, pending));
+            text.push('\n');
+            text.push_str(&summary::wrap(&gmail_hint(userid), summary::ERROR_WIDTH).join("\n"));
+            text.push('\n');
             (format!("{server} signup {userid}"), text)
         }
         AccountEvent::AddressesChanged {
@@ -416,6 +419,8 @@ fn account_words(event: &AccountEvent, server: &str) -> (String, String) {
             userid: who,
             setting,
             changed,
+            all,
+            digest_sent,
         } => {
             let what = if *changed {
                 format!("{who}'s mail setting is now `{}`.", setting.words())
@@ -429,11 +434,36 @@ fn account_words(event: &AccountEvent, server: &str) -> (String, String) {
                 "To undo it, send `set {who} <password> {}`.",
                 setting.undo().words()
             );
-            let text = [what.as_str(), mail_setting_meaning(*setting), &undo]
-                .iter()
-                .map(|p| summary::wrap(p, summary::ERROR_WIDTH).join("\n") + "\n")
-                .collect::<Vec<_>>()
-                .join("\n");
+            let sent = if *digest_sent {
+                "The board mails held for your digest went just now, in one digest mail."
+            } else {
+                ""
+            };
+            let now = format!(
+                "Your mail settings now: {}.",
+                all.iter()
+                    .map(|s| format!("`{}`", s.words()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            let gmail = if all.contains(&MailSetting::PlainSubject(false)) {
+                gmail_hint(who)
+            } else {
+                String::new()
+            };
+            let text = [
+                what.as_str(),
+                mail_setting_meaning(*setting),
+                sent,
+                &undo,
+                &now,
+                &gmail,
+            ]
+            .iter()
+            .filter(|p| !p.is_empty())
+            .map(|p| summary::wrap(p, summary::ERROR_WIDTH).join("\n") + "\n")
+            .collect::<Vec<_>>()
+            .join("\n");
             (format!("{server} set {who} {}", setting.words()), text)
         }
         AccountEvent::MessageSent { to, .. } => (
@@ -695,7 +725,24 @@ fn mail_setting_meaning(setting: MailSetting) -> &'static str {
         MailSetting::TextOnly(false) => {
             "Your board mails have the picture of the board again (an HTML part with the text)."
         }
+        MailSetting::PlainSubject(true) => {
+            "Your board mails keep one Subject a game (`Limit Board 101`), so that Gmail shows \
+             each game as one conversation; what happened and whose move it is are the first \
+             lines of each mail."
+        }
+        MailSetting::PlainSubject(false) => {
+            "Your board mails say the state after the game in the Subject again (`Limit Board \
+             101: your move`). Gmail starts a new conversation each time it changes."
+        }
     }
+}
+
+/// The hint for Gmail users, in the welcome mail and the settings answer.
+pub fn gmail_hint(userid: &str) -> String {
+    format!(
+        "Gmail users: send `set {userid} <password> subject plain` to keep each game's mails \
+         in one conversation (Gmail starts a new one when the Subject changes)."
+    )
 }
 
 #[cfg(test)]
@@ -871,7 +918,10 @@ mod tests {
              userid>\nor play a robot at once (robot1, robot2, robot3: the strongest):\n    \
              limit challenge alice robot1\n\nNot confirmed yet: work@example.com. Such an address gets no mail of\n\
              alice until it answers its confirmation mail (sent to work@example.com;\n\
-             one a mail), or until you send `change address` from it.\n"
+             one a mail), or until you send `change address` from it.\n\n\
+             Gmail users: send `set alice <password> subject plain` to keep each\n\
+             game's mails in one conversation (Gmail starts a new one when the\n\
+             Subject changes).\n"
         );
         let (subject, text) = account_answer(
             &AccountEvent::PasswordChanged {

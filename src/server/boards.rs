@@ -102,6 +102,8 @@ impl Core {
         since: Option<u32>,
     ) -> Step<Outcome> {
         let players = userids(row);
+        // A new game's mail tells every move made in its run (a robot that moves first).
+        let since = if new { Some(1) } else { since };
         let mut body = self.summary(tx, rules, row, state, comments)?;
         let web_line = self
             .cfg
@@ -138,6 +140,7 @@ impl Core {
             seats_in: &seats_now,
             proposal: open.as_ref().map(|(p, _)| p),
             ratings: &ratings,
+            new_game: new.then(|| rules.title()),
         };
         let subject = |reader: Option<usize>| {
             summary::board_subject(
@@ -184,11 +187,15 @@ impl Core {
                 },
             })
         };
+        let topic = summary::game_subject(rules.title(), row.board);
         let mut letters = Vec::new();
         for (seat, p) in row.players.iter().enumerate() {
             letters.push(Letter {
                 to: p.addresses.clone(),
-                subject: subject(Some(seat)),
+                subject: match tx.mail_settings(p.id)?.plain_subject {
+                    true => topic.clone(),
+                    false => subject(Some(seat)),
+                },
                 body: with_top(news::top_of_mail(&news, Reader::Seat(seat))),
                 reply: Some(seat) == actor,
                 picture: picture_for(Reader::Seat(seat)),
@@ -196,12 +203,12 @@ impl Core {
                     reader: p.id,
                     target: Target::Board(row.id),
                 }),
-                thread: Some(self.thread_of(tx, row.id, p.id)?),
+                thread: Some(self.thread_of(tx, row.id, p.id, &topic)?),
             });
         }
         let spectators = with_top(news::top_of_mail(&news, Reader::Spectator));
         letters.extend(
-            self.subscriber_letters(tx, row, &subject(None), &spectators)?
+            self.subscriber_letters(tx, row, [&subject(None), &topic], &spectators)?
                 .into_iter()
                 .map(|l| Letter {
                     picture: picture_for(Reader::Spectator),

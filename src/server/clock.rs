@@ -316,14 +316,22 @@ impl Core {
         };
         let (subject, mut body) = mail_text::nag(&nagged).expect("nag words a Nagged event");
         body.push_str(&self.summary(tx, rules, row, state, &[])?);
+        // In the thread of the player's board mails of the game, under its Subject for a player
+        // who set `subject plain`: Gmail would otherwise show it apart (the text says it is a
+        // reminder).
+        let topic = crate::summary::game_subject(rules.title(), row.board);
+        let letter_subject = match tx.mail_settings(player.id)?.plain_subject {
+            true => topic.clone(),
+            false => subject.clone(),
+        };
         Ok(Outcome {
             ok: true,
             text: body.clone(),
-            subject: subject.clone(),
+            subject,
             events: vec![nagged],
             letters: vec![Letter {
                 to: player.addresses.clone(),
-                subject,
+                subject: letter_subject,
                 body,
                 reply: false,
                 picture: None,
@@ -331,7 +339,7 @@ impl Core {
                     reader: player.id,
                     target: Target::Board(row.id),
                 }),
-                thread: None,
+                thread: Some(self.thread_of(tx, row.id, player.id, &topic)?),
             }],
             ..Outcome::default()
         })

@@ -23,7 +23,9 @@ use crate::summary::{ERROR_WIDTH, wrap};
 const DAY: i64 = 86_400;
 
 impl Core {
-    /// `set userid password digest on|off` and `set userid password mail text|html`.
+    /// `set userid password digest on|off`, `... mail text|html` and `... subject plain|state`.
+    /// Turning the digest off sends the pending digest at once (one mail, as the daily one would
+    /// be), when board mails were held for it: otherwise those moves would go untold.
     pub(super) fn set_mail(
         &self,
         tx: &Tx<'_>,
@@ -33,13 +35,32 @@ impl Core {
         origin: &Origin,
     ) -> Step<Outcome> {
         let user = self.authenticate(tx, userid, password)?;
+        let pending = match setting {
+            MailSetting::Digest(false) => tx.pending_digest_from(user.id)?,
+            _ => None,
+        };
         let changed = tx.set_mail_setting(user.id, setting, self.now)?;
+        let digest = match pending {
+            Some(from) => {
+                let games = tx.digest_games(user.id, from)?;
+                self.digest_text(tx, &user.userid, &games, true)?
+            }
+            None => None,
+        };
         let event = AccountEvent::MailSettingSet {
-            userid: user.userid,
+            userid: user.userid.clone(),
             setting,
             changed,
+            all: tx.mail_settings(user.id)?.as_settings(),
+            digest_sent: digest.is_some(),
         };
-        Ok(self.account_confirmation(event, user.addresses, origin))
+        let mut outcome = self.account_confirmation(event, user.addresses.clone(), origin);
+        if let Some((subject, body)) = digest {
+            outcome
+                .letters
+                .push(digest_letter(user.addresses, subject, body));
+        }
+        Ok(outcome)
     }
 
     /// Takes out of a move's board mails (`outcome` as `board_mails` made it: the players' letters
@@ -63,6 +84,7 @@ impl Core {
         }
         for seat in held.into_iter().rev() {
             outcome.letters.remove(seat);
+            tx.count_held(row.players[seat].id, 1)?;
         }
         Ok(outcome)
     }
@@ -86,11 +108,13 @@ impl Core {
     }
 
     /// The digest of one player, or `None` when there is nothing to tell: the Subject and the text.
+    /// `last`: the one sent as the digest is turned off, which says so at its end.
     fn digest_text(
         &self,
         tx: &Tx<'_>,
         userid: &str,
         games: &[DigestGame],
+        last: bool,
     ) -> Result<Option<(String, String)>, StorageError> {
         let (to_move, finished): (Vec<&DigestGame>, Vec<&DigestGame>) =
             games.iter().partition(|g| !g.finished);
@@ -135,10 +159,16 @@ impl Core {
             }
         }
         push("");
-        push(&format!(
-            "This is your daily digest. For a mail per move again, send `set {userid} \
-             <password> digest off`."
-        ));
+        push(&if last {
+            "This is the last digest, sent as you turned the digest off: from now on a board \
+             mail comes for every move."
+                .to_string()
+        } else {
+            format!(
+                "This is your daily digest. For a mail per move again, send `set {userid} \
+                 <password> digest off`."
+            )
+        });
         let subject = match finished.len() {
             0 => format!("{server}: {head}"),
             n => format!("{server}: {head}, {n} finished"),
@@ -199,21 +229,13 @@ impl Server {
             };
             let user = tx.user_by_row(user_id)?;
             let games = tx.digest_games(user_id, from)?;
-            let Some((subject, body)) = self.core.digest_text(&tx, &user.userid, &games)? else {
+            let Some((subject, body)) = self.core.digest_text(&tx, &user.userid, &games, false)?
+            else {
                 continue;
             };
             let outcome = Outcome {
                 ok: true,
-                letters: vec![Letter {
-                    to: user.addresses,
-                    subject,
-                    body,
-                    reply: false,
-                    picture: None,
-                    // A digest covers several games: a reply to it needs the password.
-                    sign: None,
-                    thread: None,
-                }],
+                letters: vec![digest_letter(user.addresses, subject, body)],
                 ..Outcome::default()
             };
             let mails = self.core.letters_to_mails(&tx, &origin, vec![outcome])?;
@@ -226,5 +248,19 @@ impl Server {
             failed += mails.len() - ok;
         }
         Ok((written, sent, failed))
+    }
+}
+
+/// A digest as a letter to the player's addresses.
+fn digest_letter(to: Vec<String>, subject: String, body: String) -> Letter {
+    Letter {
+        to,
+        subject,
+        body,
+        reply: false,
+        picture: None,
+        // A digest covers several games: a reply to it needs the password.
+        sign: None,
+        thread: None,
     }
 }

@@ -134,7 +134,8 @@ pub(super) fn general_help(cfg: &Config, game_names: &str) -> String {
     text
 }
 
-/// The first lines of `help` and of the welcome mail: how to begin, in six lines.
+/// The first lines of `help`: how to begin, in six lines (the welcome mail says the same in its
+/// own words, `mail_text::account_answer`).
 pub(super) const START_HERE: &str = "\
 Start here:
   1. Sign up: send the Subject `signup <userid> <password>`.

@@ -31,7 +31,17 @@ fn bounce_note(b: &Bounce, this_one: bool) -> String {
 
 /// A board mail's place in the thread of its game for its reader (issue 25, section 2).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Thread {
+pub(super) struct Thread {
+    /// Where in the thread the mail goes.
+    pub place: Place,
+    /// The game's own Subject (`Limit Board 101`), sent as `Thread-Topic`, by which Outlook
+    /// threads whatever the Subject says after it.
+    pub topic: String,
+}
+
+/// Where a board mail goes in its reader's thread of the game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Place {
     /// The reader's first board mail of the game: it gets this Message-ID, which later ones cite.
     Root(String),
     /// A later one: `In-Reply-To` and `References` the root (with its angle brackets).
@@ -40,19 +50,27 @@ pub(super) enum Thread {
 
 impl Core {
     /// The thread of a game's board mails to one reader: the recorded root, or, for their first
-    /// board mail of the game, a new Message-ID recorded as the root in this transaction.
+    /// board mail of the game, a new Message-ID recorded as the root in this transaction. `topic`
+    /// is the game's own Subject.
     pub(super) fn thread_of(
         &self,
         tx: &Tx<'_>,
         game_id: i64,
         user_id: i64,
+        topic: &str,
     ) -> Result<Thread, StorageError> {
-        if let Some(root) = tx.thread_root(game_id, user_id)? {
-            return Ok(Thread::Under(root));
-        }
-        let id = new_message_id(self.cfg.server.message_id_host());
-        tx.set_thread_root(game_id, user_id, &id)?;
-        Ok(Thread::Root(id))
+        let place = match tx.thread_root(game_id, user_id)? {
+            Some(root) => Place::Under(root),
+            None => {
+                let id = new_message_id(self.cfg.server.message_id_host());
+                tx.set_thread_root(game_id, user_id, &id)?;
+                Place::Root(id)
+            }
+        };
+        Ok(Thread {
+            place,
+            topic: topic.to_string(),
+        })
     }
 
     /// Sends mails that this process queued and claimed in the transaction it just committed.
@@ -289,16 +307,19 @@ impl Core {
         if reply {
             mail = mail.replying_to(origin.message_id.as_deref(), &origin.references);
         }
-        match thread {
-            Some(Thread::Root(id)) => mail.message_id = id,
-            Some(Thread::Under(root)) => {
+        let Some(thread) = thread else {
+            return mail;
+        };
+        match thread.place {
+            Place::Root(id) => mail.message_id = id,
+            Place::Under(root) => {
                 if !mail.references.contains(&root) {
                     mail.references.insert(0, root.clone());
                 }
                 mail.in_reply_to.get_or_insert(root);
             }
-            None => {}
         }
+        mail.thread_topic = Some(thread.topic);
         mail
     }
 }

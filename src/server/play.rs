@@ -9,6 +9,18 @@ use crate::mail_text;
 use crate::storage::{Comment, GameRow, StorageError, Tx, User};
 use crate::summary;
 
+/// Whose mail a change of the game answers when that is not the actor's, and what that mail
+/// said: a robot that settles a proposal at once (`server/robot_answers.rs`) acts in the run of
+/// the proposer's mail, so the board mails answer the proposer and carry the proposal's comment,
+/// as a person's `accept` carries its own.
+#[derive(Debug, Default)]
+pub(super) struct Answering {
+    /// The seat whose mail is answered: their copy is the reply, and never waits for a digest.
+    pub seat: Option<usize>,
+    /// Comments already stored in this run that the change's board mails show before the actor's.
+    pub comments: Vec<Comment>,
+}
+
 /// A player's command on one board, as written: who, with which password, which board, the `#N`
 /// guard and the mail's comment. `move`, `propose`, `accept`/`reject` and `queue` take one.
 #[derive(Clone, Copy)]
@@ -455,6 +467,24 @@ impl Core {
         before: u32,
         comment: &str,
     ) -> Step<Outcome> {
+        let answering = Answering::default();
+        self.record_turn_with(tx, rules, row, state, actor, before, comment, answering)
+    }
+
+    /// [`Core::record_turn`] for a change whose mails answer another player's mail than the
+    /// actor's, with the comment that mail carried (see [`Answering`]).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn record_turn_with(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        row: GameRow,
+        state: &dyn GameState,
+        actor: Option<(&User, usize)>,
+        before: u32,
+        comment: &str,
+        answering: Answering,
+    ) -> Step<Outcome> {
         // A robot whose turn this makes it answers at once, with the move it thought out before the
         // transaction (see `server/robots.rs`): the players' board mail shows its move.
         let replied = self.robot_replies(rules, row.board, &row.players, state);
@@ -478,11 +508,11 @@ impl Core {
         } else {
             None
         };
-        let comments = match actor {
-            Some((user, _)) => self.comment_at(tx, &row, before, user.id, comment)?,
-            None => Vec::new(),
-        };
-        let outcome = self.board_mails(
+        let mut comments = answering.comments;
+        if let Some((user, _)) = actor {
+            comments.extend(self.comment_at(tx, &row, before, user.id, comment)?);
+        }
+        let mut outcome = self.board_mails(
             tx,
             rules,
             &row,
@@ -492,6 +522,18 @@ impl Core {
             actor.map(|(_, seat)| seat),
             Some(before),
         )?;
+        if let Some(answered) = answering.seat {
+            // The players' letters come first, seat by seat (`board_mails`).
+            for (seat, letter) in outcome
+                .letters
+                .iter_mut()
+                .enumerate()
+                .take(row.players.len())
+            {
+                letter.reply = seat == answered;
+            }
+        }
+        // After the reply is chosen: the answer to a player's own mail is never held back.
         let outcome = self.hold_for_digest(tx, &row, outcome)?;
         // A queued move comes due only once this change is saved and its mails are written.
         let mut outcome = self.after_turn(tx, rules, &row, state, outcome, &notes)?;

@@ -21,7 +21,7 @@
 //!   its comment, and every board mail says it was queued; otherwise it is dropped and the player is
 //!   mailed why, with the board. Queued moves are never shown to the other players.
 
-use super::play::Act;
+use super::play::{Act, Answering};
 use super::{Core, Letter, Outcome, Refused, Step};
 use crate::command::ProposalKind;
 use crate::decision::{Dropped, Event, Game, OpenProposal, PlayRefusal, ProposalRefusal};
@@ -201,7 +201,11 @@ impl Core {
             userid: user.userid.clone(),
             kind,
         };
-        if let Some(answered) = self.robots_answer(tx, rules, &row, state.as_ref(), &user)? {
+        let answering = Answering {
+            seat: Some(seat),
+            comments: comments.clone(),
+        };
+        if let Some(answered) = self.robots_answer(tx, rules, &row, state.as_ref(), answering)? {
             return Ok(with_event(answered, made));
         }
         let outcome = self.board_mails(
@@ -217,18 +221,19 @@ impl Core {
         Ok(with_event(outcome, made))
     }
 
-    /// The robots among the players still to answer the proposal just made by `proposer` answer it
-    /// at once (see `server/robot_answers.rs`). Returns the mails of the answer that settles it (a
-    /// rejection, or the last acceptance, carried out), the proposer's copy as the reply to the
-    /// mail; `None` while people still have to answer, or when a robot's draw answer is still to
-    /// be thought out (that pass is rolled back and runs again once the robots have thought).
+    /// The robots among the players still to answer the proposal just made answer it at once (see
+    /// `server/robot_answers.rs`). Returns the mails of the answer that settles it (a rejection,
+    /// or the last acceptance, carried out): they answer the proposer's mail (`proposer`: their
+    /// seat, and the comment it carried, which every copy shows); `None` while people still have
+    /// to answer, or when a robot's draw answer is still to be thought out (that pass is rolled
+    /// back and runs again once the robots have thought).
     fn robots_answer(
         &self,
         tx: &Tx<'_>,
         rules: &dyn GameRules,
         row: &GameRow,
         state: &dyn GameState,
-        proposer: &User,
+        proposer: Answering,
     ) -> Step<Option<Outcome>> {
         let Some(open) = tx.open_proposal(row.id)? else {
             return Ok(None);
@@ -264,7 +269,7 @@ impl Core {
                 tx.accept_proposal(row.id, robot.id)?;
                 continue;
             }
-            let mut outcome = self.settle(
+            let outcome = self.settle(
                 tx,
                 rules,
                 row.clone(),
@@ -274,10 +279,8 @@ impl Core {
                 open,
                 accept,
                 "",
+                proposer,
             )?;
-            for l in &mut outcome.letters {
-                l.reply = l.to == proposer.addresses;
-            }
             return Ok(Some(outcome));
         }
         Ok(None)
@@ -320,11 +323,16 @@ impl Core {
             })
             .into());
         };
-        self.settle(tx, rules, row, state, user, seat, open, accept, comment)
+        let answering = Answering::default();
+        self.settle(
+            tx, rules, row, state, user, seat, open, accept, comment, answering,
+        )
     }
 
     /// An answer of `user` (in `seat`) to the open proposal `open`, after the checks of who wrote
     /// it: refused, or recorded and mailed, and the proposal carried out once all have accepted.
+    /// `answering`: whose mail the answer's mails answer when not `user`'s (a robot answers in
+    /// the run of the proposer's mail), and the comments that mail carried.
     #[allow(clippy::too_many_arguments)]
     fn settle(
         &self,
@@ -337,6 +345,7 @@ impl Core {
         open: Proposal,
         accept: bool,
         comment: &str,
+        answering: Answering,
     ) -> Step<Outcome> {
         let board = row.board;
         let refuse = |r: ProposalRefusal| Refused::on(r, rules.name(), board);
@@ -356,9 +365,11 @@ impl Core {
         }
         let proposer = name_of(&row, open.proposer_id);
         let at = state.move_number();
+        let reply_seat = answering.seat;
+        let mut comments = answering.comments;
         if !accept {
             tx.clear_proposal(row.id)?;
-            let comments = self.comment_at(tx, &row, at, user.id, comment)?;
+            comments.extend(self.comment_at(tx, &row, at, user.id, comment)?);
             let outcome = self.board_mails(
                 tx,
                 rules,
@@ -366,7 +377,7 @@ impl Core {
                 state.as_ref(),
                 &comments,
                 false,
-                Some(seat),
+                Some(reply_seat.unwrap_or(seat)),
                 None,
             )?;
             let rejected = Event::ProposalRejected {
@@ -383,7 +394,7 @@ impl Core {
         let waiting = waiting_for(&open.clone_with(accepted), &row, state.as_ref());
         if !waiting.is_empty() {
             tx.accept_proposal(row.id, user.id)?;
-            let comments = self.comment_at(tx, &row, at, user.id, comment)?;
+            comments.extend(self.comment_at(tx, &row, at, user.id, comment)?);
             let outcome = self.board_mails(
                 tx,
                 rules,
@@ -391,7 +402,7 @@ impl Core {
                 state.as_ref(),
                 &comments,
                 false,
-                Some(seat),
+                Some(reply_seat.unwrap_or(seat)),
                 None,
             )?;
             let accepted = Event::ProposalAccepted {
@@ -445,7 +456,11 @@ impl Core {
             tx.clear_queued_moves(row.id)?;
         }
         let before = next.move_number();
-        let outcome = self.record_turn(
+        let answering = Answering {
+            seat: reply_seat,
+            comments,
+        };
+        let outcome = self.record_turn_with(
             tx,
             rules,
             row,
@@ -453,6 +468,7 @@ impl Core {
             Some((&user, seat)),
             before,
             comment,
+            answering,
         )?;
         Ok(with_event(outcome, carried))
     }

@@ -25,25 +25,29 @@ impl Core {
             .collect())
     }
 
-    /// Each subscriber's copy of a board mail.
+    /// Each subscriber's copy of a board mail: `subject` as it is, or `plain` (the game's own
+    /// Subject, also the `Thread-Topic`) to a subscriber who set `subject plain`.
     pub(super) fn subscriber_letters(
         &self,
         tx: &Tx<'_>,
         row: &GameRow,
-        subject: &str,
+        [subject, plain]: [&str; 2],
         body: &str,
     ) -> Result<Vec<Letter>, StorageError> {
         active_subscribers(tx, row)?
             .into_iter()
             .map(|u| {
                 Ok(Letter {
+                    subject: match tx.mail_settings(u.id)?.plain_subject {
+                        true => plain.to_string(),
+                        false => subject.to_string(),
+                    },
                     to: u.addresses,
-                    subject: subject.to_string(),
                     body: body.to_string(),
                     reply: false,
                     picture: None,
                     sign: None,
-                    thread: Some(self.thread_of(tx, row.id, u.id)?),
+                    thread: Some(self.thread_of(tx, row.id, u.id, plain)?),
                 })
             })
             .collect()

@@ -13,6 +13,19 @@ pub struct MailSettings {
     pub digest: bool,
     /// Board mails go as text/plain alone.
     pub text_only: bool,
+    /// Board mails keep one Subject a game (`Limit Board 101`), without the state after it.
+    pub plain_subject: bool,
+}
+
+impl MailSettings {
+    /// Each setting as the words that set it, in the order `set`'s help lists them.
+    pub fn as_settings(self) -> Vec<MailSetting> {
+        vec![
+            MailSetting::Digest(self.digest),
+            MailSetting::TextOnly(self.text_only),
+            MailSetting::PlainSubject(self.plain_subject),
+        ]
+    }
 }
 
 /// A game a digest tells of: one where the player is to move, or one finished since the last
@@ -35,12 +48,13 @@ impl Tx<'_> {
         Ok(self
             .0
             .query_row(
-                "SELECT digest, text_only FROM mail_settings WHERE user_id = ?1",
+                "SELECT digest, text_only, plain_subject FROM mail_settings WHERE user_id = ?1",
                 [user_id],
                 |r| {
                     Ok(MailSettings {
                         digest: r.get(0)?,
                         text_only: r.get(1)?,
+                        plain_subject: r.get(2)?,
                     })
                 },
             )
@@ -70,6 +84,7 @@ impl Tx<'_> {
         let changed = match setting {
             MailSetting::Digest(on) => before.digest != on,
             MailSetting::TextOnly(on) => before.text_only != on,
+            MailSetting::PlainSubject(on) => before.plain_subject != on,
         };
         if !changed {
             return Ok(false);
@@ -79,12 +94,18 @@ impl Tx<'_> {
             [user_id],
         )?;
         match setting {
+            // Either way the count of held mails starts again: turning it off sends the pending
+            // digest in the same transaction (see `server/digest.rs`).
             MailSetting::Digest(on) => self.0.execute(
-                "UPDATE mail_settings SET digest = ?1, digest_from = ?2 WHERE user_id = ?3",
+                "UPDATE mail_settings SET digest = ?1, digest_from = ?2, held = 0 WHERE user_id = ?3",
                 params![on, now, user_id],
             )?,
             MailSetting::TextOnly(on) => self.0.execute(
                 "UPDATE mail_settings SET text_only = ?1 WHERE user_id = ?2",
+                params![on, user_id],
+            )?,
+            MailSetting::PlainSubject(on) => self.0.execute(
+                "UPDATE mail_settings SET plain_subject = ?1 WHERE user_id = ?2",
                 params![on, user_id],
             )?,
         };
@@ -147,7 +168,8 @@ impl Tx<'_> {
     /// (this second's are in this one: the digest is written under the write lock).
     pub fn mark_digest(&self, user_id: i64, today: i64, now: i64) -> Result<()> {
         self.0.execute(
-            "UPDATE mail_settings SET digest_day = ?1, digest_from = ?2 + 1 WHERE user_id = ?3",
+            "UPDATE mail_settings SET digest_day = ?1, digest_from = ?2 + 1, held = 0
+             WHERE user_id = ?3",
             params![today, now, user_id],
         )?;
         Ok(())
@@ -155,6 +177,29 @@ impl Tx<'_> {
 }
 
 impl Tx<'_> {
+    /// Counts `n` board mails to a player held back for the digest.
+    pub fn count_held(&self, user_id: i64, n: i64) -> Result<()> {
+        self.0.execute(
+            "UPDATE mail_settings SET held = held + ?1 WHERE user_id = ?2",
+            params![n, user_id],
+        )?;
+        Ok(())
+    }
+
+    /// `Some(from)` (as [`Tx::digest_due`] gives it) when a player has the digest on and board
+    /// mails wait for it: what the digest sent as it is turned off covers.
+    pub fn pending_digest_from(&self, user_id: i64) -> Result<Option<i64>> {
+        Ok(self
+            .0
+            .query_row(
+                "SELECT COALESCE(digest_from, 0) FROM mail_settings
+                 WHERE user_id = ?1 AND digest = 1 AND held > 0",
+                [user_id],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
     /// The player of a row id, for the digest (its row is kept while the settings are).
     pub fn user_by_row(&self, user_id: i64) -> Result<super::User> {
         self.user_by_id(user_id)

@@ -394,3 +394,89 @@ fn a_digest_that_could_not_be_sent_goes_once_by_the_outbox() {
     sendmail_cron(&env, &config, DAY / 2 + 1200);
     assert_eq!(delivered_digests(&env), 1);
 }
+
+#[test]
+fn turning_the_digest_off_sends_the_pending_digest_at_once() {
+    let mut env = Env::new();
+    env.players(&["alice", "bob"]);
+    // On and off with nothing held back: no digest, only the answer.
+    env.deliver(&eml("bob@example.org", "set bob pw-bob digest on", ""));
+    env.deliver(&eml("bob@example.org", "set bob pw-bob digest off", ""));
+    let mails = env.take_mails();
+    assert_eq!(mails.len(), 2, "{mails:#?}");
+    assert!(mails.iter().all(|m| !m.subject.contains("Your move in")));
+
+    env.deliver(&eml("bob@example.org", "set bob pw-bob digest on", ""));
+    env.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
+    let alice = to(&env.take_mails(), "alice@example.org");
+    env.deliver(&eml(
+        "alice@example.org",
+        &line_to_send(&alice[0].body, "pw-alice"),
+        "",
+    ));
+    let moved = env.take_mails();
+    assert!(to(&moved, "bob@example.org").is_empty(), "{moved:#?}");
+
+    // Off: the answer, and the digest the daily run would have sent, in one mail of its own.
+    env.now += 600;
+    env.deliver(&eml("bob@example.org", "set bob pw-bob digest off", ""));
+    let mails = to(&env.take_mails(), "bob@example.org");
+    assert_eq!(mails.len(), 2, "{mails:#?}");
+    let answer = mails
+        .iter()
+        .find(|m| m.subject.contains("set bob digest off"))
+        .expect("the answer");
+    assert!(
+        answer
+            .flat_body()
+            .contains("The board mails held for your digest went just now, in one digest mail."),
+        "{answer:#?}"
+    );
+    let digest = mails
+        .iter()
+        .find(|m| m.subject.contains("Your move in 1 game"))
+        .expect("the digest");
+    assert_lines_fit(digest);
+    assert!(
+        digest.body.contains("    limit move 101 bob <password> "),
+        "{}",
+        digest.body
+    );
+    assert!(
+        digest
+            .flat_body()
+            .contains("This is the last digest, sent as you turned the digest off"),
+        "{}",
+        digest.body
+    );
+    assert_eq!(settings_rows(&env), [("bob".to_string(), 0, 0)]);
+    // Sent once: off again changes nothing, and the day's run has no digest for bob.
+    env.deliver(&eml("bob@example.org", "set bob pw-bob digest off", ""));
+    let mails = env.take_mails();
+    assert_eq!(mails.len(), 1, "{mails:#?}");
+    assert!(mails[0].flat_body().contains("was `digest off` already"));
+    let (line, mails) = cron_at(&mut env, DAY / 2);
+    assert!(!line.contains("daily digests"), "{line}");
+    assert!(mails.is_empty(), "{mails:#?}");
+}
+
+#[test]
+fn after_the_daily_digest_went_turning_it_off_sends_no_second() {
+    let mut env = Env::new();
+    env.players(&["alice", "bob"]);
+    env.deliver(&eml("bob@example.org", "set bob pw-bob digest on", ""));
+    env.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
+    let alice = to(&env.take_mails(), "alice@example.org");
+    env.deliver(&eml(
+        "alice@example.org",
+        &line_to_send(&alice[0].body, "pw-alice"),
+        "",
+    ));
+    env.take_mails();
+    let (_, mails) = cron_at(&mut env, DAY / 2);
+    assert_eq!(mails.len(), 1, "the daily digest: {mails:#?}");
+    env.deliver(&eml("bob@example.org", "set bob pw-bob digest off", ""));
+    let mails = env.take_mails();
+    assert_eq!(mails.len(), 1, "the answer alone: {mails:#?}");
+    assert!(!mails[0].flat_body().contains("held for your digest"));
+}

@@ -47,6 +47,7 @@ mod robot_tactics_boards;
 mod server_mail;
 mod smtp;
 mod social;
+mod subject_setting;
 mod test_game;
 mod trust_auth;
 mod trust_consent;

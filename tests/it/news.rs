@@ -392,3 +392,33 @@ fn a_proposal_to_a_robot_shows_no_line_with_a_password_for_it() {
         "{body}"
     );
 }
+
+#[test]
+fn a_new_game_is_the_news_of_its_first_mail_with_a_robots_opening_move() {
+    let env = Env::new();
+    env.players(&["alice"]);
+    env.deliver(&eml(
+        "alice@example.org",
+        "limit challenge robot1 alice",
+        "",
+    ));
+    let mails = env.take_mails();
+    let alice: Vec<&Sent> = mails
+        .iter()
+        .filter(|m| m.to == ["alice@example.org"])
+        .collect();
+    assert_eq!(alice.len(), 1, "{mails:#?}");
+    let mut lines = alice[0].body.lines();
+    assert_eq!(
+        lines.next(),
+        Some("A new game on Limit Board 101: Red (robot1), Blue (alice).")
+    );
+    // robot1 moved first, in the challenge's run: told before the line to send.
+    let played = lines.next().unwrap_or_default();
+    assert!(played.starts_with("robot1 played "), "{}", alice[0].body);
+    assert!(
+        alice[0].body.contains("\nIt is your move, alice."),
+        "{}",
+        alice[0].body
+    );
+}

@@ -192,3 +192,86 @@ fn a_draw_proposed_after_a_move_in_one_mail_is_answered_too() {
     }
     assert_eq!(stored_go(&env).move_number(), 3);
 }
+
+/// Signs carol up and subscribes her to Go board 101; the mails are dropped.
+fn with_subscriber(env: &Env) {
+    env.players(&["carol"]);
+    env.admin_ok("go subscribe 101 carol pw-carol");
+    env.take_mails();
+}
+
+/// The one mail to `who` among `mails`.
+fn only_to<'a>(mails: &'a [Sent], who: &str) -> &'a Sent {
+    let theirs: Vec<&Sent> = mails
+        .iter()
+        .filter(|m| m.to.iter().any(|t| t == who))
+        .collect();
+    assert_eq!(theirs.len(), 1, "{who}: {mails:#?}");
+    theirs[0]
+}
+
+#[test]
+fn the_comment_of_a_proposal_a_robot_settles_at_once_reaches_every_reader() {
+    let env = go_game("alice robot1");
+    with_subscriber(&env);
+    // Rejected at once (robot1 wins): the board mails carry alice's words all the same.
+    env.deliver(&eml(
+        "alice@example.org",
+        "go move 101 alice pw-alice propose draw",
+        "Shall we call it a day?",
+    ));
+    let mails = env.take_mails();
+    assert!(alices(&mails).flat_body().contains("robot1 rejects"));
+    for who in ["alice@example.org", "carol@example.org"] {
+        let body = only_to(&mails, who).body.clone();
+        assert!(
+            body.contains("alice writes:\nShall we call it a day?\n"),
+            "{who}: {body}"
+        );
+    }
+    // An undo, accepted and carried out at once: the same.
+    let mv = stored_go(&env).legal_moves()[0].clone();
+    send(&env, &format!("go move 101 alice pw-alice {mv}"));
+    env.deliver(&eml(
+        "alice@example.org",
+        "go move 101 alice pw-alice propose undo",
+        "Sorry, a slip of the mouse.",
+    ));
+    let mails = env.take_mails();
+    assert!(
+        alices(&mails)
+            .flat_body()
+            .contains("All players accept alice's undo")
+    );
+    for who in ["alice@example.org", "carol@example.org"] {
+        let body = only_to(&mails, who).body.clone();
+        assert!(
+            body.contains("alice writes:\nSorry, a slip of the mouse.\n"),
+            "{who}: {body}"
+        );
+    }
+    assert_eq!(stored_go(&env).move_number(), 1);
+}
+
+#[test]
+fn the_answer_to_a_proposal_a_robot_carries_out_never_waits_for_the_digest() {
+    let env = go_game("alice robot1");
+    env.admin_ok("set alice pw-alice digest on");
+    env.take_mails();
+    let mv = stored_go(&env).legal_moves()[0].clone();
+    send(&env, &format!("go move 101 alice pw-alice {mv}"));
+    // The undo is carried out in the run of alice's mail: her answer comes at once, as the
+    // answer to her own mail.
+    let mails = send(&env, "go move 101 alice pw-alice propose undo");
+    let mail = alices(&mails);
+    assert!(
+        mail.flat_body().contains("All players accept alice's undo"),
+        "{mail:#?}"
+    );
+    assert!(mail.in_reply_to().is_some(), "the answer to her mail");
+    let held: i64 = env
+        .sqlite()
+        .query_row("SELECT held FROM mail_settings", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(held, 0, "nothing waits for her digest");
+}

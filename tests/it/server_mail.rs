@@ -57,7 +57,9 @@ fn a_challenge_mails_each_player_a_new_board() {
             ("alice to move", "Summary of Limit Board 101\n")
         };
         assert_eq!(m.subject, format!("Limit Board 101: new game, {subject}"));
-        assert!(m.body.starts_with(top), "{}", m.body);
+        // The news first (issue 25): the new game itself, for both.
+        let news = "A new game on Limit Board 101: Red (alice), Blue (bob).\n\n";
+        assert!(m.body.starts_with(&format!("{news}{top}")), "{}", m.body);
         assert!(m.body.contains("Red (alice) to move."));
         assert!(m.body.contains("Move 1\n"));
         assert_eq!(

@@ -335,6 +335,7 @@ fn board_mail(to: &[&str]) -> OutgoingMail {
         page: None,
         attachments: Vec::new(),
         reply_to: None,
+        thread_topic: None,
     }
 }
 
