@@ -379,6 +379,10 @@ impl Tree {
                 n.visits = seen.visits;
                 n.virtual_visits = seen.visits;
                 n.total = seen.total;
+                // In the RAVE mean too: it weighs most in a young node, and a prior that counted
+                // in the node's own mean only was all but ignored until then.
+                n.amaf_visits = seen.visits;
+                n.amaf_total = seen.total;
                 n
             }
             Pending::Group(v) => {
