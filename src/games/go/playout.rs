@@ -696,8 +696,9 @@ mod tests {
         ];
         let g = game("7", &moves);
         for seed in 0..4 {
-            let t = crate::games::search::think(&g, crate::games::search::Budget::playouts(1), seed)
-                .unwrap();
+            let t =
+                crate::games::search::think(&g, crate::games::search::Budget::playouts(1), seed)
+                    .unwrap();
             assert_eq!((t.text.as_str(), t.playouts, t.reused), ("d4", 1, 0));
             // One playout (a win or a loss) after PRIOR_VISITS virtual ones at the prior's mean
             // (0.7 or more for a save): without them the mean would be 0 or 1.
