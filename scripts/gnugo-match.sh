@@ -61,7 +61,7 @@ MEDIAN_MS=$(grep -o 'ms-per-move [0-9]*' "$RECORDS" | awk '{print $2}' | sort -n
     awk '{v[NR] = $1} END {if (NR) print v[int((NR + 1) / 2)]; else print "-"}')
 # The median over games of each game's median playouts per robot move (records from before this
 # field say "-").
-MEDIAN_PLAYOUTS=$(grep -o 'playouts-per-move [0-9]*' "$RECORDS" | awk '{print $2}' | sort -n |
+MEDIAN_PLAYOUTS=$({ grep -o 'playouts-per-move [0-9]*' "$RECORDS" || true; } | awk '{print $2}' | sort -n |
     awk '{v[NR] = $1} END {if (NR) print v[int((NR + 1) / 2)]; else print "-"}')
 awk -v ms="$MEDIAN_MS" -v po="$MEDIAN_PLAYOUTS" -v level="$LEVEL" -v millis="$MILLIS" -v g="$GNUGO_LEVEL" '
 /^game / {
