@@ -1,6 +1,8 @@
 //! Our Go robot against GNU Go over GTP (`gnugo --mode gtp`), sides alternating: game `i` has seed
 //! `SEED + i`, and our robot plays Black when the seed is even. GNU Go gets `--chinese-rules` (area
-//! scoring, as ours), the komi and the game's seed; our side plays through `GameState::robot_move`, as the server does.
+//! scoring, as ours), the komi and the game's seed; our side plays by `search::think` with the budget the server's
+//! `robot_move` gives the level (the same moves), so each game's line can give the median playouts a
+//! robot move.
 //!
 //! `cargo run --release --features tools --example gnugo_match -- GAMES GNUGO_LEVEL ROBOT_LEVEL MILLIS [SEED] [SIZE] [KOMI]`
 //!
@@ -20,6 +22,7 @@ use std::time::Instant;
 
 use pbem::games::go::GoGame;
 use pbem::games::go::options::GoOptions;
+use pbem::games::search::{self, Budget};
 use pbem::games::{GameOption, GameState, Robot, Status};
 
 /// A GNU Go child process spoken to over GTP.
@@ -135,6 +138,8 @@ fn main() {
         gtp.ask(&format!("komi {komi}")).unwrap();
         let mut g = GoGame::new(opts);
         let (mut passes, mut ply, mut think_ms) = (0, 0u64, 0u128);
+        // Playouts of each robot move (the time cap decides them when there is one).
+        let mut playouts: Vec<u32> = Vec::new();
         let mut note = "";
         while passes < 2 && ply < 4 * size * size {
             let Status::ToMove(seat) = g.status() else {
@@ -143,10 +148,18 @@ fn main() {
             let colour = if seat == 0 { "black" } else { "white" };
             let mv = if seat == ours {
                 let t = Instant::now();
-                let mv = g
-                    .robot_move(robot, seed.wrapping_mul(1000).wrapping_add(ply))
+                // What `robot_move` does for these robots (`search::robot_move`), with the figures.
+                let budget = Budget::level(&g, level).expect("a robot level from 1 to 3");
+                let budget = if millis == 0 {
+                    budget
+                } else {
+                    budget.with_millis(millis)
+                };
+                let thought = search::think(&g, budget, seed.wrapping_mul(1000).wrapping_add(ply))
                     .expect("a move while the game goes on");
                 think_ms += t.elapsed().as_millis();
+                playouts.push(thought.playouts);
+                let mv = thought.text;
                 gtp.ask(&format!("play {colour} {mv}"))
                     .expect("GNU Go takes our legal move");
                 mv
@@ -195,12 +208,14 @@ fn main() {
             Some(_) => 0.0,
             None => 0.5,
         };
+        playouts.sort_unstable();
         println!(
             "game {seed} ours {} score {s} plies {ply} gnugo {gnu} tromp-taylor {} \
-             ms-per-move {}{note}",
+             ms-per-move {} playouts-per-move {}{note}",
             ["black", "white"][ours],
             g.score_line().replace(' ', "_"),
             think_ms / u128::from(ply.div_ceil(2).max(1)),
+            playouts.get(playouts.len() / 2).copied().unwrap_or(0),
         );
         score += s;
         n += 1;

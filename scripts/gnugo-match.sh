@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Our Go robot against GNU Go (docs/robot.md, "Go against GNU Go"): 9x9, komi 7, sides alternating,
 # GNU Go over GTP with --chinese-rules, our robot as the server plays it (robot3 within 2 s a move).
-# Game k has seed SEED+k and our robot plays Black when the seed is even; GNU Go's final_score decides each
-# game (examples/gnugo_match.rs says why). Prints wins, losses and draws with Wilson's 95% interval.
+# Game k has seed SEED+k and our robot plays Black when the seed is even; our Tromp-Taylor count decides a
+# game ended by two passes, GNU Go's final_score one cut off (examples/gnugo_match.rs says why). Prints
+# wins, losses and draws with Wilson's 95% interval, the median ms and playouts per robot move.
 #
 #   scripts/gnugo-match.sh [GAMES] [GNUGO_LEVEL] [ROBOT_LEVEL] [MILLIS]   (default 100 1 3 2000)
 #
@@ -58,7 +59,11 @@ fi
 # The median over games of each game's mean thinking time per robot move.
 MEDIAN_MS=$(grep -o 'ms-per-move [0-9]*' "$RECORDS" | awk '{print $2}' | sort -n |
     awk '{v[NR] = $1} END {if (NR) print v[int((NR + 1) / 2)]; else print "-"}')
-awk -v ms="$MEDIAN_MS" -v level="$LEVEL" -v millis="$MILLIS" -v g="$GNUGO_LEVEL" '
+# The median over games of each game's median playouts per robot move (records from before this
+# field say "-").
+MEDIAN_PLAYOUTS=$({ grep -o 'playouts-per-move [0-9]*' "$RECORDS" || true; } | awk '{print $2}' | sort -n |
+    awk '{v[NR] = $1} END {if (NR) print v[int((NR + 1) / 2)]; else print "-"}')
+awk -v ms="$MEDIAN_MS" -v po="$MEDIAN_PLAYOUTS" -v level="$LEVEL" -v millis="$MILLIS" -v g="$GNUGO_LEVEL" '
 /^game / {
     n++; s += $6
     if ($6 == 1) w++; else if ($6 == 0) l++; else d++
@@ -69,5 +74,5 @@ END {
     den = 1 + z * z / n; c = (p + z * z / (2 * n)) / den
     h = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
     lo = c - h; if (lo < 0) lo = 0; hi = c + h; if (hi > 1) hi = 1
-    printf "robot%s (%s ms a move) vs GNU Go level %s, 9x9 komi 7: %d games, %d wins, %d losses, %d draws, score %.3f, Wilson 95%% interval %.3f to %.3f, median of the games'\'' mean ms per robot move %s\n", level, millis, g, n, w, l, d, p, lo, hi, ms
+    printf "robot%s (%s ms a move) vs GNU Go level %s, 9x9 komi 7: %d games, %d wins, %d losses, %d draws, score %.3f, Wilson 95%% interval %.3f to %.3f, median of the games'\'' mean ms per robot move %s, of their median playouts per robot move %s\n", level, millis, g, n, w, l, d, p, lo, hi, ms, po
 }' "$RECORDS"

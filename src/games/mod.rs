@@ -384,6 +384,14 @@ pub trait GameState: Send {
         let _ = actions;
         out.clear();
     }
+    /// Priors as results already seen (MoGo's "prior knowledge"): a new child of the tree whose prior
+    /// is `prior` starts as if `visits` playouts had given it a mean reward of `mean` (0 to 1, for the
+    /// player choosing it), so that the search trusts a good prior until real playouts say otherwise.
+    /// `None` (the default): priors only order the progressive widening.
+    fn prior_results(&self, prior: f32) -> Option<(u32, f32)> {
+        let _ = prior;
+        None
+    }
     /// Whether `action` (legal here) could win the game at once; the search plays each action for which
     /// this is true when it first lists a position's actions, to find wins in one. `false` is a promise
     /// that it cannot (a game that marks its winning actions in [`GameState::action_priors`] may say

@@ -175,6 +175,12 @@ impl Goban {
         self.seen.insert(self.hash);
     }
 
+    /// Room for `more` boards seen: a playout's hundred-odd moves otherwise grow the set several
+    /// times over.
+    pub fn reserve(&mut self, more: usize) {
+        self.seen.reserve(more);
+    }
+
     /// True when the stone on `p` touches an empty point: its block has a liberty without a search.
     fn breathes(&self, p: usize) -> bool {
         self.neighbours(p).iter().any(|&q| self.cells[q] == EMPTY)
@@ -193,12 +199,15 @@ impl Goban {
         }
     }
 
-    /// The block of the stone on `p` and whether it has a liberty other than `except` (a point about
-    /// to be filled; 0, a border point, for none).
+    /// Whether the block of the stone on `p` has a liberty other than `except` (a point about to be
+    /// filled; 0, a border point, for none); when it has none, its stones are in `stones`.
     fn block(&self, p: usize, except: usize, stones: &mut Vec<usize>) -> bool {
         let colour = self.cells[p];
-        stones.clear();
-        stones.push(p);
+        // The fill runs on the stack (25 × 25 stones at most) and reaches `stones` only for a
+        // block without a liberty: an allocation per test cost more than the test.
+        let mut found = [0u16; 625];
+        found[0] = p as u16;
+        let mut len = 1;
         // Seen points as bits on the stack: 27 × 27 points at most, 12 words.
         let mut mark = [0u64; 12];
         let mut seen = |q: usize| {
@@ -208,19 +217,25 @@ impl Goban {
             was
         };
         seen(p);
-        let mut free = false;
         let mut i = 0;
-        while i < stones.len() {
-            for q in self.neighbours(stones[i]) {
+        while i < len {
+            for q in self.neighbours(usize::from(found[i])) {
                 match self.cells[q] {
-                    EMPTY if q != except => free = true,
-                    c if c == colour && !seen(q) => stones.push(q),
+                    // One liberty settles it: the callers want the stones only of a block
+                    // without one (to take it off), so the fill stops here.
+                    EMPTY if q != except => return true,
+                    c if c == colour && !seen(q) => {
+                        found[len] = q as u16;
+                        len += 1;
+                    }
                     _ => {}
                 }
             }
             i += 1;
         }
-        free
+        stones.clear();
+        stones.extend(found[..len].iter().map(|&s| usize::from(s)));
+        false
     }
 
     /// Places a stone of `colour` on `p` by the rules of 4.2 and 4.3; returns the number of stones
@@ -274,11 +289,18 @@ impl Goban {
         // stone lives if it touches an empty point, captures, or joins a block with another
         // liberty, and the board after it must be new (its hash computed, not the board copied).
         let enemy = 3 - colour;
+        let around = self.neighbours(p);
         let mut stones = Vec::new();
         let mut taken: Vec<usize> = Vec::new();
         let mut hash = self.hash ^ key(p, colour);
-        for q in self.neighbours(p) {
-            if self.cells[q] == enemy && !taken.contains(&q) && !self.block(q, p, &mut stones) {
+        // A block with a stone touching an empty point other than `p` keeps a liberty: most
+        // blocks are settled so, without a flood fill (they cost most of a playout before).
+        for q in around {
+            if self.cells[q] == enemy
+                && !taken.contains(&q)
+                && !self.breathes_besides(q, p)
+                && !self.block(q, p, &mut stones)
+            {
                 for &s in &stones {
                     hash ^= key(s, enemy);
                 }
@@ -286,12 +308,19 @@ impl Goban {
             }
         }
         let lives = !taken.is_empty()
-            || self.neighbours(p).into_iter().any(|q| match self.cells[q] {
-                EMPTY => true,
-                c if c == colour => self.block(q, p, &mut stones),
-                _ => false,
+            || around.iter().any(|&q| self.cells[q] == EMPTY)
+            || around.iter().any(|&q| {
+                self.cells[q] == colour
+                    && (self.breathes_besides(q, p) || self.block(q, p, &mut stones))
             });
         lives && !self.seen.contains(&hash)
+    }
+
+    /// True when the stone on `q` touches an empty point other than `p`.
+    fn breathes_besides(&self, q: usize, p: usize) -> bool {
+        self.neighbours(q)
+            .iter()
+            .any(|&r| r != p && self.cells[r] == EMPTY)
     }
 
     /// Tromp–Taylor area: (Black's points, White's points), stones plus empty regions that reach

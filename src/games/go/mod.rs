@@ -329,6 +329,14 @@ impl GameState for GoGame {
     fn clone_box(&self) -> Box<dyn GameState> {
         Box::new(self.clone())
     }
+    fn search_copy(&self) -> Box<dyn GameState> {
+        // The copy is played to the end: room for about a game's moves at once.
+        let mut g = self.clone();
+        let room = 2 * self.board.n * self.board.n;
+        g.board.reserve(room);
+        g.entries.reserve(room);
+        Box::new(g)
+    }
     fn status(&self) -> Status {
         match &self.result {
             Some(r) => Status::Over(r.clone()),
@@ -449,6 +457,9 @@ impl GameState for GoGame {
     }
     fn action_priors(&self, actions: &[u32], out: &mut Vec<f32>) {
         playout::priors(self, actions, out);
+    }
+    fn prior_results(&self, prior: f32) -> Option<(u32, f32)> {
+        Some(playout::prior_results(prior))
     }
     fn may_win_at_once(&self, action: u32) -> bool {
         // Only the second pass in a row ends a game; a stone never does.

@@ -183,7 +183,7 @@ pub fn think(game: &dyn GameState, budget: Budget, seed: u64) -> Option<Thought>
     let mut tree = key
         .and_then(|k| reuse::take(game, k))
         .unwrap_or_else(|| Tree::new(root.as_ref(), p, me));
-    let reused = tree.nodes[0].visits;
+    let reused = tree.nodes[0].real_visits();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let cap = budget.millis.map(Duration::from_millis);
     // Iterations that end at a proven node cost next to nothing: only playouts count against the

@@ -48,9 +48,17 @@ const RAVE_K: f32 = 600.0;
 /// RAVE needs a mark per action and seat; games with more actions than this search without it.
 const RAVE_MAX_ACTIONS: u32 = 1 << 20;
 
+/// Playouts a new child counts as already seen (the game's [`GameState::prior_results`]): visits and
+/// the summed reward.
+#[derive(Clone, Copy, Default)]
+struct Virtual {
+    visits: u32,
+    total: f32,
+}
+
 /// A choice not yet made a child, best last.
 enum Pending {
-    One(u32),
+    One(u32, Virtual),
     /// Actions sharing a group, best last.
     Group(Vec<u32>),
 }
@@ -64,8 +72,11 @@ pub(super) struct Node {
     pub mover: u8,
     /// The seat choosing among this node's children (set when they are listed).
     pub chooser: u8,
+    /// Visits, the virtual ones of the game's priors included.
     pub visits: u32,
     pub total: f32,
+    /// The virtual visits among `visits` (no playout ran for them).
+    virtual_visits: u32,
     amaf_visits: u32,
     amaf_total: f32,
     pub children: Vec<u32>,
@@ -84,6 +95,7 @@ impl Node {
             chooser: mover as u8,
             visits: 0,
             total: 0.0,
+            virtual_visits: 0,
             amaf_visits: 0,
             amaf_total: 0.0,
             children: Vec::new(),
@@ -94,6 +106,11 @@ impl Node {
 
     fn mean(&self) -> f32 {
         self.total / self.visits.max(1) as f32
+    }
+
+    /// The visits that ran a playout (or reached a proven node).
+    pub fn real_visits(&self) -> u32 {
+        self.visits - self.virtual_visits
     }
 
     /// Proven to score nothing for `seat` (a loss for the seat choosing it).
@@ -199,7 +216,7 @@ impl Tree {
                     (true, p) if p <= EAGER_PLIES_HEAVY => 0,
                     (true, _) => EXPAND_AT_HEAVY,
                 };
-                if self.nodes[at].visits < wait {
+                if self.nodes[at].real_visits() < wait {
                     let played = self.rave.then_some(&mut sc.trail);
                     worked = true;
                     let r = self.pos.playout(g.as_mut(), rng, played);
@@ -224,7 +241,7 @@ impl Tree {
                 }
                 self.pos.apply(g.as_mut(), action);
                 plies += 1;
-                if self.nodes[child].visits == 0 {
+                if self.nodes[child].real_visits() == 0 {
                     self.nodes[child].proven = rewards(&g.status()).map(|r| self.contempt(r));
                 }
             }
@@ -265,6 +282,13 @@ impl Tree {
             g.action_priors(&sc.acts, &mut sc.priors);
         }
         let has_priors = sc.priors.len() == sc.acts.len();
+        let seen = |i: usize| match has_priors.then(|| g.prior_results(sc.priors[i])).flatten() {
+            Some((visits, mean)) => Virtual {
+                visits,
+                total: visits as f32 * mean.clamp(0.0, 1.0),
+            },
+            None => Virtual::default(),
+        };
         if is_root {
             self.heavy = has_priors;
         }
@@ -296,19 +320,19 @@ impl Tree {
             }
         }
         // Order: best prior first, ties at random; then the list is reversed so that the best is last.
-        let mut order: Vec<(f32, u32, u32)> = sc
+        let mut order: Vec<(f32, u32, u32, Virtual)> = sc
             .acts
             .iter()
             .enumerate()
             .map(|(i, &a)| {
                 let p = if has_priors { sc.priors[i] } else { 0.0 };
-                (p, rng.next_u32(), a)
+                (p, rng.next_u32(), a, seen(i))
             })
             .collect();
         order.sort_by(|x, y| y.0.total_cmp(&x.0).then(y.1.cmp(&x.1)));
         let mut pending: Vec<Pending> = Vec::with_capacity(order.len());
         let mut group_at: HashMap<u32, usize> = HashMap::new();
-        for &(_, _, a) in &order {
+        for &(_, _, a, v) in &order {
             let group = if self.pos.fast {
                 g.action_group(a)
             } else {
@@ -326,13 +350,13 @@ impl Tree {
                         pending.push(Pending::Group(vec![a]));
                     }
                 },
-                None => pending.push(Pending::One(a)),
+                None => pending.push(Pending::One(a, v)),
             }
         }
         for p in &mut pending {
             if let Pending::Group(v) = p {
                 if v.len() == 1 {
-                    *p = Pending::One(v[0]);
+                    *p = Pending::One(v[0], Virtual::default());
                 } else {
                     v.reverse();
                 }
@@ -341,8 +365,8 @@ impl Tree {
         pending.reverse();
         if !has_priors && group_at.is_empty() {
             // No priors to widen by: every action is a child at once (RAVE and UCT rank them).
-            while let Some(Pending::One(a)) = pending.pop() {
-                self.push_child(at, Pending::One(a), me);
+            while let Some(Pending::One(a, v)) = pending.pop() {
+                self.push_child(at, Pending::One(a, v), me);
             }
         }
         self.nodes[at].untried = Some(pending);
@@ -350,10 +374,24 @@ impl Tree {
 
     fn push_child(&mut self, at: usize, p: Pending, me: usize) -> usize {
         let child = match p {
-            Pending::One(a) => Node::new(a, false, me),
+            Pending::One(a, seen) => {
+                let mut n = Node::new(a, false, me);
+                n.visits = seen.visits;
+                n.virtual_visits = seen.visits;
+                n.total = seen.total;
+                // In the RAVE mean too: it weighs most in a young node, and a prior that counted
+                // in the node's own mean only was all but ignored until then.
+                n.amaf_visits = seen.visits;
+                n.amaf_total = seen.total;
+                n
+            }
             Pending::Group(v) => {
                 let mut n = Node::new(NO_ACTION, true, me);
-                n.untried = Some(v.into_iter().map(Pending::One).collect());
+                n.untried = Some(
+                    v.into_iter()
+                        .map(|a| Pending::One(a, Virtual::default()))
+                        .collect(),
+                );
                 n
             }
         };
@@ -373,7 +411,7 @@ impl Tree {
             .iter()
             .filter(|&&c| !self.nodes[c as usize].lost_for(me))
             .count();
-        let allowed = (WIDEN * (node.visits as f32).sqrt()).max(1.0) as usize;
+        let allowed = (WIDEN * (node.real_visits() as f32).sqrt()).max(1.0) as usize;
         let can_grow = node.untried.as_ref().is_some_and(|u| !u.is_empty());
         if can_grow && live < allowed {
             let p = self.nodes[at]
@@ -557,7 +595,7 @@ impl Tree {
             let pick = match pick {
                 Some(c) => c,
                 None => match self.nodes[at].untried.as_mut().and_then(Vec::pop) {
-                    Some(Pending::One(a)) => return (a, None),
+                    Some(Pending::One(a, _)) => return (a, None),
                     Some(Pending::Group(mut v)) => {
                         return (v.pop().expect("a group holds an action"), None);
                     }
