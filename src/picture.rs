@@ -7,6 +7,7 @@
 use std::cell::Cell;
 use std::sync::{Arc, LazyLock, Mutex};
 
+mod attributes;
 mod canvas;
 mod deflate;
 mod indexed;
