@@ -137,10 +137,12 @@ struct Marker {
     view: (f32, f32),
     reference: (f32, f32),
     size: (f32, f32),
-    /// Degrees, or `None` for the line's direction; `Some(NAN)` for `auto-start-reverse`.
+    /// How it turns at a line's end.
     orient: Orient,
 }
 
+/// A marker's `orient`: along the line, along it but reversed at its start (an arrow head at
+/// both ends pointing out), or a fixed angle in degrees.
 #[derive(Clone, Copy)]
 enum Orient {
     Auto,

@@ -1,8 +1,8 @@
 //! The pictures' texts as outlines: the glyphs of the bundled DejaVu Sans (assets/fonts/), read
 //! with ttf-parser, laid out one after the other by their advance widths and the font's kerning
 //! pairs. No shaping: the boards' texts are labels and status lines in Latin letters, digits and
-//! punctuation, where each character is one glyph (a text shaper and its font database were a
-//! fifth of the first build's dependencies' CPU; issue 25, section 5).
+//! punctuation, where each character is one glyph (resvg with its text shaper and font database
+//! was about 33 s of the first build's CPU; issue 25, section 5).
 
 use std::sync::LazyLock;
 
