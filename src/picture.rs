@@ -11,13 +11,11 @@ mod attributes;
 mod canvas;
 mod deflate;
 mod indexed;
-mod read;
 mod svg;
 mod text;
 mod xml;
 
 use indexed::PNG_SIGNATURE;
-pub use read::{Pixels, read_png};
 
 /// The last pictures drawn, by their SVG: the board mails of one move (one to each player and
 /// subscriber) show the same picture, drawn once, and a long-running server (`pbem lmtp`) draws a

@@ -48,9 +48,13 @@ fn red_pixels(mail: &Sent) -> usize {
         .attachments()
         .find(|a| a.content_type().is_some_and(|c| c.subtype() == Some("png")))
         .expect("the board picture");
-    pbem::picture::read_png(png.contents())
-        .unwrap()
-        .pixels()
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(png.contents()));
+    decoder.set_transformations(png::Transformations::EXPAND);
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    buf[..info.buffer_size()]
+        .chunks_exact(info.color_type.samples())
         .filter(|p| p[0] > 150 && p[1] < 60 && p[2] < 60)
         .count()
 }

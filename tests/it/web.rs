@@ -738,7 +738,11 @@ fn board_pages_in_headless_chromium() {
 
 /// Pixels of each tile colour of the board picture (red, blue, green, black) in a screenshot.
 fn tile_colour_pixels(png_bytes: &[u8]) -> [usize; 4] {
-    let shot = pbem::picture::read_png(png_bytes).unwrap();
+    let decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let step = info.color_type.samples();
     let colours: [[u8; 3]; 4] = [
         [0xCC, 0x33, 0x33],
         [0x00, 0x72, 0xB2],
@@ -746,7 +750,7 @@ fn tile_colour_pixels(png_bytes: &[u8]) -> [usize; 4] {
         [0x33, 0x33, 0x33],
     ];
     let mut counts = [0; 4];
-    for px in shot.pixels() {
+    for px in buf[..info.buffer_size()].chunks_exact(step) {
         if let Some(k) = colours.iter().position(|c| px[..3] == c[..]) {
             counts[k] += 1;
         }
