@@ -99,7 +99,10 @@ fn strokes_take_their_width_dashes_caps_joins_and_order() {
         ))
     };
     assert_eq!(at(&square("miter"), 7, 7), BLUE);
-    assert!(at(&square("round"), 7, 7)[0] > 200, "the round corner grazes it");
+    assert!(
+        at(&square("round"), 7, 7)[0] > 200,
+        "the round corner grazes it"
+    );
     assert!(
         at(&square("bevel"), 7, 7)[0] > 200,
         "cut off, but for anti-aliasing"
