@@ -10,6 +10,12 @@
 //! so that `picture::draw` repaints from the last drawing. `whole` times drawing those positions
 //! with nothing kept (`picture::draw_whole`), as every picture was drawn before that shortcut.
 //!
+//!   cargo run --release --features tools --example board_png -- --all DIR [MOVES]
+//!
+//! `--all` writes every game's board (two players, default options, MOVES first legal moves
+//! played, default 4) to DIR as `GAME.svg` and `GAME.png`: to look at every game's picture
+//! before and after a change to the renderer.
+//!
 //! `scripts/picture-speed.sh` runs it for the wall-clock median and under callgrind for the
 //! instructions of one draw.
 
@@ -20,6 +26,11 @@ use pbem::games::{GameOption, Registry};
 fn main() {
     let mut args = std::env::args().skip(1);
     let out = args.next().unwrap_or_else(|| "board.png".into());
+    if out == "--all" {
+        let dir = args.next().expect("--all DIR: the folder to write to");
+        let moves = args.next().and_then(|s| s.parse().ok()).unwrap_or(4);
+        return all(&dir, moves);
+    }
     let size: u32 = args.next().and_then(|s| s.parse().ok()).unwrap_or(8);
     let moves: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(4);
     let runs: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(20);
@@ -78,6 +89,29 @@ fn main() {
         png.len(),
         svg.len(),
     );
+}
+
+/// Every game's board after `moves` first legal moves, as SVG and PNG in `dir`.
+fn all(dir: &str, moves: usize) {
+    std::fs::create_dir_all(dir).unwrap();
+    for rules in Registry::standard().iter() {
+        let players = (*rules.players().start()).max(2);
+        let mut g = rules.new_game(&[], players, 7).unwrap();
+        for _ in 0..moves {
+            let Some(m) = g.legal_moves().into_iter().next() else {
+                break;
+            };
+            g.play(&m).unwrap();
+        }
+        let Some(svg) = g.svg() else {
+            println!("{}: no picture", rules.name());
+            continue;
+        };
+        let png = pbem::picture::draw_whole(&svg).unwrap();
+        std::fs::write(format!("{dir}/{}.svg", rules.name()), &svg).unwrap();
+        std::fs::write(format!("{dir}/{}.png", rules.name()), &png).unwrap();
+        println!("{dir}/{}.png: {} bytes", rules.name(), png.len());
+    }
 }
 
 /// The middle of the values (the mean of the two middle ones for an even count).

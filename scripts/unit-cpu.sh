@@ -6,7 +6,7 @@
 # scripts running, e.g. the C compiler on SQLite, and cargo itself). Crates must already be downloaded.
 #   scripts/unit-cpu.sh [COMMIT] [TOP]
 # Extra cargo settings for a trial go in CARGO_ARGS, e.g.
-#   CARGO_ARGS="--config profile.dev.package.usvg.opt-level=1" scripts/unit-cpu.sh
+#   CARGO_ARGS="--config profile.dev.package.tiny-skia.opt-level=1" scripts/unit-cpu.sh
 set -euo pipefail
 if [[ -n ${UNIT_CPU_LOG:-} ]]; then
     # Wrapper mode: cargo calls us as `unit-cpu.sh RUSTC ARGS...`.

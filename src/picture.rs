@@ -1,27 +1,21 @@
-//! Board pictures as PNG (issue "See the board", item 2): the game's SVG rendered by resvg, with the
-//! font compiled into the binary (DejaVu Sans, assets/fonts/), so that the picture is the same on
-//! every machine whatever fonts it has.
+//! Board pictures as PNG (issue "See the board", item 2): the game's SVG drawn by our own reader
+//! of the SVG subset the games write (`svg`) onto tiny-skia, with the font compiled into the
+//! binary (DejaVu Sans, assets/fonts/, `text`), so that the picture is the same on every machine
+//! whatever fonts it has. (resvg drew them until issue 25, section 5: it and its text shaping
+//! stack were a sixth of the first build's CPU.)
 
 use std::cell::Cell;
 use std::sync::{Arc, LazyLock, Mutex};
 
-use resvg::usvg;
-
+mod attributes;
 mod canvas;
 mod deflate;
 mod indexed;
+mod svg;
+mod text;
+mod xml;
 
 use indexed::PNG_SIGNATURE;
-
-/// The one font the pictures use.
-static FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
-
-static FONTS: LazyLock<Arc<usvg::fontdb::Database>> = LazyLock::new(|| {
-    let mut db = usvg::fontdb::Database::new();
-    db.load_font_data(FONT.to_vec());
-    db.set_sans_serif_family("DejaVu Sans");
-    Arc::new(db)
-});
 
 /// The last pictures drawn, by their SVG: the board mails of one move (one to each player and
 /// subscriber) show the same picture, drawn once, and a long-running server (`pbem lmtp`) draws a
@@ -68,27 +62,18 @@ pub fn png(svg: &str) -> Result<Arc<Vec<u8>>, String> {
     Ok(png)
 }
 
-/// The parser's options: the compiled-in font.
-fn options() -> usvg::Options<'static> {
-    usvg::Options {
-        font_family: "DejaVu Sans".into(),
-        fontdb: FONTS.clone(),
-        ..usvg::Options::default()
-    }
-}
-
 /// [`png`] without the memory: the picture at [`SCALE`] times its SVG size, repainted from the
 /// last drawing like it where there is one (`canvas`), as an 8-bit paletted PNG (`indexed`).
 pub fn draw(svg: &str) -> Result<Vec<u8>, String> {
     DRAWN.with(|n| n.set(n.get() + 1));
-    canvas::render(svg, &options())
+    canvas::render(svg)
 }
 
 /// [`draw`] from the SVG alone, every line parsed, painted, indexed and compressed, no drawing
 /// kept or used: what [`draw`] must look like, and its cost before the shortcut
 /// (`examples/board_png.rs`).
 pub fn draw_whole(svg: &str) -> Result<Vec<u8>, String> {
-    Ok(indexed::Indexed::of(&canvas::whole(svg, &options())?)?.png())
+    Ok(indexed::Indexed::of(&canvas::whole(svg)?)?.png())
 }
 
 /// The width and height in pixels of a PNG, read from its header; `None` for bytes that are not a
@@ -123,11 +108,10 @@ mod tests {
         // repainted from another keeps that one's palette).
         let (width, height, buf) = indexed::tests::decode(&png);
         assert_eq!(indexed::tests::decode(&super::png(&svg).unwrap()).2, buf);
-        let tree = usvg::Tree::from_str(&svg, &usvg::Options::default()).unwrap();
-        let size = tree.size().to_int_size();
+        let head = svg::parse_head(svg.lines().next().unwrap()).unwrap();
         assert_eq!(
             (width, height),
-            (size.width() * SCALE, size.height() * SCALE)
+            (head.width as u32 * SCALE, head.height as u32 * SCALE)
         );
         assert_eq!(png_size(&png), Some((width, height)));
         assert_eq!(buf[..3], [0xFA, 0xFA, 0xF5], "the background, top left");

@@ -5,18 +5,18 @@
 //! only the rectangles where lines came or went, from the new SVG's lines that touch them.
 //!
 //! Any SVG may come here: the shortcut is taken only for a document written one element a line
-//! (`<svg ...>`, then each element whole on its line, then `</svg>`), which is checked by wrapping
-//! each line in a group of its own and parsing that (a line that is not a whole element makes the
-//! XML malformed). Anything else, or a change that cannot be placed (a changed line that draws
-//! nothing, such as a changed `<style>`), is drawn whole.
+//! (`<svg ...>`, then each element whole on its line, then `</svg>`), which is checked by parsing
+//! each line on its own (a line that is not whole elements does not parse so). Anything else, or
+//! a change that cannot be placed (a changed line that draws nothing), is drawn whole.
 
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex};
 
-use resvg::{tiny_skia, usvg};
+use tiny_skia::Pixmap;
 
 use super::indexed::{Area, Indexed};
+use super::svg::{self, Drawing, Head};
 
 /// A picture drawn, kept to draw the next one from.
 struct Canvas {
@@ -27,7 +27,7 @@ struct Canvas {
     /// Where each line draws on the pixmap, if it draws at all.
     areas: Vec<Option<Area>>,
     /// The picture, premultiplied RGBA at [`super::SCALE`].
-    pixmap: tiny_skia::Pixmap,
+    pixmap: Pixmap,
     /// The picture as a paletted PNG's rows, updated where the pixmap is.
     indexed: Indexed,
 }
@@ -52,13 +52,13 @@ const MOST: f32 = 0.5;
 
 /// One line of a document parsed on its own (with the document's head), and where it draws.
 struct Parsed {
-    tree: usvg::Tree,
+    drawing: Drawing,
     area: Option<Area>,
 }
 
 /// Lines parsed on their own, by head and line: a repaint paints the lines around a change from
-/// these, so that only a line never seen before is parsed (parsing, mostly shaping the texts, was
-/// 8 M instructions a repaint). A game's lines come back (a tile, a pawn on a cell, whose turn it
+/// these, so that only a line never seen before is parsed (parsing, mostly laying out the texts'
+/// glyphs, was most of a repaint's cost). A game's lines come back (a tile, a pawn on a cell, whose turn it
 /// is), and so do other games' of the same size.
 static LINES: LazyLock<Mutex<HashMap<String, Arc<Parsed>>>> = LazyLock::new(Mutex::default);
 
@@ -78,42 +78,17 @@ fn split(svg: &str) -> Option<(&str, Vec<&str>)> {
     Some((head, lines))
 }
 
-/// A document of `head` and the given lines, each wrapped in a group whose id is its number in
-/// `lines`, so that the parsed tree tells where each draws.
-fn wrapped<'a>(head: &str, lines: impl Iterator<Item = (usize, &'a str)>) -> String {
-    let mut out = String::with_capacity(head.len() + 4096);
-    out.push_str(head);
-    out.push('\n');
-    for (i, line) in lines {
-        out.push_str("<g id=\"pbem-line-");
-        out.push_str(&i.to_string());
-        out.push_str("\">");
-        out.push_str(line);
-        out.push_str("</g>\n");
-    }
-    out.push_str("</svg>\n");
-    out
-}
-
-/// Where each wrapped line of `tree` draws on a `width` x `height` pixmap, by line number.
-fn areas_of(tree: &usvg::Tree, width: u32, height: u32) -> HashMap<usize, Area> {
-    let scale = super::SCALE as f32;
-    tree.root()
-        .children()
-        .iter()
-        .filter_map(|node| {
-            let i = node.id().strip_prefix("pbem-line-")?.parse().ok()?;
-            let b = node.abs_layer_bounding_box()?;
-            let clamp = |v: f32, max: u32| (v.max(0.0) as u32).min(max);
-            let area = (
-                clamp((b.left() * scale - BLEED).floor(), width),
-                clamp((b.top() * scale - BLEED).floor(), height),
-                clamp((b.right() * scale + BLEED).ceil(), width),
-                clamp((b.bottom() * scale + BLEED).ceil(), height),
-            );
-            (area.0 < area.2 && area.1 < area.3).then_some((i, area))
-        })
-        .collect()
+/// Where a drawing paints on a `width` x `height` pixmap, if anywhere.
+fn area_of(drawing: &Drawing, width: u32, height: u32) -> Option<Area> {
+    let b = drawing.bounds()?;
+    let clamp = |v: f32, max: u32| (v.max(0.0) as u32).min(max);
+    let area = (
+        clamp((b.left() - BLEED).floor(), width),
+        clamp((b.top() - BLEED).floor(), height),
+        clamp((b.right() + BLEED).ceil(), width),
+        clamp((b.bottom() + BLEED).ceil(), height),
+    );
+    (area.0 < area.2 && area.1 < area.3).then_some(area)
 }
 
 /// Whether a line that draws nothing may change without a change to the picture.
@@ -147,11 +122,11 @@ pub(super) fn repainted() -> u64 {
 #[cfg(test)]
 thread_local! {
     /// The drawing behind this thread's last PNG: tests compare it with the picture drawn whole.
-    static LAST: std::cell::RefCell<Option<tiny_skia::Pixmap>> = const { std::cell::RefCell::new(None) };
+    static LAST: std::cell::RefCell<Option<Pixmap>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Notes the drawing a PNG was made from, for the tests ([`LAST`]); nothing outside them.
-fn shown(_pixmap: &tiny_skia::Pixmap) {
+fn shown(_pixmap: &Pixmap) {
     #[cfg(test)]
     LAST.with(|l| *l.borrow_mut() = Some(_pixmap.clone()));
 }
@@ -170,12 +145,18 @@ fn standalone(line: &str) -> bool {
 /// The SVG's picture at [`super::SCALE`] as a PNG: repainted from a kept drawing that shares most
 /// of its lines, or drawn whole (and kept) when there is none, or when the document is not one
 /// standalone element a line (then nothing is kept).
-pub(super) fn render(svg: &str, options: &usvg::Options) -> Result<Vec<u8>, String> {
+pub(super) fn render(svg: &str) -> Result<Vec<u8>, String> {
+    let drawn_whole = || -> Result<Vec<u8>, String> {
+        let pixmap = whole(svg)?;
+        shown(&pixmap);
+        Ok(Indexed::of(&pixmap)?.png())
+    };
     let Some((head, lines)) = split(svg).filter(|(_, lines)| lines.iter().all(|l| standalone(l)))
     else {
-        let pixmap = whole(svg, options)?;
-        shown(&pixmap);
-        return Ok(Indexed::of(&pixmap)?.png());
+        return drawn_whole();
+    };
+    let Ok(parsed_head) = svg::parse_head(head) else {
+        return drawn_whole();
     };
     // The drawing to repaint is taken out while it is: another thread drawing from it at the same
     // time draws whole.
@@ -186,58 +167,52 @@ pub(super) fn render(svg: &str, options: &usvg::Options) -> Result<Vec<u8>, Stri
             .map(|at| kept.remove(at))
     };
     if let Some(mut base) = base {
-        match repaint(&mut base, head, &lines, options) {
-            Ok(Some(png)) => {
+        match repaint(&mut base, head, &parsed_head, &lines)? {
+            Some(png) => {
                 keep(base);
                 return Ok(png);
             }
-            Ok(None) => keep(base),
-            Err(e) => return Err(e),
+            None => keep(base),
         }
     }
-    let tree =
-        match usvg::Tree::from_str(&wrapped(head, lines.iter().copied().enumerate()), options) {
-            Ok(tree) => tree,
-            // Not one element a line: the document as it is, and its own error if it has one.
-            Err(_) => {
-                let pixmap = whole(svg, options)?;
-                shown(&pixmap);
-                return Ok(Indexed::of(&pixmap)?.png());
-            }
+    let mut pixmap = blank(&parsed_head)?;
+    let mut areas = Vec::with_capacity(lines.len());
+    for line in &lines {
+        // Not one element a line: the document as it is, and its own error if it has one.
+        let Some(p) = parsed(head, &parsed_head, line) else {
+            return drawn_whole();
         };
-    let pixmap = paint(&tree)?;
-    let found = areas_of(&tree, pixmap.width(), pixmap.height());
+        p.drawing.paint(&mut pixmap, 0.0, 0.0);
+        areas.push(p.area);
+    }
     let indexed = Indexed::of(&pixmap)?;
     let png = indexed.png();
     shown(&pixmap);
     keep(Canvas {
         head: head.to_string(),
         lines: lines.iter().map(|l| l.to_string()).collect(),
-        areas: (0..lines.len()).map(|i| found.get(&i).copied()).collect(),
+        areas,
         pixmap,
         indexed,
     });
     Ok(png)
 }
 
-/// The SVG drawn whole, nothing kept.
-pub(super) fn whole(svg: &str, options: &usvg::Options) -> Result<tiny_skia::Pixmap, String> {
-    let tree = usvg::Tree::from_str(svg, options).map_err(|e| format!("the board picture: {e}"))?;
-    paint(&tree)
+/// The empty pixmap for a picture of this head, at [`super::SCALE`].
+fn blank(head: &Head) -> Result<Pixmap, String> {
+    let scale = super::SCALE as f32;
+    Pixmap::new(
+        (head.width * scale).ceil() as u32,
+        (head.height * scale).ceil() as u32,
+    )
+    .ok_or_else(|| "the board picture has no size".to_string())
 }
 
-/// A parsed picture rendered at [`super::SCALE`].
-fn paint(tree: &usvg::Tree) -> Result<tiny_skia::Pixmap, String> {
-    let size = tree.size().to_int_size();
-    let mut pixmap =
-        tiny_skia::Pixmap::new(size.width() * super::SCALE, size.height() * super::SCALE)
-            .ok_or_else(|| "the board picture has no size".to_string())?;
-    let scale = super::SCALE as f32;
-    resvg::render(
-        tree,
-        tiny_skia::Transform::from_scale(scale, scale),
-        &mut pixmap.as_mut(),
-    );
+/// The SVG drawn whole, nothing kept.
+pub(super) fn whole(svg: &str) -> Result<Pixmap, String> {
+    let (head, drawing) = svg::parse(svg, super::SCALE as f32)?;
+    let mut pixmap = blank(&head)?;
+    drawing.paint(&mut pixmap, 0.0, 0.0);
     Ok(pixmap)
 }
 
@@ -250,9 +225,9 @@ fn keep(canvas: Canvas) {
     kept.push(canvas);
 }
 
-/// `line` of a document whose first line is `head`, parsed on its own ([`LINES`]); `None` when it
-/// does not parse so.
-fn parsed(head: &str, line: &str, options: &usvg::Options) -> Option<Arc<Parsed>> {
+/// `line` of a document whose first line is `head` (`parsed_head` read), parsed on its own
+/// ([`LINES`]); `None` when it does not parse so.
+fn parsed(head: &str, parsed_head: &Head, line: &str) -> Option<Arc<Parsed>> {
     let mut key = String::with_capacity(head.len() + line.len() + 1);
     key.push_str(head);
     key.push('\n');
@@ -260,16 +235,14 @@ fn parsed(head: &str, line: &str, options: &usvg::Options) -> Option<Arc<Parsed>
     if let Some(p) = LINES.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
         return Some(p.clone());
     }
-    let tree = usvg::Tree::from_str(&wrapped(head, [(0, line)].into_iter()), options).ok()?;
-    let size = tree.size().to_int_size();
-    let area = areas_of(
-        &tree,
-        size.width() * super::SCALE,
-        size.height() * super::SCALE,
-    )
-    .get(&0)
-    .copied();
-    let p = Arc::new(Parsed { tree, area });
+    let drawing = svg::parse_line(parsed_head, line, super::SCALE as f32).ok()?;
+    let scale = super::SCALE as f32;
+    let (width, height) = (
+        (parsed_head.width * scale).ceil() as u32,
+        (parsed_head.height * scale).ceil() as u32,
+    );
+    let area = area_of(&drawing, width, height);
+    let p = Arc::new(Parsed { drawing, area });
     let mut lines = LINES.lock().unwrap_or_else(|e| e.into_inner());
     if lines.len() >= LINES_KEPT {
         lines.clear();
@@ -283,8 +256,8 @@ fn parsed(head: &str, line: &str, options: &usvg::Options) -> Option<Arc<Parsed>
 fn repaint(
     base: &mut Canvas,
     head: &str,
+    parsed_head: &Head,
     lines: &[&str],
-    options: &usvg::Options,
 ) -> Result<Option<Vec<u8>>, String> {
     let old: HashMap<&str, usize> = base
         .lines
@@ -336,7 +309,7 @@ fn repaint(
     let (width, height) = (base.pixmap.width(), base.pixmap.height());
     let mut trees: HashMap<usize, Arc<Parsed>> = HashMap::new();
     for &i in &fresh {
-        let Some(p) = parsed(head, lines[i], options) else {
+        let Some(p) = parsed(head, parsed_head, lines[i]) else {
             return Ok(None);
         };
         match p.area {
@@ -384,23 +357,20 @@ fn repaint(
     // are standalone, and the groups wrapping them paint straight onto the picture).
     let mut parts = Vec::with_capacity(groups.len());
     for &((x0, y0, x1, y1), ref ds) in &groups {
-        let mut part = tiny_skia::Pixmap::new(x1 - x0, y1 - y0)
+        let mut part = Pixmap::new(x1 - x0, y1 - y0)
             .ok_or_else(|| "the board picture: an empty area to repaint".to_string())?;
-        let scale = super::SCALE as f32;
-        let at = tiny_skia::Transform::from_scale(scale, scale)
-            .post_translate(-(x0 as f32), -(y0 as f32));
         for (i, line) in lines.iter().enumerate() {
             if !areas[i].is_some_and(|a| ds.iter().any(|&d| meets(a, d))) {
                 continue;
             }
             let p = match trees.get(&i) {
                 Some(p) => p.clone(),
-                None => match parsed(head, line, options) {
+                None => match parsed(head, parsed_head, line) {
                     Some(p) => p,
                     None => return Ok(None),
                 },
             };
-            resvg::render(&p.tree, at, &mut part.as_mut());
+            p.drawing.paint(&mut part, -(x0 as f32), -(y0 as f32));
         }
         parts.push(part);
     }
@@ -449,7 +419,7 @@ mod tests {
     /// How many of a PNG's pixels show `drawing`'s colour rounded rather than exact; fails at
     /// a pixel that shows neither (the rounding of [`super::super::indexed`]: each channel to
     /// the nearest multiple of 51, for the blends at edges when there are more than 256 colours).
-    fn rounded_pixels(png: &[u8], drawing: &tiny_skia::Pixmap, what: &str) -> usize {
+    fn rounded_pixels(png: &[u8], drawing: &Pixmap, what: &str) -> usize {
         let (w, h, rgb) = super::super::indexed::tests::decode(png);
         assert_eq!((w, h), (drawing.width(), drawing.height()), "{what}");
         let (pixels, _) = drawing.data().as_chunks::<4>();
@@ -480,7 +450,7 @@ mod tests {
         for k in 0..moves {
             let svg = crate::games::limit::svg::svg(&g);
             captures += usize::from(svg.contains("class=\"captured\""));
-            let whole = super::whole(&svg, &super::super::options()).unwrap();
+            let whole = super::whole(&svg).unwrap();
             let png = super::super::draw(&svg).unwrap();
             let drawn = LAST.with(|l| l.borrow_mut().take()).unwrap();
             // The shapes cut at a repainted part's edge move a few edge pixels a little.

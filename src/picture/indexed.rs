@@ -192,7 +192,7 @@ impl Indexed {
     }
 
     /// [`Indexed::new`] of a pixmap (opaque: premultiplied is plain RGBA).
-    pub(super) fn of(pixmap: &resvg::tiny_skia::Pixmap) -> Result<Indexed, String> {
+    pub(super) fn of(pixmap: &tiny_skia::Pixmap) -> Result<Indexed, String> {
         Indexed::new(pixmap.data(), pixmap.width(), pixmap.height())
     }
 

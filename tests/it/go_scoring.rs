@@ -48,11 +48,14 @@ fn red_pixels(mail: &Sent) -> usize {
         .attachments()
         .find(|a| a.content_type().is_some_and(|c| c.subtype() == Some("png")))
         .expect("the board picture");
-    let pixmap = resvg::tiny_skia::Pixmap::decode_png(png.contents()).unwrap();
-    pixmap
-        .pixels()
-        .iter()
-        .filter(|p| p.red() > 150 && p.green() < 60 && p.blue() < 60)
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(png.contents()));
+    decoder.set_transformations(png::Transformations::EXPAND);
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    buf[..info.buffer_size()]
+        .chunks_exact(info.color_type.samples())
+        .filter(|p| p[0] > 150 && p[1] < 60 && p[2] < 60)
         .count()
 }
 
