@@ -40,7 +40,9 @@ fn main() {
                         Status::ToMove(s) => s,
                     };
                     let p = if seat == a_seat { a } else { b };
-                    let mv = g.robot_move(p, mix(gs ^ (moves.len() as u64 + 1) * 0x9e37 ^ seat as u64)).unwrap();
+                    let mv = g
+                        .robot_move(p, mix(gs ^ (moves.len() as u64 + 1) * 0x9e37 ^ seat as u64))
+                        .unwrap();
                     moves.push(mv.clone());
                     g.play_text(&mv).unwrap();
                 };
@@ -55,7 +57,11 @@ fn main() {
                     pass_at.map(|k| k + 1),
                     if black == Some(a_seat) { "a" } else { "b" },
                     black == Some(a_seat),
-                    if Some(winner) == black { "Black" } else { "White" },
+                    if Some(winner) == black {
+                        "Black"
+                    } else {
+                        "White"
+                    },
                     winner == a_seat,
                     moves.len()
                 );
@@ -86,7 +92,9 @@ fn main() {
                 if let Some(p) = recs.iter().position(|r| r.text == "pass") {
                     contract = p as u32;
                 }
-                let Some(Outcome::Winner(w)) = g.result() else { continue };
+                let Some(Outcome::Winner(w)) = g.result() else {
+                    continue;
+                };
                 let e = by_len.entry(contract / 20 * 20).or_default();
                 if Some(*w) == g.black_seat() {
                     bw += 1;

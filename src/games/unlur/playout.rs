@@ -131,3 +131,132 @@ impl Game {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cases::picker;
+    use crate::games::{GameState, Outcome};
+
+    /// A game of side `size` after `moves` (written moves, all legal).
+    fn played(size: u8, moves: &[String]) -> Game {
+        let mut g = Game::new(size);
+        for m in moves {
+            g.play_text(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        }
+        g
+    }
+
+    /// The contract of the robot test: black stones on the 37 cells within three steps of h8.
+    fn big_centre() -> Vec<String> {
+        let mut out = Vec::new();
+        for c in 1i32..=15 {
+            for r in 1i32..=15 {
+                let (dc, dr) = (c - 8, r - 8);
+                if (dc.abs() + dr.abs() + (dc + dr).abs()) / 2 <= 3 {
+                    out.push(format!("{}{r}", (b'a' + c as u8 - 1) as char));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn policy_playouts_make_no_losing_stone_while_another_is_left() {
+        for (size, seed) in [(4u8, 1u64), (6, 2), (8, 3), (8, 4)] {
+            let mut pick = picker(seed);
+            for _ in 0..40 {
+                let start = Game::new(size);
+                let mut g = start.clone();
+                let mut trail = Vec::new();
+                g.policy_playout(&mut pick, Some(&mut trail));
+                assert!(matches!(g.result(), Some(Outcome::Winner(_))));
+                // The trail replays the game: the seats and actions RAVE is told are the moves made.
+                let mut r = start;
+                for &(seat, a) in &trail {
+                    assert_eq!(r.to_move(), Some(seat));
+                    if let Move::Stone(cell) = r.action_move(a)
+                        && r.stone_decides(cell) == Some(false)
+                    {
+                        let safe = r
+                            .chains
+                            .empty_cells()
+                            .filter(|&c| r.stone_decides(c) != Some(false))
+                            .count();
+                        assert_eq!(
+                            safe,
+                            0,
+                            "a losing stone on {} with {safe} others",
+                            r.grid.name(cell)
+                        );
+                    }
+                    r.apply(r.action_move(a));
+                }
+                assert_eq!(r, g);
+            }
+        }
+    }
+
+    #[test]
+    fn may_win_at_once_is_true_exactly_for_the_stones_that_win() {
+        let mut pick = picker(7);
+        let (mut wins, mut positions) = (0, 0);
+        for k in 0..12usize {
+            let mut g = Game::new(5);
+            // A contract of k stones, a pass, then random stones to the end: every stage of a game.
+            loop {
+                let mut acts = Vec::new();
+                g.legal_actions(&mut acts);
+                let Some(me) = g.to_move() else { break };
+                positions += 1;
+                for &a in &acts {
+                    let mut h = g.clone();
+                    h.apply_action(a);
+                    let won = h.result() == Some(&Outcome::Winner(me));
+                    wins += usize::from(won);
+                    assert_eq!(
+                        g.may_win_at_once(a),
+                        won,
+                        "{} after {:?}",
+                        g.action_text(a),
+                        g.records()
+                    );
+                }
+                let pass = *acts.last().unwrap();
+                let a = if g.in_contract() && g.entries() >= k {
+                    pass
+                } else if g.in_contract() {
+                    acts[pick(acts.len() - 1)]
+                } else {
+                    acts[pick(acts.len())]
+                };
+                g.apply_action(a);
+            }
+        }
+        assert!(
+            positions > 100 && wins > 10,
+            "{wins} wins in {positions} positions: too few to tell"
+        );
+    }
+
+    #[test]
+    fn policy_playouts_see_the_worth_of_a_big_black_centre_where_random_ones_did_not() {
+        let mut moves = big_centre();
+        moves.push("pass".into());
+        let g = played(8, &moves);
+        let black = g.black_seat().unwrap();
+        let (mut policy, mut random) = (0, 0);
+        let mut pick = picker(5);
+        for _ in 0..200 {
+            let mut h = g.clone();
+            h.policy_playout(&mut pick, None);
+            policy += usize::from(h.result() == Some(&Outcome::Winner(black)));
+            let mut h = g.clone();
+            h.playout(&mut pick);
+            random += usize::from(h.result() == Some(&Outcome::Winner(black)));
+        }
+        eprintln!("Black won {policy} of 200 policy playouts, {random} of 200 random ones");
+        assert!(policy >= 120, "Black won {policy} of 200 policy playouts");
+        assert!(random <= 60, "Black won {random} of 200 random playouts");
+    }
+}
