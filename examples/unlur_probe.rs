@@ -1,10 +1,14 @@
-//! Probe of Unlur's robot (issue 23): plays A against B and prints, per game, who passed and when,
-//! which seat played Black, who won, and the moves; and counts who wins random playouts by colour.
+//! Probe of Unlur's robot (issue 23, docs/robot.md "Unlur on the generic search"): plays A against B
+//! and prints, per game, who passed and when, which seat played Black and who won (`SHOW=1`: the
+//! moves and the last board); counts who wins playouts from the empty board by colour and by the
+//! contract's length (uniformly random, or with `policy` the search's policy); and prints the search's
+//! choice and value in a position, five seeds.
 //!
 //! `cargo run --release --features tools --example unlur_probe -- games A B N SEED`
-//! `cargo run --release --features tools --example unlur_probe -- playouts N`
+//! `cargo run --release --features tools --example unlur_probe -- playouts N [policy]`
+//! `cargo run --release --features tools --example unlur_probe -- think PLAYOUTS MOVE...`
 
-use pbem::games::unlur::{Game, Move};
+use pbem::games::unlur::Game;
 use pbem::games::{GameState, Outcome, Robot, Status};
 
 fn robot(name: &str) -> Robot {
@@ -71,6 +75,23 @@ fn main() {
                 }
             }
         }
+        Some("think") => {
+            // think PLAYOUTS MOVE...: the search's choice and value in five seeds.
+            let n: u32 = args[1].parse().unwrap();
+            let mut g = Game::new(8);
+            for m in &args[2..] {
+                g.play_text(m).unwrap();
+            }
+            for seed in 0..5 {
+                let t =
+                    pbem::games::search::think(&g, pbem::games::search::Budget::playouts(n), seed)
+                        .unwrap();
+                println!(
+                    "seed {seed}: {} value {:.3} playouts {}",
+                    t.text, t.value, t.playouts
+                );
+            }
+        }
         Some("playouts") => {
             let n: u64 = args[1].parse().unwrap();
             let mut x = 12345u64;
@@ -108,7 +129,6 @@ fn main() {
             for (k, (b, w)) in by_len {
                 println!("contract stones {k}..: black {b} white {w}");
             }
-            let _ = Move::Pass;
         }
         _ => eprintln!("usage: unlur_probe games A B N SEED | playouts N"),
     }
