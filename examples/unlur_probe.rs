@@ -45,7 +45,10 @@ fn main() {
                     };
                     let p = if seat == a_seat { a } else { b };
                     let mv = g
-                        .robot_move(p, mix(gs ^ (moves.len() as u64 + 1) * 0x9e37 ^ seat as u64))
+                        .robot_move(
+                            p,
+                            mix(gs ^ ((moves.len() as u64 + 1) * 0x9e37) ^ seat as u64),
+                        )
                         .unwrap();
                     moves.push(mv.clone());
                     g.play_text(&mv).unwrap();
