@@ -4,7 +4,7 @@
 //! seeds each, must play one of the moves listed. Each position is checked here before the robots are
 //! asked: the wins at once are exactly the ones listed, and each move listed for a win in two is one
 //! (every reply hands the mover the win or leaves a win at once). Hex also answers a bridge intrusion
-//! on 11 x 11.
+//! on 11 x 11, and Unlur's robots pass when the contract has built a big black centre.
 
 use pbem::games::search;
 use pbem::games::{GameRules, GameState, Outcome, Registry, Robot, Status};
