@@ -4,7 +4,7 @@
 //! seeds each, must play one of the moves listed. Each position is checked here before the robots are
 //! asked: the wins at once are exactly the ones listed, and each move listed for a win in two is one
 //! (every reply hands the mover the win or leaves a win at once). Hex also answers a bridge intrusion
-//! on 11 x 11.
+//! on 11 x 11, and Unlur's robots pass when the contract has built a big black centre.
 
 use pbem::games::search;
 use pbem::games::{GameRules, GameState, Outcome, Registry, Robot, Status};
@@ -149,6 +149,37 @@ fn y_15_robots_take_wins_in_one_and_in_two() {
 #[test]
 fn unlur_8_robots_take_wins_in_one_and_in_two_in_the_play_phase() {
     robots_solve("unlur", 10, 10, &["win1", "win2"]);
+}
+
+#[test]
+fn unlur_8_robots_pass_when_the_contract_has_built_a_big_black_centre() {
+    // The contract has filled the 37 cells within three steps of the centre h8 with black stones:
+    // whoever passes now plays Black with a chain that reaches within four steps of every side (a Y
+    // needs three of them; White, moving first, cannot hold off all six). Robots that judged positions
+    // by uniformly random playouts never passed here (there White won 78% whatever the contract had
+    // put down, since a random big black chain soon makes a losing black line) and left the pass to
+    // the other player.
+    let rules = Registry::standard().find("unlur").unwrap();
+    let mut g = rules.new_game(&[], 2, 0).unwrap();
+    let letters = "abcdefghijklmno".as_bytes();
+    for c in 1i32..=15 {
+        for r in 1i32..=15 {
+            let (dc, dr) = (c - 8, r - 8);
+            if (dc.abs() + dr.abs() + (dc + dr).abs()) / 2 <= 3 {
+                g.play(&format!("{}{r}", letters[c as usize - 1] as char))
+                    .unwrap();
+            }
+        }
+    }
+    assert_eq!(g.moves().len(), 37);
+    assert!(g.legal_moves().contains(&"pass".to_string()));
+    let json = g.to_json();
+    for level in [1, 2] {
+        for seed in 0..3 {
+            search::expect_move(rules, &json, Robot::Level(level), seed, &["pass"])
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
 }
 
 // Ataxx, Hexxagon, Paradux and Cups have no action ids: the robot searches them through their move

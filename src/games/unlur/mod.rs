@@ -7,6 +7,7 @@
 
 pub mod game;
 pub mod json;
+mod playout;
 pub mod view;
 
 #[cfg(test)]
@@ -167,6 +168,19 @@ impl GameState for Game {
     }
     fn action_space(&self) -> u32 {
         self.grid().len() as u32 + 1
+    }
+    fn search_playout(
+        &mut self,
+        pick: &mut dyn FnMut(usize) -> usize,
+        played: Option<&mut Vec<(usize, u32)>>,
+    ) -> bool {
+        self.policy_playout(pick, played);
+        true
+    }
+    fn may_win_at_once(&self, action: u32) -> bool {
+        // Only a main-phase stone that makes the mover's own goal wins; listing the contract's
+        // positions then costs no copies.
+        (action as usize) < self.grid().len() && self.stone_decides(action as usize) == Some(true)
     }
     fn legal_actions(&self, out: &mut Vec<u32>) {
         out.clear();
