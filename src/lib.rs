@@ -28,6 +28,8 @@ pub mod picture;
 pub mod ratings;
 pub mod records;
 pub mod reply_token;
+#[cfg(test)]
+mod scratch;
 pub mod server;
 pub mod storage;
 pub mod summary;

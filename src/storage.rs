@@ -770,8 +770,8 @@ fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
 mod tests {
     use super::*;
 
-    fn temp_db() -> (tempfile::TempDir, Db) {
-        let dir = tempfile::tempdir().unwrap();
+    fn temp_db() -> (crate::scratch::TempDir, Db) {
+        let dir = crate::scratch::tempdir().unwrap();
         let db = Db::open(&dir.path().join("t.sqlite"), Duration::from_secs(5)).unwrap();
         (dir, db)
     }
@@ -833,7 +833,7 @@ mod tests {
 
     #[test]
     fn a_database_newer_than_the_binary_is_refused() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::tempdir().unwrap();
         let path = dir.path().join("t.sqlite");
         let conn = Connection::open(&path).unwrap();
         conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1)

@@ -632,7 +632,7 @@ mod tests {
 
     #[test]
     fn pages_of_an_empty_database() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::tempdir().unwrap();
         let path = dir.path().join("t.sqlite");
         drop(Db::open(&path, Duration::from_secs(5)).unwrap());
         let mut db = Db::open_read_only(&path, Duration::from_secs(5)).unwrap();
@@ -653,7 +653,7 @@ mod tests {
     #[test]
     fn the_list_is_paged_newest_first_and_stored_text_is_escaped() {
         use crate::storage::SavedStatus;
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::tempdir().unwrap();
         let path = dir.path().join("t.sqlite");
         {
             let mut db = Db::open(&path, Duration::from_secs(5)).unwrap();
@@ -720,7 +720,7 @@ mod tests {
 
     #[test]
     fn the_read_only_connection_refuses_writes() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::tempdir().unwrap();
         let path = dir.path().join("t.sqlite");
         drop(Db::open(&path, Duration::from_secs(5)).unwrap());
         let mut db = Db::open_read_only(&path, Duration::from_secs(5)).unwrap();
@@ -731,7 +731,7 @@ mod tests {
     #[test]
     fn a_games_record_files_and_the_links_to_them() {
         use crate::storage::SavedStatus;
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::tempdir().unwrap();
         let path = dir.path().join("t.sqlite");
         let registry = Registry::standard();
         {

@@ -162,7 +162,7 @@ mod tests {
 
     #[test]
     fn clock_rows_default_then_record() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::tempdir().unwrap();
         let mut db = Db::open(&dir.path().join("t.sqlite"), Duration::from_secs(5)).unwrap();
         let tx = db.transaction().unwrap();
         let a = tx.insert_user("a", "h", &[], 1).unwrap();
@@ -223,7 +223,7 @@ mod tests {
 
     #[test]
     fn ending_vacations_keeps_the_past_cuts_the_present_drops_the_planned() {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::scratch::tempdir().unwrap();
         let mut db = Db::open(&dir.path().join("t.sqlite"), Duration::from_secs(5)).unwrap();
         let tx = db.transaction().unwrap();
         let a = tx.insert_user("a", "h", &[], 1).unwrap();

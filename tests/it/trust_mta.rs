@@ -291,7 +291,7 @@ mkdir -p "$D/m"
 
 #[test]
 fn a_full_disk_exits_75_and_the_mail_goes_through_once_there_is_room() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::tempdir().unwrap();
     let script = format!(
         r#"{MESSAGES}
 mount -t tmpfs -o size=1m tmpfs "$D/m" || exit 99
@@ -337,7 +337,7 @@ ls "$D/m/outbox" | wc -l | sed 's/^/mails=/'
 
 #[test]
 fn a_read_only_file_system_exits_75_and_says_to_remount() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = crate::common::scratch::tempdir().unwrap();
     let script = format!(
         r#"{MESSAGES}
 mount -t tmpfs -o size=1m tmpfs "$D/m" || exit 99

@@ -702,7 +702,7 @@ fn board_pages_in_headless_chromium() {
     for (board, size) in [(102, 4), (101, 8), (104, 16)] {
         let png = out_dir.join(format!("web-board-size-{size}.png"));
         let _ = std::fs::remove_file(&png);
-        let profile = tempfile::tempdir().unwrap();
+        let profile = crate::common::scratch::tempdir().unwrap();
         let out = std::process::Command::new(chromium)
             .args([
                 "--headless",
@@ -843,7 +843,7 @@ fn the_move_list_is_one_column_on_a_phone() {
             ),
         )
         .unwrap();
-        let profile = tempfile::tempdir().unwrap();
+        let profile = crate::common::scratch::tempdir().unwrap();
         let out = std::process::Command::new(chromium)
             .args([
                 "--headless",
@@ -879,7 +879,7 @@ fn the_move_list_is_one_column_on_a_phone() {
     assert_eq!(columns, 3, "the moves on a desktop");
     if let Some(keep) = std::env::var_os("PBEM_SCREENSHOT_DIR").map(PathBuf::from) {
         let shot = keep.join("web-board-390.png");
-        let profile = tempfile::tempdir().unwrap();
+        let profile = crate::common::scratch::tempdir().unwrap();
         std::process::Command::new(chromium)
             .args([
                 "--headless",

@@ -14,6 +14,8 @@ use mail_parser::MessageParser;
 #[path = "../../../src/cases.rs"]
 pub mod cases;
 mod command;
+#[path = "../../../src/scratch.rs"]
+pub mod scratch;
 pub use command::Command;
 
 /// The clock every test runs at: 2026-11-18 11:06:40 UTC.
@@ -23,7 +25,7 @@ pub const SEED: u64 = 7;
 
 /// A server living in a temporary folder.
 pub struct Env {
-    pub dir: tempfile::TempDir,
+    pub dir: crate::common::scratch::TempDir,
     pub db: PathBuf,
     pub outbox: PathBuf,
     pub now: i64,
@@ -81,7 +83,7 @@ pub fn eml(from: &str, subject: &str, body: &str) -> String {
 
 impl Env {
     pub fn new() -> Env {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = crate::common::scratch::tempdir().unwrap();
         let db = dir.path().join("pbem.sqlite");
         let outbox = dir.path().join("outbox");
         Env {
@@ -305,4 +307,10 @@ impl Env {
             .query_row("PRAGMA integrity_check", [], |r| r.get(0))
             .unwrap()
     }
+}
+
+/// Compares `text` with the snapshot `tests/it/snapshots/it__NAME.snap` (see `scratch::assert_snapshot`).
+#[track_caller]
+pub fn assert_snapshot(name: &str, text: &str) {
+    scratch::assert_snapshot("tests/it/snapshots", &format!("it__{name}"), text);
 }
