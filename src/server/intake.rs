@@ -200,10 +200,19 @@ impl Core {
                     Some((game_type, board)) => {
                         let title = self.games.find(game_type).map_or("Game", |g| g.title());
                         let shown = self.board_text(tx, game_type, *board)?;
-                        (
-                            summary::error_subject(Some((title, *board)), game_word),
-                            shown,
-                        )
+                        // A player who asked for one Subject a game gets it on an error about the
+                        // game too, so that Gmail keeps the answer in the game's conversation (the
+                        // body's first line says the command was not carried out).
+                        let plain = match &origin.reply_to {
+                            Some(address) => tx.plain_subject_at(address)?,
+                            None => false,
+                        };
+                        let subject = if plain {
+                            summary::game_subject(title, *board)
+                        } else {
+                            summary::error_subject(Some((title, *board)), game_word)
+                        };
+                        (subject, shown)
                     }
                     None => (summary::error_subject(None, game_word), None),
                 };

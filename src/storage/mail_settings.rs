@@ -65,14 +65,28 @@ impl Tx<'_> {
     /// Whether `address` (case ignored) is a text-only player's. Read from the few rows of
     /// `mail_settings` outward, so a board mail costs no scan of every address.
     pub fn text_only_at(&self, address: &str) -> Result<bool> {
+        self.flag_at(
+            "SELECT 1 FROM mail_settings m JOIN addresses a ON a.user_id = m.user_id
+             WHERE m.text_only = 1 AND lower(a.address) = lower(?1) LIMIT 1",
+            address,
+        )
+    }
+
+    /// Whether `address` (case ignored) is the address of a player who set `subject plain`: an error
+    /// answer about a board sent there then keeps the game's own Subject.
+    pub fn plain_subject_at(&self, address: &str) -> Result<bool> {
+        self.flag_at(
+            "SELECT 1 FROM mail_settings m JOIN addresses a ON a.user_id = m.user_id
+             WHERE m.plain_subject = 1 AND lower(a.address) = lower(?1) LIMIT 1",
+            address,
+        )
+    }
+
+    /// Whether `sql`, with the address bound, finds a row.
+    fn flag_at(&self, sql: &str, address: &str) -> Result<bool> {
         Ok(self
             .0
-            .query_row(
-                "SELECT 1 FROM mail_settings m JOIN addresses a ON a.user_id = m.user_id
-                 WHERE m.text_only = 1 AND lower(a.address) = lower(?1) LIMIT 1",
-                [address],
-                |_| Ok(()),
-            )
+            .query_row(sql, [address], |_| Ok(()))
             .optional()?
             .is_some())
     }

@@ -214,3 +214,38 @@ fn a_reminder_joins_the_games_thread_under_the_plain_subject() {
         Some("Limit Board 101")
     );
 }
+
+#[test]
+fn a_refused_move_keeps_the_plain_subject_and_the_others_see_error() {
+    let env = Env::new();
+    env.players(&["alice", "bob"]);
+    env.admin_ok("set alice pw-alice subject plain");
+    env.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
+    env.take_mails();
+    // Each sends a move that the server refuses (a tile number that is not on the board).
+    for (who, pw) in [("alice", "pw-alice"), ("bob", "pw-bob")] {
+        let address = format!("{who}@example.org");
+        env.deliver(&eml(
+            &address,
+            &format!("limit move 101 {who} {pw} 98-99,97"),
+            "",
+        ));
+        let answer = env.only_mail_to(&address);
+        let want = if who == "alice" {
+            "Limit Board 101"
+        } else {
+            "Limit Board 101 Error"
+        };
+        assert_eq!(answer.subject, want, "{who}: {answer:#?}");
+        assert!(
+            answer
+                .flat_body()
+                .starts_with("Your command was not carried out"),
+            "{who}: {}",
+            answer.flat_body()
+        );
+    }
+    // Nothing was played.
+    let shown = env.admin_ok("limit show 101");
+    assert!(!shown.contains("98-99"), "{shown}");
+}
