@@ -1,7 +1,8 @@
 //! Asks robot2 and robot3 (seeds 0 to 2) for their move in every position of a tactics fixture
-//! (`tests/fixtures/tactics/GAME.txt`, written by `examples/game_tactics.rs`), in a release build: the
-//! end-to-end tests ask only some of them of the games searched through their move lists (slow in a
-//! debug build). Prints each miss, each search over 2 s, and the count of hits and misses.
+//! (`tests/fixtures/tactics/GAME.txt`, written by `examples/game_tactics.rs`), in a release build,
+//! accepting only the moves listed (`tests/it/robot_tactics_boards.rs` asks them too, and in Cups'
+//! wins in two accepts a slower forced win). Prints each miss, each search over 2 s, and the count
+//! of hits and misses: a quick look at a new fixture or a changed search.
 //!
 //! `cargo run --release --features tools --example tactics_check -- GAME tests/fixtures/tactics/GAME.txt`
 
