@@ -145,6 +145,14 @@ impl GameState for ChameleonGame {
     fn random_playout(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> u32 {
         self.playout(pick)
     }
+    fn search_playout(
+        &mut self,
+        pick: &mut dyn FnMut(usize) -> usize,
+        played: Option<&mut Vec<(usize, u32)>>,
+    ) -> bool {
+        ChameleonGame::search_playout(self, pick, played);
+        true
+    }
     fn action_space(&self) -> u32 {
         2 * self.grid().len() as u32
     }
