@@ -250,6 +250,21 @@ impl Game {
         self.to_move = 1 - s;
     }
 
+    /// Whether action `action` (a cell, or the swap as the grid's size; legal here) may end the game:
+    /// a stone whose chain would touch all three sides, or the swap (always said to).
+    pub fn stone_may_win(&self, action: u32) -> bool {
+        let Some(seat) = self.to_move() else {
+            return true;
+        };
+        if action as usize == self.grid.len() {
+            return true;
+        }
+        let colour = if seat == 0 { BLACK } else { WHITE };
+        self.chains
+            .sides_if_placed(self.grid, action as usize, colour)
+            == ALL_SIDES
+    }
+
     /// Plays a written move; the error says why it is illegal and changes nothing.
     pub fn play_text(&mut self, text: &str) -> Result<(), RuleError> {
         let mv = self.parse(text)?;
