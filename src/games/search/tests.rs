@@ -143,3 +143,33 @@ fn connection_games_say_exactly_which_stones_may_win() {
         "{wins} winning stones, {others} others"
     );
 }
+
+#[test]
+fn sort_keys_order_priors_as_total_cmp_does() {
+    let xs = [
+        f32::NEG_INFINITY,
+        -1e30,
+        -2.5,
+        -1.0,
+        -f32::MIN_POSITIVE,
+        -0.0,
+        0.0,
+        f32::MIN_POSITIVE,
+        0.25,
+        1.0,
+        7.5,
+        1e30,
+        f32::INFINITY,
+        f32::NAN,
+        -f32::NAN,
+    ];
+    for &a in &xs {
+        for &b in &xs {
+            assert_eq!(
+                super::tree::total_order_key(a).cmp(&super::tree::total_order_key(b)),
+                a.total_cmp(&b),
+                "{a} against {b}"
+            );
+        }
+    }
+}
