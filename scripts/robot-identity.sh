@@ -5,7 +5,9 @@
 # results (the times per move are left out). Exit 0 when every game is the same move for move, 1 when one
 # differs (the first differing lines are printed), 64 on bad arguments.
 #
-#   scripts/robot-identity.sh OLD_PBEM NEW_PBEM [GAME...]     (default: every game with a robot)
+#   scripts/robot-identity.sh OLD_PBEM NEW_PBEM [GAME[:OPTION,...]...]   (default: every game with
+#                                               a robot, Go at -size=9)
+#   scripts/robot-identity.sh old/pbem new/pbem chameleon y go:-size=9,-komi=7
 #
 # Environment:
 #   PAIRS   the matches, "A B GAMES" each, ';'-separated (default "robot2 robot1 2;robot3 robot2 1")
@@ -32,21 +34,26 @@ for b in "$OLD" "$NEW"; do
 done
 GAMES=("$@")
 if [[ ${#GAMES[@]} -eq 0 ]]; then
-    GAMES=(hex y chameleon unlur ataxx hexxagon paradux cups limit go)
+    # Go at its default 19 x 19 took robot2 against robot1 over 20 minutes a game on a loaded machine.
+    GAMES=(hex y chameleon unlur ataxx hexxagon paradux cups limit go:-size=9)
 fi
 PAIRS=${PAIRS:-"robot2 robot1 2;robot3 robot2 1"}
 OUT=${OUT:-/tmp/robot-identity}
 
 # One binary's record of one match: the move lines and the results, without the times.
 record() {
-    local bin=$1 game=$2 a=$3 b=$4 n=$5
+    local bin=$1 spec=$2 a=$3 b=$4 n=$5
+    local game=${spec%%:*} opts=()
+    if [[ $spec == *:* ]]; then
+        IFS=',' read -ra opts <<<"${spec#*:}"
+    elif [[ $game == limit ]]; then
+        opts=(-size=8)
+    fi
     local dir
     dir="$OUT/$(sha256sum "$bin" | cut -c1-16)"
     mkdir -p "$dir"
-    local file="$dir/$game-$a-$b-$n.txt"
+    local file="$dir/$spec-$a-$b-$n.txt"
     if [[ ! -s $file ]]; then
-        local opts=()
-        [[ $game == limit ]] && opts=(-size=8)
         # A record is written whole or not at all, so an interrupted run leaves nothing half made.
         nice -n 19 "$bin" engine "$game" match "$a" "$b" --games "$n" --seed 1000 --players 2 --moves \
             "${opts[@]}" | grep -E '^game ' | sed -E 's/ a-ms .*//' >"$file.part"

@@ -6,7 +6,8 @@
 # millions of instructions (the whole process: startup and reading the position are a few million) and
 # the new count as a share of the old.
 #
-#   scripts/robot-instructions.sh OLD_PBEM NEW_PBEM [GAME...]   (default: every game with a robot)
+#   scripts/robot-instructions.sh OLD_PBEM NEW_PBEM [GAME[:OPTION,...]...]   (default: every game
+#                                                   with a robot, Go at -size=9)
 #
 # Environment: PLAYOUTS (default 3000). Runs under `nice -n 19`.
 set -euo pipefail
@@ -30,7 +31,7 @@ command -v valgrind >/dev/null || {
 }
 GAMES=("$@")
 if [[ ${#GAMES[@]} -eq 0 ]]; then
-    GAMES=(hex y chameleon unlur ataxx hexxagon paradux cups limit go)
+    GAMES=(hex y chameleon unlur ataxx hexxagon paradux cups limit go:-size=9)
 fi
 PLAYOUTS=${PLAYOUTS:-3000}
 work=$(mktemp -d)
@@ -45,9 +46,14 @@ count() {
 }
 
 printf '%-10s %-10s %12s %12s %7s\n' game move "old Mi" "new Mi" new/old
-for game in "${GAMES[@]}"; do
+for spec in "${GAMES[@]}"; do
+    game=${spec%%:*}
     opts=()
-    [[ $game == limit ]] && opts=(-size=8)
+    if [[ $spec == *:* ]]; then
+        IFS=',' read -ra opts <<<"${spec#*:}"
+    elif [[ $game == limit ]]; then
+        opts=(-size=8)
+    fi
     moves=$("$OLD" engine "$game" match random random --games 1 --seed 7 --players 2 --moves "${opts[@]}" |
         grep -E '^game [0-9]+ moves' | cut -d' ' -f4-)
     read -ra list <<<"$moves"
@@ -62,6 +68,6 @@ for game in "${GAMES[@]}"; do
         echo "robot-instructions.sh: $game: the builds chose different moves ($old_move, $new_move)" >&2
         exit 1
     fi
-    printf '%-10s %-10s %12.1f %12.1f %7.3f\n' "$game" "$new_move" \
+    printf '%-10s %-10s %12.1f %12.1f %7.3f\n' "$spec" "$new_move" \
         "$(bc -l <<<"$old / 1000000")" "$(bc -l <<<"$new / 1000000")" "$(bc -l <<<"$new / $old")"
 done
