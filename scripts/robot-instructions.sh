@@ -9,7 +9,9 @@
 #   scripts/robot-instructions.sh OLD_PBEM NEW_PBEM [GAME[:OPTION,...]...]   (default: every game
 #                                                   with a robot, Go at -size=9)
 #
-# Environment: PLAYOUTS (default 3000). Runs under `nice -n 19`.
+# Environment: PLAYOUTS (default 3000). Runs under `nice -n 19`. WALL_PLAYOUTS=N: instead, the wall-clock
+# seconds of one `best --playouts N` run of each binary in the same positions, old then new (a note
+# only: on a loaded machine these vary with the load).
 set -euo pipefail
 
 if [[ $# -lt 2 ]]; then
@@ -45,7 +47,20 @@ count() {
     grep -E '^summary:' "$work/cg.out" | awk '{print $2}'
 }
 
-printf '%-10s %-10s %12s %12s %7s\n' game move "old Mi" "new Mi" new/old
+# One run's wall-clock seconds.
+wall() {
+    local bin=$1 game=$2 t0 t1
+    t0=$(date +%s.%N)
+    nice -n 19 "$bin" engine "$game" best --playouts "$WALL_PLAYOUTS" --seed 1 <"$work/pos.json" >"$work/move"
+    t1=$(date +%s.%N)
+    bc -l <<<"$t1 - $t0"
+}
+
+if [[ -n ${WALL_PLAYOUTS:-} ]]; then
+    printf '%-10s %-10s %12s %12s %7s\n' game move "old s" "new s" new/old
+else
+    printf '%-10s %-10s %12s %12s %7s\n' game move "old Mi" "new Mi" new/old
+fi
 for spec in "${GAMES[@]}"; do
     game=${spec%%:*}
     opts=()
@@ -60,6 +75,18 @@ for spec in "${GAMES[@]}"; do
     third=("${list[@]:0:$((${#list[@]} / 3))}")
     "$OLD" engine "$game" new --seed 7 --players 2 "${opts[@]}" |
         "$OLD" engine "$game" play "${third[@]}" >"$work/pos.json"
+    if [[ -n ${WALL_PLAYOUTS:-} ]]; then
+        old=$(wall "$OLD" "$game")
+        old_move=$(cat "$work/move")
+        new=$(wall "$NEW" "$game")
+        new_move=$(cat "$work/move")
+        if [[ $old_move != "$new_move" ]]; then
+            echo "robot-instructions.sh: $game: the builds chose different moves ($old_move, $new_move)" >&2
+            exit 1
+        fi
+        printf '%-10s %-10s %12.2f %12.2f %7.3f\n' "$spec" "$new_move" "$old" "$new" "$(bc -l <<<"$new / $old")"
+        continue
+    fi
     old=$(count "$OLD" "$game")
     old_move=$(cat "$work/move")
     new=$(count "$NEW" "$game")
