@@ -384,6 +384,8 @@ impl Tree {
         pending.reverse();
         if !has_priors && group_at.is_empty() {
             // No priors to widen by: every action is a child at once (RAVE and UCT rank them).
+            // Room for them all at once: growing the list by doubling copied it several times.
+            self.nodes[at].children.reserve_exact(pending.len());
             while let Some(Pending::One(a, v)) = pending.pop() {
                 self.push_child(at, Pending::One(a, v), me);
             }
@@ -425,14 +427,17 @@ impl Tree {
     fn descend(&mut self, at: usize, rng: &mut ChaCha8Rng) -> Option<usize> {
         let node = &self.nodes[at];
         let me = node.chooser;
-        let live = node
-            .children
-            .iter()
-            .filter(|&&c| !self.nodes[c as usize].lost_for(me))
-            .count();
-        let allowed = (WIDEN * (node.real_visits() as f32).sqrt()).max(1.0) as usize;
         let can_grow = node.untried.as_ref().is_some_and(|u| !u.is_empty());
-        if can_grow && live < allowed {
+        // The live children are counted only where the widening may add one (a game without priors
+        // has every child from the start, and this pass over them was wasted at every step).
+        let live = || {
+            node.children
+                .iter()
+                .filter(|&&c| !self.nodes[c as usize].lost_for(me))
+                .count()
+        };
+        let allowed = (WIDEN * (node.real_visits() as f32).sqrt()).max(1.0) as usize;
+        if can_grow && live() < allowed {
             let p = self.nodes[at]
                 .untried
                 .as_mut()
