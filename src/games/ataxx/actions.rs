@@ -99,8 +99,8 @@ pub fn playout(
 }
 
 /// [`playout`]'s loop compiled with the CPU's popcount instruction: the build targets plain x86-64,
-/// whose bit counts (a playout's inner loop counts the cells of sets of cells at every ply) are a
-/// dozen vector instructions each without it. The same code, so the same moves.
+/// whose bit counts (a playout's inner loop counts the cells of sets of cells at every ply) take about
+/// twenty vector instructions a set without it. The same code, so the same moves.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
 fn playout_popcnt(
