@@ -274,8 +274,14 @@ fn execute(
             };
             writeln!(out, "{mv}")?;
         }
-        Command::Match { a, b, setup, games } => {
-            let tally = play_match(game, setup, (*a, *b), *games, out)?;
+        Command::Match {
+            a,
+            b,
+            setup,
+            games,
+            moves,
+        } => {
+            let tally = play_match(game, setup, (*a, *b), *games, *moves, out)?;
             write_match(out, (*a, *b), &tally)?;
         }
     }
@@ -405,6 +411,21 @@ mod tests {
                     seed: None,
                 },
                 games: 4,
+                moves: false,
+            })
+        );
+        assert_eq!(
+            parsed("hex match robot2 robot1 --moves --games 2 --seed 1000"),
+            Ok(Command::Match {
+                a: Robot::Level(2),
+                b: Robot::Level(1),
+                setup: Setup {
+                    options: vec![],
+                    players: 2,
+                    seed: Some(1000),
+                },
+                games: 2,
+                moves: true,
             })
         );
         assert!(usage("limit best --playouts").contains("needs a value"));

@@ -37,6 +37,8 @@ pub(super) enum Command {
         b: Robot,
         setup: Setup,
         games: u64,
+        /// `--moves`: print each game's moves too (to compare two builds move by move).
+        moves: bool,
     },
 }
 
@@ -125,13 +127,22 @@ pub(super) fn parse(
                 ));
             };
             let (a, b) = (parse_player(a)?, parse_player(b)?);
-            let (setup, games) = parse_setup(game, flags, true)?;
+            // `--moves` takes no value, unlike the setup's flags.
+            let moves = flags.iter().any(|w| w == "--moves");
+            let flags: Vec<String> = flags.iter().filter(|w| *w != "--moves").cloned().collect();
+            let (setup, games) = parse_setup(game, &flags, true)?;
             let Some(games) = games else {
                 return Err(Failure::Usage(
                     "match needs the number of games, e.g. `--games 200`".into(),
                 ));
             };
-            Command::Match { a, b, setup, games }
+            Command::Match {
+                a,
+                b,
+                setup,
+                games,
+                moves,
+            }
         }
         other => {
             return Err(Failure::Usage(format!(

@@ -89,12 +89,14 @@ pub(super) struct MatchTally {
 /// Games longer than this are a bug in the game (Limit ends in well under a hundred moves).
 const MATCH_MOVE_CAP: u32 = 10_000;
 
-/// Plays a match of `games` games between A and B; writes one line per game as it ends.
+/// Plays a match of `games` games between A and B; writes one line per game as it ends (and, with
+/// `show_moves`, a line of its moves before it).
 pub(super) fn play_match(
     game: &dyn GameRules,
     setup: &Setup,
     (a, b): (Robot, Robot),
     games: u64,
+    show_moves: bool,
     out: &mut dyn Write,
 ) -> Result<MatchTally, Failure> {
     let seed = setup.seed.unwrap_or(0);
@@ -107,6 +109,7 @@ pub(super) fn play_match(
         let seats = state.seat_names().len().max(1);
         let a_seat = (game_seed % seats as u64) as usize;
         let (mut a_ms, mut b_ms) = (Vec::new(), Vec::new());
+        let mut played = Vec::new();
         let outcome = loop {
             let seat = match state.status() {
                 Status::Over(o) => break o,
@@ -139,7 +142,13 @@ pub(super) fn play_match(
                     player_name(player)
                 ))
             })?;
+            if show_moves {
+                played.push(mv);
+            }
         };
+        if show_moves {
+            writeln!(out, "game {game_seed} moves {}", played.join(" "))?;
+        }
         let result = match outcome {
             Outcome::Winner(s) if s == a_seat => {
                 tally.wins += 1;

@@ -87,6 +87,34 @@ pub fn may_win_at_once(p: &Position, action: u32) -> bool {
 pub fn playout(
     p: &mut Position,
     pick: &mut dyn FnMut(usize) -> usize,
+    played: Option<&mut Vec<(usize, u32)>>,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the CPU has the instruction `playout_popcnt` is compiled for, checked just above.
+        unsafe { playout_popcnt(p, pick, played) };
+        return;
+    }
+    playout_loop(p, pick, played);
+}
+
+/// [`playout`]'s loop compiled with the CPU's popcount instruction: the build targets plain x86-64,
+/// whose bit counts (a playout's inner loop counts the cells of sets of cells at every ply) take about
+/// twenty vector instructions a set without it. The same code, so the same moves.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn playout_popcnt(
+    p: &mut Position,
+    pick: &mut dyn FnMut(usize) -> usize,
+    played: Option<&mut Vec<(usize, u32)>>,
+) {
+    playout_loop(p, pick, played);
+}
+
+#[inline(always)]
+fn playout_loop(
+    p: &mut Position,
+    pick: &mut dyn FnMut(usize) -> usize,
     mut played: Option<&mut Vec<(usize, u32)>>,
 ) {
     while p.result.is_none() {

@@ -9,55 +9,74 @@ impl Bits {
     pub const EMPTY: Bits = Bits([0; 4]);
 
     /// Adds a cell.
+    #[inline(always)]
     pub fn set(&mut self, i: usize) {
         self.0[i >> 6] |= 1 << (i & 63);
     }
 
     /// Removes a cell.
+    #[inline(always)]
     pub fn clear(&mut self, i: usize) {
         self.0[i >> 6] &= !(1 << (i & 63));
     }
 
     /// True when the cell is in the set.
+    #[inline(always)]
     pub fn has(&self, i: usize) -> bool {
         self.0[i >> 6] >> (i & 63) & 1 == 1
     }
 
     /// The number of cells.
+    #[inline(always)]
     pub fn count(&self) -> u32 {
         self.0.iter().map(|w| w.count_ones()).sum()
     }
 
     /// True for the empty set.
+    #[inline(always)]
     pub fn is_empty(&self) -> bool {
         self.0 == [0; 4]
     }
 
     /// The cells in both.
+    #[inline(always)]
     pub fn and(self, o: Bits) -> Bits {
         Bits(std::array::from_fn(|k| self.0[k] & o.0[k]))
     }
 
     /// The cells in either.
+    #[inline(always)]
     pub fn or(self, o: Bits) -> Bits {
         Bits(std::array::from_fn(|k| self.0[k] | o.0[k]))
     }
 
     /// The cells of `self` not in `o`.
+    #[inline(always)]
     pub fn minus(self, o: Bits) -> Bits {
         Bits(std::array::from_fn(|k| self.0[k] & !o.0[k]))
     }
 
     /// The `n`-th cell in increasing order (`n` below [`Bits::count`]).
+    #[inline(always)]
     pub fn nth(&self, mut n: u32) -> usize {
         for (k, &w) in self.0.iter().enumerate() {
             let c = w.count_ones();
             if n < c {
-                let mut w = w;
+                // Whole bytes first, then bit by bit within the byte.
+                let (mut w, mut base) = (w, 0);
+                loop {
+                    let b = (w & 0xff).count_ones();
+                    if n < b {
+                        break;
+                    }
+                    n -= b;
+                    w >>= 8;
+                    base += 8;
+                }
                 for _ in 0..n {
                     w &= w - 1;
                 }
-                return k * 64 + w.trailing_zeros() as usize;
+                return k * 64 + base + w.trailing_zeros() as usize;
             }
             n -= c;
         }
@@ -77,6 +96,7 @@ impl Bits {
     }
 
     /// The cells in increasing order.
+    #[inline(always)]
     pub fn iter(self) -> impl Iterator<Item = usize> {
         self.0.into_iter().enumerate().flat_map(|(k, mut w)| {
             std::iter::from_fn(move || {
@@ -111,5 +131,27 @@ mod tests {
         b.clear(63);
         assert!(!b.has(63) && b.has(64));
         assert_eq!(b.minus(b), Bits::EMPTY);
+    }
+
+    #[test]
+    fn nth_is_the_nth_of_the_iteration() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..200 {
+            let mut b = Bits::EMPTY;
+            for k in 0..4 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                // Dense, sparse and empty words alike.
+                b.0[k] = match x % 4 {
+                    0 => 0,
+                    1 => x & (x >> 11) & (x >> 23),
+                    _ => x,
+                };
+            }
+            for (n, cell) in b.iter().enumerate() {
+                assert_eq!(b.nth(n as u32), cell, "{b:?}");
+            }
+        }
     }
 }

@@ -78,6 +78,7 @@ impl Position {
     }
 
     /// The empty cells.
+    #[inline(always)]
     pub fn empty(&self) -> Bits {
         self.geo.all.minus(self.pieces[0].or(self.pieces[1]))
     }
@@ -92,6 +93,7 @@ impl Position {
     }
 
     /// True when `seat` has a clone or a jump.
+    #[inline(always)]
     pub fn can_move(&self, seat: usize) -> bool {
         let empty = self.empty();
         self.pieces[seat]
@@ -169,6 +171,7 @@ impl Position {
 
     /// Plays a legal move (checked by the caller), then the end checks and any automatic passes.
     /// Returns how many passes the engine made after it (0 or 1).
+    #[inline(always)]
     pub fn apply(&mut self, mv: Move) -> u32 {
         let seat = self.to_move;
         let other = 1 - seat;
@@ -192,6 +195,7 @@ impl Position {
     }
 
     /// Section 5 after a move, then 4.4's pass and 5 again. Returns the passes played.
+    #[inline(always)]
     fn settle(&mut self) -> u32 {
         let mut passes = 0;
         loop {
@@ -210,6 +214,7 @@ impl Position {
     }
 
     /// The result if the game is over now (section 5, in its order).
+    #[inline(always)]
     fn ended(&self) -> Option<Outcome> {
         let count = [self.pieces[0].count(), self.pieces[1].count()];
         if count[0] == 0 {
@@ -254,17 +259,29 @@ impl Position {
 
     /// A uniformly random legal move of the player to move (the game is not over); `pick(n)`
     /// chooses below `n`. Counts the moves without listing them.
+    #[inline(always)]
     pub fn random_move(&self, pick: &mut dyn FnMut(usize) -> usize) -> Move {
         let seat = self.to_move;
-        let empty = self.empty();
-        // One pass over the pieces: where they can clone, and how many jumps each has.
-        let mut reach = Bits::EMPTY;
+        let empty = self.empty().0;
+        let mine = self.pieces[seat].0;
+        let (near, far) = (&self.geo.near[..], &self.geo.far[..]);
+        // One pass over the pieces, word by word (the playouts' inner loop: a plain loop over the
+        // four words, not the set's iterators): where they can clone, and how many jumps each has.
+        let mut reach = [0u64; 4];
         let mut jumps = 0usize;
-        for from in self.pieces[seat].iter() {
-            reach = reach.or(self.geo.near[from]);
-            jumps += self.geo.far[from].and(empty).count() as usize;
+        for (k, &word) in mine.iter().enumerate() {
+            let mut w = word;
+            while w != 0 {
+                let from = k * 64 + w.trailing_zeros() as usize;
+                w &= w - 1;
+                let (n, f) = (&near[from].0, &far[from].0);
+                for j in 0..4 {
+                    reach[j] |= n[j];
+                    jumps += (f[j] & empty[j]).count_ones() as usize;
+                }
+            }
         }
-        let clones = reach.and(empty);
+        let clones = Bits(reach).and(Bits(empty));
         let n_clones = clones.count() as usize;
         let total = n_clones + jumps;
         let mut k = pick(total);
@@ -272,13 +289,18 @@ impl Position {
             return Move::Clone(clones.nth(k as u32));
         }
         k -= n_clones;
-        for from in self.pieces[seat].iter() {
-            let targets = self.geo.far[from].and(empty);
-            let c = targets.count() as usize;
-            if k < c {
-                return Move::Jump(from, targets.nth(k as u32));
+        for (i, &word) in mine.iter().enumerate() {
+            let mut w = word;
+            while w != 0 {
+                let from = i * 64 + w.trailing_zeros() as usize;
+                w &= w - 1;
+                let targets = far[from].and(Bits(empty));
+                let c = targets.count() as usize;
+                if k < c {
+                    return Move::Jump(from, targets.nth(k as u32));
+                }
+                k -= c;
             }
-            k -= c;
         }
         unreachable!("the pick is below the number of moves")
     }

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::games::RuleError;
 use crate::games::hex::game::{GOAL, Leaving, Left};
 use crate::games::hexgrid::turns::{self, Alternating};
-use crate::games::hexgrid::{Chains, EMPTY, Grid};
+use crate::games::hexgrid::{Chains, EMPTY, Empties, Grid};
 
 /// A black stone in [`Chains`].
 pub const BLACK: u8 = 1;
@@ -199,6 +199,30 @@ impl ChameleonGame {
     }
 
     /// The state document.
+    /// The search's playout: random actions to the end, drawn exactly as the search's generic loop
+    /// draws them from [`ChameleonGame::legal`]'s list (`pick` of twice the empty cells; the pick's
+    /// half is the rank of the cell in index order, its parity the colour), without listing the cells
+    /// again every ply. Pushes each action and its seat onto `played` when given.
+    pub fn search_playout(
+        &mut self,
+        pick: &mut dyn FnMut(usize) -> usize,
+        mut played: Option<&mut Vec<(usize, u32)>>,
+    ) {
+        let mut empty = Empties::of(&self.chains);
+        while let Some(seat) = self.to_move() {
+            if empty.is_empty() {
+                break;
+            }
+            let k = pick(2 * empty.len());
+            let cell = empty.take_nth(k / 2);
+            let a = action(cell, (k % 2) as u8 + 1);
+            if let Some(p) = played.as_deref_mut() {
+                p.push((seat, u32::from(a)));
+            }
+            self.apply(a);
+        }
+    }
+
     pub(super) fn to_doc(&self) -> Doc {
         Doc {
             game: "chameleon".into(),

@@ -10,6 +10,7 @@ pub mod view;
 #[cfg(test)]
 mod tests;
 
+use super::hex::game::GOAL;
 use super::hex::options::{DEFAULT_SIZE, read_size};
 use super::hexgrid::turns::{self, Leaving};
 use super::{GameOption, GameRules, GameState, MoveRecord, RuleError, Status};
@@ -144,6 +145,21 @@ impl GameState for ChameleonGame {
     }
     fn random_playout(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> u32 {
         self.playout(pick)
+    }
+    fn search_playout(
+        &mut self,
+        pick: &mut dyn FnMut(usize) -> usize,
+        played: Option<&mut Vec<(usize, u32)>>,
+    ) -> bool {
+        ChameleonGame::search_playout(self, pick, played);
+        true
+    }
+    fn may_win_at_once(&self, action: u32) -> bool {
+        // Exactly the stones that end the game (section 6): the search then copies the game for
+        // these only, not for every action of every position it lists.
+        let (cell, colour) = (action as usize / 2, (action % 2) as u8 + 1);
+        let sides = self.chains().sides_if_placed(self.grid(), cell, colour);
+        sides & GOAL[0] == GOAL[0] || sides & GOAL[1] == GOAL[1]
     }
     fn action_space(&self) -> u32 {
         2 * self.grid().len() as u32

@@ -185,6 +185,20 @@ impl HexGame {
         }
     }
 
+    /// Whether `action` (legal here) may end the game: a stone that joins the mover's sides, or the
+    /// swap (always said to, it is one action).
+    pub fn stone_may_win(&self, action: u32) -> bool {
+        if action == u32::from(self.swap_id()) {
+            return true;
+        }
+        let seat = self.actions.len() % 2;
+        let colour = if seat == 0 { BLACK } else { WHITE };
+        let sides = self
+            .chains
+            .sides_if_placed(self.grid, action as usize, colour);
+        sides & GOAL[seat] == GOAL[seat]
+    }
+
     /// Reads, checks and plays a move.
     pub fn play_text(&mut self, text: &str) -> Result<(), RuleError> {
         let mv = self.parse(text)?;

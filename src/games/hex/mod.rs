@@ -141,6 +141,10 @@ impl GameState for HexGame {
         // playouts and with bridge-saving ones (docs/robot.md "Hex on the generic search").
         (level == 1).then_some(HEX_ROBOT1_PLAYOUTS)
     }
+    fn may_win_at_once(&self, action: u32) -> bool {
+        // Exactly the stones that join the mover's sides; the swap is left to the copy.
+        self.stone_may_win(action)
+    }
     fn action_space(&self) -> u32 {
         u32::from(self.swap_id()) + 1
     }

@@ -70,6 +70,20 @@ impl Chains {
         self.flags[root]
     }
 
+    /// The sides the chain of a stone of `colour` on the empty `cell` would touch, without placing it:
+    /// what [`Chains::place`] would return (so a game can tell a winning stone without a copy).
+    #[inline]
+    pub fn sides_if_placed(&self, grid: &Grid, cell: usize, colour: u8) -> Sides {
+        let mut sides = self.flags[self.root(cell)];
+        for &n in grid.neighbours(cell) {
+            let n = n as usize;
+            if self.stone[n] == colour {
+                sides |= self.chain_sides(n);
+            }
+        }
+        sides
+    }
+
     /// Unites the chains of two stones (given as a root and any stone); returns the new root.
     #[inline]
     fn union(&mut self, root: usize, other: usize) -> usize {

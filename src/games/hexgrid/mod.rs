@@ -13,9 +13,11 @@
 
 mod chains;
 pub mod draw;
+mod empties;
 pub mod turns;
 
 pub use chains::{Chains, EMPTY};
+pub use empties::Empties;
 
 use std::fmt;
 use std::sync::OnceLock;

@@ -22,6 +22,8 @@
 
 mod pos;
 pub mod reuse;
+#[cfg(test)]
+mod tests;
 mod tree;
 
 use std::time::{Duration, Instant};

@@ -73,12 +73,13 @@ impl Pos {
     }
 
     /// Plays `g` to the end (the game's policy, else random actions) and returns the rewards; the actions
-    /// played go onto `played` when given (RAVE).
+    /// played go onto `played` when given (RAVE). `acts` is scratch space for the action lists.
     pub fn playout(
         &self,
         g: &mut dyn GameState,
         rng: &mut ChaCha8Rng,
         mut played: Option<&mut Vec<(usize, u32)>>,
+        acts: &mut Vec<u32>,
     ) -> Rewards {
         if let Some(r) = rewards(&g.status()) {
             return r;
@@ -97,23 +98,35 @@ impl Pos {
             g.random_playout(&mut pick);
             return rewards(&g.status()).unwrap_or_else(|| self.shares());
         }
-        let mut acts = Vec::new();
-        for _ in 0..PLAYOUT_CAP {
-            let s = match g.status() {
-                Status::Over(o) => return outcome_rewards(&o),
-                Status::ToMove(s) => s,
-            };
-            g.legal_actions(&mut acts);
-            if acts.is_empty() {
-                break;
-            }
-            let a = acts[pick(acts.len())];
-            if let Some(p) = played.as_deref_mut() {
-                p.push((s, a));
-            }
-            g.apply_action(a);
-        }
+        random_actions(g, &mut pick, played, acts);
         rewards(&g.status()).unwrap_or_else(|| self.shares())
+    }
+}
+
+/// The search's playout for a game with action ids and no policy of its own: at each ply the actions
+/// listed, one picked by `pick(n)`, until the game is over, no action is left or [`PLAYOUT_CAP`]
+/// plies are played. A game's own [`GameState::search_playout`] that only makes this faster must
+/// draw exactly as this does.
+pub(super) fn random_actions(
+    g: &mut dyn GameState,
+    pick: &mut dyn FnMut(usize) -> usize,
+    mut played: Option<&mut Vec<(usize, u32)>>,
+    acts: &mut Vec<u32>,
+) {
+    for _ in 0..PLAYOUT_CAP {
+        let s = match g.status() {
+            Status::Over(_) => return,
+            Status::ToMove(s) => s,
+        };
+        g.legal_actions(acts);
+        if acts.is_empty() {
+            return;
+        }
+        let a = acts[pick(acts.len())];
+        if let Some(p) = played.as_deref_mut() {
+            p.push((s, a));
+        }
+        g.apply_action(a);
     }
 }
 

@@ -3,7 +3,7 @@
 
 use std::sync::OnceLock;
 
-use crate::games::hexgrid::{Chains, Grid, Sides, Y_NEIGHBOURS};
+use crate::games::hexgrid::{Chains, Empties, Grid, Sides, Y_NEIGHBOURS};
 use crate::games::{MoveRecord, Outcome, RuleError};
 
 /// The options of a game (section 3).
@@ -250,6 +250,21 @@ impl Game {
         self.to_move = 1 - s;
     }
 
+    /// Whether action `action` (a cell, or the swap as the grid's size; legal here) may end the game:
+    /// a stone whose chain would touch all three sides, or the swap (always said to).
+    pub fn stone_may_win(&self, action: u32) -> bool {
+        let Some(seat) = self.to_move() else {
+            return true;
+        };
+        if action as usize == self.grid.len() {
+            return true;
+        }
+        let colour = if seat == 0 { BLACK } else { WHITE };
+        self.chains
+            .sides_if_placed(self.grid, action as usize, colour)
+            == ALL_SIDES
+    }
+
     /// Plays a written move; the error says why it is illegal and changes nothing.
     pub fn play_text(&mut self, text: &str) -> Result<(), RuleError> {
         let mv = self.parse(text)?;
@@ -344,6 +359,37 @@ impl Game {
             total += next.perft(depth - 1);
         }
         total
+    }
+
+    /// The search's playout: random actions to the end, drawn exactly as the search's generic loop
+    /// draws them from the action list (the empty cells in index order, then the swap where legal:
+    /// `pick` of their number, the pick the rank), without listing the cells again every ply. Pushes
+    /// each action and its seat onto `played` when given.
+    pub fn search_playout(
+        &mut self,
+        pick: &mut dyn FnMut(usize) -> usize,
+        mut played: Option<&mut Vec<(usize, u32)>>,
+    ) {
+        // The swap turns a stone where it stands: the empty cells stay as they were.
+        let mut empty = Empties::of(&self.chains);
+        while let Some(seat) = self.to_move() {
+            let swap = self.swap_legal();
+            let n = empty.len() + usize::from(swap);
+            if n == 0 {
+                break;
+            }
+            let k = pick(n);
+            let (mv, a) = if k == empty.len() {
+                (Move::Swap, self.grid.len() as u32)
+            } else {
+                let cell = empty.take_nth(k);
+                (Move::Stone(cell), cell as u32)
+            };
+            if let Some(p) = played.as_deref_mut() {
+                p.push((seat, a));
+            }
+            self.apply(mv);
+        }
     }
 
     /// Plays random legal moves to the end (the swap is one of the choices where legal): `pick(n)`

@@ -176,6 +176,18 @@ impl GameState for Game {
     fn random_playout(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> u32 {
         self.playout(pick)
     }
+    fn search_playout(
+        &mut self,
+        pick: &mut dyn FnMut(usize) -> usize,
+        played: Option<&mut Vec<(usize, u32)>>,
+    ) -> bool {
+        Game::search_playout(self, pick, played);
+        true
+    }
+    fn may_win_at_once(&self, action: u32) -> bool {
+        // Exactly the stones that join the three sides; the swap is left to the copy.
+        self.stone_may_win(action)
+    }
     fn action_space(&self) -> u32 {
         self.grid().len() as u32 + 1
     }

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Do two pbem builds play exactly the same robot moves? For each game at its default options (Limit at
+# -size=8), plays `pbem engine GAME match robot2 robot1 --games 2 --seed 1000 --players 2 --moves` and
+# `... match robot3 robot2 --games 1 ...` with each binary and compares the games' move lists and
+# results (the times per move are left out). Exit 0 when every game is the same move for move, 1 when one
+# differs (the first differing lines are printed), 64 on bad arguments.
+#
+#   scripts/robot-identity.sh OLD_PBEM NEW_PBEM [GAME[:OPTION,...]...]   (default: every game with
+#                                               a robot, Go at -size=9)
+#   scripts/robot-identity.sh old/pbem new/pbem chameleon y go:-size=9,-komi=7
+#
+# Environment:
+#   PAIRS   the matches, "A B GAMES" each, ';'-separated (default "robot2 robot1 2;robot3 robot2 1")
+#   OUT     where each binary's records go (default /tmp/robot-identity): OUT/<sha256 of the binary>/,
+#           one file a game and match; a record already there for that binary is reused, so the old
+#           binary's games are played once
+#
+# Both binaries need `match --moves` (added with this script: build the old commit with it cherry-picked).
+# Runs under `nice -n 19`; the robots play without a time cap, so the load changes no move.
+set -euo pipefail
+
+if [[ $# -lt 2 ]]; then
+    echo "usage: scripts/robot-identity.sh OLD_PBEM NEW_PBEM [GAME...]" >&2
+    exit 64
+fi
+OLD=$1
+NEW=$2
+shift 2
+for b in "$OLD" "$NEW"; do
+    if [[ ! -x $b ]]; then
+        echo "robot-identity.sh: '$b' is not an executable pbem binary" >&2
+        exit 64
+    fi
+done
+GAMES=("$@")
+if [[ ${#GAMES[@]} -eq 0 ]]; then
+    # Go at its default 19 x 19 took robot2 against robot1 over 20 minutes a game on a loaded machine.
+    GAMES=(hex y chameleon unlur ataxx hexxagon paradux cups limit go:-size=9)
+fi
+PAIRS=${PAIRS:-"robot2 robot1 2;robot3 robot2 1"}
+OUT=${OUT:-/tmp/robot-identity}
+
+# One binary's record of one match: the move lines and the results, without the times.
+record() {
+    local bin=$1 spec=$2 a=$3 b=$4 n=$5
+    local game=${spec%%:*} opts=()
+    if [[ $spec == *:* ]]; then
+        IFS=',' read -ra opts <<<"${spec#*:}"
+    elif [[ $game == limit ]]; then
+        opts=(-size=8)
+    fi
+    local dir
+    dir="$OUT/$(sha256sum "$bin" | cut -c1-16)"
+    mkdir -p "$dir"
+    local file="$dir/$spec-$a-$b-$n.txt"
+    if [[ ! -s $file ]]; then
+        # A record is written whole or not at all, so an interrupted run leaves nothing half made.
+        nice -n 19 "$bin" engine "$game" match "$a" "$b" --games "$n" --seed 1000 --players 2 --moves \
+            "${opts[@]}" | grep -E '^game ' | sed -E 's/ a-ms .*//' >"$file.part"
+        mv "$file.part" "$file"
+    fi
+    echo "$file"
+}
+
+status=0
+IFS=';' read -ra pairs <<<"$PAIRS"
+for game in "${GAMES[@]}"; do
+    for pair in "${pairs[@]}"; do
+        read -r a b n <<<"$pair"
+        start=$(date +%s)
+        old=$(record "$OLD" "$game" "$a" "$b" "$n")
+        new=$(record "$NEW" "$game" "$a" "$b" "$n")
+        moves=$(grep -E '^game [0-9]+ moves' "$new" | awk '{print NF - 3}' | paste -sd+ | bc)
+        if [[ $(grep -c -E '^game [0-9]+ moves' "$old") -ne $n ]]; then
+            echo "FAIL $game $a-$b: the old binary's record holds no move lines (no --moves?)"
+            status=1
+        elif cmp -s "$old" "$new"; then
+            echo "same $game $a-$b ($n games, $moves moves, $(($(date +%s) - start)) s)"
+        else
+            echo "DIFFERENT $game $a-$b: $old against $new"
+            diff <(tr ' ' '\n' <"$old") <(tr ' ' '\n' <"$new") | head -5
+            status=1
+        fi
+    done
+done
+exit $status

@@ -1,0 +1,175 @@
+//! The games whose own playout only makes the search's generic one faster must draw exactly as it
+//! does: the same actions from the same random numbers, so the robots play the same moves.
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::{Rng, SeedableRng};
+
+use super::pos::{below, random_actions};
+use crate::games::{GameOption, GameState, Registry};
+
+/// Plays `g` out both ways from the same seed; panics naming the game and seed if they part.
+fn same_both_ways(name: &str, g: &dyn GameState, seed: u64) {
+    let (mut own, mut generic) = (g.search_copy(), g.search_copy());
+    let (mut own_played, mut generic_played) = (Vec::new(), Vec::new());
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut pick = |n: usize| below(&mut rng, n);
+    assert!(
+        own.search_playout(&mut pick, Some(&mut own_played)),
+        "{name} plays out with its own code"
+    );
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut pick = |n: usize| below(&mut rng, n);
+    random_actions(
+        generic.as_mut(),
+        &mut pick,
+        Some(&mut generic_played),
+        &mut Vec::new(),
+    );
+    assert_eq!(
+        own_played, generic_played,
+        "{name}, seed {seed}: the actions"
+    );
+    assert_eq!(
+        own.to_json(),
+        generic.to_json(),
+        "{name}, seed {seed}: the game"
+    );
+    assert_eq!(
+        own.status(),
+        generic.status(),
+        "{name}, seed {seed}: the end"
+    );
+}
+
+#[test]
+fn chameleon_and_y_playouts_draw_as_the_generic_loop() {
+    let registry = Registry::standard();
+    let cases: [(&str, &[&str]); 5] = [
+        ("chameleon", &[]),
+        ("chameleon", &["-size=5"]),
+        ("chameleon", &["-size=19"]),
+        ("y", &[]),
+        ("y", &["-no_swap"]),
+    ];
+    for (name, words) in cases {
+        let rules = registry.find(name).expect("a standard game");
+        let options: Vec<GameOption> = words
+            .iter()
+            .map(|w| GameOption::parse(w).expect("an option"))
+            .collect();
+        for seed in 0..40u64 {
+            let mut g = rules.new_game(&options, 2, seed).expect("a new game");
+            // From the first position (Y's swap is legal at the second) and from games under way.
+            let mut rng = ChaCha8Rng::seed_from_u64(seed + 100);
+            let mut acts = Vec::new();
+            for _ in 0..(seed % 8) * (seed % 3) {
+                g.legal_actions(&mut acts);
+                if acts.is_empty() {
+                    break;
+                }
+                g.apply_action(acts[rng.next_u32() as usize % acts.len()]);
+            }
+            same_both_ways(name, g.as_ref(), seed);
+        }
+    }
+}
+
+/// Game `name` at `words`: a random game from seed `seed`, `back` plies before its end.
+fn near_the_end(name: &str, words: &[&str], seed: u64, back: usize) -> Box<dyn GameState> {
+    let registry = Registry::standard();
+    let rules = registry.find(name).expect("a standard game");
+    let options: Vec<GameOption> = words
+        .iter()
+        .map(|w| GameOption::parse(w).expect("an option"))
+        .collect();
+    let start = rules.new_game(&options, 2, seed).expect("a new game");
+    let mut g = start.search_copy();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed + 100);
+    let (mut acts, mut line) = (Vec::new(), Vec::new());
+    loop {
+        g.legal_actions(&mut acts);
+        if acts.is_empty() {
+            break;
+        }
+        let a = acts[rng.next_u32() as usize % acts.len()];
+        line.push(a);
+        g.apply_action(a);
+    }
+    let mut g = start;
+    for &a in &line[..line.len().saturating_sub(back)] {
+        g.apply_action(a);
+    }
+    g
+}
+
+#[test]
+fn connection_games_say_exactly_which_stones_may_win() {
+    // The search copies the game for each action that may win: saying so for every stone cost
+    // Chameleon a fifth of its search. A stone that wins must be named (else the robot misses a win
+    // in one); a stone that does not end the game must not be (else nothing was saved).
+    let cases: [(&str, &[&str]); 5] = [
+        ("chameleon", &["-size=5"]),
+        ("chameleon", &[]),
+        ("hex", &["-size=5"]),
+        ("hex", &[]),
+        ("y", &["-size=5"]),
+    ];
+    let (mut wins, mut others) = (0, 0);
+    for (name, words) in cases {
+        for seed in 0..30u64 {
+            let g = near_the_end(name, words, seed, 1 + seed as usize % 4);
+            let mut acts = Vec::new();
+            g.legal_actions(&mut acts);
+            for &a in &acts {
+                let text = g.action_text(a);
+                if text == "swap" {
+                    continue;
+                }
+                let mut h = g.search_copy();
+                h.apply_action(a);
+                let ends = matches!(h.status(), crate::games::Status::Over(_));
+                assert_eq!(
+                    g.may_win_at_once(a),
+                    ends,
+                    "{name} {words:?} seed {seed}: {text} {}",
+                    if ends { "ends the game" } else { "does not" }
+                );
+                if ends { wins += 1 } else { others += 1 }
+            }
+        }
+    }
+    assert!(
+        wins > 20 && others > 1000,
+        "{wins} winning stones, {others} others"
+    );
+}
+
+#[test]
+fn sort_keys_order_priors_as_total_cmp_does() {
+    let xs = [
+        f32::NEG_INFINITY,
+        -1e30,
+        -2.5,
+        -1.0,
+        -f32::MIN_POSITIVE,
+        -0.0,
+        0.0,
+        f32::MIN_POSITIVE,
+        0.25,
+        1.0,
+        7.5,
+        1e30,
+        f32::INFINITY,
+        f32::NAN,
+        -f32::NAN,
+    ];
+    for &a in &xs {
+        for &b in &xs {
+            assert_eq!(
+                super::tree::total_order_key(a).cmp(&super::tree::total_order_key(b)),
+                a.total_cmp(&b),
+                "{a} against {b}"
+            );
+        }
+    }
+}
