@@ -12,6 +12,7 @@
 use std::fmt;
 
 pub mod ataxx;
+mod bitword;
 pub mod board;
 pub mod chameleon;
 pub mod cups;

@@ -62,21 +62,7 @@ impl Bits {
         for (k, &w) in self.0.iter().enumerate() {
             let c = w.count_ones();
             if n < c {
-                // Whole bytes first, then bit by bit within the byte.
-                let (mut w, mut base) = (w, 0);
-                loop {
-                    let b = (w & 0xff).count_ones();
-                    if n < b {
-                        break;
-                    }
-                    n -= b;
-                    w >>= 8;
-                    base += 8;
-                }
-                for _ in 0..n {
-                    w &= w - 1;
-                }
-                return k * 64 + base + w.trailing_zeros() as usize;
+                return k * 64 + crate::games::bitword::select(w, n) as usize;
             }
             n -= c;
         }

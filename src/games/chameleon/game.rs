@@ -198,7 +198,6 @@ impl ChameleonGame {
         played
     }
 
-    /// The state document.
     /// The search's playout: random actions to the end, drawn exactly as the search's generic loop
     /// draws them from [`ChameleonGame::legal`]'s list (`pick` of twice the empty cells; the pick's
     /// half is the rank of the cell in index order, its parity the colour), without listing the cells
@@ -223,6 +222,7 @@ impl ChameleonGame {
         }
     }
 
+    /// The state document.
     pub(super) fn to_doc(&self) -> Doc {
         Doc {
             game: "chameleon".into(),

@@ -51,43 +51,13 @@ impl Empties {
                 k -= n;
                 continue;
             }
-            let bit = select(*word, k as u32);
+            let bit = crate::games::bitword::select(*word, k as u32);
             *word &= !(1u64 << bit);
             self.len -= 1;
             return w * 64 + bit as usize;
         }
         unreachable!("rank {k} beyond the set's {} cells", self.len)
     }
-
-    /// Takes `cell` out of the set if it is in it.
-    #[inline]
-    pub fn remove(&mut self, cell: usize) {
-        let (w, b) = (cell / 64, 1u64 << (cell % 64));
-        if self.bits[w] & b != 0 {
-            self.bits[w] &= !b;
-            self.len -= 1;
-        }
-    }
-}
-
-/// The position of the set bit of rank `k` (from 0, lowest first) in `word`, which has more than `k`.
-#[inline]
-fn select(mut word: u64, mut k: u32) -> u32 {
-    // Whole bytes first, then bit by bit within the byte.
-    let mut base = 0;
-    loop {
-        let n = (word & 0xff).count_ones();
-        if k < n {
-            break;
-        }
-        k -= n;
-        word >>= 8;
-        base += 8;
-    }
-    for _ in 0..k {
-        word &= word - 1;
-    }
-    base + word.trailing_zeros()
 }
 
 #[cfg(test)]
@@ -117,14 +87,5 @@ mod tests {
             assert_eq!(set.len(), list.len());
         }
         assert!(set.is_empty());
-    }
-
-    #[test]
-    fn select_finds_each_set_bit() {
-        let word = 0x8000_0100_f00f_0001u64;
-        let bits: Vec<u32> = (0..64).filter(|b| word >> b & 1 == 1).collect();
-        for (k, &b) in bits.iter().enumerate() {
-            assert_eq!(select(word, k as u32), b);
-        }
     }
 }

@@ -334,7 +334,7 @@ impl Tree {
         // (it was a fifth of Chameleon's search).
         let mut keys = std::mem::take(&mut sc.keys);
         keys.clear();
-        keys.extend(sc.acts.iter().enumerate().map(|(i, _)| {
+        keys.extend((0..sc.acts.len()).map(|i| {
             let p = if has_priors { sc.priors[i] } else { 0.0 };
             (u128::from(!total_order_key(p)) << 64)
                 | (u128::from(!rng.next_u32()) << 32)
