@@ -19,36 +19,16 @@
 # Runs under `nice -n 19`; the robots play without a time cap, so the load changes no move.
 set -euo pipefail
 
-if [[ $# -lt 2 ]]; then
-    echo "usage: scripts/robot-identity.sh OLD_PBEM NEW_PBEM [GAME...]" >&2
-    exit 64
-fi
-OLD=$1
-NEW=$2
-shift 2
-for b in "$OLD" "$NEW"; do
-    if [[ ! -x $b ]]; then
-        echo "robot-identity.sh: '$b' is not an executable pbem binary" >&2
-        exit 64
-    fi
-done
-GAMES=("$@")
-if [[ ${#GAMES[@]} -eq 0 ]]; then
-    # Go at its default 19 x 19 took robot2 against robot1 over 20 minutes a game on a loaded machine.
-    GAMES=(hex y chameleon unlur ataxx hexxagon paradux cups limit go:-size=9)
-fi
+. "$(dirname "$0")/lib/two-builds.sh"
+two_builds robot-identity.sh "$@"
 PAIRS=${PAIRS:-"robot2 robot1 2;robot3 robot2 1"}
 OUT=${OUT:-/tmp/robot-identity}
 
 # One binary's record of one match: the move lines and the results, without the times.
 record() {
     local bin=$1 spec=$2 a=$3 b=$4 n=$5
-    local game=${spec%%:*} opts=()
-    if [[ $spec == *:* ]]; then
-        IFS=',' read -ra opts <<<"${spec#*:}"
-    elif [[ $game == limit ]]; then
-        opts=(-size=8)
-    fi
+    game_spec "$spec"
+    local game=$GAME_NAME opts=("${GAME_OPTS[@]}")
     local dir
     dir="$OUT/$(sha256sum "$bin" | cut -c1-16)"
     mkdir -p "$dir"

@@ -14,27 +14,12 @@
 # only: on a loaded machine these vary with the load).
 set -euo pipefail
 
-if [[ $# -lt 2 ]]; then
-    echo "usage: scripts/robot-instructions.sh OLD_PBEM NEW_PBEM [GAME...]" >&2
-    exit 64
-fi
-OLD=$1
-NEW=$2
-shift 2
-for b in "$OLD" "$NEW"; do
-    if [[ ! -x $b ]]; then
-        echo "robot-instructions.sh: '$b' is not an executable pbem binary" >&2
-        exit 64
-    fi
-done
+. "$(dirname "$0")/lib/two-builds.sh"
+two_builds robot-instructions.sh "$@"
 command -v valgrind >/dev/null || {
     echo "robot-instructions.sh: needs valgrind (callgrind)" >&2
     exit 69
 }
-GAMES=("$@")
-if [[ ${#GAMES[@]} -eq 0 ]]; then
-    GAMES=(hex y chameleon unlur ataxx hexxagon paradux cups limit go:-size=9)
-fi
 PLAYOUTS=${PLAYOUTS:-3000}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -62,13 +47,9 @@ else
     printf '%-10s %-10s %12s %12s %7s\n' game move "old Mi" "new Mi" new/old
 fi
 for spec in "${GAMES[@]}"; do
-    game=${spec%%:*}
-    opts=()
-    if [[ $spec == *:* ]]; then
-        IFS=',' read -ra opts <<<"${spec#*:}"
-    elif [[ $game == limit ]]; then
-        opts=(-size=8)
-    fi
+    game_spec "$spec"
+    game=$GAME_NAME
+    opts=("${GAME_OPTS[@]}")
     moves=$("$OLD" engine "$game" match random random --games 1 --seed 7 --players 2 --moves "${opts[@]}" |
         grep -E '^game [0-9]+ moves' | cut -d' ' -f4-)
     read -ra list <<<"$moves"
