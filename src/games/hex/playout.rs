@@ -1,27 +1,16 @@
 //! Hex's playout policy for the search: random stones, except that a bridge the opponent has just
-//! intruded into is saved. Two stones of one colour with two empty cells between them (or a stone on
-//! the second row with two empty cells between it and its own edge) are as good as joined: if the
-//! opponent takes one of the two cells, the other joins them. Random playouts do not know this, so a
-//! search on them counts a bridge as cut half the time and rates a connected shape too low; the reply
-//! (the classic improvement of Hex playouts, as in MoHex) makes its playouts see bridges as the players
-//! do, which is what lets more playouts buy more strength (robot2 against robot1, docs/robot.md).
+//! intruded into is saved (the rule, and why, in [`crate::games::hexgrid::bridges`]); here, the
+//! rhombus's geometry round a cell and the playout loop.
 
 use super::game::HexGame;
+use crate::games::hexgrid::bridges::{self, Spot};
 use crate::games::hexgrid::turns::Alternating;
-use crate::games::hexgrid::{BOTTOM, LEFT, RIGHT, Sides, TOP};
+use crate::games::hexgrid::{BOTTOM, LEFT, RIGHT, TOP};
 
 /// The six neighbour offsets `(dc, dr)` of the rhombus in order round a cell: each is a neighbour of
 /// the next, so the two cells next to both a cell and its neighbour `i` are its neighbours `i - 1`
 /// and `i + 1`.
 const RING: [(i16, i16); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
-
-/// A place next to the board's cells, inside or just outside it.
-#[derive(Clone, Copy)]
-enum Spot {
-    Cell(usize),
-    /// Just outside the board, across this side.
-    Beyond(Sides),
-}
 
 impl HexGame {
     /// The place `(c, r)`, `None` when it is neither a cell nor just across one side.
@@ -46,47 +35,16 @@ impl HexGame {
         seat: usize,
         pick: &mut dyn FnMut(usize) -> usize,
     ) -> Option<usize> {
-        let colour = seat as u8 + 1;
-        let goal = super::game::GOAL[seat];
-        let chains = self.chains();
         let (c, r) = self.grid().coords(x);
         let (c, r) = (i16::from(c), i16::from(r));
         let around: [Option<Spot>; 6] = RING.map(|(dc, dr)| self.spot(c + dc, r + dr));
-        let own = |s: Option<Spot>| match s {
-            Some(Spot::Cell(a)) => chains.colour(a) == colour,
-            Some(Spot::Beyond(side)) => side & goal != 0,
-            None => false,
-        };
-        let (mut found, mut k) = ([0usize; 6], 0);
-        for i in 0..6 {
-            let Some(Spot::Cell(y)) = around[i] else {
-                continue;
-            };
-            if chains.colour(y) != 0 {
-                continue;
-            }
-            let (a, b) = (around[(i + 5) % 6], around[(i + 1) % 6]);
-            if !own(a) || !own(b) {
-                continue;
-            }
-            let joined = match (a, b) {
-                (Some(Spot::Cell(a)), Some(Spot::Cell(b))) => chains.root(a) == chains.root(b),
-                (Some(Spot::Cell(a)), Some(Spot::Beyond(side)))
-                | (Some(Spot::Beyond(side)), Some(Spot::Cell(a))) => {
-                    chains.chain_sides(a) & side != 0
-                }
-                _ => true,
-            };
-            if !joined {
-                found[k] = y;
-                k += 1;
-            }
-        }
-        match k {
-            0 => None,
-            1 => Some(found[0]),
-            _ => Some(found[pick(k)]),
-        }
+        bridges::bridge_reply(
+            self.chains(),
+            &around,
+            seat as u8 + 1,
+            super::game::GOAL[seat],
+            pick,
+        )
     }
 
     /// Plays the game to its end for the search: after each stone, the player to move saves a bridge

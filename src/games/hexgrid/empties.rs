@@ -41,6 +41,18 @@ impl Empties {
         self.len == 0
     }
 
+    /// Takes out `cell`, which must be in the set (a playout's chosen reply).
+    #[inline]
+    pub fn remove(&mut self, cell: usize) {
+        let bit = 1u64 << (cell % 64);
+        debug_assert!(
+            self.bits[cell / 64] & bit != 0,
+            "cell {cell} is not in the set"
+        );
+        self.bits[cell / 64] &= !bit;
+        self.len -= 1;
+    }
+
     /// Takes out and returns the cell of rank `k` (from 0) in index order; `k < len()`.
     #[inline]
     pub fn take_nth(&mut self, mut k: usize) -> usize {

@@ -11,6 +11,7 @@
 //! chain's root carries the OR of its stones' side flags, so "does this chain join sides X and Y" is one
 //! find and one mask test.
 
+pub mod bridges;
 mod chains;
 pub mod draw;
 mod empties;

@@ -3,7 +3,7 @@
 
 use std::sync::OnceLock;
 
-use crate::games::hexgrid::{Chains, Empties, Grid, Sides, Y_NEIGHBOURS};
+use crate::games::hexgrid::{Chains, Grid, Sides, Y_NEIGHBOURS};
 use crate::games::{MoveRecord, Outcome, RuleError};
 
 /// The options of a game (section 3).
@@ -359,37 +359,6 @@ impl Game {
             total += next.perft(depth - 1);
         }
         total
-    }
-
-    /// The search's playout: random actions to the end, drawn exactly as the search's generic loop
-    /// draws them from the action list (the empty cells in index order, then the swap where legal:
-    /// `pick` of their number, the pick the rank), without listing the cells again every ply. Pushes
-    /// each action and its seat onto `played` when given.
-    pub fn search_playout(
-        &mut self,
-        pick: &mut dyn FnMut(usize) -> usize,
-        mut played: Option<&mut Vec<(usize, u32)>>,
-    ) {
-        // The swap turns a stone where it stands: the empty cells stay as they were.
-        let mut empty = Empties::of(&self.chains);
-        while let Some(seat) = self.to_move() {
-            let swap = self.swap_legal();
-            let n = empty.len() + usize::from(swap);
-            if n == 0 {
-                break;
-            }
-            let k = pick(n);
-            let (mv, a) = if k == empty.len() {
-                (Move::Swap, self.grid.len() as u32)
-            } else {
-                let cell = empty.take_nth(k);
-                (Move::Stone(cell), cell as u32)
-            };
-            if let Some(p) = played.as_deref_mut() {
-                p.push((seat, a));
-            }
-            self.apply(mv);
-        }
     }
 
     /// Plays random legal moves to the end (the swap is one of the choices where legal): `pick(n)`

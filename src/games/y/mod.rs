@@ -6,6 +6,7 @@
 
 pub mod game;
 pub mod json;
+mod playout;
 pub mod view;
 
 #[cfg(test)]
