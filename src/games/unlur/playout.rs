@@ -9,11 +9,17 @@
 //! (docs/robot.md, "Unlur").
 //!
 //! The policy here plays what a player never fails to see: no stone that makes only the other side's
-//! goal while another stone does not (no suicide); and in the contract a pass at a rate that ends it
-//! after a few stones, as players do, rather than after a hundred.
+//! goal while another stone does not (no suicide); a bridge the opponent has just intruded into is
+//! saved, as in Hex's playouts ([`crate::games::hexgrid::bridges`]); and in the contract a pass at a
+//! rate that ends it after a few stones, as players do, rather than after a hundred.
 
-use super::game::{BLACK, Game, Move, WHITE, is_line, is_y};
+use super::game::{BLACK, Entry, Game, Move, N, NE, NW, S, SE, SW, WHITE, is_line, is_y};
 use crate::games::hexgrid::Sides;
+use crate::games::hexgrid::bridges::{self, Spot};
+
+/// The rhombus's six neighbour offsets `(dc, dr)` in order round a cell (as Hex's playout has them):
+/// the two cells next to both a cell and its neighbour `i` are its neighbours `i - 1` and `i + 1`.
+const RING: [(i16, i16); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
 
 /// In a playout's contract, the chance in 256 that a turn passes: the contract then lasts about 10
 /// moves (1 / (24 / 256)), which is where a careful player takes a side.
@@ -101,15 +107,64 @@ impl Game {
             empty.clear();
         }
         empty.extend(self.chains.empty_cells().map(|c| c as u16));
+        // The opponent's last stone of the main phase (a pass or a contract stone intrudes nowhere).
+        let mut last = match self.history.last() {
+            Some(&Entry::Move(Move::Stone(cell))) if !self.in_contract() => Some(cell),
+            _ => None,
+        };
         while self.result.is_none() && !empty.is_empty() {
-            let k = self.choose(&empty, pick);
+            let reply = last
+                .and_then(|x| self.bridge_reply(x, pick))
+                .and_then(|y| empty.iter().position(|&c| usize::from(c) == y));
+            let k = match reply {
+                Some(k) => k,
+                None => self.choose(&empty, pick),
+            };
             let cell = empty.swap_remove(k) as usize;
+            last = Some(cell);
             let seat = self.to_move;
             self.apply(Move::Stone(cell));
             if let Some(p) = played.as_deref_mut() {
                 p.push((seat, cell as u32));
             }
         }
+    }
+
+    /// The place `(c, r)` of the hexagon of side `n` (on the rhombus of side `2n - 1`): a cell, or
+    /// across the sides it lies beyond.
+    fn spot(&self, c: i16, r: i16) -> Option<Spot> {
+        let n = i16::from(self.size);
+        let m = 2 * n - 1;
+        let (lo, hi) = (n + 1, 3 * n - 1);
+        let mut sides = 0;
+        for (beyond, side) in [
+            (r < 1, N),
+            (c > m, NE),
+            (c + r > hi, SE),
+            (r > m, S),
+            (c < 1, SW),
+            (c + r < lo, NW),
+        ] {
+            if beyond {
+                sides |= side;
+            }
+        }
+        if sides == 0 {
+            return self.grid.cell(c as u8, r as u8).map(Spot::Cell);
+        }
+        Some(Spot::Beyond(sides))
+    }
+
+    /// The cell where the player to move saves a bridge of theirs (to a stone or any side) into which
+    /// the stone on `x` has just been put, unless that stone would make only the other side's goal.
+    /// Bridges matter here as in Hex: a Y and a line are both chains from side to side.
+    pub fn bridge_reply(&self, x: usize, pick: &mut dyn FnMut(usize) -> usize) -> Option<usize> {
+        let (c, r) = self.grid.coords(x);
+        let (c, r) = (i16::from(c), i16::from(r));
+        let around: [Option<Spot>; 6] = RING.map(|(dc, dr)| self.spot(c + dc, r + dr));
+        let all = N | NE | SE | S | SW | NW;
+        bridges::bridge_reply(&self.chains, &around, self.colour_to_move(), all, pick)
+            .filter(|&y| self.stone_decides(y) != Some(false))
     }
 
     /// The index in `empty` of the next stone: a random one that is not suicide, if there is one.
@@ -258,5 +313,46 @@ mod tests {
         eprintln!("Black won {policy} of 200 policy playouts, {random} of 200 random ones");
         assert!(policy >= 120, "Black won {policy} of 200 policy playouts");
         assert!(random <= 60, "Black won {random} of 200 random playouts");
+    }
+
+    fn words(moves: &[&str]) -> Vec<String> {
+        moves.iter().map(|m| m.to_string()).collect()
+    }
+
+    fn reply(g: &Game, intruder: &str) -> Option<String> {
+        let x = g.grid.parse(intruder).unwrap();
+        g.bridge_reply(x, &mut |_| 0).map(|c| g.grid.name(c))
+    }
+
+    #[test]
+    fn an_intrusion_into_a_bridge_is_answered_in_the_main_phase() {
+        // Black (the passer) has c3 and d4, which share d3 and c4; White takes d3.
+        let g = played(4, &words(&["pass", "a7", "c3", "a6", "d4", "d3"]));
+        assert_eq!(reply(&g, "d3").as_deref(), Some("c4"));
+        // The playout answers it first: a random first stone would be a1's neighbour in index order.
+        let c4 = g.grid.parse("c4").unwrap() as u32;
+        let mut copy = g.clone();
+        let mut moves = Vec::new();
+        copy.policy_playout(&mut |_| 0, Some(&mut moves));
+        assert_eq!(moves.first(), Some(&(0, c4)));
+    }
+
+    #[test]
+    fn a_saving_stone_that_would_make_only_a_line_for_black_is_not_played() {
+        // Black's chain c1 c2 b3 b4 touches N; b4 reaches S through a5 or b5. White takes b5: a5
+        // would join N to S, a black line, which loses.
+        let g = played(
+            3,
+            &words(&["pass", "e3", "c1", "e2", "c2", "d4", "b3", "d3", "b4", "b5"]),
+        );
+        let a5 = g.grid.parse("a5").unwrap();
+        assert_eq!(g.stone_decides(a5), Some(false));
+        assert_eq!(reply(&g, "b5"), None);
+        // Without the chain's top (c1 played at e1 instead) the same bridge is saved.
+        let g = played(
+            3,
+            &words(&["pass", "e3", "e1", "e2", "c2", "d4", "b3", "d3", "b4", "b5"]),
+        );
+        assert_eq!(reply(&g, "b5").as_deref(), Some("a5"));
     }
 }
