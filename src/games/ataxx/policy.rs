@@ -1,0 +1,100 @@
+//! Ataxx's playouts for the robot: short and a little greedy, scored by material.
+//!
+//! A uniform random game of Ataxx on 7×7 runs 150 plies and more (random players jump far more often
+//! than they clone, and jumps leave holes), so a robot3 of 30,000 such playouts took seconds a move.
+//! The usual remedy for Ataxx's Monte Carlo search is the one here: a playout plays at most
+//! [`PLIES`] moves, each the best of [`TRIES`] random legal moves by the material it gains, and the
+//! position it stops in is scored by the piece difference ([`value`]). Hexxagon keeps the engine's
+//! uniform playouts to the end: this was tuned and measured on Ataxx's square board only.
+
+use super::rules::{Move, Position};
+
+/// Moves a playout plays before the position is scored.
+pub const PLIES: u32 = 8;
+
+/// Random legal moves drawn for each playout move; the one gaining the most material is played.
+pub const TRIES: u32 = 2;
+
+/// The piece difference worth a win chance of about 73% (a logistic's scale, in pieces).
+pub const SCALE: f32 = 3.0;
+
+/// The tuning knobs, from `PBEM_ATAXX_PLAYOUT="PLIES TRIES SCALE"` while tuning (temporary).
+fn knobs() -> (u32, u32, f32) {
+    static K: std::sync::OnceLock<(u32, u32, f32)> = std::sync::OnceLock::new();
+    *K.get_or_init(|| {
+        let v = std::env::var("PBEM_ATAXX_PLAYOUT").unwrap_or_default();
+        let w: Vec<&str> = v.split_whitespace().collect();
+        if w.len() == 3 {
+            (
+                w[0].parse().unwrap(),
+                w[1].parse().unwrap(),
+                w[2].parse().unwrap(),
+            )
+        } else {
+            (PLIES, TRIES, SCALE)
+        }
+    })
+}
+
+/// What `mv` does to the mover's lead in pieces: a clone adds a piece, each piece turned counts
+/// twice (one more for the mover, one fewer for the other side); a jump only turns.
+#[inline(always)]
+pub fn gain(p: &Position, mv: Move) -> u32 {
+    let (to, grown) = match mv {
+        Move::Clone(to) => (to, 1),
+        Move::Jump(_, to) => (to, 0),
+    };
+    grown + 2 * p.geo.near[to].and(p.pieces[1 - p.to_move]).count()
+}
+
+/// The playout's move: the best by [`gain`] of a few uniform random legal moves (the first of
+/// equals), so that clones and captures are played far more often than by a uniform player while
+/// every legal move keeps a chance.
+#[inline(always)]
+pub fn pick_move(p: &Position, pick: &mut dyn FnMut(usize) -> usize, tries: u32) -> Move {
+    let mut best = p.random_move(pick);
+    let mut best_gain = gain(p, best);
+    for _ in 1..tries {
+        let mv = p.random_move(pick);
+        let g = gain(p, mv);
+        if g > best_gain {
+            (best, best_gain) = (mv, g);
+        }
+    }
+    best
+}
+
+/// Plays at most [`PLIES`] policy moves on `p` (fewer when the game ends), pushing each move's seat
+/// and id onto `played` when given.
+pub fn playout(
+    p: &mut Position,
+    pick: &mut dyn FnMut(usize) -> usize,
+    mut played: Option<&mut Vec<(usize, u32)>>,
+) {
+    let (plies, tries, _) = knobs();
+    for _ in 0..plies {
+        if p.result.is_some() {
+            return;
+        }
+        let mv = pick_move(p, pick, tries);
+        if let Some(v) = played.as_deref_mut() {
+            v.push((p.to_move, super::actions::encode(&p.geo, mv)));
+        }
+        p.apply(mv);
+    }
+}
+
+/// The worth to `seat` of a position a playout stopped in (the game not over): a logistic of its
+/// lead in pieces, a half when level.
+pub fn value(p: &Position, seat: usize) -> f32 {
+    let (_, _, scale) = knobs();
+    let lead = p.pieces[seat].count() as f32 - p.pieces[1 - seat].count() as f32;
+    if scale <= 0.0 {
+        return match lead {
+            x if x > 0.0 => 1.0,
+            x if x < 0.0 => 0.0,
+            _ => 0.5,
+        };
+    }
+    1.0 / (1.0 + (-lead / scale).exp())
+}
