@@ -98,3 +98,80 @@ pub fn value(p: &Position, seat: usize) -> f32 {
     }
     1.0 / (1.0 + (-lead / scale).exp())
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::super::geometry::{Geometry, Shape};
+    use super::*;
+    use crate::cases::picker;
+
+    fn start() -> Position {
+        Position::start(Arc::new(Geometry::new(Shape::Square, 7)))
+    }
+
+    #[test]
+    fn gain_counts_the_clone_and_each_piece_turned_twice() {
+        let mut p = start();
+        let geo = p.geo.clone();
+        let c = |s: &str| geo.read_cell(s).unwrap().0;
+        let (b6, c5, e5, b7) = (c("b6"), c("c5"), c("e5"), c("b7"));
+        let (a7, g7) = (c("a7"), c("g7"));
+        // Black clones to b6; White jumps g7 to e5; Black's clone to b7 turns nothing.
+        p.apply(Move::Clone(b6));
+        p.apply(Move::Jump(g7, e5));
+        assert_eq!(gain(&p, Move::Clone(b7)), 1);
+        assert_eq!(gain(&p, Move::Jump(a7, c5)), 0);
+        // Black jumping from b6 to d4 turns e5 next to it: two pieces of lead, no piece added; a
+        // clone to d6 would turn it too and add one.
+        assert_eq!(gain(&p, Move::Jump(b6, c("d4"))), 2);
+        assert_eq!(gain(&p, Move::Jump(b6, c("d6"))), 2);
+    }
+
+    #[test]
+    fn the_playout_stops_after_its_plies_and_prefers_gains() {
+        let (mut clones, mut moves, mut ended) = (0, 0, 0);
+        for seed in 0..200 {
+            let mut p = start();
+            let mut pick = picker(seed);
+            // From the start Black has 16 moves: 6 clones (3 from each corner) and 10 jumps.
+            let mv = pick_move(&p, &mut pick, TRIES);
+            moves += 1;
+            clones += usize::from(matches!(mv, Move::Clone(_)));
+            let mut played = Vec::new();
+            playout(&mut p, &mut pick, Some(&mut played));
+            // Fewer plies only when the game ended (a side wiped out, which greedy moves can do).
+            assert!(
+                played.len() == PLIES as usize
+                    || (played.len() < PLIES as usize && p.result.is_some()),
+                "seed {seed}: {} plies",
+                played.len()
+            );
+            ended += usize::from(p.result.is_some());
+        }
+        assert!(ended < 20, "{ended} of 200 short playouts ended the game");
+        // Best of two by gain: a clone whenever either draw is one, 1 - (10/16)^2 = 61% (uniform
+        // moves: 37.5%).
+        assert!(
+            (100..145).contains(&clones),
+            "{clones} clones in {moves} first moves"
+        );
+    }
+
+    #[test]
+    fn the_value_is_a_win_chance_by_the_lead() {
+        let mut p = start();
+        assert_eq!(value(&p, 0), 0.5);
+        let geo = p.geo.clone();
+        let c = |s: &str| geo.read_cell(s).unwrap().0;
+        let (b6, b7) = (c("b6"), c("b7"));
+        p.pieces[0].set(b6);
+        p.pieces[0].set(b7);
+        let (black, white) = (value(&p, 0), value(&p, 1));
+        assert!((black + white - 1.0).abs() < 1e-6);
+        assert!(black > 0.6 && black < 0.7, "two pieces ahead: {black}");
+        p.pieces[0].set(c("c6"));
+        assert!(value(&p, 0) > black, "three ahead is worth more than two");
+    }
+}

@@ -232,7 +232,9 @@ fn ataxx_playouts_stop_short_and_the_game_judges_them() {
 
 #[test]
 fn hexxagon_playouts_still_play_to_the_end() {
-    let rules = Registry::standard().find("hexxagon").expect("a standard game");
+    let rules = Registry::standard()
+        .find("hexxagon")
+        .expect("a standard game");
     let g = rules.new_game(&[], 2, 0).expect("a new game");
     let pos = super::pos::Pos::new(g.as_ref());
     for seed in 0..5u64 {
