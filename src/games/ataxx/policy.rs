@@ -9,32 +9,14 @@
 
 use super::rules::{Move, Position};
 
-/// Moves a playout plays before the position is scored.
-pub const PLIES: u32 = 8;
+/// Moves a playout plays before the position is scored (4, 8 and 16 were tried: docs/robot.md).
+pub const PLIES: u32 = 4;
 
 /// Random legal moves drawn for each playout move; the one gaining the most material is played.
 pub const TRIES: u32 = 2;
 
 /// The piece difference worth a win chance of about 73% (a logistic's scale, in pieces).
 pub const SCALE: f32 = 3.0;
-
-/// The tuning knobs, from `PBEM_ATAXX_PLAYOUT="PLIES TRIES SCALE"` while tuning (temporary).
-fn knobs() -> (u32, u32, f32) {
-    static K: std::sync::OnceLock<(u32, u32, f32)> = std::sync::OnceLock::new();
-    *K.get_or_init(|| {
-        let v = std::env::var("PBEM_ATAXX_PLAYOUT").unwrap_or_default();
-        let w: Vec<&str> = v.split_whitespace().collect();
-        if w.len() == 3 {
-            (
-                w[0].parse().unwrap(),
-                w[1].parse().unwrap(),
-                w[2].parse().unwrap(),
-            )
-        } else {
-            (PLIES, TRIES, SCALE)
-        }
-    })
-}
 
 /// What `mv` does to the mover's lead in pieces: a clone adds a piece, each piece turned counts
 /// twice (one more for the mover, one fewer for the other side); a jump only turns.
@@ -71,12 +53,11 @@ pub fn playout(
     pick: &mut dyn FnMut(usize) -> usize,
     mut played: Option<&mut Vec<(usize, u32)>>,
 ) {
-    let (plies, tries, _) = knobs();
-    for _ in 0..plies {
+    for _ in 0..PLIES {
         if p.result.is_some() {
             return;
         }
-        let mv = pick_move(p, pick, tries);
+        let mv = pick_move(p, pick, TRIES);
         if let Some(v) = played.as_deref_mut() {
             v.push((p.to_move, super::actions::encode(&p.geo, mv)));
         }
@@ -87,16 +68,8 @@ pub fn playout(
 /// The worth to `seat` of a position a playout stopped in (the game not over): a logistic of its
 /// lead in pieces, a half when level.
 pub fn value(p: &Position, seat: usize) -> f32 {
-    let (_, _, scale) = knobs();
     let lead = p.pieces[seat].count() as f32 - p.pieces[1 - seat].count() as f32;
-    if scale <= 0.0 {
-        return match lead {
-            x if x > 0.0 => 1.0,
-            x if x < 0.0 => 0.0,
-            _ => 0.5,
-        };
-    }
-    1.0 / (1.0 + (-lead / scale).exp())
+    1.0 / (1.0 + (-lead / SCALE).exp())
 }
 
 #[cfg(test)]
