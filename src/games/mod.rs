@@ -421,6 +421,16 @@ pub trait GameState: Send {
         let _ = (pick, played);
         false
     }
+    /// The worth to `seat` (0 to 1, the chance it wins as the game judges it) of a position where the
+    /// game's own playout ([`GameState::search_playout`]) stopped before the end. A game whose random
+    /// games are long and whose material says much (Ataxx) cuts its playouts short and scores the
+    /// position instead: many short playouts tell the search more than a few long ones. `None` (the
+    /// default): a playout that stops before the end counts as a shared point, as a draw. The search
+    /// takes no contempt off a judged value: it is an estimate, not a draw on offer.
+    fn playout_value(&self, seat: usize) -> Option<f32> {
+        let _ = seat;
+        None
+    }
     /// The part of its share of a draw that the robot the search is for gives up (contempt, 0 to 0.99),
     /// which the others in the draw gain; `None` (the default) takes the search's 0.8. Limit under
     /// `-move_or_remove` asks for more: there a draw is on offer at almost every turn, and a robot that

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::geometry::{Geometry, Shape};
 use super::rules::{Move, Position};
-use super::{actions, notation};
+use super::{actions, notation, policy};
 use super::{render, title, word};
 use crate::games::{Board, GameState, MoveRecord, Outcome, RuleError, Status};
 
@@ -338,8 +338,19 @@ impl GameState for AtaxxGame {
         played: Option<&mut Vec<(usize, u32)>>,
     ) -> bool {
         // On the position alone: a search copy's move list is not kept (see `search_copy`).
-        actions::playout(&mut self.pos, pick, played);
+        match self.shape {
+            Shape::Square => policy::playout(&mut self.pos, pick, played),
+            Shape::Hexagon => actions::playout(&mut self.pos, pick, played),
+        }
         true
+    }
+
+    fn playout_value(&self, seat: usize) -> Option<f32> {
+        // Ataxx's playouts stop after a few moves (see `policy`); Hexxagon's play to the end.
+        match self.shape {
+            Shape::Square => Some(policy::value(&self.pos, seat)),
+            Shape::Hexagon => None,
+        }
     }
 
     fn turn_notes(&self, since: u32) -> Vec<String> {

@@ -5,13 +5,15 @@
 //! [`geometry`] builds each board (names, the cells at distance 1 and 2 as bit sets, [`bits`]);
 //! [`rules`] is the engine over positions as values; [`game`] keeps the move list and implements the
 //! server's [`GameState`]; [`notation`] reads and writes moves; [`render`] draws the ASCII board and
-//! the picture; [`actions`] numbers the moves for the generic search.
+//! the picture; [`actions`] numbers the moves for the generic search;
+//! [`policy`] is Ataxx's short playouts for it.
 
 pub mod actions;
 pub mod bits;
 pub mod game;
 pub mod geometry;
 pub mod notation;
+pub mod policy;
 pub mod render;
 pub mod rules;
 

@@ -74,15 +74,17 @@ impl Pos {
 
     /// Plays `g` to the end (the game's policy, else random actions) and returns the rewards; the actions
     /// played go onto `played` when given (RAVE). `acts` is scratch space for the action lists.
+    /// The flag is true when the game's policy stopped short and the game judged the position
+    /// ([`GameState::playout_value`]): such rewards are estimates, not a draw, and take no contempt.
     pub fn playout(
         &self,
         g: &mut dyn GameState,
         rng: &mut ChaCha8Rng,
         mut played: Option<&mut Vec<(usize, u32)>>,
         acts: &mut Vec<u32>,
-    ) -> Rewards {
+    ) -> (Rewards, bool) {
         if let Some(r) = rewards(&g.status()) {
-            return r;
+            return (r, false);
         }
         let mut pick = |n: usize| {
             if n == usize::MAX {
@@ -92,14 +94,29 @@ impl Pos {
             }
         };
         if g.search_playout(&mut pick, played.as_deref_mut()) {
-            return rewards(&g.status()).unwrap_or_else(|| self.shares());
+            if let Some(r) = rewards(&g.status()) {
+                return (r, false);
+            }
+            return match self.judged(g) {
+                Some(r) => (r, true),
+                None => (self.shares(), false),
+            };
         }
         if !self.fast {
             g.random_playout(&mut pick);
-            return rewards(&g.status()).unwrap_or_else(|| self.shares());
+            return (rewards(&g.status()).unwrap_or_else(|| self.shares()), false);
         }
         random_actions(g, &mut pick, played, acts);
-        rewards(&g.status()).unwrap_or_else(|| self.shares())
+        (rewards(&g.status()).unwrap_or_else(|| self.shares()), false)
+    }
+
+    /// The game's own value of a position its playout stopped in, seat by seat, if it gives one.
+    fn judged(&self, g: &dyn GameState) -> Option<Rewards> {
+        let mut r = [0.0; MAX_SEATS];
+        for (s, x) in r.iter_mut().enumerate().take(self.seats) {
+            *x = g.playout_value(s)?.clamp(0.0, 1.0);
+        }
+        Some(r)
     }
 }
 

@@ -171,3 +171,75 @@ fn sort_keys_order_priors_as_total_cmp_does() {
         }
     }
 }
+
+/// An Ataxx 7×7 game under way, Black to move, in which Black leads by at least `lead` pieces and
+/// White still has four: the first seeded random game that gets there.
+fn ataxx_with_black_ahead(lead: i64) -> Box<dyn GameState> {
+    let rules = Registry::standard().find("ataxx").expect("a standard game");
+    let count = |g: &dyn GameState, seat: usize| {
+        g.board_view()
+            .cells
+            .iter()
+            .filter(|c| c.piece == Some(seat))
+            .count() as i64
+    };
+    let mut acts = Vec::new();
+    for seed in 0..100 {
+        let mut g = rules.new_game(&[], 2, 0).expect("a new game");
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        while let crate::games::Status::ToMove(seat) = g.status() {
+            let (black, white) = (count(g.as_ref(), 0), count(g.as_ref(), 1));
+            if seat == 0 && black >= white + lead && white >= 4 {
+                return g;
+            }
+            g.legal_actions(&mut acts);
+            g.apply_action(acts[below(&mut rng, acts.len())]);
+        }
+    }
+    panic!("no seed below 100 gives Black a lead of {lead}");
+}
+
+#[test]
+fn ataxx_playouts_stop_short_and_the_game_judges_them() {
+    let g = ataxx_with_black_ahead(8);
+    let pos = super::pos::Pos::new(g.as_ref());
+    let mut judged = 0;
+    for seed in 0..50u64 {
+        let mut h = g.search_copy();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let (r, cut) = pos.playout(h.as_mut(), &mut rng, None, &mut Vec::new());
+        if cut {
+            judged += 1;
+            // The rewards are the game's value of the position the playout stopped in.
+            assert!(super::pos::to_move(h.as_ref()).is_some(), "seed {seed}");
+            assert_eq!(r[0], h.playout_value(0).unwrap(), "seed {seed}");
+            assert_eq!(r[1], h.playout_value(1).unwrap(), "seed {seed}");
+            assert!((r[0] + r[1] - 1.0).abs() < 1e-6, "{r:?}");
+        } else {
+            assert!(super::pos::to_move(h.as_ref()).is_none(), "seed {seed}");
+        }
+    }
+    assert!(judged > 40, "{judged} of 50 playouts judged");
+    // Black leads by 8 with most of the board empty: the search, counting judged playouts as they
+    // are (not as draws, and without the contempt for draws), rates Black's best move well above a
+    // half. Taken as shared points, the playouts would give Black 0.1 (half a point less contempt).
+    let t = super::think(g.as_ref(), super::Budget::playouts(2_000), 7).expect("a move");
+    assert_eq!(t.proven, None, "{t:?}");
+    assert!(t.value > 0.7, "{t:?}");
+}
+
+#[test]
+fn hexxagon_playouts_still_play_to_the_end() {
+    let rules = Registry::standard()
+        .find("hexxagon")
+        .expect("a standard game");
+    let g = rules.new_game(&[], 2, 0).expect("a new game");
+    let pos = super::pos::Pos::new(g.as_ref());
+    for seed in 0..5u64 {
+        let mut h = g.search_copy();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let (_, cut) = pos.playout(h.as_mut(), &mut rng, None, &mut Vec::new());
+        assert!(!cut && super::pos::to_move(h.as_ref()).is_none());
+        assert_eq!(h.playout_value(0), None);
+    }
+}

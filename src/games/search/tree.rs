@@ -228,8 +228,8 @@ impl Tree {
                 if self.nodes[at].real_visits() < wait {
                     let played = self.rave.then_some(&mut sc.trail);
                     worked = true;
-                    let r = self.pos.playout(g.as_mut(), rng, played, &mut sc.acts);
-                    break self.contempt(r);
+                    let (r, judged) = self.pos.playout(g.as_mut(), rng, played, &mut sc.acts);
+                    break if judged { r } else { self.contempt(r) };
                 }
                 self.expand(at, g.as_ref(), rng, &mut sc, at == 0);
                 continue;
