@@ -14,6 +14,9 @@
 #   DEADLINE     a Unix time: start no new chunk after it (the pairings then hold what fitted)
 #   CHUNK        games per `match` run (default 10)
 #   TABLE_ONLY=1 print the table from the records there, play nothing
+#   SEED         the seed of game 0 (default 1000). To give one pairing a second core, run a second
+#                ladder with another LADDER_DIR, SEED=1000+K and GAMES=200-K while the first runs with
+#                GAMES=K; the two files together are then games 0 to 199 (concatenate them)
 #   PBEM         play with this pbem binary instead of building the release one (so that a ladder of
 #                several games plays one binary throughout while the sources change)
 #
@@ -44,7 +47,7 @@ TARGET=${CARGO_TARGET_DIR:-target}
 # One folder per game and option set, so that ladders of different games never mix their records.
 TAG=$(echo "$GAME ${OPTIONS[*]:-}" | tr -c 'A-Za-z0-9_=\n-' '_' | sed 's/_*$//')
 DIR=${LADDER_DIR:-$TARGET/robot-ladder/$TAG}
-SEED=1000
+SEED=${SEED:-1000}
 mkdir -p "$DIR"
 
 IFS=';' read -r -a PAIRS <<<"${PAIRS:-robot1 random;robot2 robot1;robot3 robot2}"
