@@ -7,11 +7,6 @@ use crate::games::hexgrid::bridges::{self, Spot};
 use crate::games::hexgrid::turns::Alternating;
 use crate::games::hexgrid::{BOTTOM, LEFT, RIGHT, TOP};
 
-/// The six neighbour offsets `(dc, dr)` of the rhombus in order round a cell: each is a neighbour of
-/// the next, so the two cells next to both a cell and its neighbour `i` are its neighbours `i - 1`
-/// and `i + 1`.
-const RING: [(i16, i16); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
-
 impl HexGame {
     /// The place `(c, r)`, `None` when it is neither a cell nor just across one side.
     fn spot(&self, c: i16, r: i16) -> Option<Spot> {
@@ -35,9 +30,9 @@ impl HexGame {
         seat: usize,
         pick: &mut dyn FnMut(usize) -> usize,
     ) -> Option<usize> {
-        let (c, r) = self.grid().coords(x);
-        let (c, r) = (i16::from(c), i16::from(r));
-        let around: [Option<Spot>; 6] = RING.map(|(dc, dr)| self.spot(c + dc, r + dr));
+        let around = bridges::around(self.grid(), x, &bridges::RHOMBUS_RING, |c, r| {
+            self.spot(c, r)
+        });
         bridges::bridge_reply(
             self.chains(),
             &around,

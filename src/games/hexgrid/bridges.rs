@@ -11,7 +11,15 @@
 //! other sides), so each game gives the six places round the intruding stone in ring order; the rule
 //! itself is here once.
 
-use super::{Chains, Sides};
+use super::{Chains, Grid, Sides};
+
+/// The rhombus's neighbour offsets `(dc, dr)` ([`super::HEX_NEIGHBOURS`]: Hex, Chameleon, Unlur) in
+/// order round a cell: each is a neighbour of the next, so the two cells next to both a cell and its
+/// neighbour `i` are its neighbours `i - 1` and `i + 1`.
+pub const RHOMBUS_RING: [(i16, i16); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
+
+/// The same for HexGui's Y triangle ([`super::Y_NEIGHBOURS`]).
+pub const TRIANGLE_RING: [(i16, i16); 6] = [(1, 0), (1, 1), (0, 1), (-1, 0), (-1, -1), (0, -1)];
 
 /// A place next to a cell: a cell, or just outside the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,6 +28,19 @@ pub enum Spot {
     Cell(usize),
     /// Just outside the board, across these sides (more than one at a corner).
     Beyond(Sides),
+}
+
+/// The six places round cell `x` in the order of `ring`, each named by the game's `spot(c, r)` (a
+/// cell, across a side, or `None`): the `around` of [`bridge_reply`].
+pub fn around(
+    grid: &Grid,
+    x: usize,
+    ring: &[(i16, i16); 6],
+    spot: impl Fn(i16, i16) -> Option<Spot>,
+) -> [Option<Spot>; 6] {
+    let (c, r) = grid.coords(x);
+    let (c, r) = (i16::from(c), i16::from(r));
+    ring.map(|(dc, dr)| spot(c + dc, r + dr))
 }
 
 /// The cell that saves a bridge of `colour` into which a stone has just been put, if there is one

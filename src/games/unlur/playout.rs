@@ -17,10 +17,6 @@ use super::game::{BLACK, Entry, Game, Move, N, NE, NW, S, SE, SW, WHITE, is_line
 use crate::games::hexgrid::Sides;
 use crate::games::hexgrid::bridges::{self, Spot};
 
-/// The rhombus's six neighbour offsets `(dc, dr)` in order round a cell (as Hex's playout has them):
-/// the two cells next to both a cell and its neighbour `i` are its neighbours `i - 1` and `i + 1`.
-const RING: [(i16, i16); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
-
 /// In a playout's contract, the chance in 256 that a turn passes: the contract then lasts about 10
 /// moves (1 / (24 / 256)), which is where a careful player takes a side.
 const PASS_IN_256: usize = 24;
@@ -159,9 +155,7 @@ impl Game {
     /// the stone on `x` has just been put, unless that stone would make only the other side's goal.
     /// Bridges matter here as in Hex: a Y and a line are both chains from side to side.
     pub fn bridge_reply(&self, x: usize, pick: &mut dyn FnMut(usize) -> usize) -> Option<usize> {
-        let (c, r) = self.grid.coords(x);
-        let (c, r) = (i16::from(c), i16::from(r));
-        let around: [Option<Spot>; 6] = RING.map(|(dc, dr)| self.spot(c + dc, r + dr));
+        let around = bridges::around(self.grid, x, &bridges::RHOMBUS_RING, |c, r| self.spot(c, r));
         let all = N | NE | SE | S | SW | NW;
         bridges::bridge_reply(&self.chains, &around, self.colour_to_move(), all, pick)
             .filter(|&y| self.stone_decides(y) != Some(false))

@@ -7,11 +7,6 @@ use super::game::{ALL_SIDES, BOTTOM, Entry, Game, LEFT, Move, RIGHT};
 use crate::games::hexgrid::Empties;
 use crate::games::hexgrid::bridges::{self, Spot};
 
-/// The triangle's six neighbour offsets `(dc, dr)` ([`crate::games::hexgrid::Y_NEIGHBOURS`]) in
-/// order round a cell: each is a neighbour of the next, so the two cells next to both a cell and its
-/// neighbour `i` are its neighbours `i - 1` and `i + 1`.
-const RING: [(i16, i16); 6] = [(1, 0), (1, 1), (0, 1), (-1, 0), (-1, -1), (0, -1)];
-
 impl Game {
     /// The place `(c, r)`: a cell, or across the sides it lies beyond (row `r` holds columns `1..=r`).
     fn spot(&self, c: i16, r: i16) -> Option<Spot> {
@@ -40,9 +35,9 @@ impl Game {
         seat: usize,
         pick: &mut dyn FnMut(usize) -> usize,
     ) -> Option<usize> {
-        let (c, r) = self.grid.coords(x);
-        let (c, r) = (i16::from(c), i16::from(r));
-        let around: [Option<Spot>; 6] = RING.map(|(dc, dr)| self.spot(c + dc, r + dr));
+        let around = bridges::around(self.grid, x, &bridges::TRIANGLE_RING, |c, r| {
+            self.spot(c, r)
+        });
         bridges::bridge_reply(&self.chains, &around, seat as u8 + 1, ALL_SIDES, pick)
     }
 
