@@ -130,9 +130,10 @@ impl Game {
     }
 
     /// The search's priors (see [`turn_prior`]): a movement turn that wins at once is marked
-    /// `f32::INFINITY`; placements all score 0 (tried in a random order). Under `-move_or_remove`, when
-    /// a turn without a removal would end the game in a stalemate draw, one of those turns comes first
-    /// ([`DRAW_AT_ONCE`]): the search then sees at once that a pawn move before it offered a draw.
+    /// `f32::INFINITY`; placements all score 0 (tried in a random order). Under `-move_or_remove` the
+    /// pawn moves come after the removals ([`MOVE_OFFERS_DRAW`]), but when a turn without a removal
+    /// would end the game in a stalemate draw, one of those turns comes first ([`DRAW_AT_ONCE`]): the
+    /// search then sees at once that a pawn move before it offered a draw.
     pub fn action_prior_scores(&self, ids: &[u32], out: &mut Vec<f32>) {
         out.clear();
         if self.phase() != Phase::Movement {
@@ -140,7 +141,17 @@ impl Game {
             return;
         }
         out.extend(ids.iter().map(|&id| turn_prior(self, id_act(id))));
-        if self.config().mode == Mode::MoveOrRemove && self.step_draws() {
+        if self.config().mode != Mode::MoveOrRemove {
+            return;
+        }
+        // A pawn move offers a draw (the next player's move ends the game): the removals first, so
+        // that the widening spends the visits of the young nodes on them.
+        for (p, &id) in out.iter_mut().zip(ids) {
+            if id_act(id).remove == NONE && p.is_finite() {
+                *p -= MOVE_OFFERS_DRAW;
+            }
+        }
+        if self.step_draws() {
             // One is enough (they all end the game alike): the widening lets few children in at
             // first, and the others must not crowd out the removals.
             if let Some(k) =
@@ -176,6 +187,14 @@ impl Game {
 }
 
 // ---- Limit's knowledge for the search ------------------------------------------------------------
+
+/// What a pawn move's prior loses under `-move_or_remove`, which puts it after every removal (a prior
+/// is a few tens at most): a move offers the next player a draw, a move of its own, so a player who
+/// means to win removes. Listed by their priors, the moves (some ninety, against a few removals, and
+/// those that capture scored highest) took the first places in the widening at every level of the
+/// tree; the robots then looked at few removals below the root (docs/robot.md, "Limit
+/// `-move_or_remove`").
+const MOVE_OFFERS_DRAW: f32 = 1.0e4;
 
 /// The prior of a turn that ends the game in a stalemate draw at once (under `-move_or_remove`): above
 /// every other but a win. Listed among the first, such a reply is proven a draw at its first visit, so
@@ -359,6 +378,70 @@ mod tests {
         g.action_ids(&mut ids);
         g.action_prior_scores(&ids, &mut priors);
         assert!(!priors.contains(&DRAW_AT_ONCE));
+    }
+
+    #[test]
+    fn under_move_or_remove_the_removals_come_before_the_moves() {
+        let cfg =
+            Config::from_options(&[crate::games::GameOption::flag("move_or_remove")]).unwrap();
+        let (mut ids, mut priors) = (Vec::new(), Vec::new());
+        // Positions where, by the turns' own priors, some pawn move (a capture) would come before
+        // some removal; the random games play removals so as not to draw.
+        let mut seen = 0;
+        for seed in 0..40 {
+            let mut g = Game::new(cfg, 2, seed).unwrap();
+            for ply in 0..30 {
+                if g.phase() != Phase::Movement {
+                    break;
+                }
+                g.action_ids(&mut ids);
+                let (moves, removals): (Vec<u32>, Vec<u32>) =
+                    ids.iter().partition(|&&id| id_act(id).remove == NONE);
+                let best_move = moves
+                    .iter()
+                    .map(|&id| turn_prior(&g, id_act(id)))
+                    .filter(|p| p.is_finite())
+                    .fold(f32::MIN, f32::max);
+                let worst_removal = removals
+                    .iter()
+                    .map(|&id| turn_prior(&g, id_act(id)))
+                    .fold(f32::MAX, f32::min);
+                if best_move > worst_removal {
+                    seen += 1;
+                    g.action_prior_scores(&ids, &mut priors);
+                    let lowest_removal = (0..ids.len())
+                        .filter(|&k| id_act(ids[k]).remove != NONE)
+                        .map(|k| priors[k])
+                        .fold(f32::MAX, f32::min);
+                    for k in 0..ids.len() {
+                        let p = priors[k];
+                        if id_act(ids[k]).remove == NONE && p.is_finite() && p != DRAW_AT_ONCE {
+                            assert!(p < lowest_removal, "seed {seed}: a move before a removal");
+                        }
+                    }
+                }
+                let pool = if removals.is_empty() {
+                    &moves
+                } else {
+                    &removals
+                };
+                if pool.is_empty() {
+                    break;
+                }
+                g.play_action_id(pool[(seed as usize * 7 + ply * 13) % pool.len()]);
+            }
+        }
+        assert!(
+            seen > 0,
+            "no position where a move's prior beat a removal's"
+        );
+        // Without -move_or_remove the moves keep their priors.
+        let g = Game::new(Config::default(), 2, 7).unwrap();
+        g.action_ids(&mut ids);
+        g.action_prior_scores(&ids, &mut priors);
+        for (k, &id) in ids.iter().enumerate() {
+            assert_eq!(priors[k], turn_prior(&g, id_act(id)));
+        }
     }
 
     #[test]
