@@ -189,11 +189,10 @@ impl Game {
 // ---- Limit's knowledge for the search ------------------------------------------------------------
 
 /// What a pawn move's prior loses under `-move_or_remove`, which puts it after every removal (a prior
-/// is a few tens at most): a move offers the next player a draw, a move of its own, so a player who
-/// means to win removes. Listed by their priors, the moves (some ninety, against a few removals, and
-/// those that capture scored highest) took the first places in the widening at every level of the
-/// tree; the robots then looked at few removals below the root (docs/robot.md, "Limit
-/// `-move_or_remove`").
+/// is a few hundred at most either way: 10 a pawn, 48 pawns at most): a move offers the next player a
+/// draw, a move of its own, so a player who means to win removes. Listed by their priors, the moves
+/// (some ninety, against a few removals, and those that capture scored highest) came first into the
+/// widening at every node (docs/robot.md, "Limit `-move_or_remove`").
 const MOVE_OFFERS_DRAW: f32 = 1.0e4;
 
 /// The prior of a turn that ends the game in a stalemate draw at once (under `-move_or_remove`): above
