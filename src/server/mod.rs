@@ -136,9 +136,9 @@ struct Origin {
 /// mails that prove nothing or look automatic (issue 34, item 4; see [`Core::letters_to_mails`]).
 #[derive(Debug, Clone, Default)]
 struct Proof {
-    /// The mail carried an account's right password (in a command, or a word of it found to be
-    /// the password of an account registered at its address) or came to a valid signed reply
-    /// address.
+    /// The mail carried the right password of an account registered at the address answers go to
+    /// (in a command, or a word of it found to be that password), or came to a valid signed reply
+    /// address. A right password under a stranger's `Reply-To` proves nothing about that address.
     proved: bool,
     /// A digest of its Subject, commands and comment as read, its passwords hidden: the same text
     /// again from an address looks automatic, whatever it proves.
@@ -553,8 +553,9 @@ impl Server {
             .core
             .mail_secrets(&self.db, &incoming, origin.reply_to.as_deref())?;
         origin.proof = Proof {
-            // A signed reply address that held counts among the right logins.
-            proved: self.core.logins.borrow().right().next().is_some() || secrets.proved,
+            proved: grant.is_some()
+                || secrets.proved
+                || self.core.logged_in_at(&self.db, origin.reply_to.as_deref())?,
             digest: Some(Proof::digest_of(&text, &secrets)),
         };
         if oversized {

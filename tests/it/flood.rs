@@ -224,8 +224,11 @@ fn a_reply_whose_subject_reads_as_a_command_is_the_reply() {
         to(&mails, ALICE).iter().all(|m| !m.subject.contains("rror")),
         "{mails:#?}"
     );
+}
 
-    // A board reply with a command for a Subject: the move in it is played, not the Subject.
+#[test]
+fn a_board_reply_whose_subject_reads_as_a_command_plays_its_move() {
+    let (env, alice, _) = started();
     let mv = legal_moves_after(&[], 2, &[])[0].clone();
     env.deliver(&reply(
         ALICE,
@@ -304,4 +307,26 @@ fn the_same_text_again_is_kept_quiet_even_with_the_right_password() {
     let n = answered(&mut env, &same);
     println!("the same mail with the right password ten times: {n} answered");
     assert_eq!(n, 6);
+}
+
+#[test]
+fn a_right_password_under_someone_elses_reply_to_spares_nothing() {
+    let mut env = Env::new();
+    env.players(&["alice"]);
+    env.deliver(&eml(MALLORY, "signup mallory pw-mallory", ""));
+    env.take_mails();
+    // mallory's own password proves who mallory is, not that alice's address is his: the answers
+    // go to alice, and are kept quiet after five as any mail's that proves nothing.
+    let mails: Vec<String> = (1..=8)
+        .map(|i| {
+            eml(MALLORY, &format!("limit move 10{i} mallory pw-mallory 3-7,4"), "").replacen(
+                "\r\nSubject: ",
+                &format!("\r\nReply-To: {ALICE}\r\nSubject: "),
+                1,
+            )
+        })
+        .collect();
+    let n = answered(&mut env, &mails);
+    println!("mallory's mistakes with his password under alice's Reply-To: {n} of 8 answered");
+    assert_eq!(n, 5);
 }
