@@ -597,6 +597,23 @@ mod tests {
     }
 
     #[test]
+    fn a_reply_keeps_its_lines_whatever_its_subject_says() {
+        // A Subject that reads as a command is run when no signed reply address takes the mail;
+        // the lines are kept for one that does (issue 34).
+        let m = read(&mail(
+            &format!("{H}\nSubject: Re: message from bob"),
+            "Gladly.\n\nSame time?\n",
+        ));
+        assert_eq!(m.commands, vec!["message from bob"]);
+        assert_eq!(
+            m.reply_lines,
+            Some(vec!["Gladly.".into(), "".into(), "Same time?".into()])
+        );
+        let m = read(&mail(&format!("{H}\nSubject: mult"), "limit show 101\n"));
+        assert_eq!(m.reply_lines, None);
+    }
+
+    #[test]
     fn hash_key_without_message_id() {
         let raw = mail("From: alice@example.org\nSubject: limit show 101", "hi\n");
         let a = read(&raw);

@@ -57,7 +57,7 @@ deliver alice@example.org "limit move 101 alice pw-alice reject"
 rm -rf "$WORK/outbox"
 reply mallory@evil.example "$token" "Re: Limit Board 101" "$attack"
 echo "after alice declined, the next day: $(count alice@example.org) mails to alice;" \
-    "mallory is told: $(mails | awk -F'\t' '$1 ~ /mallory/ {print $3}' | cut -c1-160)"
+    "mallory is told: $(mails | awk -F'\t' '$1 ~ /mallory/ {print $3}' | head -1 | cut -c1-160)"
 rm -rf "$WORK/outbox"
 
 # Item 4: alice's mistakes, each with her password or to her signed reply address.

@@ -555,7 +555,9 @@ impl Server {
         origin.proof = Proof {
             proved: grant.is_some()
                 || secrets.proved
-                || self.core.logged_in_at(&self.db, origin.reply_to.as_deref())?,
+                || self
+                    .core
+                    .logged_in_at(&self.db, origin.reply_to.as_deref())?,
             digest: Some(Proof::digest_of(&text, &secrets)),
         };
         if oversized {

@@ -239,7 +239,12 @@ impl Tx<'_> {
 
     /// The chats and messages `from_user` sent `to_user` since `since`: how many, and when the
     /// first of them was sent.
-    pub fn talk_since(&self, from_user: i64, to_user: i64, since: i64) -> Result<(u32, Option<i64>)> {
+    pub fn talk_since(
+        &self,
+        from_user: i64,
+        to_user: i64,
+        since: i64,
+    ) -> Result<(u32, Option<i64>)> {
         Ok(self.0.query_row(
             "SELECT COUNT(*), MIN(sent_at) FROM (
                SELECT sent_at FROM chats WHERE from_user = ?1 AND to_user = ?2 AND sent_at >= ?3

@@ -106,12 +106,16 @@ fn a_strangers_reply_of_998_chat_lines_floods_nobody() {
         }
     }
     println!("41 such replies in a day: {in_the_day} mails to alice");
-    assert_eq!(in_the_day, 30, "the daily cap of chats from one player to another");
+    assert_eq!(
+        in_the_day, 30,
+        "the daily cap of chats from one player to another"
+    );
     let refusal = refusal.expect("mallory is told why his chat was not sent");
     assert!(
         crate::common::flat(&refusal.body).contains(
             "You have sent alice 30 chats and messages in the last 24 hours, as many as one \
-             player may send another in a day, so this chat was not sent (to anyone)."
+             player may send another in a day, so this chat was not sent (to anyone). You can \
+             write to alice again after 2026-11-19 11:06 UTC."
         ),
         "{}",
         refusal.body
@@ -162,8 +166,17 @@ fn in_a_reply_the_first_command_is_the_command_and_the_rest_its_comment() {
     let subject = format!("Re: {}", alice.subject);
 
     // `chat` over a move: a chat saying the move, and nothing played.
-    env.deliver(&reply(ALICE, &address, &subject, &format!("chat\n{mv}"), &alice.body));
-    assert!(env.stored_moves(101).is_empty(), "the move line is the chat");
+    env.deliver(&reply(
+        ALICE,
+        &address,
+        &subject,
+        &format!("chat\n{mv}"),
+        &alice.body,
+    ));
+    assert!(
+        env.stored_moves(101).is_empty(),
+        "the move line is the chat"
+    );
     let mails = env.take_mails();
     assert_eq!(mails.len(), 2, "{mails:#?}");
     for m in &mails {
@@ -172,10 +185,19 @@ fn in_a_reply_the_first_command_is_the_command_and_the_rest_its_comment() {
     }
 
     // `chat` over words that are no move: one chat, no error mail.
-    env.deliver(&reply(ALICE, &address, &subject, "chat\nk1 27", &alice.body));
+    env.deliver(&reply(
+        ALICE,
+        &address,
+        &subject,
+        "chat\nk1 27",
+        &alice.body,
+    ));
     let mails = env.take_mails();
     assert_eq!(mails.len(), 2, "{mails:#?}");
-    assert!(mails.iter().all(|m| !m.subject.contains("Error")), "{mails:#?}");
+    assert!(
+        mails.iter().all(|m| !m.subject.contains("Error")),
+        "{mails:#?}"
+    );
     let to_bob = to(&mails, "bob@example.org");
     assert!(to_bob[0].body.contains("k1 27"), "{}", to_bob[0].body);
 
@@ -188,7 +210,7 @@ fn in_a_reply_the_first_command_is_the_command_and_the_rest_its_comment() {
         &alice.body,
     ));
     let played: Vec<String> = env.stored_moves(101).into_iter().map(|m| m.text).collect();
-    assert_eq!(played, [mv.clone()]);
+    assert_eq!(played, [mv]);
     let mails = env.take_mails();
     assert_eq!(mails.len(), 2, "one move, no `show` answer: {mails:#?}");
     let to_bob = to(&mails, "bob@example.org");
@@ -201,7 +223,7 @@ fn in_a_reply_the_first_command_is_the_command_and_the_rest_its_comment() {
 
 #[test]
 fn a_reply_whose_subject_reads_as_a_command_is_the_reply() {
-    let (env, alice, _) = started();
+    let (env, _, _) = started();
     env.deliver(&eml(
         "bob@example.org",
         "message bob pw-bob alice",
@@ -221,7 +243,9 @@ fn a_reply_whose_subject_reads_as_a_command_is_the_reply() {
     assert_eq!(to_bob.len(), 1, "{mails:#?}");
     assert!(to_bob[0].body.contains("Gladly."), "{}", to_bob[0].body);
     assert!(
-        to(&mails, ALICE).iter().all(|m| !m.subject.contains("rror")),
+        to(&mails, ALICE)
+            .iter()
+            .all(|m| !m.subject.contains("rror")),
         "{mails:#?}"
     );
 }
@@ -270,7 +294,11 @@ fn a_player_who_proves_who_they_are_is_never_silenced() {
     // and a mistyped command word (the password is found by checking it).
     let with_password: Vec<String> = (1..=8)
         .map(|i| match i % 2 {
-            0 => eml(ALICE, &format!("limit move 101 alice pw-alice 99-{i},1"), ""),
+            0 => eml(
+                ALICE,
+                &format!("limit move 101 alice pw-alice 99-{i},1"),
+                "",
+            ),
             _ => eml(ALICE, &format!("limt move 101 alice pw-alice 9-{i},1"), ""),
         })
         .collect();
@@ -319,7 +347,12 @@ fn a_right_password_under_someone_elses_reply_to_spares_nothing() {
     // go to alice, and are kept quiet after five as any mail's that proves nothing.
     let mails: Vec<String> = (1..=8)
         .map(|i| {
-            eml(MALLORY, &format!("limit move 10{i} mallory pw-mallory 3-7,4"), "").replacen(
+            eml(
+                MALLORY,
+                &format!("limit move 10{i} mallory pw-mallory 3-7,4"),
+                "",
+            )
+            .replacen(
                 "\r\nSubject: ",
                 &format!("\r\nReply-To: {ALICE}\r\nSubject: "),
                 1,
