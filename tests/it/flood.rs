@@ -363,3 +363,38 @@ fn a_right_password_under_someone_elses_reply_to_spares_nothing() {
     println!("mallory's mistakes with his password under alice's Reply-To: {n} of 8 answered");
     assert_eq!(n, 5);
 }
+
+#[test]
+fn a_game_that_is_over_takes_chats_only_from_players_who_moved_in_it() {
+    let (env, _, _) = started();
+    let mv = legal_moves_after(&[], 2, &[])[0].clone();
+    env.deliver(&eml(
+        ALICE,
+        &format!("limit move 101 alice pw-alice {mv}"),
+        "",
+    ));
+    env.deliver(&eml("bob@example.org", "limit resign 101 bob pw-bob", ""));
+    env.take_mails();
+    // alice moved in the game: her chat goes to bob.
+    env.deliver(&eml(ALICE, "limit chat 101 alice pw-alice", "Good game."));
+    let mails = env.take_mails();
+    let to_bob = to(&mails, "bob@example.org");
+    assert_eq!(to_bob.len(), 1, "{mails:#?}");
+    assert!(to_bob[0].body.contains("Good game."), "{}", to_bob[0].body);
+    // bob resigned without a move of his own: his chat is refused, and alice gets nothing.
+    env.deliver(&eml(
+        "bob@example.org",
+        "limit chat 101 bob pw-bob",
+        "Rematch?",
+    ));
+    let mails = env.take_mails();
+    assert!(to(&mails, ALICE).is_empty(), "{mails:#?}");
+    let answer = to(&mails, "bob@example.org");
+    assert_eq!(answer.len(), 1, "{mails:#?}");
+    assert!(
+        crate::common::flat(&answer[0].body)
+            .contains("Limit Board 101 is over and bob never moved in it"),
+        "{}",
+        answer[0].body
+    );
+}
