@@ -5,8 +5,8 @@
 //!
 //! The token is checked before the write lock, as passwords are (`auth`), and the reply becomes one
 //! full command (its first line that reads as one; the rest is the comment, see
-//! [`Core::reply_commands`]) with the reader's userid and a password that stands for the token: a word made
-//! for this mail alone, which [`Core::authenticate`] takes as the token's proof (if the reader's
+//! [`Core::reply_commands`]) with the reader's userid and a password that stands for the token: a
+//! word made for this mail alone, which [`Core::authenticate`] takes as the token's proof (if the reader's
 //! reply generation is still the one checked). Anything that does not hold (no token, a wrong or
 //! stale one, a From or Reply-To not registered to its reader, a game gone) leaves the mail as it
 //! was: it gets the answer it got before, asking for the password, with no hint of what failed.
