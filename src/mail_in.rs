@@ -26,7 +26,8 @@ use mail_parser::{HeaderValue, Message, MessageParser};
 use sha2::{Digest, Sha256};
 
 use crate::command::{is_address, looks_like_command};
-use body::{body_text, bounded_lines, own_lines, tidy_comment};
+pub(crate) use body::tidy_comment;
+use body::{body_text, bounded_lines, own_lines};
 pub use html::html_to_text;
 use silent::silent_reason;
 
@@ -135,8 +136,9 @@ pub struct Incoming {
     /// envelope recipient is not known (`pbem ingest` from a pipe).
     pub recipients: Vec<String>,
     /// A reply's own lines (above the quoted mail, before a signature), trimmed, blank lines at
-    /// the ends left out and runs of them made one; `None` when the Subject was a command or `mult`. With a signed reply address these are
-    /// the reader's commands without userid and password (see `server/reply.rs`).
+    /// the ends left out and runs of them made one; `None` when the Subject was `mult`. With a
+    /// signed reply address these are the reader's command without userid and password and its
+    /// comment, whatever the Subject says (see `server/reply.rs`).
     pub reply_lines: Option<Vec<String>>,
 }
 
@@ -223,37 +225,48 @@ pub fn parse(raw: &[u8], limits: &MailLimits, own_address: &str, games: &[&str])
                 .filter(|l| !l.is_empty())
                 .map(str::to_string),
         );
-    } else if looks_like_command(subject, games) {
-        commands.push(cut_chars(subject, MAX_LINE_CHARS).to_string());
-        comment_lines = own;
     } else {
+        // Kept whatever the Subject says: a reply to a signed reply address is the reply even when
+        // its Subject reads as a command (`Re: message from bob`, issue 34).
         incoming.reply_lines = Some(
             tidy_comment(&own)
                 .lines()
                 .map(|l| l.trim().to_string())
                 .collect(),
         );
-        for l in own {
-            if looks_like_command(l, games) {
-                commands.push(l.trim().to_string());
-            } else {
-                comment_lines.push(l);
+        if looks_like_command(subject, games) {
+            commands.push(cut_chars(subject, MAX_LINE_CHARS).to_string());
+            comment_lines = own;
+        } else {
+            for l in own {
+                if looks_like_command(l, games) {
+                    commands.push(l.trim().to_string());
+                } else {
+                    comment_lines.push(l);
+                }
             }
         }
-    }
-    if commands.len() > limits.max_commands {
-        incoming.notes.push(format!(
-            "only the first {} commands were read; the other {} were ignored",
-            limits.max_commands,
-            commands.len() - limits.max_commands
-        ));
-        commands.truncate(limits.max_commands);
     }
     // As written: the server hides the mail's passwords in it (those of the commands, of command lines
     // left in it, and any word found to be the writer's password) before storing or relaying it.
     incoming.comment = tidy_comment(&comment_lines);
     incoming.commands = commands;
+    incoming.cap_commands(limits.max_commands);
     incoming
+}
+
+impl Incoming {
+    /// Keeps the first `max` commands and notes how many were left out. The server calls it again
+    /// once a reply to a signed address has become its commands: the cap counts what runs.
+    pub fn cap_commands(&mut self, max: usize) {
+        if self.commands.len() > max {
+            self.notes.push(format!(
+                "only the first {max} commands were read; the other {} were ignored",
+                self.commands.len() - max
+            ));
+            self.commands.truncate(max);
+        }
+    }
 }
 
 /// The addresses of the recipient headers, in the order of [`Incoming::recipients`]: every word
@@ -581,6 +594,23 @@ mod tests {
         let m = parse(&big, &small, OWN, GAMES);
         assert_eq!(m.commands, vec!["limit show 101"]);
         assert!(m.notes.iter().any(|n| n.contains("cut at 1000 bytes")));
+    }
+
+    #[test]
+    fn a_reply_keeps_its_lines_whatever_its_subject_says() {
+        // A Subject that reads as a command is run when no signed reply address takes the mail;
+        // the lines are kept for one that does (issue 34).
+        let m = read(&mail(
+            &format!("{H}\nSubject: Re: message from bob"),
+            "Gladly.\n\nSame time?\n",
+        ));
+        assert_eq!(m.commands, vec!["message from bob"]);
+        assert_eq!(
+            m.reply_lines,
+            Some(vec!["Gladly.".into(), "".into(), "Same time?".into()])
+        );
+        let m = read(&mail(&format!("{H}\nSubject: mult"), "limit show 101\n"));
+        assert_eq!(m.reply_lines, None);
     }
 
     #[test]

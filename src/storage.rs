@@ -123,6 +123,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0025_plain_subjects",
         include_str!("../migrations/0025_plain_subjects.sql"),
     ),
+    (
+        "0040_talk_caps",
+        include_str!("../migrations/0040_talk_caps.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.

@@ -618,6 +618,27 @@ pub enum MessageRefusal {
         /// The player.
         userid: String,
     },
+    /// Past the daily allowance of chats and messages from one player to another.
+    TooManyTo {
+        /// The player who would get one more.
+        to: String,
+        /// Chats and messages allowed from one player to another in 24 hours.
+        per_day: u32,
+        /// When the first of those counted was sent (unix seconds): a day after it, one more may go.
+        first_at: i64,
+        /// True for a chat, false for a `message`.
+        chat: bool,
+    },
+    /// A chat on a game that is over (finished, declined, cancelled) from a player who never
+    /// moved in it.
+    ChatClosed {
+        /// The game.
+        game: Game,
+        /// The board.
+        board: u32,
+        /// The player.
+        userid: String,
+    },
 }
 
 /// Refusals of `help`, and of a command for a game the server does not host.

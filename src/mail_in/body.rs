@@ -218,7 +218,7 @@ pub(super) fn own_lines(lines: &[String]) -> Vec<&str> {
 }
 
 /// The comment lines as one text: blank lines at the ends dropped, runs of blank lines made one.
-pub(super) fn tidy_comment(lines: &[&str]) -> String {
+pub(crate) fn tidy_comment(lines: &[&str]) -> String {
     let mut out: Vec<&str> = Vec::new();
     for l in lines {
         if l.trim().is_empty() {

@@ -509,6 +509,27 @@ fn message(r: &MessageRefusal) -> String {
              `{} chat {board} {userid} <password>` in the Subject.",
             game.name
         ),
+        MessageRefusal::TooManyTo {
+            to,
+            per_day,
+            first_at,
+            chat,
+        } => format!(
+            "You have sent {to} {per_day} chats and messages in the last 24 hours, as many as \
+             one player may send another in a day, so this {} was not sent (to anyone). You \
+             can write to {to} again after {}.",
+            if *chat { "chat" } else { "message" },
+            crate::summary::format_time(first_at + 86_400)
+        ),
+        MessageRefusal::ChatClosed {
+            game,
+            board,
+            userid,
+        } => format!(
+            "{} Board {board} is over and {userid} never moved in it, so it carries no chat \
+             from {userid}: nothing was sent.",
+            game.title
+        ),
     }
 }
 

@@ -67,6 +67,28 @@ impl Checked {
     }
 }
 
+impl Core {
+    /// True when a command of this mail logged in with the right password of an account
+    /// registered at `address` (call after [`Core::precheck`]).
+    pub(super) fn logged_in_at(
+        &self,
+        db: &Db,
+        address: Option<&str>,
+    ) -> Result<bool, StorageError> {
+        let Some(address) = address else {
+            return Ok(false);
+        };
+        let logins = self.logins.borrow();
+        if logins.right().next().is_none() {
+            return Ok(false);
+        }
+        let owners = db.userids_at_address(address)?;
+        Ok(logins
+            .right()
+            .any(|(u, _)| owners.iter().any(|o| o.eq_ignore_ascii_case(u))))
+    }
+}
+
 /// How far back the password throttle counts, in seconds.
 pub(super) const THROTTLE_WINDOW: i64 = 3600;
 

@@ -93,11 +93,7 @@ impl Server {
     pub fn cron(&mut self) -> Result<CronReport, ServerError> {
         self.tick();
         let mut report = CronReport::default();
-        let origin = Origin {
-            reply_to: None,
-            message_id: None,
-            references: Vec::new(),
-        };
+        let origin = Origin::default();
         // A robot left to move plays before the clock looks: robots never run out of time.
         self.core.robots_begin_mail();
         report.robot_moves = self.play_all_robots()?;

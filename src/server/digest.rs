@@ -215,11 +215,7 @@ impl Server {
             tx.commit()?;
             due
         };
-        let origin = Origin {
-            reply_to: None,
-            message_id: None,
-            references: Vec::new(),
-        };
+        let origin = Origin::default();
         let (mut written, mut sent, mut failed) = (0, 0, 0);
         for user_id in due {
             let tx = self.db.transaction()?;

@@ -147,7 +147,10 @@ impl Core {
     ///   victim;
     /// * after `error_answers_before_quiet` error answers to an address with no command carried
     ///   out between them, it gets no error answers for a day, then two, four...
-    ///   ([`MAX_QUIET_DAYS`] at most): a loop with an autoresponder costs a handful of mails a day;
+    ///   ([`MAX_QUIET_DAYS`] at most): a loop with an autoresponder costs a handful of mails a day.
+    ///   Only mails that prove nothing or look automatic count and are kept quiet (issue 34, item
+    ///   4): a mail that proved who wrote it ([`super::Proof`]) is answered, unless it is the same
+    ///   text as the address's mail before it;
     /// * an address that refused mail for good gets no mail, but the answer to a mail from it is
     ///   tried (and once accepted, the address is mailed again).
     ///
@@ -159,6 +162,16 @@ impl Core {
         outcomes: Vec<Outcome>,
     ) -> Result<Vec<OutgoingMail>, StorageError> {
         let mut mails = Vec::new();
+        // Whether this mail's error answers are spared the quiet spell: it proved who wrote it,
+        // and it is not the address's last mail again (a loop that quotes a password back).
+        let spared = match (&origin.reply_to, &origin.proof.digest) {
+            (Some(to), Some(digest)) => {
+                let again = tx.last_mail_digest(to)?.as_ref() == Some(digest);
+                tx.set_last_mail_digest(to, digest)?;
+                origin.proof.proved && !again
+            }
+            _ => false,
+        };
         for o in outcomes {
             if let Some(to) = &origin.reply_to {
                 if o.ok {
@@ -176,7 +189,7 @@ impl Core {
                         },
                     )?;
                 }
-                if o.reply_to_sender && self.may_answer(tx, to, o.ok)? {
+                if o.reply_to_sender && self.may_answer(tx, to, o.ok, spared)? {
                     let notes = self.bounce_notes(tx, to)?;
                     let text = if notes.is_empty() {
                         o.text
@@ -205,11 +218,20 @@ impl Core {
         Ok(mails)
     }
 
-    /// Whether an answer (`ok`: not an error answer) may go to `to` now; counts it if so.
-    fn may_answer(&self, tx: &Tx<'_>, to: &str, ok: bool) -> Result<bool, StorageError> {
+    /// Whether an answer (`ok`: not an error answer) may go to `to` now; counts it if so. A
+    /// `spared` error answer (its mail proved who wrote it) is neither kept quiet nor counted in
+    /// the run of errors.
+    fn may_answer(
+        &self,
+        tx: &Tx<'_>,
+        to: &str,
+        ok: bool,
+        spared: bool,
+    ) -> Result<bool, StorageError> {
         let mut standing = tx.reply_standing(to)?;
         let run = self.cfg.limits.error_answers_before_quiet;
-        if !ok && standing.quiet_until.is_some_and(|t| t > self.now) {
+        let counted = !ok && !spared;
+        if counted && standing.quiet_until.is_some_and(|t| t > self.now) {
             eprintln!(
                 "pbem: {to} got {run} error answers in a row with no command carried out; no error \
                  answers to it until {}",
@@ -236,7 +258,7 @@ impl Core {
             eprintln!("pbem: {limit} replies to {to} in the last {per}; no more until it passes");
             return Ok(false);
         }
-        if !ok && run > 0 {
+        if counted && run > 0 {
             standing.error_run += 1;
             if standing.error_run >= run {
                 standing.error_run = 0;

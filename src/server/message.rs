@@ -4,16 +4,23 @@
 //!
 //! Only a signed-up player with their password can write, only to signed-up people (not the robots),
 //! and at most [`MESSAGES_PER_DAY`] recipients a day, so the server is no relay for strangers.
+//!
+//! Chats and messages together are capped per writer and reader ([`TALK_PER_DAY`] a day), and a game
+//! that is over carries no chats from a player who never moved in it (issue 34): a stranger who
+//! challenged a player cannot mail them without end, least of all once they declined the game.
 
 use super::{Core, Letter, Outcome, Refused, Sign, Step};
 use crate::decision::{AccountEvent, Game, MessageRefusal};
-use crate::games::GameRules;
+use crate::games::{GameRules, GameState, Status};
 use crate::mail_text;
 use crate::reply_token::Target;
-use crate::storage::{Tx, User};
+use crate::storage::{StorageError, Tx, User};
 
 /// Recipients one player may write to in 24 hours.
 pub const MESSAGES_PER_DAY: u32 = 30;
+
+/// Chats and messages one player may send another in 24 hours.
+pub const TALK_PER_DAY: u32 = 30;
 
 impl Core {
     /// `message userid password to-userid...`.
@@ -49,6 +56,9 @@ impl Core {
                 sent,
             }
             .into());
+        }
+        if let Some(r) = self.talk_refusal(tx, sender.id, &recipients, false)? {
+            return Err(r.into());
         }
         let mut letters = Vec::new();
         for r in &recipients {
@@ -102,6 +112,31 @@ impl Core {
             )
             .into());
         }
+        if matches!(state.status(), Status::Over(_)) && !moved_in(state.as_ref(), seat) {
+            return Err(Refused::on(
+                MessageRefusal::ChatClosed {
+                    game: Game::of(rules),
+                    board,
+                    userid: user.userid,
+                },
+                rules.name(),
+                board,
+            )
+            .into());
+        }
+        // The other players: spectators asked for every board mail of the game.
+        let mut others: Vec<User> = Vec::new();
+        for p in &row.players {
+            if p.id != user.id && !p.addresses.is_empty() && others.iter().all(|o| o.id != p.id) {
+                others.push(p.clone());
+            }
+        }
+        if let Some(r) = self.talk_refusal(tx, user.id, &others, true)? {
+            return Err(Refused::on(r, rules.name(), board).into());
+        }
+        for o in &others {
+            tx.record_chat(user.id, o.id, row.id, self.now)?;
+        }
         let comments = self.comment_at(tx, &row, state.move_number(), user.id, comment)?;
         self.board_mails(
             tx,
@@ -114,4 +149,37 @@ impl Core {
             None,
         )
     }
+}
+
+impl Core {
+    /// The refusal of a chat (`chat`) or message from `from` when one of `to` already had
+    /// [`TALK_PER_DAY`] of them from `from` in the last 24 hours.
+    fn talk_refusal(
+        &self,
+        tx: &Tx<'_>,
+        from: i64,
+        to: &[User],
+        chat: bool,
+    ) -> Result<Option<MessageRefusal>, StorageError> {
+        for r in to {
+            let (sent, first) = tx.talk_since(from, r.id, self.now - 86_400)?;
+            if sent >= TALK_PER_DAY {
+                return Ok(Some(MessageRefusal::TooManyTo {
+                    to: r.userid.clone(),
+                    per_day: TALK_PER_DAY,
+                    first_at: first.unwrap_or(self.now),
+                    chat,
+                }));
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// True when the player in `seat` made a move of their own in the game (not a resignation, a
+/// forfeit or a draw agreed, nor an entry the rules made for them).
+fn moved_in(state: &dyn GameState, seat: usize) -> bool {
+    state.moves().iter().any(|m| {
+        m.seat == seat && !m.auto && !matches!(m.text.as_str(), "resign" | "forfeit" | "draw")
+    })
 }

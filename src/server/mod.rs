@@ -121,12 +121,49 @@ pub struct FlushReport {
 }
 
 /// Who sent a command, and what to answer to.
+#[derive(Default)]
 struct Origin {
     /// The address replies go to; `None` for the admin at the shell.
     reply_to: Option<String>,
     /// The incoming Message-ID, for threading.
     message_id: Option<String>,
     references: Vec<String>,
+    /// What the mail showed of who wrote it (nothing at the shell).
+    proof: Proof,
+}
+
+/// What one mail showed of who wrote it: the quiet spell after a run of error answers is for
+/// mails that prove nothing or look automatic (issue 34, item 4; see [`Core::letters_to_mails`]).
+#[derive(Debug, Clone, Default)]
+struct Proof {
+    /// The mail carried the right password of an account registered at the address answers go to
+    /// (in a command, or a word of it found to be that password), or came to a valid signed reply
+    /// address. A right password under a stranger's `Reply-To` proves nothing about that address.
+    proved: bool,
+    /// A digest of its Subject, commands and comment as read, its passwords hidden: the same text
+    /// again from an address looks automatic, whatever it proves.
+    digest: Option<String>,
+}
+
+impl Proof {
+    /// A mail's text as read, before a reply to a signed address became its command (that
+    /// command carries a word made for each mail).
+    fn text_of(incoming: &mail_in::Incoming) -> String {
+        let mut text = incoming.subject.clone();
+        for part in incoming.commands.iter().chain([&incoming.comment]) {
+            text.push('\n');
+            text.push_str(part);
+        }
+        text
+    }
+
+    /// The digest kept of `text`. Hidden first: a fast digest of a text that holds a password
+    /// would let whoever reads the database test guesses far faster than the argon2 hashes do.
+    fn digest_of(text: &str, secrets: &secrets::Secrets) -> String {
+        use sha2::{Digest, Sha256};
+        let digest = Sha256::digest(secrets.hide(text).as_bytes());
+        digest[..16].iter().map(|b| format!("{b:02x}")).collect()
+    }
 }
 
 /// One mail that a command produces, before it gets its headers.
@@ -484,21 +521,25 @@ impl Server {
                 "the reply address is unusable: {e}"
             )));
         }
-        let origin = Origin {
+        let mut origin = Origin {
             reply_to: Some(reply_to),
             message_id: incoming.message_id.clone(),
             references: incoming.references.clone(),
+            proof: Proof::default(),
         };
+        let text = Proof::text_of(&incoming);
         // An oversized mail's commands are not run, so their passwords are not checked.
         let oversized = raw.len() > self.core.cfg.limits.max_message_bytes;
         let grant = match (&origin.reply_to, oversized) {
             (Some(to), false) => self.core.reply_grant(&self.db, &incoming, envelope, to)?,
             _ => None,
         };
-        let incoming = match &grant {
+        let mut incoming = match &grant {
             Some(g) => self.core.reply_commands(g, &incoming),
             None => incoming,
         };
+        // The cap counts the commands that run, after a reply became its command.
+        incoming.cap_commands(self.core.cfg.limits.max_commands_per_mail);
         let commands = if oversized {
             &[][..]
         } else {
@@ -511,6 +552,14 @@ impl Server {
         let secrets = self
             .core
             .mail_secrets(&self.db, &incoming, origin.reply_to.as_deref())?;
+        origin.proof = Proof {
+            proved: grant.is_some()
+                || secrets.proved
+                || self
+                    .core
+                    .logged_in_at(&self.db, origin.reply_to.as_deref())?,
+            digest: Some(Proof::digest_of(&text, &secrets)),
+        };
         if oversized {
             return self
                 .core
@@ -575,11 +624,7 @@ impl Server {
     /// the players the same way; the answer is returned instead of mailed.
     pub fn run_admin(&mut self, line: &str, comment: &str) -> Result<AdminOutcome, ServerError> {
         self.tick();
-        let origin = Origin {
-            reply_to: None,
-            message_id: None,
-            references: Vec::new(),
-        };
+        let origin = Origin::default();
         self.core
             .precheck(&self.db, &[line.to_string()], None, None)?;
         // What the shell prints may end up in a log or a terminal's scrollback: no password either.

@@ -68,11 +68,7 @@ impl Server {
         self.tick();
         self.core.robots_begin_mail();
         let tx = self.db.transaction()?;
-        let origin = super::Origin {
-            reply_to: None,
-            message_id: None,
-            references: Vec::new(),
-        };
+        let origin = super::Origin::default();
         let outcome = match self.core.override_step(&tx, what) {
             Ok(o) => o,
             Err(super::Failure::Refused(r)) => {

@@ -3,9 +3,10 @@
 //! registered to that reader may hold just the move, or any command of that game, without userid and
 //! password; a reply to a `message` is a `message` back to its writer.
 //!
-//! The token is checked before the write lock, as passwords are (`auth`), and its lines become the
-//! full commands with the reader's userid and a password that stands for the token: a word made
-//! for this mail alone, which [`Core::authenticate`] takes as the token's proof (if the reader's
+//! The token is checked before the write lock, as passwords are (`auth`), and the reply becomes one
+//! full command (its first line that reads as one; the rest is the comment, see
+//! [`Core::reply_commands`]) with the reader's userid and a password that stands for the token: a
+//! word made for this mail alone, which [`Core::authenticate`] takes as the token's proof (if the reader's
 //! reply generation is still the one checked). Anything that does not hold (no token, a wrong or
 //! stale one, a From or Reply-To not registered to its reader, a game gone) leaves the mail as it
 //! was: it gets the answer it got before, asking for the password, with no hint of what failed.
@@ -15,7 +16,7 @@ use std::io::Read;
 use super::{Core, Sign};
 use crate::command::looks_like_command;
 use crate::games::GameRules;
-use crate::mail_in::Incoming;
+use crate::mail_in::{Incoming, tidy_comment};
 use crate::reply_token::{self, Reader, Target, Unchecked};
 use crate::storage::{Db, StorageError, Tx};
 
@@ -132,12 +133,14 @@ impl Core {
         }))
     }
 
-    /// The mail as its commands with the reader's userid and the grant's password: a `message`
-    /// back to the writer, or for a board each line that is a command of the game (`resign`,
-    /// `propose draw`, `show`, `accept`, ...) or a move; the other lines are the comment. A line
-    /// that is a whole command (`help`, one with its own password) stays as written. A reply
-    /// whose lines hold no command has its first line tried as the move, so that the answer says
-    /// why it is not one.
+    /// The mail as its command with the reader's userid and the grant's password: a `message`
+    /// back to the writer, or for a board the first line that reads as a command (a command of
+    /// the game, `resign`, `propose draw`, `show`, `accept`, ..., a move, or a whole command such as
+    /// `help` or one with its own password, which stays as written); every other line, before or
+    /// after it, is its comment. One reply is one command (issue 34): a reply of a thousand
+    /// `chat` lines is one chat, and `chat` over a line `d4` is a chat saying `d4`. A reply whose
+    /// lines hold no command runs its Subject when that is a command written in full; else its
+    /// first line is tried as the move, so that the answer says why it is not one.
     pub(super) fn reply_commands(&self, grant: &Grant, incoming: &Incoming) -> Incoming {
         let lines = incoming.reply_lines.clone().unwrap_or_default();
         let (commands, comment) = match &grant.to {
@@ -151,25 +154,46 @@ impl Core {
             Answers::Board { game, board } => {
                 let rules = self.games.find(game);
                 let names = self.games.names();
-                let mut commands = Vec::new();
-                let mut comment = Vec::new();
-                for line in lines.iter().filter(|l| !l.is_empty()) {
-                    if looks_like_command(line, &names) {
-                        commands.push(line.clone());
-                    } else if let Some(c) = rules.and_then(|r| board_line(grant, r, *board, line)) {
-                        commands.push(c);
+                let command_at = |line: &String| {
+                    if line.is_empty() {
+                        None
+                    } else if looks_like_command(line, &names) {
+                        Some(line.clone())
                     } else {
-                        comment.push(line.as_str());
+                        rules.and_then(|r| board_line(grant, r, *board, line))
                     }
+                };
+                let found = lines
+                    .iter()
+                    .enumerate()
+                    .find_map(|(i, line)| command_at(line).map(|c| (i, c)));
+                let others = |i: usize| {
+                    let rest: Vec<&str> = lines
+                        .iter()
+                        .enumerate()
+                        .filter(|(j, _)| *j != i)
+                        .map(|(_, l)| l.as_str())
+                        .collect();
+                    tidy_comment(&rest)
+                };
+                match found {
+                    Some((i, command)) => (vec![command], others(i)),
+                    // No line is a command and the Subject is one, with its password.
+                    None if looks_like_command(&incoming.subject, &names) => {
+                        (incoming.commands.clone(), incoming.comment.clone())
+                    }
+                    // Words only.
+                    None => match lines.iter().position(|l| !l.is_empty()) {
+                        Some(i) => (
+                            vec![format!(
+                                "{game} move {board} {} {} {}",
+                                grant.userid, grant.marker, lines[i]
+                            )],
+                            others(i),
+                        ),
+                        None => (Vec::new(), String::new()),
+                    },
                 }
-                if commands.is_empty() && !comment.is_empty() {
-                    let first = comment.remove(0);
-                    commands.push(format!(
-                        "{game} move {board} {} {} {first}",
-                        grant.userid, grant.marker
-                    ));
-                }
-                (commands, comment.join("\n"))
             }
         };
         Incoming {

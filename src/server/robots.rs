@@ -342,11 +342,7 @@ impl Server {
             .collect();
         games.sort_unstable();
         games.dedup();
-        let origin = Origin {
-            reply_to: None,
-            message_id: None,
-            references: Vec::new(),
-        };
+        let origin = Origin::default();
         for (game, board) in games {
             let Some(rules) = self.core.games.find(game) else {
                 continue;

@@ -33,6 +33,9 @@ pub(super) struct Secrets {
     passwords: Vec<String>,
     /// Words that may be a password and could not be checked: hidden as whole words.
     suspects: Vec<String>,
+    /// A word of the mail was checked and found to be the password of an account registered at
+    /// its address: the mail proved who wrote it.
+    pub(super) proved: bool,
 }
 
 impl Secrets {
@@ -255,9 +258,14 @@ impl Core {
         suspects.sort();
         suspects.dedup();
         suspects.retain(|s| !passwords.contains(s));
+        // A writer known by its hash whose password was found: a check matched.
+        let proved = writers
+            .iter()
+            .any(|w| w.hash.is_some() && w.password.is_some());
         Ok(Secrets {
             passwords,
             suspects,
+            proved,
         })
     }
 

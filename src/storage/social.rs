@@ -228,6 +228,33 @@ impl Tx<'_> {
         Ok(())
     }
 
+    /// Records a chat of `from_user` on a game mailed to `to_user`.
+    pub fn record_chat(&self, from_user: i64, to_user: i64, game_id: i64, now: i64) -> Result<()> {
+        self.0.execute(
+            "INSERT INTO chats (from_user, to_user, game_id, sent_at) VALUES (?1, ?2, ?3, ?4)",
+            params![from_user, to_user, game_id, now],
+        )?;
+        Ok(())
+    }
+
+    /// The chats and messages `from_user` sent `to_user` since `since`: how many, and when the
+    /// first of them was sent.
+    pub fn talk_since(
+        &self,
+        from_user: i64,
+        to_user: i64,
+        since: i64,
+    ) -> Result<(u32, Option<i64>)> {
+        Ok(self.0.query_row(
+            "SELECT COUNT(*), MIN(sent_at) FROM (
+               SELECT sent_at FROM chats WHERE from_user = ?1 AND to_user = ?2 AND sent_at >= ?3
+               UNION ALL
+               SELECT sent_at FROM messages WHERE from_user = ?1 AND to_user = ?2 AND sent_at >= ?3)",
+            params![from_user, to_user, since],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?)
+    }
+
     /// Messages (one a recipient) a player sent since `since`.
     pub fn messages_since(&self, from_user: i64, since: i64) -> Result<u32> {
         Ok(self.0.query_row(

@@ -74,6 +74,29 @@ impl Tx<'_> {
         Ok(())
     }
 
+    /// The digest of the last mail answered to `address` (see migration 0040).
+    pub fn last_mail_digest(&self, address: &str) -> Result<Option<String>> {
+        Ok(self
+            .0
+            .query_row(
+                "SELECT last_digest FROM reply_standing WHERE address = ?1",
+                [address.to_lowercase()],
+                |r| r.get(0),
+            )
+            .optional()?
+            .flatten())
+    }
+
+    /// Records the digest of the mail being answered to `address`; its standing is left as it is.
+    pub fn set_last_mail_digest(&self, address: &str, digest: &str) -> Result<()> {
+        self.0.execute(
+            "INSERT INTO reply_standing (address, last_digest) VALUES (?1, ?2)
+             ON CONFLICT (address) DO UPDATE SET last_digest = ?2",
+            params![address.to_lowercase(), digest],
+        )?;
+        Ok(())
+    }
+
     /// Of `addresses`, those that refuse mail (ignoring case).
     pub fn bouncing(&self, addresses: &[String]) -> Result<Vec<Bounce>> {
         let mut out = Vec::new();

@@ -15,6 +15,7 @@ mod decisions;
 mod deploy;
 mod digest;
 mod engine_cli;
+mod flood;
 mod fuzz_regressions;
 mod gnugo;
 mod go_scoring;

@@ -416,11 +416,12 @@ fn a_password_set_after_a_reset_makes_the_old_addresses_stale() {
 }
 
 #[test]
-fn a_password_changed_by_an_earlier_line_of_the_same_reply_stales_its_token() {
+fn a_reply_is_one_command_so_a_move_below_a_password_change_is_its_comment() {
     let (env, alice, _) = started();
     let mv = first_move(&[]);
-    // The token is checked before the write lock; the change of password on the first line moves
-    // the account's reply generation on, so the move on the second is refused inside the lock.
+    // One reply, one command (issue 34): the first line that reads as a command runs, the move
+    // below it is no second command (before, it ran, and was refused inside the lock because the
+    // change had moved the account's reply generation on).
     env.deliver(&gmail(
         "alice@example.org",
         &reply_address(&alice),
@@ -430,11 +431,18 @@ fn a_password_changed_by_an_earlier_line_of_the_same_reply_stales_its_token() {
     ));
     assert_eq!(moves_played(&env), Vec::<String>::new());
     let answers = env.take_mails();
-    assert_eq!(answers.len(), 2, "{answers:#?}");
-    assert!(
-        answers.iter().any(|m| m.subject.contains("Error")),
-        "{answers:#?}"
-    );
+    assert_eq!(answers.len(), 1, "{answers:#?}");
+    assert_eq!(answers[0].subject, "pbem password changed");
+    // The token is stale now: the same reply address asks for the password.
+    let before = state(&env);
+    env.deliver(&gmail(
+        "alice@example.org",
+        &reply_address(&alice),
+        &alice.subject,
+        &mv,
+        &alice.body,
+    ));
+    assert_asked_for_password(&env, "alice@example.org", &before);
 }
 
 /// The client-shaped mails of `tests/fixtures/mail/` (a Gmail reply with its HTML part and

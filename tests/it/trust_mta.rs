@@ -292,9 +292,11 @@ mkdir -p "$D/m"
 #[test]
 fn a_full_disk_exits_75_and_the_mail_goes_through_once_there_is_room() {
     let dir = crate::common::scratch::tempdir().unwrap();
+    // 4 MiB: a new database and its write-ahead log take about 1 MiB (the migrations' pages), and
+    // each new migration adds to it; `dd` fills whatever is left.
     let script = format!(
         r#"{MESSAGES}
-mount -t tmpfs -o size=1m tmpfs "$D/m" || exit 99
+mount -t tmpfs -o size=4m tmpfs "$D/m" || exit 99
 run first alice
 dd if=/dev/zero of="$D/m/filler" bs=4k 2>/dev/null
 run full bob
@@ -340,7 +342,7 @@ fn a_read_only_file_system_exits_75_and_says_to_remount() {
     let dir = crate::common::scratch::tempdir().unwrap();
     let script = format!(
         r#"{MESSAGES}
-mount -t tmpfs -o size=1m tmpfs "$D/m" || exit 99
+mount -t tmpfs -o size=4m tmpfs "$D/m" || exit 99
 run first alice
 mount -o remount,ro "$D/m" || exit 98
 run readonly bob
