@@ -144,10 +144,11 @@ impl Db {
             .optional()?)
     }
 
-    /// The outbox, newest last: all rows, or only the unsent ones.
+    /// The outbox, newest last: all rows, or only the unsent ones and those refused for good (also
+    /// a sent mail that a delivery report said was refused).
     pub fn outbox(&self, unsent_only: bool) -> Result<Vec<OutboxRow>> {
         let sql = if unsent_only {
-            "SELECT id, mail, created_at, sent_at, attempts, last_error, refused_at FROM outbox WHERE sent_at IS NULL ORDER BY id"
+            "SELECT id, mail, created_at, sent_at, attempts, last_error, refused_at FROM outbox WHERE sent_at IS NULL OR refused_at IS NOT NULL ORDER BY id"
         } else {
             "SELECT id, mail, created_at, sent_at, attempts, last_error, refused_at FROM outbox ORDER BY id"
         };
