@@ -238,3 +238,66 @@ fn delivery_reports_to_the_signed_bounce_address_are_recorded_and_stop_the_maili
         Vec::<String>::new()
     );
 }
+
+/// The same over LMTP, as Postfix's `lmtp` transport delivers a report: the bounce address only in
+/// `RCPT TO` (the headers name the server's plain address), and `MAIL FROM:<>`.
+#[test]
+fn a_delivery_report_over_lmtp_is_read_from_its_envelope_recipient() {
+    let env = Env::new();
+    let sendmail = recording_sendmail(env.dir.path());
+    let env = env.with_config(&format!(
+        "[mail]\ntransport = \"sendmail\"\nsendmail_command = \"{}\"\n",
+        sendmail.display()
+    ));
+    for n in ["alice", "bob"] {
+        deliver(
+            &env,
+            &common::eml(
+                &format!("{n}@example.org"),
+                &format!("signup {n} pw-{n}"),
+                "",
+            ),
+        );
+    }
+    envelope_senders_to(env.dir.path(), "");
+    deliver(
+        &env,
+        &common::eml("alice@example.org", "limit challenge alice bob", ""),
+    );
+    let verps = envelope_senders_to(env.dir.path(), "bob@example.org");
+    assert_eq!(verps.len(), 1, "{verps:?}");
+    let verp = &verps[0];
+    assert!(verp.starts_with("pbem+b"), "{verp}");
+    let report = postfix_report(verp, "bob@example.org", 1)
+        .replace(&format!("Delivered-To: {verp}\r\n"), "")
+        .replace(&format!("To: {verp}\r\n"), "To: pbem@localhost\r\n");
+    let headers = &report[..report.find("\r\n\r\n").unwrap()];
+    assert!(!headers.contains(verp.as_str()), "{headers}");
+    let mut server = crate::lmtp::Lmtp::start_with_transport(
+        &env,
+        "inet:127.0.0.1:0",
+        env.config.as_ref().unwrap(),
+    );
+    let mut client = server.connect();
+    let said = client.send("", &[verp], &report);
+    assert_eq!(said.len(), 1);
+    assert!(
+        said[0].starts_with(&format!(
+            "250 2.0.0 <{verp}> delivery report: mail {} to bob@example.org was refused",
+            verp.trim_start_matches("pbem+b").split('-').next().unwrap()
+        )),
+        "{said:?}"
+    );
+    server.stop();
+    let (_, list, _) = run(&env, &["outbox", "list"], "");
+    assert!(list.contains("sent, then refused for good"), "{list}");
+    assert!(
+        list.contains("bounces\tbob@example.org\trefused since"),
+        "{list}"
+    );
+    // Nothing was answered: a report's sender is nobody to write to.
+    let calls = std::fs::read_dir(env.dir.path().join("sent"))
+        .unwrap()
+        .count();
+    assert_eq!(calls, 0, "sendmail was run for the report");
+}
