@@ -14,14 +14,15 @@ use crate::reply_token;
 
 impl Core {
     /// `mail`, the outbox row `id`, with its signed bounce address as envelope sender; as it is
-    /// when there is no secret yet (a mail queued by an older pbem).
+    /// when there is no secret yet (a mail queued by an older pbem) or `mail.bounce_addresses` is
+    /// off.
     pub(super) fn with_return_path<'m>(
         &self,
         secret: Option<&[u8]>,
         id: i64,
         mail: &'m OutgoingMail,
     ) -> Cow<'m, OutgoingMail> {
-        let Some(secret) = secret else {
+        let Some(secret) = secret.filter(|_| self.cfg.mail.bounce_addresses) else {
             return Cow::Borrowed(mail);
         };
         let token = reply_token::bounce_token(secret, id);

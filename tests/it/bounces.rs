@@ -301,3 +301,23 @@ fn a_delivery_report_over_lmtp_is_read_from_its_envelope_recipient() {
         .count();
     assert_eq!(calls, 0, "sendmail was run for the report");
 }
+
+/// `mail.bounce_addresses = false` (a relay that takes only the From as envelope sender): the plain
+/// address again, and a report to it is silent mail, as before.
+#[test]
+fn with_bounce_addresses_off_the_envelope_sender_is_the_plain_address() {
+    let env = Env::new();
+    let sendmail = recording_sendmail(env.dir.path());
+    let env = env.with_config(&format!(
+        "[mail]\ntransport = \"sendmail\"\nsendmail_command = \"{}\"\nbounce_addresses = false\n",
+        sendmail.display()
+    ));
+    deliver(
+        &env,
+        &common::eml("bob@example.org", "signup bob pw-bob", ""),
+    );
+    assert_eq!(
+        envelope_senders_to(env.dir.path(), "bob@example.org"),
+        ["pbem@localhost"]
+    );
+}
