@@ -65,7 +65,9 @@ impl Server {
                     .into(),
             ));
         };
-        let Some(statuses) = dsn::delivery_statuses(raw, self.core.cfg.limits.max_mime_parts)
+        // The status part comes before the returned mail: what `parse` reads of a mail is enough.
+        let kept = &raw[..raw.len().min(self.core.cfg.limits.max_message_bytes)];
+        let Some(statuses) = dsn::delivery_statuses(kept, self.core.cfg.limits.max_mime_parts)
         else {
             return Ok(IngestOutcome::Report(format!(
                 "to the bounce address of mail {row}, but no delivery report (an autoreply?); \
@@ -113,7 +115,6 @@ impl Server {
                 }
             )));
         }
-        self.tick();
         let now = self.core.now;
         let why = refused
             .iter()
