@@ -1,19 +1,27 @@
 #!/usr/bin/env bash
-# The admin's path, for real (issue 22): installs Postfix, sets pbem up by the README's own blocks
-# ("Installing on a server", read from README.md, with play@example.org made play@localhost), sends
-# mail over SMTP to localhost:25 and checks that every reply reaches the players' mailboxes exactly
-# once: first through `pbem ingest` (Postfix's pipe), then through `pbem lmtp`, which is killed with
-# SIGKILL mid-traffic and started again as its systemd unit would (dist/systemd/pbem-lmtp.service: its
-# ExecStartPre and ExecStart lines, as its User). Then the README's procmail recipe against a pbem that
-# must defer (exit 75), the cron line of dist/cron.d/pbem, and `systemd-analyze verify` of the units.
+# The admin's path, for real (issues 22 and 34): installs Postfix, sets pbem up by the README's own
+# blocks ("Installing on a server", read from README.md, with play@example.org made play@localhost),
+# sends mail over SMTP to localhost:25 and checks that every reply reaches the players' mailboxes
+# exactly once: first through `pbem ingest` (Postfix's pipe), then through `pbem lmtp`, which is
+# killed with SIGKILL mid-traffic, each kill while a sendmail hand-off runs, and started again as its
+# systemd unit would (dist/systemd/pbem-lmtp.service: its ExecStartPre and ExecStart lines, as its
+# User). On both routes two players play a Limit and a Hex game by bare replies to their board
+# mails' reply addresses, also sent as a Bcc (the address only in the envelope). A relay that
+# answers 4xx then 5xx, and an address Postfix refuses (error:5.2.1), come back as delivery reports
+# to pbem's signed bounce addresses and are recorded; a naive autoresponder gets a handful of
+# answers, then none. Then the README's procmail recipe against a pbem that must defer (exit 75),
+# the cron line of dist/cron.d/pbem, and `systemd-analyze verify` of the units.
 #
 #   scripts/postfix-e2e.sh           the run; root on Debian (apt-get) only, else it says "skipped"
 #   scripts/postfix-e2e.sh --check   only checks that README.md still has the blocks the run uses
 #
 # It rewrites Postfix's configuration and /etc/pbem, /var/lib/pbem: it runs only where it installed
-# Postfix itself (a CI machine), marked by /etc/postfix/pbem-e2e.marker. PBEM_BIN names the binary
-# (default: a debug build, `cargo build --locked`). Test-only Postfix settings, not the README's: a
-# log file and retries after 1 s instead of 5 minutes, so that the run takes under a minute.
+# Postfix itself (a CI machine), marked by /etc/postfix/pbem-e2e.marker. It starts from whatever an
+# earlier run or the README's lines left (a configured host): each setting they make is taken out
+# by name first, so a second run passes as the first. PBEM_BIN names the binary (default: a debug
+# build, `cargo build --locked`). Test-only Postfix settings, not the README's: a log file, retries
+# after 1 s instead of 5 minutes, and transport entries for the relay and the refusing address;
+# test-only pbem setting: a sendmail that takes 0.3 s, so that kills land in its hand-off.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -72,8 +80,15 @@ skip() {
     exit 0
 }
 say() { echo "postfix-e2e: $*"; }
+# PBEM_E2E_KEEP_GOING=1 (for the "before" figures of an older binary): a failed check is counted
+# and the run goes on; the exit status is still 1.
+failures=0
 fail() {
     say "FAILED: $*"
+    if [ -n "${PBEM_E2E_KEEP_GOING:-}" ] && [ -n "$WORK" ]; then
+        failures=$((failures + 1))
+        return 0
+    fi
     [ -z "$WORK" ] || say "logs kept: $WORK (pbem), $LOG (Postfix)"
     exit 1
 }
@@ -117,25 +132,29 @@ LMTP_PID=
 started=$SECONDS
 cleanup() {
     [ -z "$LMTP_PID" ] || kill "$LMTP_PID" 2>/dev/null || true
+    pkill_ours /run/pbem-e2e-relay.pid
     postfix stop >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
 
-# A clean start: Postfix as Debian installed it (its files saved the first time), no pbem state.
+# A clean start from whatever is configured (an earlier run, the README's lines run by hand): every
+# setting the README's blocks and this run make is taken out by name, so that Postfix is as Debian
+# installed it for what this run checks. (Until issue 34 the first main.cf seen was saved and put
+# back, so a host configured before the first run failed the "before" check below.)
 postfix stop >/dev/null 2>&1 || true
-for f in main.cf master.cf; do
-    if [ -e "/etc/postfix/$f.pbem-e2e-orig" ]; then
-        cp "/etc/postfix/$f.pbem-e2e-orig" "/etc/postfix/$f"
-    else
-        cp "/etc/postfix/$f" "/etc/postfix/$f.pbem-e2e-orig"
-    fi
-done
+pkill_ours() { [ ! -s "$1" ] || kill "$(cat "$1")" 2>/dev/null || true; rm -f "$1"; }
+pkill_ours /run/pbem-e2e-relay.pid
+configured=$( (postconf -n; postconf -M) 2>/dev/null | grep -c 'pbem\|transport_maps' || true)
+postconf -X transport_maps local_recipient_maps pbem_destination_recipient_limit maillog_file \
+    queue_run_delay minimal_backoff_time maximal_backoff_time defer_transports 2>/dev/null || true
+postconf -MX pbem/unix 2>/dev/null || true
 rm -f /etc/postfix/transport /etc/postfix/transport.db
-rm -rf /var/lib/pbem /var/spool/postfix/pbem /etc/pbem
+rm -rf /var/lib/pbem /var/spool/postfix/pbem /etc/pbem /run/pbem-e2e
+install -d -m 1777 /run/pbem-e2e
 : >"$LOG"
 postconf -e "maillog_file = $LOG" 'queue_run_delay = 1s' 'minimal_backoff_time = 1s' \
     'maximal_backoff_time = 2s'
-for p in "${PLAYERS[@]}"; do
+for p in "${PLAYERS[@]}" e2e-r1 e2e-r2 e2e-g1 e2e-auto e2e-vac; do
     id "$p" >/dev/null 2>&1 || useradd -m -s /usr/sbin/nologin "$p"
     rm -f "/var/mail/$p"
 done
@@ -149,7 +168,8 @@ for _ in $(seq 50); do
 done
 python3 -c 'import socket; socket.create_connection(("127.0.0.1", 25), 1).close()' 2>/dev/null ||
     skip "Postfix does not listen on localhost:25"
-say "Postfix $(postconf -h mail_version) running; pbem binary $BIN"
+say "Postfix $(postconf -h mail_version) running; pbem binary $BIN; \
+$([ "$configured" -gt 0 ] && echo "started on a configured host ($configured pbem settings taken out first)" || echo "started on an untouched Postfix")"
 
 # Step 1 of the README, with this checkout's binary, then the two settings it says to set.
 local_block install | sed "s|target/release/pbem|$BIN|" | bash -e >"$WORK/install.log" 2>&1 ||
@@ -236,7 +256,7 @@ log_wait() {
         [ $((i % 10)) != 0 ] || postqueue -f
         sleep 0.1
     done
-    grep "$1" "$LOG" | tail -1
+    grep "$1" "$LOG" | tail -1 || true
 }
 
 # Before (the README until issue 22): the pipe service and the transport entry alone. Postfix refuses
@@ -283,20 +303,18 @@ python3 "$WORK/check.py" --wait 30 >"$WORK/check-relative.txt" || fail "after th
 say "  the README's line back: $(head -1 "$WORK/check-relative.txt")"
 rm -f /etc/pbem/relative.toml
 
-# Reply just works (issue 25): two more players start a game through the pipe; the one to move
-# replies to his board mail's signed Reply-To (play+<token>@localhost) with just the move. Postfix
-# takes that address only with the README's recipient_delimiter, and pbem finds the token in To.
-for p in e2e-r1 e2e-r2; do
-    id "$p" >/dev/null 2>&1 || useradd -m -s /usr/sbin/nologin "$p"
-    rm -f "/var/mail/$p"
-done
-cat >"$WORK/reply.py" <<'PY'
-import email, email.policy, json, mailbox, os, smtplib, sqlite3, subprocess, sys, time, uuid
+# Reply just works (issues 25 and 34): two more players start a Limit and a Hex game; the one to
+# move answers his board mail's signed Reply-To (play+<token>@localhost) with the bare move, in To
+# ("to") or only in the envelope, as a Bcc or a forward does ("bcc": To: play@localhost). Postfix
+# takes that address only with the README's recipient_delimiter; pbem finds the token in RCPT TO
+# over LMTP, and through the pipe in the Delivered-To and X-Original-To that flags=DO add.
+cat >"$WORK/game.py" <<'PY'
+import email, email.policy, mailbox, os, smtplib, sqlite3, subprocess, sys, time, uuid
 address, db = "play@localhost", "/var/lib/pbem/pbem.sqlite"
 
 def send(sender, rcpt, subject, body, to=address):
     text = (f"From: {sender}\r\nTo: <{to}>\r\nSubject: {subject}\r\n"
-            f"Message-ID: <reply.{uuid.uuid4().hex}@e2e.client>\r\n\r\n{body}\r\n")
+            f"Message-ID: <game.{uuid.uuid4().hex}@e2e.client>\r\n\r\n{body}\r\n")
     with smtplib.SMTP("127.0.0.1", 25, timeout=30) as smtp:
         smtp.sendmail(sender, [rcpt], text.encode())
 
@@ -307,42 +325,149 @@ def mails(user):
     parse = lambda f: email.message_from_binary_file(f, policy=email.policy.default)
     return list(mailbox.mbox(path, factory=parse))
 
-def wait(what, ok, secs=60):
+def wait(what, ok, secs=40):
     deadline = time.time() + secs
     while time.time() < deadline:
         found = ok()
         if found:
             return found
         subprocess.run(["postqueue", "-f"], capture_output=True)
-        time.sleep(0.5)
+        time.sleep(0.3)
     sys.exit(f"timed out waiting for {what}")
 
-def state():
+def game(kind):
+    """The latest game of this kind: its row, board, the userid to move and the state's text."""
     with sqlite3.connect(db) as c:
-        row = c.execute("SELECT g.board, st.state FROM games g JOIN game_states st ON st.game_id = g.id "
-                        "WHERE g.game_type = 'limit' ORDER BY g.id DESC LIMIT 1").fetchone()
-    return (row[0], json.loads(row[1]), row[1]) if row else None
+        return c.execute(
+            "SELECT g.id, g.board, u.userid, st.state FROM games g "
+            "JOIN game_states st ON st.game_id = g.id "
+            "JOIN seats s ON s.game_id = g.id AND s.seat = g.to_move JOIN users u ON u.id = s.user_id "
+            "WHERE g.game_type = ? ORDER BY g.id DESC LIMIT 1", (kind,)).fetchone()
 
-for u in ("r1", "r2"):
-    send(f"e2e-{u}@localhost", address, f"signup {u} pw-{u}-e2e", "sent by postfix-e2e")
-wait("the signups' answers", lambda: all(mails(f"e2e-{u}") for u in ("r1", "r2")))
-send("e2e-r1@localhost", address, "limit challenge r1 r2", "sent by postfix-e2e")
-board, doc, raw = wait("the game", state)
-seat = [s["side"] for s in doc["sides"]].index(doc["to_move"])
-user = f"e2e-r{seat + 1}"
-board_mail = wait("the board mail", lambda: [m for m in mails(user) if m["Reply-To"]])[-1]
+if sys.argv[1] == "setup":
+    for u in ("r1", "r2"):
+        send(f"e2e-{u}@localhost", address, f"signup {u} pw-{u}-e2e", "sent by postfix-e2e")
+    wait("the signups' answers", lambda: all(mails(f"e2e-{u}") for u in ("r1", "r2")))
+    for kind in sys.argv[2:]:
+        send("e2e-r1@localhost", address, f"{kind} challenge r1 r2", "sent by postfix-e2e")
+        wait(f"the {kind} game", lambda: game(kind))
+    print("r1 and r2 play", " and ".join(sys.argv[2:]))
+    sys.exit(0)
+
+# reply KIND MODE EXPECT: the player to move answers his board mail; EXPECT is "played" or "not".
+kind, mode, expect = sys.argv[2:5]
+gid, board, userid, state = game(kind)
+user = f"e2e-{userid}"
+topic = f"{kind.capitalize()} Board {board}"
+board_mail = wait(f"{user}'s board mail", lambda: [
+    m for m in mails(user) if m["Reply-To"] and str(m["Thread-Topic"] or "") == topic])[-1]
 reply_to = board_mail["Reply-To"].addresses[0].addr_spec
-move = subprocess.run(["/usr/local/bin/pbem", "engine", "limit", "moves"], input=raw,
+move = subprocess.run(["/usr/local/bin/pbem", "engine", kind, "moves"], input=state,
                       capture_output=True, text=True, check=True).stdout.split()[0]
 quoted = "".join(f"> {l}\n" for l in board_mail.get_body(("plain",)).get_content().splitlines())
+before = len(mails(user))
 send(f"{user}@localhost", reply_to, f"Re: {board_mail['Subject']}",
-     f"{move}\r\n\r\nOn a day, pbem wrote:\r\n{quoted}", to=reply_to)
-wait("the move", lambda: state()[1]["move_number"] == doc["move_number"] + 1)
-print(f"{user} replied {move} to {reply_to.split('+')[0]}+<token>@{reply_to.split('@')[1]}: "
-      f"played on board {board} (no password)")
+     f"{move}\r\n\r\nOn a day, pbem wrote:\r\n{quoted}", to=reply_to if mode == "to" else address)
+shown = f"{reply_to.split('+')[0]}+<token>@{reply_to.split('@')[1]}"
+where = "in To" if mode == "to" else "in the envelope only (To: play@localhost)"
+if expect == "played":
+    wait(f"the {kind} move {move}", lambda: game(kind)[3] != state)
+    print(f"{kind}: {user} replied {move} to {shown} {where}: played on board {board}")
+else:
+    answer = wait("the answer", lambda: mails(user)[before:])
+    text = answer[-1].get_body(("plain",)).get_content()
+    played = game(kind)[3] != state
+    said = next((l for l in text.splitlines() if "no command" in l), text.strip().splitlines()[0])
+    print(f"{kind}: {user} replied {move} to {shown} {where}: {'PLAYED' if played else 'not played'}, "
+          f"answered \"{said.strip()}\"")
+    sys.exit(1 if played or "holds no command" not in text else 0)
 PY
-out=$(timeout 120 python3 "$WORK/reply.py" 2>&1) || fail "reply by signed address: $out"
-say "reply move through Postfix's pipe: $out"
+game() { timeout 120 python3 "$WORK/game.py" "$@" 2>&1; }
+out=$(game setup limit hex) || fail "the games: $out"
+say "$out"
+out=$(game reply limit to played) || fail "reply in To: $out"
+say "pipe: $out"
+# Before (the README until issue 34): flags=Rq writes neither Delivered-To nor X-Original-To, so
+# the token of a Bcc'd reply is nowhere in the mail.
+old_service=$(local_block postfix-pipe | grep '^postconf -M' | sed 's/flags=DORq/flags=Rq/')
+eval "$old_service"
+postfix reload >/dev/null 2>&1
+sleep 1
+out=$(game reply limit bcc not) || fail "before: the old flags=Rq was expected to lose the token: $out"
+say "before: the pipe with flags=Rq: $out"
+local_block postfix-pipe | bash -e >>"$WORK/pipe.log" 2>&1 || fail "README block postfix-pipe again"
+postfix reload >/dev/null 2>&1
+sleep 1
+out=$(game reply limit bcc played) || fail "after: the README's flags=DORq: $out"
+say "after: the README's flags=DORq: $out"
+out=$(game reply hex to played) || fail "hex through the pipe: $out"
+say "pipe: $out"
+out=$(game reply hex bcc played) || fail "hex through the pipe, Bcc'd: $out"
+say "pipe: $out"
+# The README's pipe block run a second time (a configured host) adds nothing.
+[ "$(grep -c 'pbem:' /etc/postfix/transport)" = 1 ] || fail "the pipe block, run twice, doubled its transport line"
+
+# A relay that answers 451 to a recipient, then 550 (a test-only transport entry sends the domain
+# relay.test to it): Postfix retries, gives up, and mails its delivery report to the envelope
+# sender, pbem's signed bounce address, through the pipe. pbem records the refusal.
+cat >"$WORK/relay.py" <<'PY'
+import socket, socketserver, sys
+seen = set()
+class H(socketserver.StreamRequestHandler):
+    def handle(self):
+        say = lambda s: self.wfile.write(s.encode() + b"\r\n")
+        say("220 relay.test ESMTP")
+        while True:
+            line = self.rfile.readline().decode(errors="replace").strip()
+            verb = line.split(" ", 1)[0].upper()
+            if not line or verb == "QUIT":
+                say("221 bye"); return
+            if verb in ("EHLO", "HELO"):
+                say("250 relay.test")
+            elif verb == "RCPT":
+                rcpt = line.split(":", 1)[1].strip().strip("<>").lower()
+                if rcpt in seen:
+                    say("550 5.1.1 <%s>: Recipient address rejected: User unknown" % rcpt)
+                else:
+                    seen.add(rcpt)
+                    say("451 4.3.0 <%s>: Temporary lookup failure" % rcpt)
+                with open(sys.argv[2], "a") as f:
+                    print(rcpt, file=f)
+            elif verb == "DATA":
+                say("554 5.5.1 no valid recipients")
+            else:
+                say("250 ok")
+socketserver.ThreadingTCPServer.allow_reuse_address = True
+socketserver.ThreadingTCPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+PY
+python3 "$WORK/relay.py" 2526 "$WORK/relay.log" >"$WORK/relay.err" 2>&1 &
+echo $! >/run/pbem-e2e-relay.pid
+printf 'relay.test  smtp:[127.0.0.1]:2526\n' >>/etc/postfix/transport
+postmap /etc/postfix/transport
+postfix reload >/dev/null 2>&1
+sleep 1
+as_pbem() { (cd / && setpriv --reuid=pbem --regid=pbem --init-groups -- /usr/local/bin/pbem --config /etc/pbem/pbem.toml "$@"); }
+python3 - "$ADDRESS" <<'PY'
+import smtplib, sys, uuid
+text = (f"From: rx@relay.test\r\nTo: {sys.argv[1]}\r\nSubject: signup rx pw-rx-e2e\r\n"
+        f"Message-ID: <relay.{uuid.uuid4().hex}@e2e.client>\r\n\r\nsent by postfix-e2e\r\n")
+with smtplib.SMTP("127.0.0.1", 25, timeout=30) as s:
+    s.sendmail("rx@relay.test", [sys.argv[1]], text.encode())
+PY
+line=$(log_wait 'to=<rx@relay.test>.*status=bounced')
+[ -n "$line" ] || fail "Postfix did not bounce the mail to rx@relay.test: $(grep 'rx@relay.test' "$LOG" | tail -2)"
+say "relay: Postfix: $(grep -c 'to=<rx@relay.test>.*status=deferred' "$LOG") deferral(s) (451), then ${line#*status=}"
+for _ in $(seq 100); do
+    list=$(as_pbem outbox list 2>&1)
+    grep -q $'bounces\trx@relay.test' <<<"$list" && break
+    postqueue -f
+    sleep 0.2
+done
+row=$(grep 'rx@relay.test' <<<"$list" | grep -v '^bounces' | head -1 || true)
+say "relay: pbem outbox list: ${row:-nothing about rx@relay.test}"
+grep -q $'bounces\trx@relay.test' <<<"$list" ||
+    fail "the delivery report of the 550 was not recorded: $(grep 'relay=pbem' "$LOG" | tail -1)"
+grep -q 'sent, then refused for good.*5\.1\.1' <<<"$row" || fail "the refused mail is not listed: $row"
 
 # Phase 2: step 3 of the README, LMTP, with pbem lmtp run as its unit runs it.
 sed -i '/[[:space:]]pbem:$/d' /etc/postfix/transport
@@ -378,6 +503,30 @@ chgrp postfix /var/spool/postfix/pbem
 postqueue -f
 python3 "$WORK/check.py" --wait 30 >"$WORK/check-socket.txt" || fail "socket: $(cat "$WORK/check-socket.txt")"
 say "after: 0750 pbem:postfix: $(head -1 "$WORK/check-socket.txt")"
+
+# Bare replies over LMTP: the token in RCPT TO, whatever the headers say.
+for r in "limit to" "limit bcc" "hex bcc" "hex to"; do
+    # shellcheck disable=SC2086 # game, mode
+    out=$(game reply $r played) || fail "LMTP reply ($r): $out"
+    say "lmtp: $out"
+done
+
+# A sendmail that takes 0.3 s (test-only) and leaves a file while it runs: the kills below wait
+# for one, so each lands while pbem's hand-off to sendmail is under way.
+cat >/run/pbem-e2e/sendmail <<'SH'
+#!/bin/sh
+f=/run/pbem-e2e/handoff.$$
+: >"$f"
+sleep 0.3
+/usr/sbin/sendmail "$@"
+s=$?
+rm -f "$f"
+exit $s
+SH
+chmod 755 /run/pbem-e2e/sendmail
+sed -i 's|^sendmail_command = .*|sendmail_command = "/run/pbem-e2e/sendmail"|' /etc/pbem/pbem.toml
+kill "$LMTP_PID" && wait "$LMTP_PID" 2>/dev/null || true
+start_lmtp
 deferred_before=$(grep -c 'postfix/lmtp\[.*status=deferred' "$LOG" || true)
 
 subjects=()
@@ -393,13 +542,20 @@ send lmtp "${PLAYERS[*]}" "${subjects[@]}" &
 sender=$!
 total=$((${#PLAYERS[@]} * LMTP_MAILS))
 kills=0
+handoff_kills=0
 for k in $(seq "$KILLS"); do
     want=$((total * k / (KILLS + 1)))
     for _ in $(seq 300); do [ "$(replies)" -ge "$want" ] && break; sleep 0.1; done
+    inflight=no
+    for _ in $(seq 300); do
+        compgen -G '/run/pbem-e2e/handoff.*' >/dev/null && { inflight=yes; break; }
+        sleep 0.01
+    done
     kill -9 "$LMTP_PID"
     wait "$LMTP_PID" 2>/dev/null || true
     kills=$((kills + 1))
-    echo "kill -9 after $(replies) of $total replies" >>"$WORK/kills.log"
+    [ $inflight = no ] || handoff_kills=$((handoff_kills + 1))
+    echo "kill -9 after $(replies) of $total replies ($([ $inflight = yes ] && echo "in a sendmail hand-off" || echo "no hand-off running"))" >>"$WORK/kills.log"
     sleep 1
     start_lmtp
     postqueue -f
@@ -410,9 +566,11 @@ for _ in $(seq 10); do
     postqueue -f
 done
 python3 "$WORK/check.py" >"$WORK/check-lmtp.txt" || fail "after the kills: $(cat "$WORK/check-lmtp.txt")"
-say "LMTP to pbem lmtp, killed $kills times mid-traffic: $(head -1 "$WORK/check-lmtp.txt")"
+say "LMTP to pbem lmtp, killed $kills times mid-traffic ($handoff_kills in a sendmail hand-off): \
+$(head -1 "$WORK/check-lmtp.txt")"
+[ "$handoff_kills" -gt 0 ] || [ "$KILLS" = 0 ] || fail "no kill landed in a sendmail hand-off"
 say "  kills: $(paste -sd';' "$WORK/kills.log")"
-deferrals=$(grep 'postfix/lmtp\[.*status=deferred' "$LOG" | tail -n +$((deferred_before + 1)))
+deferrals=$(grep 'postfix/lmtp\[.*status=deferred' "$LOG" | tail -n +$((deferred_before + 1)) || true)
 say "  Postfix deferred and retried: $(grep -c 'while sending end of data' <<<"$deferrals" || true) mails in \
 flight at a kill (\"may be sent more than once\"), $(grep -c 'Connection refused' <<<"$deferrals" || true) \
 tries while it was down, $(grep -vc 'while sending end of data\|Connection refused' <<<"$deferrals" || true) other"
@@ -426,6 +584,118 @@ say "  $waiting"
 [[ $waiting == "outbox: 0 waiting"* ]] || fail "mail left in the outbox: $waiting"
 grep -q '"Limit games (e2e)" <play@localhost>\|Limit games (e2e) <play@localhost>' "$WORK/check-lmtp.txt" ||
     fail "the From header lacks [server] name: $(sed -n 2p "$WORK/check-lmtp.txt")"
+sed -i 's|^sendmail_command = .*|sendmail_command = "/usr/sbin/sendmail"|' /etc/pbem/pbem.toml
+kill "$LMTP_PID" && wait "$LMTP_PID" 2>/dev/null || true
+start_lmtp
+
+# An address Postfix refuses (test-only transport entry error:5.2.1, as for a closed mailbox): r1
+# starts three games with g1 at once; the board mails to g1 are taken by sendmail and bounced, the
+# reports come back over LMTP to their bounce addresses, and pbem stops mailing g1.
+out=$(timeout 60 python3 - <<'PY' 2>&1
+import smtplib, uuid
+text = ("From: e2e-g1@localhost\r\nTo: play@localhost\r\nSubject: signup g1 pw-g1-e2e\r\n"
+        f"Message-ID: <g1.{uuid.uuid4().hex}@e2e.client>\r\n\r\nsent by postfix-e2e\r\n")
+with smtplib.SMTP("127.0.0.1", 25, timeout=30) as s:
+    s.sendmail("e2e-g1@localhost", ["play@localhost"], text.encode())
+PY
+) || fail "g1's signup: $out"
+for _ in $(seq 100); do [ -s /var/mail/e2e-g1 ] && break; postqueue -f; sleep 0.2; done
+[ -s /var/mail/e2e-g1 ] || fail "g1's welcome did not arrive"
+printf 'e2e-g1@localhost  error:5.2.1 mailbox disabled\n' >>/etc/postfix/transport
+postmap /etc/postfix/transport
+postfix reload >/dev/null 2>&1
+sleep 1
+challenge_g1() {
+    timeout 60 python3 - "$1" <<'PY'
+import smtplib, sys, uuid
+with smtplib.SMTP("127.0.0.1", 25, timeout=30) as s:
+    for _ in range(int(sys.argv[1])):
+        text = ("From: e2e-r1@localhost\r\nTo: play@localhost\r\nSubject: limit challenge r1 g1\r\n"
+                f"Message-ID: <g1.{uuid.uuid4().hex}@e2e.client>\r\n\r\nsent by postfix-e2e\r\n")
+        s.sendmail("e2e-r1@localhost", ["play@localhost"], text.encode())
+PY
+}
+# The error transport held (defer_transports, test-only) until pbem has handed all three board
+# mails over: otherwise the first report may come back before the third game starts.
+postconf -e 'defer_transports = error'
+postfix reload >/dev/null 2>&1
+sleep 1
+challenge_g1 3 || fail "r1's challenges"
+for _ in $(seq 150); do
+    [ "$(grep -c 'to=<e2e-g1@localhost>.*status=deferred' "$LOG")" -ge 3 ] && break
+    sleep 0.2
+done
+postconf -X defer_transports
+postfix reload >/dev/null 2>&1
+sleep 1
+postqueue -f
+for _ in $(seq 150); do
+    list=$(as_pbem outbox list 2>&1)
+    [ "$(grep -c 'sent, then refused for good.*e2e-g1@localhost' <<<"$list")" -ge 3 ] && break
+    grep -q $'bounces\te2e-g1@localhost' <<<"$list" &&
+        [ "$(grep -c 'to=<e2e-g1@localhost>.*status=bounced' "$LOG")" -ge 3 ] && break
+    postqueue -f
+    sleep 0.2
+done
+bounced=$(grep -c 'to=<e2e-g1@localhost>.*status=bounced' "$LOG" || true)
+refused=$(grep -c 'sent, then refused for good.*e2e-g1@localhost' <<<"$list" || true)
+say "error:5.2.1: $bounced board mails to g1 bounced by Postfix, $refused recorded by pbem as refused from \
+the reports: $(grep 'e2e-g1@localhost' <<<"$list" | grep -v '^bounces' | head -1 | cut -f2)"
+grep -q $'bounces\te2e-g1@localhost' <<<"$list" || fail "the reports were not recorded: $list"
+[ "$refused" -ge 1 ] || fail "no mail listed as refused: $list"
+seen_before=$(grep -c 'to=<e2e-g1@localhost>.*status=' "$LOG" || true)
+challenge_g1 1 || fail "r1's fourth challenge"
+for _ in $(seq 50); do grep -q '1 mail(s) not sent to it since' <<<"$(as_pbem outbox list 2>&1)" && break; sleep 0.2; done
+list=$(as_pbem outbox list 2>&1)
+sleep 1
+after=$(grep -c 'to=<e2e-g1@localhost>.*status=' "$LOG" || true)
+say "error:5.2.1: a fourth game: $(grep $'^bounces\te2e-g1' <<<"$list" | grep -o '[0-9]* mail(s) not sent to it since'); \
+Postfix saw $((after - seen_before)) more mail(s) to g1"
+[ "$after" = "$seen_before" ] || fail "g1 was mailed after the reports"
+grep -q '[1-9][0-9]* mail(s) not sent to it since' <<<"$(grep $'^bounces\te2e-g1' <<<"$list")" ||
+    fail "the fourth game's board mail to g1 was not held: $list"
+
+# Two players' naive autoresponders (no Auto-Submitted, no Precedence): each answers every mail
+# pbem sends it, by its From ("auto") or by its envelope sender, as vacation(1) does ("vac"), from
+# the welcome on. pbem answers "auto" with a handful of error mails, then no more (issue 22); the
+# envelope sender is pbem's bounce address, where "vac"'s answers are read as no report and not
+# answered.
+out=$(timeout 90 python3 - <<'PY' 2>&1
+import email, email.policy, mailbox, os, smtplib, time, uuid
+def mails(user):
+    path = f"/var/mail/{user}"
+    if not os.path.exists(path):
+        return []
+    parse = lambda f: email.message_from_binary_file(f, policy=email.policy.default)
+    return list(mailbox.mbox(path, factory=parse))
+def send(user, to, subject, body):
+    text = (f"From: {user}@localhost\r\nTo: <{to}>\r\nSubject: {subject}\r\n"
+            f"Message-ID: <auto.{uuid.uuid4().hex}@e2e.client>\r\n\r\n{body}\r\n")
+    with smtplib.SMTP("127.0.0.1", 25, timeout=30) as s:
+        s.sendmail(f"{user}@localhost", [to], text.encode())
+users = {"e2e-auto": "From", "e2e-vac": "Return-Path"}
+for u in users:
+    send(u, "play@localhost", f"signup {u[4:]} pw-{u[4:]}-e2e", "sent by postfix-e2e")
+answered = {u: 0 for u in users}
+last_new, start = time.time(), time.time()
+while time.time() - last_new < 8 and time.time() - start < 75:
+    for u, by in users.items():
+        got = mails(u)
+        for m in got[answered[u]:]:
+            to = m[by].addresses[0].addr_spec if by == "From" else str(m["Return-Path"]).strip("<> ")
+            send(u, to, "Out of office", "I am away until Monday.")
+        if len(got) > answered[u]:
+            answered[u] = len(got)
+            last_new = time.time()
+    os.system("postqueue -f >/dev/null 2>&1")
+    time.sleep(0.3)
+print(f"pbem sent the autoresponder answering From {answered['e2e-auto']} mails, the one answering "
+      f"the envelope sender {answered['e2e-vac']}, then nothing for 8 s ({time.time() - start:.0f} s)")
+ok = 1 <= answered["e2e-auto"] <= 7 and 1 <= answered["e2e-vac"] <= 2
+raise SystemExit(0 if ok else 1)
+PY
+) || fail "autoresponder: $out"
+say "autoresponder: $out"
 kill "$LMTP_PID" && wait "$LMTP_PID" 2>/dev/null || true
 LMTP_PID=
 
@@ -486,4 +756,5 @@ if command -v systemd-analyze >/dev/null; then
 else
     say "systemd-analyze verify: skipped (not installed)"
 fi
+[ "$failures" = 0 ] || { say "$failures check(s) FAILED in $((SECONDS - started)) s; logs in $WORK"; exit 1; }
 say "passed in $((SECONDS - started)) s; logs in $WORK"

@@ -388,7 +388,13 @@ pub fn run(args: Args) -> i32 {
                             Err(_) => ("?".into(), "(unreadable)".into()),
                         };
                     let state = match (r.sent_at, r.refused_at) {
-                        (Some(_), _) => "sent".to_string(),
+                        // Taken by the MTA, then refused by the far end (a delivery report).
+                        (Some(_), Some(at)) => format!(
+                            "sent, then refused for good {} ({})",
+                            crate::summary::format_time(at),
+                            r.last_error.as_deref().unwrap_or("")
+                        ),
+                        (Some(_), None) => "sent".to_string(),
                         (None, Some(at)) => format!(
                             "refused for good {} ({}), not tried again",
                             crate::summary::format_time(at),
@@ -545,7 +551,9 @@ fn ingest_one(
             match &outcome {
                 IngestOutcome::Handled { .. } => tally.handled += 1,
                 IngestOutcome::Duplicate => tally.duplicate += 1,
-                IngestOutcome::Silent(_) | IngestOutcome::Dropped(_) => tally.silent += 1,
+                IngestOutcome::Silent(_) | IngestOutcome::Dropped(_) | IngestOutcome::Report(_) => {
+                    tally.silent += 1
+                }
             }
             if let Some(note) = outcome_note(&outcome) {
                 let _ = writeln!(err, "pbem: {name}: {note}");

@@ -50,5 +50,6 @@ pub fn outcome_note(outcome: &IngestOutcome) -> Option<String> {
         IngestOutcome::Duplicate => Some("already processed; ignored".to_string()),
         IngestOutcome::Silent(why) => Some(format!("not answered: {why}")),
         IngestOutcome::Dropped(why) => Some(format!("dropped: {why}")),
+        IngestOutcome::Report(what) => Some(format!("delivery report: {what}")),
     }
 }

@@ -16,6 +16,7 @@
 // The body's own lines (body), with HTML parts as text (html) and format=flowed joined (flowed);
 // mail that gets no answer (silent).
 mod body;
+pub mod dsn;
 mod flowed;
 mod html;
 mod silent;

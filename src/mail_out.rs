@@ -77,6 +77,11 @@ pub struct OutgoingMail {
     /// every mail of the game, by which Outlook threads mails whose Subjects differ.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thread_topic: Option<String>,
+    /// The envelope sender (SMTP's `MAIL FROM`, sendmail's `-f`): the signed bounce address of the
+    /// mail's outbox row (`pbem+b<row>-<mac>@host`, see [`crate::reply_token::bounce_token`]), set as
+    /// it is sent, so that a delivery report coming back names the mail. `None`: the From address.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub return_path: Option<String>,
 }
 
 /// A file attached to a mail, as the outbox stores it.
@@ -197,6 +202,7 @@ impl OutgoingMail {
             attachments: Vec::new(),
             reply_to: None,
             thread_topic: None,
+            return_path: None,
         }
     }
 
@@ -242,6 +248,13 @@ impl OutgoingMail {
     /// The plain address of the sender (without a display name).
     pub fn from_address(&self) -> &str {
         split_mailbox(&self.from).1
+    }
+
+    /// The envelope sender: the bounce address when one was set, else the From address.
+    pub fn envelope_from(&self) -> &str {
+        self.return_path
+            .as_deref()
+            .unwrap_or_else(|| self.from_address())
     }
 }
 
@@ -306,6 +319,7 @@ mod tests {
             attachments: Vec::new(),
             reply_to: None,
             thread_topic: Some("Limit Board 101".to_string()),
+            return_path: None,
         }
     }
 

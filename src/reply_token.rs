@@ -141,6 +141,56 @@ impl Unchecked {
     }
 }
 
+/// The envelope sender (VERP) token of outbox row `row` (issue 34): `b<row>-<24 hex>`, a MAC under
+/// the server's secret, so that a delivery report sent back to the address names the mail it is
+/// about, and nobody who never saw the mail can make one that pbem believes.
+pub fn bounce_token(secret: &[u8], row: i64) -> String {
+    let mac = bounce_mac(secret, row);
+    let hex: String = mac[..MAC_BYTES]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("b{row}-{hex}")
+}
+
+/// The outbox row a bounce token was made for, when it is one of ours (case ignored, MAC compared
+/// in constant time); `None` for anything else.
+pub fn bounce_row(secret: &[u8], token: &str) -> Option<i64> {
+    let token = token.to_ascii_lowercase();
+    let (head, hex) = token.split_once('-')?;
+    let digits = head.strip_prefix('b')?;
+    if digits.is_empty() || digits.len() > 18 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let row: i64 = digits.parse().ok()?;
+    if hex.len() != 2 * MAC_BYTES {
+        return None;
+    }
+    let mut got = [0u8; MAC_BYTES];
+    for (i, byte) in got.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok()?;
+    }
+    let want = bounce_mac(secret, row);
+    let diff = want[..MAC_BYTES]
+        .iter()
+        .zip(&got)
+        .fold(0u8, |acc, (a, b)| acc | (a ^ b));
+    (diff == 0).then_some(row)
+}
+
+/// True when `token` has a bounce token's shape (`b<digits>-...`), checked or not: mail to such an
+/// address is a report about our mail, never a player's command.
+pub fn is_bounce_shaped(token: &str) -> bool {
+    let head = token.split_once('-').map_or(token, |(h, _)| h);
+    head.len() > 1
+        && (head.starts_with('b') || head.starts_with('B'))
+        && head[1..].bytes().all(|b| b.is_ascii_digit())
+}
+
+fn bounce_mac(secret: &[u8], row: i64) -> [u8; 32] {
+    hmac_sha256(secret, format!("pbem bounce v1\0{row}").as_bytes())
+}
+
 /// The reply address for a token: the server's address with `+token` after its local part.
 pub fn address(server_address: &str, token: &str) -> String {
     match server_address.rsplit_once('@') {
@@ -241,6 +291,22 @@ mod tests {
         ] {
             assert_eq!(Unchecked::parse(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn a_bounce_token_names_its_row_and_only_under_its_secret() {
+        let secret = [7u8; 32];
+        let t = bounce_token(&secret, 42);
+        assert!(t.starts_with("b42-") && t.len() == 4 + 24, "{t}");
+        assert_eq!(bounce_row(&secret, &t), Some(42));
+        assert_eq!(bounce_row(&secret, &t.to_uppercase()), Some(42));
+        assert_eq!(bounce_row(&[8u8; 32], &t), None);
+        // Another row with this row's MAC, a cut MAC, a reply token: none is read.
+        assert_eq!(bounce_row(&secret, &t.replacen("b42", "b43", 1)), None);
+        assert_eq!(bounce_row(&secret, &t[..t.len() - 2]), None);
+        assert_eq!(bounce_row(&secret, &t.replacen('b', "g", 1)), None);
+        assert!(is_bounce_shaped(&t) && is_bounce_shaped("b1-zz") && !is_bounce_shaped("g1-ab"));
+        assert!(!is_bounce_shaped("bob") && !is_bounce_shaped("b-1"));
     }
 
     #[test]

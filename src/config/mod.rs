@@ -145,6 +145,10 @@ pub struct MailConfig {
     /// Board mails carry a picture of the board: `multipart/alternative`, the text first, then HTML
     /// with the board as an inline PNG. The text alone still says everything.
     pub pictures: bool,
+    /// Every mail goes out with its own signed envelope sender (`pbem+b<row>-<mac>@host`), so that
+    /// the delivery reports that come back to it are read (see `server/bounces.rs`). Off: the From
+    /// address, for a relay that refuses any other envelope sender.
+    pub bounce_addresses: bool,
 }
 
 impl Default for MailConfig {
@@ -156,6 +160,7 @@ impl Default for MailConfig {
             smtp: SmtpConfig::default(),
             outbox_keep_days: 7,
             pictures: true,
+            bounce_addresses: true,
         }
     }
 }

@@ -91,6 +91,17 @@ impl OutgoingMail {
             // One header: lettre's `references()` replaces rather than appends.
             builder = builder.references(self.references.join(" "));
         }
+        if let Some(path) = &self.return_path {
+            check_header_text("return path", path)?;
+            let mut to = Vec::with_capacity(self.to.len());
+            for a in &self.to {
+                to.push(parse_address("to", a)?);
+            }
+            let envelope =
+                lettre::address::Envelope::new(Some(parse_address("return path", path)?), to)
+                    .map_err(|e| MailOutError::Build(e.to_string()))?;
+            builder = builder.envelope(envelope);
+        }
         // A picture that cannot be drawn leaves the mail as text alone: the text says everything.
         let png = self
             .picture

@@ -103,7 +103,7 @@ pub(super) fn run_sendmail_handed_off(
         .arg(cmd)
         .arg("-i")
         .arg("-f")
-        .arg(mail.from_address())
+        .arg(mail.envelope_from())
         .arg("--")
         .args(&mail.to)
         .env("PBEM_SPOOL_MESSAGE", &files.message)
@@ -169,7 +169,7 @@ pub(super) fn run_sendmail(cmd: &Path, mail: &OutgoingMail, bytes: &[u8]) -> Res
     let mut child = command
         .arg("-i")
         .arg("-f")
-        .arg(mail.from_address())
+        .arg(mail.envelope_from())
         .arg("--")
         .args(&mail.to)
         .stdin(Stdio::piped())

@@ -77,9 +77,11 @@ impl Core {
     /// Returns how many were sent.
     pub(super) fn send_claimed(&self, db: &Db, ids: &[i64], mails: &[OutgoingMail]) -> usize {
         let mut sent = 0;
+        // Read once (`queue` made it): a failure only leaves the mails with the From as sender.
+        let secret = db.reply_secret().ok().flatten();
         for (id, mail) in ids.iter().zip(mails) {
             let sent_now = self.mailer.send_outbox(
-                mail,
+                &self.with_return_path(secret.as_deref(), *id, mail),
                 *id,
                 |to| db.hand_over_claim(*id, to).map_err(|e| e.to_string()),
                 || db.mark_sent(*id, self.now),
@@ -347,12 +349,16 @@ impl Core {
 }
 
 /// Queues mails in the outbox inside the caller's transaction, claimed for sending right after the
-/// commit. Returns the row ids, in the same order.
+/// commit. Returns the row ids, in the same order. Makes the server's secret the first time: each
+/// mail is sent with a bounce address signed by it (see `server/bounces.rs`).
 pub(super) fn queue(
     tx: &Tx<'_>,
     mails: &[OutgoingMail],
     now: i64,
 ) -> Result<Vec<i64>, StorageError> {
+    if !mails.is_empty() {
+        tx.reply_secret(super::reply::random_key)?;
+    }
     mails
         .iter()
         .map(|m| {

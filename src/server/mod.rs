@@ -24,6 +24,7 @@ mod accounts; // signup, change password/address, signoff
 mod addresses; // addresses that wait for confirmation, `confirm`
 mod auth; // password checks before the write lock, the throttle, authenticate
 mod boards; // summaries, board mails, `show`
+mod bounces; // signed envelope senders (VERP) and the delivery reports that come back to them
 mod clock; // nags, forfeits, vacations, `pbem cron`
 mod consent; // who agreed to a game, so that only agreed games are rated
 mod digest; // the daily digest and text-only mail: which board mails wait, the digest
@@ -89,6 +90,9 @@ pub enum IngestOutcome {
     Silent(String),
     /// No address to answer to: dropped.
     Dropped(String),
+    /// Mail to one of the server's bounce addresses: a delivery report about a mail it sent (what
+    /// was recorded), never answered.
+    Report(String),
 }
 
 /// What a command run from the shell did.
@@ -508,6 +512,11 @@ impl Server {
             &self.core.cfg.server.address,
             &names,
         );
+        // Before the silent mail: a delivery report is silent mail, and the one kind that is read.
+        if let Some(token) = self.core.bounce_token_of(envelope, &incoming) {
+            let token = token.to_string();
+            return self.delivery_report(raw, &token);
+        }
         if let Some(reason) = &incoming.silent {
             return Ok(IngestOutcome::Silent(reason.to_string()));
         }
@@ -676,6 +685,7 @@ impl Server {
             if rows.is_empty() {
                 return Ok(report);
             }
+            let secret = self.db.reply_secret()?;
             let mut any_failed = false;
             for row in rows {
                 let now = self.core.now;
@@ -689,7 +699,7 @@ impl Server {
                 let mail = serde_json::from_str::<OutgoingMail>(&row.mail);
                 let sent = match &mail {
                     Ok(mail) => self.core.mailer.send_outbox(
-                        mail,
+                        &self.core.with_return_path(secret.as_deref(), row.id, mail),
                         row.id,
                         |to| db.hand_over_claim(row.id, to).map_err(|e| e.to_string()),
                         || db.mark_sent(row.id, now),

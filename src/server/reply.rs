@@ -43,7 +43,7 @@ enum Answers {
 }
 
 /// 32 bytes from the operating system's random source, for the server's reply key.
-fn random_key() -> std::io::Result<[u8; 32]> {
+pub(super) fn random_key() -> std::io::Result<[u8; 32]> {
     let mut key = [0u8; 32];
     std::fs::File::open("/dev/urandom")?.read_exact(&mut key)?;
     Ok(key)

@@ -2,7 +2,7 @@
 //! process that sends them, marked sent or failed, pruned once old; the hourly allowance of replies to
 //! one address; and giving the pruned pages back to the file system (`tidy`, `pbem compact`).
 
-use rusqlite::{TransactionBehavior, params};
+use rusqlite::{OptionalExtension, TransactionBehavior, params};
 
 use super::{Db, Result, Tx};
 use crate::sys::{Liveness, ProcessId};
@@ -120,7 +120,8 @@ impl Db {
         // Cached: this runs in the moment between a delivery and its record, where a kill sends the
         // mail twice, so it does no more work there than it must.
         self.conn
-            .prepare_cached("UPDATE outbox SET sent_at = ?1, last_error = NULL WHERE id = ?2")?
+            .prepare_cached("UPDATE outbox SET sent_at = ?1,
+                 last_error = CASE WHEN refused_at IS NULL THEN NULL ELSE last_error END WHERE id = ?2")?
             .execute(params![now, id])?;
         Ok(())
     }
@@ -135,10 +136,19 @@ impl Db {
         Ok(())
     }
 
-    /// The outbox, newest last: all rows, or only the unsent ones.
+    /// The stored mail (JSON) of outbox row `id`, if the row is still there.
+    pub fn outbox_mail(&self, id: i64) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .query_row("SELECT mail FROM outbox WHERE id = ?1", [id], |r| r.get(0))
+            .optional()?)
+    }
+
+    /// The outbox, newest last: all rows, or only the unsent ones and those refused for good (also
+    /// a sent mail that a delivery report said was refused).
     pub fn outbox(&self, unsent_only: bool) -> Result<Vec<OutboxRow>> {
         let sql = if unsent_only {
-            "SELECT id, mail, created_at, sent_at, attempts, last_error, refused_at FROM outbox WHERE sent_at IS NULL ORDER BY id"
+            "SELECT id, mail, created_at, sent_at, attempts, last_error, refused_at FROM outbox WHERE sent_at IS NULL OR refused_at IS NOT NULL ORDER BY id"
         } else {
             "SELECT id, mail, created_at, sent_at, attempts, last_error, refused_at FROM outbox ORDER BY id"
         };

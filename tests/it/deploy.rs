@@ -247,6 +247,49 @@ fn the_readme_still_has_every_block_postfix_e2e_runs() {
     }
 }
 
+/// Issue 34, item 5a: the README's pipe service must write the envelope recipient into the mail
+/// (`flags=D`: Delivered-To, `O`: X-Original-To), which Postfix does only with one recipient a
+/// delivery; with `flags=Rq` a Bcc'd reply to a signed address lost its token (the real run is
+/// scripts/postfix-e2e.sh, "before: the pipe with flags=Rq"). The steps can be run twice.
+#[test]
+fn the_readme_pipe_service_hands_pbem_the_envelope_recipient() {
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let block = |name: &str| -> String {
+        let start = readme
+            .find(&format!("<!-- e2e: {name} -->"))
+            .unwrap_or_else(|| panic!("no block {name}"));
+        let rest = &readme[start..];
+        let open = rest.find("```sh\n").unwrap() + 6;
+        let len = rest[open..].find("```").unwrap();
+        rest[open..open + len].to_string()
+    };
+    let pipe = block("postfix-pipe");
+    let flags = pipe
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("flags="))
+        .expect("the pipe service has flags");
+    for f in ['D', 'O', 'R', 'q'] {
+        assert!(flags.contains(f), "flags={flags} lacks {f}:\n{pipe}");
+    }
+    assert!(
+        pipe.contains("'pbem_destination_recipient_limit = 1'"),
+        "{pipe}"
+    );
+    // Run a second time (a configured host), the blocks add no second transport line.
+    for name in ["postfix-pipe", "postfix-lmtp"] {
+        let b = block(name);
+        let appends = b
+            .lines()
+            .filter(|l| l.contains(">> /etc/postfix/transport"))
+            .count();
+        let guarded = b.lines().filter(|l| l.starts_with("grep -qx ")).count();
+        assert_eq!(
+            appends, guarded,
+            "{name} appends to the transport table unguarded:\n{b}"
+        );
+    }
+}
+
 /// The units of dist/systemd, with `/usr/local/bin/pbem` made this build's binary (systemd checks
 /// that the program exists), in a folder of their own.
 fn units_in(dir: &Path, change: impl Fn(&str) -> String) -> Vec<PathBuf> {

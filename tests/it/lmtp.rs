@@ -35,7 +35,7 @@ fn settled(env: &Env) -> Vec<Sent> {
 use pbem::games::{GameState, Status};
 
 /// A running `pbem lmtp`.
-struct Lmtp {
+pub(crate) struct Lmtp {
     child: Child,
     /// Where it listens, as it said on stderr (`unix:PATH` or `inet:HOST:PORT`).
     address: String,
@@ -55,7 +55,7 @@ impl Lmtp {
 
     /// Starts `pbem lmtp` on the env's database with the mail transport of `config` (not the
     /// outbox folder).
-    fn start_with_transport(env: &Env, listen: &str, config: &Path) -> Lmtp {
+    pub(crate) fn start_with_transport(env: &Env, listen: &str, config: &Path) -> Lmtp {
         let mut cmd = std::process::Command::new(pbem_bin());
         cmd.arg("--db")
             .arg(&env.db)
@@ -105,7 +105,7 @@ impl Lmtp {
         }
     }
 
-    fn connect(&self) -> Client {
+    pub(crate) fn connect(&self) -> Client {
         Client::connect(&self.address)
     }
 
@@ -142,7 +142,7 @@ impl Lmtp {
     }
 
     /// SIGTERM, then the exit status.
-    fn stop(&mut self) -> ExitStatus {
+    pub(crate) fn stop(&mut self) -> ExitStatus {
         self.signal(libc::SIGTERM);
         self.wait()
     }
@@ -156,7 +156,7 @@ impl Drop for Lmtp {
 }
 
 /// A small LMTP client.
-struct Client {
+pub(crate) struct Client {
     read: BufReader<Box<dyn Read + Send>>,
     write: Box<dyn Write + Send>,
 }
@@ -209,7 +209,7 @@ impl Client {
 
     /// MAIL, RCPT for each recipient, DATA with the dot-stuffed message: the replies after the
     /// message, one per recipient.
-    fn send(&mut self, from: &str, rcpts: &[&str], message: &str) -> Vec<String> {
+    pub(crate) fn send(&mut self, from: &str, rcpts: &[&str], message: &str) -> Vec<String> {
         self.start_data(from, rcpts);
         self.write(&stuff(message));
         self.write(b".\r\n");

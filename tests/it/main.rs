@@ -6,6 +6,7 @@ mod common;
 
 mod abuse;
 mod architecture;
+mod bounces;
 mod clock;
 mod concurrency;
 mod connection_games;

@@ -336,6 +336,7 @@ fn board_mail(to: &[&str]) -> OutgoingMail {
         attachments: Vec::new(),
         reply_to: None,
         thread_topic: None,
+        return_path: None,
     }
 }
 

@@ -614,6 +614,7 @@ fn flush_takes_a_dead_claimers_mail_at_once_and_leaves_a_live_claimers_alone() {
             attachments: Vec::new(),
             reply_to: None,
             thread_topic: None,
+            return_path: None,
         };
         conn.execute(
             "INSERT INTO outbox (mail, created_at, claimed_at, attempts, claimed_pid, claimed_start)

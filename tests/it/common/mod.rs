@@ -240,9 +240,12 @@ pub fn eml_with_id(from: &str, subject: &str, body: &str, id: &str) -> String {
     )
 }
 
-/// The `pbem` binary that cargo built for these tests.
+/// The `pbem` binary that cargo built for these tests, or `PBEM_IT_BIN` when set (to see a test fail
+/// on an older build: `PBEM_IT_BIN=/tmp/pbem-old cargo test --test it NAME`).
 pub fn pbem_bin() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_pbem"))
+    std::env::var_os("PBEM_IT_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_pbem")))
 }
 
 impl Sent {
