@@ -33,6 +33,7 @@ mod mail_snapshots;
 mod mail_width;
 mod maildir_outbox;
 mod news;
+mod notation;
 mod proposals;
 mod ratings;
 mod records;
