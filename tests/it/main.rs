@@ -38,6 +38,7 @@ mod proposals;
 mod ratings;
 mod records;
 mod reply;
+mod reply_words;
 mod robot_hex_bridges;
 mod robot_mail;
 mod robot_mail_boards;
