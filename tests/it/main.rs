@@ -58,3 +58,4 @@ mod trust_mta;
 mod trust_relay;
 mod trust_typos;
 mod web;
+mod welcome;
