@@ -13,9 +13,8 @@
 //! SIGTERM or SIGINT stop the server: no new connection is taken, a message being read or ingested is
 //! finished and answered, every other command gets `421 4.3.2 shutting down`, and the process exits 0.
 //! A client that is silent past `idle_timeout_secs` is sent away; once the slots run low, so is one
-//! that delivered nothing for `busy_idle_timeout_secs`, a full house makes room for a new
-//! connection, and one peer (an address, or a local user on the Unix socket) holds at most
-//! `max_connections_per_peer` of them ([`slots`]).
+//! that delivered nothing for `busy_idle_timeout_secs`, and a full house makes room for a new
+//! connection ([`slots`]).
 //!
 //! The outbox is sent as the listener starts and every `flush_interval_secs` after: the replies that a
 //! killed listener's workers had committed but not sent go out without anyone running
@@ -40,7 +39,7 @@ use crate::config::{Config, Listen};
 use crate::exit::{self, EX_OK, EX_TEMPFAIL, EX_UNAVAILABLE};
 use crate::server::Server;
 use protocol::{Mail, SHUTTING_DOWN, Session, Step, Verdict};
-use slots::{Peer, Slot};
+use slots::Slot;
 
 /// Set by SIGTERM/SIGINT.
 static SHUTDOWN: AtomicBool = AtomicBool::new(false);
@@ -105,11 +104,7 @@ pub fn run(cfg: Config, listen: &Listen, seed: Option<u64>, clock: Arc<dyn Clock
         mails: AtomicU64::new(0),
     });
     let flusher = start_flusher(&cfg, seed, &clock, wake);
-    let caps = Caps {
-        max_connections: cfg.lmtp.max_connections,
-        per_peer: cfg.lmtp.per_peer(),
-    };
-    let connections = accept_loop(&listener, &shared, &jobs, caps);
+    let connections = accept_loop(&listener, &shared, &jobs, cfg.lmtp.max_connections);
     let open = connections.iter().filter(|h| !h.is_finished()).count();
     eprintln!("pbem: lmtp: shutting down; finishing {open} open connection(s)");
     listener.close();
@@ -341,24 +336,13 @@ fn ingest(server: &mut Server, job: &Job, db: &Path) -> Verdict {
     }
 }
 
-/// How many connections may be open: in all, and from one peer.
-#[derive(Clone, Copy)]
-struct Caps {
-    max_connections: usize,
-    per_peer: usize,
-}
-
 /// Accepts connections until a signal comes; returns the threads of the connections.
 fn accept_loop(
     listener: &Listener,
     shared: &Arc<Shared>,
     jobs: &mpsc::Sender<Job>,
-    caps: Caps,
+    max_connections: usize,
 ) -> Vec<JoinHandle<()>> {
-    let Caps {
-        max_connections,
-        per_peer,
-    } = caps;
     let mut threads: Vec<(JoinHandle<()>, Arc<Slot>, Conn)> = Vec::new();
     let mut number: u64 = 0;
     while !SHUTDOWN.load(Ordering::SeqCst) {
@@ -371,7 +355,7 @@ fn accept_loop(
                 continue;
             }
         }
-        let (conn, peer) = match listener.accept() {
+        let conn = match listener.accept() {
             Ok(c) => c,
             Err(e) => {
                 // Out of file descriptors and the like: wait instead of spinning.
@@ -385,25 +369,16 @@ fn accept_loop(
         threads.retain(|(t, ..)| !t.is_finished());
         let _ = conn.set_write_timeout(Some(shared.idle));
         let now = Instant::now();
-        // Before making room: a peer at its cap would otherwise close others' connections.
-        if slots::peer_is_full(threads.iter().map(|(_, s, _)| s.as_ref()), peer, per_peer) {
-            refuse(
-                conn,
-                &format!(
-                    "421 4.3.2 too many connections from {peer} (max_connections_per_peer = \
-                     {per_peer}); try again later\r\n"
-                ),
-            );
-            continue;
-        }
         let open = threads.iter().filter(|(_, s, _)| !s.is_evicted()).count();
         if open >= max_connections && !make_room(&threads, now) {
-            refuse(
-                conn,
-                &format!(
+            let mut conn = conn;
+            let _ = conn.set_write_timeout(Some(Duration::from_secs(1)));
+            let _ = conn.write_all(
+                format!(
                     "421 4.3.2 too many connections (max_connections = {max_connections}); try \
                      again later\r\n"
-                ),
+                )
+                .as_bytes(),
             );
             continue;
         }
@@ -414,7 +389,7 @@ fn accept_loop(
         };
         number += 1;
         shared.active.fetch_add(1, Ordering::SeqCst);
-        let slot = Arc::new(Slot::new(shared.epoch, now, peer));
+        let slot = Arc::new(Slot::new(shared.epoch, now));
         let (shared_c, jobs_c, slot_c) = (Arc::clone(shared), jobs.clone(), Arc::clone(&slot));
         let spawned = std::thread::Builder::new()
             .name(format!("lmtp-conn-{number}"))
@@ -432,12 +407,6 @@ fn accept_loop(
         }
     }
     threads.into_iter().map(|(t, ..)| t).collect()
-}
-
-/// Answers a connection that gets no slot with `reply` and closes it.
-fn refuse(mut conn: Conn, reply: &str) {
-    let _ = conn.set_write_timeout(Some(Duration::from_secs(1)));
-    let _ = conn.write_all(reply.as_bytes());
 }
 
 /// Every slot is taken: closes the connection idle longest to make room for a new one (its thread
@@ -648,17 +617,13 @@ impl Listener {
         }
     }
 
-    /// The next connection and who it comes from.
-    fn accept(&self) -> io::Result<(Conn, Peer)> {
+    fn accept(&self) -> io::Result<Conn> {
         match self {
-            Listener::Unix(l, _, _) => l.accept().map(|(s, _)| {
-                let peer = unix_peer(&s);
-                (Conn::Unix(s), peer)
-            }),
-            Listener::Tcp(l) => l.accept().map(|(s, from)| {
+            Listener::Unix(l, _, _) => l.accept().map(|(s, _)| Conn::Unix(s)),
+            Listener::Tcp(l) => l.accept().map(|(s, _)| {
                 // Replies are short and the client waits for each: no Nagle delay.
                 let _ = s.set_nodelay(true);
-                (Conn::Tcp(s), Peer::of_ip(from.ip()))
+                Conn::Tcp(s)
             }),
         }
     }
@@ -672,37 +637,6 @@ impl Listener {
             }
         }
     }
-}
-
-/// The local user on the other end of a Unix socket (`SO_PEERCRED`), so that another user's
-/// connections do not count against the MTA's.
-fn unix_peer(s: &UnixStream) -> Peer {
-    #[cfg(target_os = "linux")]
-    {
-        let mut cred = libc::ucred {
-            pid: 0,
-            uid: 0,
-            gid: 0,
-        };
-        let mut len = libc::socklen_t::try_from(std::mem::size_of::<libc::ucred>())
-            .expect("a ucred's size fits a socklen_t");
-        // SAFETY: getsockopt writes at most `len` bytes into `cred`, the ucred that SO_PEERCRED
-        // fills, on a descriptor that `s` keeps open.
-        let rc = unsafe {
-            libc::getsockopt(
-                s.as_raw_fd(),
-                libc::SOL_SOCKET,
-                libc::SO_PEERCRED,
-                (&raw mut cred).cast(),
-                &raw mut len,
-            )
-        };
-        if rc == 0 {
-            return Peer::Uid(cred.uid);
-        }
-    }
-    let _ = s;
-    Peer::Local
 }
 
 /// Listens on a Unix socket at `path`: a socket file left by a server that died is removed, one that
