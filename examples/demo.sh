@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The demo: runs pbem on its built-in defaults over the example mails in examples/mail/ (two signups, a
-# challenge, three moves written the three ways players write them, each body printed as written), says
+# challenge, three moves written the three ways players write them, each body printed as written, then
+# bob's answer written as most players write it: just the move, in reply to his board mail), says
 # what each mail did, and shows the last board mail and the board as the admin sees it. Its work (database and sent mails) is kept in a
 # fresh folder whose name it prints at the end; nothing else is touched.
 set -euo pipefail
@@ -24,7 +25,9 @@ run() { "$pbem" --db "$work/pbem.sqlite" --outbox "$work/outbox" "$@"; }
 header() { sed -n "s/^$1: *//p" "$2" | head -n 1 | tr -d '\r'; }
 mails_out() { find "$work/outbox" -name '*.eml' | wc -l; }
 
-for mail in examples/mail/*.eml; do
+# feed MAIL: says what the mail holds, feeds it to `pbem ingest`, and lists the mails it caused.
+feed() {
+    local mail=$1 from subject before body
     from=$(header From "$mail")
     subject=$(header Subject "$mail")
     before=$(mails_out)
@@ -42,7 +45,21 @@ for mail in examples/mail/*.eml; do
         echo "     to $(header To "$sent"): $(header Subject "$sent")"
     done
     touch "$work/stamp"
+}
+
+for mail in examples/mail/*.eml; do
+    feed "$mail"
 done
+
+# The way most players move: Reply on the board mail, just the move above the quote. Its Reply-To
+# is signed for bob and this board (a secret of this database), so the mail is written here.
+last=$(grep -l "^To: .*bob@example.org" "$work"/outbox/*.eml | xargs ls -t | head -n 1)
+reply_to=$(header Reply-To "$last" | sed -e 's/.*<//' -e 's/>.*//')
+printf 'From: Bob <bob@example.org>\r\nTo: %s\r\nSubject: Re: %s\r\nMessage-ID: <07-bare-reply@example.org>\r\nIn-Reply-To: %s\r\n\r\n3-1,3\r\n\r\nOn Wed, 18 Nov 2026, pbem <pbem@localhost> wrote:\r\n> Summary of Limit Board 101\r\n' \
+    "$reply_to" "$(header Subject "$last")" "$(header Message-ID "$last")" >"$work/07-bare-reply-bob.eml"
+echo
+echo "== bob hits Reply on his board mail (Reply-To: $reply_to) and writes just his move:"
+feed "$work/07-bare-reply-bob.eml"
 
 echo
 echo "== $(mails_out) mails went out in all; the last board mail to bob, as he reads it:"

@@ -2,7 +2,8 @@
 //!
 //! Pages: `/` (the game types), `/limit` (every game, paged), `/limit/101` (a board as SVG with its
 //! move list; `?move=12` shows the game as move 12 was awaited), `/limit/ratings`, `/limit/standings`,
-//! `/limit/player/alice` (a player's games, results and rating history; every name links there).
+//! `/limit/player/alice` (a player's games, results and rating history; every name links there),
+//! `/player/alice` (the player across every game type, linked from each of those pages).
 //!
 //! Read-only by construction: each worker holds a connection opened with SQLITE_OPEN_READ_ONLY, and
 //! reads only what players may see of each other (userids, games, ratings): no query here selects an
@@ -45,10 +46,11 @@ pub struct Page {
 /// The MIME type of every page but the game records.
 pub const HTML: &str = "text/html; charset=utf-8";
 
-/// The page for a request target (`/limit/101?move=12`), among `registry`'s games. Never panics on
-/// any input; a storage failure is a 500 page (and a line on stderr).
-pub fn answer(db: &mut Db, registry: &Registry, target: &str) -> Page {
-    match route(db, registry, target) {
+/// The page for a request target (`/limit/101?move=12`), among `registry`'s games, on the server
+/// whose mail address is `address` (the index tells newcomers to write there). Never panics on any
+/// input; a storage failure is a 500 page (and a line on stderr).
+pub fn answer(db: &mut Db, registry: &Registry, address: &str, target: &str) -> Page {
+    match route(db, registry, address, target) {
         Ok(page) => page,
         Err(e) => {
             eprintln!("pbem: web: {e}");
@@ -57,14 +59,21 @@ pub fn answer(db: &mut Db, registry: &Registry, target: &str) -> Page {
     }
 }
 
-fn route(db: &mut Db, registry: &Registry, target: &str) -> Result<Page, StorageError> {
+fn route(
+    db: &mut Db,
+    registry: &Registry,
+    address: &str,
+    target: &str,
+) -> Result<Page, StorageError> {
     let (path, query) = target.split_once('?').unwrap_or((target, ""));
     if query.len() > MAX_QUERY {
         return Ok(error_page(400, "The query is too long."));
     }
     let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
-    if parts.is_empty() {
-        return index(db, registry);
+    match parts[..] {
+        [] => return index(db, registry, address),
+        ["player", userid] => return player::across_games(db, registry, userid),
+        _ => {}
     }
     // The address names the game exactly as its links write it: lowercase.
     let Some(rules) = registry.iter().find(|g| g.name() == parts[0]) else {
@@ -191,7 +200,7 @@ fn nav(rules: &dyn GameRules) -> String {
     )
 }
 
-fn index(db: &mut Db, registry: &Registry) -> Result<Page, StorageError> {
+fn index(db: &mut Db, registry: &Registry, address: &str) -> Result<Page, StorageError> {
     let tx = db.read()?;
     let mut body = String::from("<p>The games this server hosts (read-only).</p>\n<ul>\n");
     for rules in registry.iter() {
@@ -205,7 +214,22 @@ fn index(db: &mut Db, registry: &Registry) -> Result<Page, StorageError> {
         );
     }
     body.push_str("</ul>\n");
+    body.push_str(&how_to_join(registry, address));
     Ok(document(200, "pbem", &body))
+}
+
+/// The index's paragraph for a newcomer: everything is by mail to `address`, and what to write.
+fn how_to_join(registry: &Registry, address: &str) -> String {
+    let a = escape(address);
+    let game = registry.names().first().copied().unwrap_or("limit");
+    format!(
+        "<h2>How to play</h2>\n<p>Everything is done by mail to <a href=\"mailto:{a}\">{a}</a>, \
+         one command in the Subject:</p>\n<pre>\
+         signup yourname yourpassword          (once: your mail address is the one you write from)\n\
+         {game} challenge yourname theirname   (or robot1, robot2, robot3 for a robot)\n\
+         {game} help                           (a game's rules; help: every command)</pre>\n\
+         <p>Each move brings you the board by mail: reply to it with just your move.</p>\n"
+    )
 }
 
 /// A listed game's status line: the saved one, or (a game not saved since migration 0011) from its
@@ -604,7 +628,7 @@ mod tests {
 
     /// The page for `target` among the standard games.
     fn get(db: &mut Db, target: &str) -> Page {
-        answer(db, &Registry::standard(), target)
+        answer(db, &Registry::standard(), "pbem@localhost", target)
     }
 
     #[test]

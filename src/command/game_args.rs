@@ -21,8 +21,18 @@ pub(crate) fn challenge(a: &Args) -> Result<GameCommand, Problem> {
     let mut server_options = Vec::new();
     let mut userids = Vec::new();
     let mut password = None;
-    for w in a.words {
+    let mut words = a.words.iter().peekable();
+    while let Some(w) = words.next() {
         match token(w) {
+            // `-size 9` is read as `-size=9`, as players of command-line tools write it (the board
+            // mail's `Options:` line then shows the form with `=`). The price: a userid of digits
+            // alone cannot follow an option written without a value.
+            Token::GameOption(mut o) if o.value.is_none() => {
+                if let Some(n) = words.next_if(|n| is_number(n)) {
+                    o.value = Some(n.to_string());
+                }
+                options.push(o);
+            }
             Token::GameOption(o) => options.push(o),
             Token::ServerOption(n, v) if n.eq_ignore_ascii_case("password") => {
                 if password.is_some() {
@@ -61,6 +71,15 @@ pub(crate) fn challenge(a: &Args) -> Result<GameCommand, Problem> {
         userids,
         password,
     })
+}
+
+/// A whole or decimal number, such as `9` or `6.5`: the value of an option written without `=`.
+fn is_number(word: &str) -> bool {
+    let digits = word.replacen('.', "", 1);
+    !digits.is_empty()
+        && digits.chars().all(|c| c.is_ascii_digit())
+        && !word.starts_with('.')
+        && !word.ends_with('.')
 }
 
 /// The words of `move` and `queue`: board, userid, password (left in `words[2]`), then the move with

@@ -179,6 +179,20 @@ fn parse_good_commands() {
             }),
         ),
         (
+            // An option's value may follow it as a word of its own when it is a number.
+            "limit challenge -size 9 -komi 6.5 -manual alice 42",
+            game(GameCommand::Challenge {
+                options: vec![
+                    GameOption::with_value("size", "9"),
+                    GameOption::with_value("komi", "6.5"),
+                    GameOption::flag("manual"),
+                ],
+                server_options: vec![],
+                userids: s(&["alice", "42"]),
+                password: None,
+            }),
+        ),
+        (
             "limit challenge alice bob Carol",
             game(GameCommand::Challenge {
                 options: vec![],

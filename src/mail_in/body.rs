@@ -87,7 +87,48 @@ fn is_quoted(line: &str) -> bool {
 
 fn is_signature(line: &str) -> bool {
     // `-- ` loses its space to the trailing-space strip; a bare `--` counts too.
-    line == "--"
+    line == "--" || is_device_signature(line)
+}
+
+/// The line a phone or a mail app adds under what the sender wrote (`Sent from my iPhone`, `Get
+/// Outlook for Android`, and their translations): never part of a comment. Only a short line that
+/// starts with one of these counts, so that a sentence that happens to begin "Sent from" in the
+/// middle of a comment is rare to lose.
+fn is_device_signature(line: &str) -> bool {
+    let l = line.trim().to_lowercase();
+    l.chars().count() <= 60
+        && [
+            "sent from my ",
+            "sent from mail for windows",
+            "sent from outlook",
+            "sent from yahoo mail",
+            "sent from proton mail",
+            "sent from gmail mobile",
+            "sent with proton mail",
+            "sent via ",
+            "get outlook for ",
+            "envoyé de mon ",
+            "envoyé depuis mon ",
+            "von meinem ",
+            "gesendet von meinem ",
+            "enviado desde mi ",
+            "enviado do meu ",
+            "inviato da ",
+            "verzonden vanaf mijn ",
+            "verstuurd vanaf mijn ",
+            "skickat från min ",
+        ]
+        .iter()
+        .any(|p| l.starts_with(p))
+}
+
+/// mutt's and slrn's attribution lines: `* pbem <pbem@host> [2026-11-29 10:00]:` (a common mutt
+/// `attribution` setting), `bob <b@x.org> writes:`, `Quoting bob (…):`.
+fn is_other_attribution(l: &str) -> bool {
+    let l = l.trim();
+    (l.starts_with("* ") && l.ends_with("]:"))
+        || l.to_lowercase().ends_with(" writes:")
+        || (l.starts_with("Quoting ") && l.ends_with("):"))
 }
 
 /// `-----Original Message-----`, `---------- Forwarded message ---------` and their kin.
@@ -131,7 +172,7 @@ fn ends_with_wrote(l: &str) -> bool {
 /// client wrapped it).
 fn attribution_len(lines: &[String], i: usize) -> Option<usize> {
     let l = lines[i].trim();
-    if ends_with_wrote(l) {
+    if ends_with_wrote(l) || is_other_attribution(l) {
         return Some(1);
     }
     let lower = l.to_lowercase();
@@ -273,6 +314,22 @@ mod tests {
                 &["From: is just a word here", "b"],
             ),
             ("a\n  > indented quote\nb", &["a", "b"]),
+            // What phones and mail apps add: a signature, with anything under it.
+            ("d4\n\nSent from my iPhone", &["d4", ""]),
+            ("d4\nGet Outlook for Android\nmore", &["d4"]),
+            ("d4\nEnvoyé de mon iPhone", &["d4"]),
+            ("d4\nVon meinem iPhone gesendet", &["d4"]),
+            (
+                "Sent from my heart, this move is a gift to you and me and the whole club",
+                &["Sent from my heart, this move is a gift to you and me and the whole club"],
+            ),
+            // mutt's and slrn's attributions, followed by the quote.
+            (
+                "d4\n\n* pbem <pbem@example.org> [2026-11-29 10:00]:\n> board",
+                &["d4", ""],
+            ),
+            ("d4\nbob <bob@example.org> writes:\n> board", &["d4"]),
+            ("d4\nQuoting pbem (2026-11-29):\n> board", &["d4"]),
         ];
         for (t, want) in cases {
             let lines = text(t);

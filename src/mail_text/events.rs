@@ -302,27 +302,34 @@ pub fn dropped_queued_move(event: &Event, board_text: &str) -> Option<(String, S
     Some((subject, body))
 }
 
-/// The answer to an account command: the Subject and the text, within 72 columns.
-pub fn account_answer(event: &AccountEvent, server: &str) -> (String, String) {
-    let (subject, text) = account_words(event, server);
+/// The answer to an account command: the Subject and the text, within 72 columns. `games` are the
+/// command words of the games the server hosts, which the welcome mail lists.
+pub fn account_answer(event: &AccountEvent, server: &str, games: &[&str]) -> (String, String) {
+    let (subject, text) = account_words(event, server, games);
     (subject, fill(&text))
 }
 
 /// The answer to an account command, on the server called `server`: the Subject and the text.
-fn account_words(event: &AccountEvent, server: &str) -> (String, String) {
+fn account_words(event: &AccountEvent, server: &str, games: &[&str]) -> (String, String) {
     match event {
         AccountEvent::SignedUp {
             userid,
             confirmed,
             pending,
         } => {
+            // One challenge line a game, so that a newcomer sees every game at once.
+            let first = games.first().copied().unwrap_or("limit");
+            let challenges: String = games
+                .iter()
+                .map(|g| format!("    {g} challenge {userid} <their userid>\n"))
+                .collect();
             let mut text = format!(
                 "Welcome to {server}, {userid}!\n\nYou are registered with the address(es):\n  {}\n\n\
                  Mail for your games goes there. Send `help` for the commands and\n\
-                 `list` for the games. To challenge someone:\n\
-                 \x20   limit challenge {userid} <their userid>\n\
+                 `GAME help` for a game's rules. To challenge someone, send one of:\n\
+                 {challenges}\
                  or play a robot at once (robot1, robot2, robot3: the strongest):\n\
-                 \x20   limit challenge {userid} robot1\n",
+                 \x20   {first} challenge {userid} robot1\n",
                 if confirmed.is_empty() {
                     "(none confirmed yet)".to_string()
                 } else {
@@ -908,14 +915,15 @@ mod tests {
                 mailed: true,
             },
         };
-        let (subject, text) = account_answer(&signed_up, "pbem");
+        let (subject, text) = account_answer(&signed_up, "pbem", &["limit", "hex"]);
         assert_eq!(subject, "pbem signup alice");
         assert_eq!(
             text,
             "Welcome to pbem, alice!\n\nYou are registered with the address(es):\n  \
              alice@example.org\n\nMail for your games goes there. Send `help` for the commands \
-             and\n`list` for the games. To challenge someone:\n    limit challenge alice <their \
-             userid>\nor play a robot at once (robot1, robot2, robot3: the strongest):\n    \
+             and\n`GAME help` for a game's rules. To challenge someone, send one of:\n    \
+             limit challenge alice <their userid>\n    hex challenge alice <their userid>\n\
+             or play a robot at once (robot1, robot2, robot3: the strongest):\n    \
              limit challenge alice robot1\n\nNot confirmed yet: work@example.com. Such an address gets no mail of\n\
              alice until it answers its confirmation mail (sent to work@example.com;\n\
              one a mail), or until you send `change address` from it.\n\n\
@@ -929,6 +937,7 @@ mod tests {
                 by: PasswordChange::ByAdmin,
             },
             "pbem",
+            &[],
         );
         assert_eq!(subject, "pbem password changed");
         assert_eq!(
@@ -948,6 +957,7 @@ mod tests {
                 replaced: true,
             },
             "pbem",
+            &[],
         );
         assert_eq!(subject, "pbem vacation bob");
         assert_eq!(

@@ -67,7 +67,8 @@ impl Core {
         addresses: Vec<String>,
         origin: &Origin,
     ) -> Outcome {
-        let (subject, text) = mail_text::account_answer(&event, &self.cfg.server.name);
+        let (subject, text) =
+            mail_text::account_answer(&event, &self.cfg.server.name, &self.games.names());
         let mut outcome = self.confirmation(subject, text, addresses, origin);
         outcome.events.push(Event::Account(event));
         outcome
@@ -75,7 +76,8 @@ impl Core {
 
     /// The answer to the sender alone of an account event.
     pub(super) fn account_reply(&self, event: AccountEvent) -> Outcome {
-        let (subject, text) = mail_text::account_answer(&event, &self.cfg.server.name);
+        let (subject, text) =
+            mail_text::account_answer(&event, &self.cfg.server.name, &self.games.names());
         Outcome {
             events: vec![Event::Account(event)],
             ..Outcome::reply(subject, text)
@@ -84,7 +86,8 @@ impl Core {
 
     /// [`Outcome::notice`] of an account event: to the account's own addresses `to`.
     pub(super) fn account_notice(&self, event: AccountEvent, to: Vec<String>) -> Outcome {
-        let (subject, text) = mail_text::account_answer(&event, &self.cfg.server.name);
+        let (subject, text) =
+            mail_text::account_answer(&event, &self.cfg.server.name, &self.games.names());
         Outcome {
             events: vec![Event::Account(event)],
             ..Outcome::notice(subject, text, to)

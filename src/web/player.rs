@@ -1,11 +1,13 @@
 //! A player's page of one game type (`/limit/player/alice`, issue 25 section 4): the rating (with the
 //! provisional `P` the mails show), the record won/lost/drawn, every game of the type with its result,
-//! and the rating history game by game. Every player's name on the other pages links here.
+//! and the rating history game by game. Every player's name on the other pages links here. And
+//! `/player/alice` (issue 37, item 6): the player across every game type, with the running games
+//! of all of them, linked from each game type's page of the player.
 
 use std::fmt::Write as _;
 
 use super::{Page, document, error_page, listed_status, nav};
-use crate::games::GameRules;
+use crate::games::{GameRules, Registry};
 use crate::html::escape;
 use crate::ratings::{PROVISIONAL_GAMES, Rating, SeatResult};
 use crate::storage::{Db, GamesFilter, StorageError};
@@ -26,6 +28,11 @@ pub(super) fn player_href(game: &str, userid: &str) -> String {
         }
     }
     out
+}
+
+/// The address of a player's page across every game type: `/player/alice`.
+pub(super) fn across_href(userid: &str) -> String {
+    player_href("", userid).replacen("//", "/", 1)
 }
 
 /// A player's name as a link to their page.
@@ -58,33 +65,100 @@ pub(super) fn provisional_note() -> String {
     )
 }
 
-/// The page of `userid` (as written in the address) for the game type `rules`.
-pub(super) fn player_page(
-    db: &mut Db,
-    rules: &'static dyn GameRules,
-    userid: &str,
-) -> Result<Page, StorageError> {
+/// A userid as a link may name it; else the 404 page that says what a userid is.
+fn check_userid(userid: &str) -> Result<(), Page> {
     let valid = !userid.is_empty()
         && userid.len() <= MAX_USERID
         && userid
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-    if !valid {
-        return Ok(error_page(
+    if valid {
+        Ok(())
+    } else {
+        Err(error_page(
             404,
             "There is no such player: a userid is 1 to 20 letters, digits, '_' or '-'.",
-        ));
+        ))
+    }
+}
+
+/// The page of a player across every game type: for each type they played, the rating and the
+/// record (linked to that type's page of them), then their running games of every type.
+pub(super) fn across_games(
+    db: &mut Db,
+    registry: &Registry,
+    userid: &str,
+) -> Result<Page, StorageError> {
+    if let Err(page) = check_userid(userid) {
+        return Ok(page);
     }
     let tx = db.read()?;
     let Some((id, name)) = tx.player(userid)? else {
         return Ok(error_page(404, "There is no player of that name here."));
     };
-    let n = rules.name();
-    let rating = tx.rating(n, id)?;
-    let games = tx.games_of(id, n, GamesFilter::All)?;
-    let mut body = nav(rules);
+    let mut body = String::from("<nav><a href=\"/\">Home</a></nav>\n<h2>Games by type</h2>\n");
+    let mut table = String::new();
+    let mut running_rows = String::new();
+    let mut provisional = false;
+    for rules in registry.iter() {
+        let n = rules.name();
+        let games = tx.games_of(id, n, GamesFilter::All)?;
+        if games.is_empty() {
+            continue;
+        }
+        let rating = tx.rating(n, id)?;
+        provisional |= rating.is_provisional();
+        let (won, lost, drew) = record(&games, &name);
+        let running = games.iter().filter(|g| !g.finished).count();
+        let _ = writeln!(
+            table,
+            "<tr><td><a href=\"{}\">{}</a></td><td>{}</td><td>{won}</td><td>{lost}</td>\
+             <td>{drew}</td><td>{running}</td></tr>",
+            player_href(n, &name),
+            escape(rules.title()),
+            rating_text(&rating),
+        );
+        for g in games.iter().filter(|g| !g.finished) {
+            let players: Vec<String> = g.players.iter().map(|p| player_link(n, p)).collect();
+            let _ = writeln!(
+                running_rows,
+                "<tr><td>{}</td><td><a href=\"/{n}/{b}\">{b}</a></td><td>{}</td><td>{}</td></tr>",
+                escape(rules.title()),
+                players.join(", "),
+                escape(&listed_status(&tx, rules, g)?),
+                b = g.board,
+            );
+        }
+    }
+    if table.is_empty() {
+        body.push_str("<p>No games yet.</p>\n");
+    } else {
+        let _ = writeln!(
+            body,
+            "<table>\n<tr><th>Game</th><th>Rating</th><th>Won</th><th>Lost</th><th>Drawn</th>\
+             <th>Running</th></tr>\n{table}</table>"
+        );
+        if provisional {
+            body.push_str(&provisional_note());
+        }
+    }
+    body.push_str("<h2>Running games</h2>\n");
+    if running_rows.is_empty() {
+        body.push_str("<p>None.</p>\n");
+    } else {
+        let _ = writeln!(
+            body,
+            "<table>\n<tr><th>Game</th><th>Board</th><th>Players</th><th>Status</th></tr>\n\
+             {running_rows}</table>"
+        );
+    }
+    Ok(document(200, &format!("Player {name}"), &body))
+}
+
+/// Games won, lost and drawn by `name` among `games`.
+fn record(games: &[crate::storage::Listed], name: &str) -> (u32, u32, u32) {
     let (mut won, mut lost, mut drew) = (0, 0, 0);
-    for g in &games {
+    for g in games {
         match g
             .results
             .iter()
@@ -97,6 +171,27 @@ pub(super) fn player_page(
             None => {}
         }
     }
+    (won, lost, drew)
+}
+
+/// The page of `userid` (as written in the address) for the game type `rules`.
+pub(super) fn player_page(
+    db: &mut Db,
+    rules: &'static dyn GameRules,
+    userid: &str,
+) -> Result<Page, StorageError> {
+    if let Err(page) = check_userid(userid) {
+        return Ok(page);
+    }
+    let tx = db.read()?;
+    let Some((id, name)) = tx.player(userid)? else {
+        return Ok(error_page(404, "There is no player of that name here."));
+    };
+    let n = rules.name();
+    let rating = tx.rating(n, id)?;
+    let games = tx.games_of(id, n, GamesFilter::All)?;
+    let mut body = nav(rules);
+    let (won, lost, drew) = record(&games, &name);
     let running = games.iter().filter(|g| !g.finished).count();
     let _ = writeln!(
         body,
@@ -109,6 +204,12 @@ pub(super) fn player_page(
     if rating.is_provisional() {
         body.push_str(&provisional_note());
     }
+    let _ = writeln!(
+        body,
+        "<p><a href=\"{}\">All games of {}</a>, of every type.</p>",
+        across_href(&name),
+        escape(&name)
+    );
 
     body.push_str("<h2>Games</h2>\n");
     if games.is_empty() {

@@ -67,6 +67,8 @@ struct App {
     db_path: Arc<PathBuf>,
     busy: Duration,
     registry: Registry,
+    /// The server's mail address, which the index gives newcomers.
+    address: Arc<str>,
 }
 
 /// Runs the web server on `listen` (`host:port`) until the process is stopped; returns the exit
@@ -103,6 +105,7 @@ pub fn run(cfg: &Config, listen: &str, registry: &Registry) -> i32 {
         db_path: Arc::new(db_path),
         busy,
         registry: registry.clone(),
+        address: Arc::from(cfg.server.address.as_str()),
     };
     runtime.block_on(async move {
         let listener = match bind(listen) {
@@ -265,7 +268,7 @@ fn on_worker(app: &App, target: &str) -> Page {
         }
         match db.as_mut() {
             Some(d) => {
-                let page = answer(d, &app.registry, target);
+                let page = answer(d, &app.registry, &app.address, target);
                 if page.status == 500 {
                     *db = None;
                 }

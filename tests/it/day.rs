@@ -235,7 +235,11 @@ fn the_demo_says_what_each_mail_did_shows_the_whole_board_and_keeps_its_work() {
         // The reply and the mail of several commands show how they were written.
         "   the body as written:\n   | Thanks Alice!\n   | \n   | limit move 101 bob bobpw 2-3,57\n",
         "Subject: multiple\n   the body as written:\n   | limit move 101 alice alicepw 1-2,15\n   | limit history 101\n",
-        "== 11 mails went out in all; the last board mail to bob, as he reads it:\n",
+        // bob's bare reply to his board mail plays, without userid or password.
+        "   | 3-1,3\n",
+        "== 07-bare-reply-bob.eml: from Bob <bob@example.org>, Subject: Re: Limit Board 101: your move\n",
+        "   handled; 2 mail(s) sent:\n     to alice@example.org: Limit Board 101: your move\n",
+        "== 13 mails went out in all; the last board mail to bob, as he reads it:\n",
         "== pbem limit show 101 (as the admin):\n",
     ] {
         assert!(text.contains(needle), "{needle:?} missing in:\n{text}");
@@ -257,7 +261,9 @@ fn the_demo_says_what_each_mail_did_shows_the_whole_board_and_keeps_its_work() {
         .unwrap_or_else(|| panic!("no folder named:\n{text}"));
     let kept = std::path::Path::new(kept.trim());
     assert!(kept.join("pbem.sqlite").is_file(), "{}", kept.display());
-    assert_eq!(std::fs::read_dir(kept.join("outbox")).unwrap().count(), 11);
+    // 13 mails and the bare reply the demo wrote.
+    assert_eq!(std::fs::read_dir(kept.join("outbox")).unwrap().count(), 13);
+    assert!(kept.join("07-bare-reply-bob.eml").is_file());
     std::fs::remove_dir_all(kept).unwrap();
 }
 

@@ -474,3 +474,28 @@ fn a_robot_in_the_step_resumes_against_a_worse_marking_and_accepts_an_even_one()
     );
     assert!(to(&mails, "alice").subject.ends_with(": over"));
 }
+
+/// Go on 2×2 with the default komi (7.5, above the bound a given `-komi` has there): the game
+/// starts, a move plays, `show` answers, and passes end it through the scoring step (issue 37,
+/// item 5; before, every command after the challenge said the database held something unreadable).
+#[test]
+fn a_two_by_two_game_with_the_default_komi_plays_to_the_end() {
+    let env = Env::new();
+    env.players(&["alice", "bob"]);
+    env.admin_ok("go challenge -size=2 alice bob");
+    env.take_mails();
+    let mails = send(&env, "alice", "a1");
+    let to_bob = mails
+        .iter()
+        .find(|m| m.to == ["bob@example.org"])
+        .unwrap_or_else(|| panic!("no board mail to bob: {mails:#?}"));
+    assert!(to_bob.body.contains("alice played a1"), "{}", to_bob.body);
+    assert!(to_bob.body.contains("-komi=7.5"), "{}", to_bob.body);
+    let shown = env.admin_ok("go show 101");
+    assert!(shown.contains("Summary of Go Board 101"), "{shown}");
+    send(&env, "bob", "pass");
+    send(&env, "alice", "pass");
+    send(&env, "bob", "accept");
+    let end = send(&env, "alice", "accept");
+    assert!(end.iter().any(|m| m.body.contains("Game over")), "{end:#?}");
+}

@@ -134,7 +134,7 @@ fn wants() -> Vec<Want> {
             reply_to: Some("bob@example.org"),
             silent: None,
             commands: &["limit move 101 bob hunter2 7-3,9"],
-            comment: "Typed on my phone, sorry for typos.\n\nSent from my phone",
+            comment: "Typed on my phone, sorry for typos.",
         },
         Want {
             file: "latin1.eml",

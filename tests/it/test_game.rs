@@ -376,7 +376,7 @@ fn the_web_pages_list_the_games_of_the_registry_they_are_given() {
     let busy = std::time::Duration::from_secs(5);
     let mut db = pbem::storage::Db::open_read_only(&env.db, busy).unwrap();
     let nim = Registry::standard().with(&NIM);
-    let index = pbem::web::answer(&mut db, &nim, "/");
+    let index = pbem::web::answer(&mut db, &nim, "pbem@localhost", "/");
     assert_eq!(index.status, 200);
     assert!(
         index.html.contains("<a href=\"/nim\">Nim</a>"),
@@ -384,13 +384,16 @@ fn the_web_pages_list_the_games_of_the_registry_they_are_given() {
         index.html
     );
     assert!(index.html.contains("<a href=\"/limit\">Limit</a>"));
-    let list = pbem::web::answer(&mut db, &nim, "/nim");
+    let list = pbem::web::answer(&mut db, &nim, "pbem@localhost", "/nim");
     assert_eq!(list.status, 200);
     assert!(list.html.contains("No games yet."), "{}", list.html);
     let standard = Registry::standard();
-    assert_eq!(pbem::web::answer(&mut db, &standard, "/nim").status, 404);
+    assert_eq!(
+        pbem::web::answer(&mut db, &standard, "pbem@localhost", "/nim").status,
+        404
+    );
     assert!(
-        !pbem::web::answer(&mut db, &standard, "/")
+        !pbem::web::answer(&mut db, &standard, "pbem@localhost", "/")
             .html
             .contains("/nim")
     );

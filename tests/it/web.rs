@@ -121,12 +121,14 @@ fn fixture() -> Env {
 }
 
 /// What must never appear on a page: the fixtures' addresses and passwords (and any hash). The
-/// page's own stylesheet (its `@media` rule) is not looked at.
+/// page's own stylesheet (its `@media` rule) is not looked at, nor the server's own address, which
+/// the index gives newcomers to write to (a signed reply address, `pbem+…@`, is still caught).
 fn assert_no_secrets(target: &str, body: &str) {
     let body = match (body.find("<style>"), body.find("</style>")) {
         (Some(a), Some(b)) if a < b => format!("{}{}", &body[..a], &body[b..]),
         _ => body.to_string(),
     };
+    let body = body.replace("pbem@localhost", "");
     for secret in [
         "example.org",
         "pw-alice",
@@ -895,4 +897,62 @@ fn the_move_list_is_one_column_on_a_phone() {
             .unwrap();
         assert!(std::fs::metadata(&shot).unwrap().len() > 20_000);
     }
+}
+
+/// Issue 37, item 6: one page for a player across every game type (`/player/carol`), linked from
+/// each type's page of the player; the index says how to join and what to write.
+#[test]
+fn a_players_page_across_games_and_the_index_says_how_to_join() {
+    let env = fixture();
+    env.deliver(&eml("carol@example.org", "hex challenge carol alice", ""));
+    env.take_mails();
+    let web = start_web(&env);
+    let a = web.addr.as_str();
+
+    let (status, carol) = get(a, "/player/carol");
+    assert_eq!(status, 200, "{carol}");
+    assert!(carol.contains("<h1>Player carol</h1>"), "{carol}");
+    // A row a game type she played, linked to that type's page of her, with her record.
+    assert!(
+        carol.contains("<tr><td><a href=\"/limit/player/carol\">Limit</a></td>"),
+        "{carol}"
+    );
+    let limit_row = carol.lines().find(|l| l.contains(">Limit</a>")).unwrap();
+    assert!(
+        limit_row.ends_with("<td>1</td><td>0</td><td>0</td><td>1</td></tr>"),
+        "{limit_row}"
+    );
+    assert!(
+        carol.contains("<tr><td><a href=\"/hex/player/carol\">Hex</a></td>"),
+        "{carol}"
+    );
+    assert!(!carol.contains(">Go</a>"), "no Go game of hers: {carol}");
+    // Her running games of every type, each linked.
+    let running = &carol[carol.find("<h2>Running games</h2>").expect("running")..];
+    assert!(
+        running.contains("<a href=\"/limit/104\">104</a>"),
+        "{running}"
+    );
+    assert!(
+        running.contains("<a href=\"/hex/101\">101</a>"),
+        "{running}"
+    );
+    assert!(!running.contains("/limit/103\""), "103 is over: {running}");
+    // Linked from each type's page of her; unknown and malformed names are 404s.
+    let (_, limit_page) = get(a, "/limit/player/carol");
+    assert!(
+        limit_page.contains("<a href=\"/player/carol\">All games of carol</a>"),
+        "{limit_page}"
+    );
+    assert_eq!(get(a, "/player/CAROL").0, 200);
+    assert_eq!(get(a, "/player/nobody").0, 404);
+    assert_eq!(get(a, "/player/a%3Cb").0, 404);
+    assert_no_secrets("/player/carol", &carol);
+
+    // The index: where to write, and the first commands.
+    let (_, index) = get(a, "/");
+    assert!(index.contains("<h2>How to play</h2>"), "{index}");
+    assert!(index.contains("mailto:pbem@localhost"), "{index}");
+    assert!(index.contains("signup yourname yourpassword"), "{index}");
+    assert!(index.contains("challenge yourname theirname"), "{index}");
 }

@@ -1,5 +1,6 @@
 //! Moves as written (section 2): `g2` a clone, `a1c3` a jump, `0000` the engine's pass (never a move
-//! of a player). Input is case-insensitive and every white-space character is ignored.
+//! of a player). Input is case-insensitive and every white-space character is ignored; a jump may
+//! also be written with a hyphen between its cells (`a7-c5`), as players of other servers write it.
 
 use super::geometry::Geometry;
 use super::rules::Move;
@@ -20,7 +21,7 @@ pub fn normalise(text: &str) -> String {
         .collect()
 }
 
-const HOW: &str = "write a clone as its cell (g2) and a jump as its two cells (a1c3)";
+const HOW: &str = "write a clone as its cell (g2) and a jump as its two cells (a1c3 or a1-c3)";
 
 /// Reads a move on this board; the error says what was wrong and how to write it.
 pub fn read(geo: &Geometry, text: &str) -> Result<Move, String> {
@@ -42,6 +43,13 @@ pub fn read(geo: &Geometry, text: &str) -> Result<Move, String> {
     if rest.is_empty() {
         return Ok(Move::Clone(first));
     }
+    // One hyphen may join the two cells of a jump; the canonical form has none.
+    let rest = rest.strip_prefix('-').unwrap_or(rest);
+    if rest.is_empty() {
+        return Err(format!(
+            "'{t}' names one cell before the hyphen and none after: {HOW}"
+        ));
+    }
     let (second, rest) = geo.read_cell(rest).map_err(|e| format!("{e}: {HOW}"))?;
     if !rest.is_empty() {
         return Err(format!("'{t}' has more than two cells: {HOW}"));
@@ -53,6 +61,10 @@ pub fn read(geo: &Geometry, text: &str) -> Result<Move, String> {
 /// board is known): one or two cells of a letter and a number.
 pub fn check_shape(text: &str) -> Result<(), String> {
     let t = normalise(text);
+    let t = match t.split_once('-') {
+        Some((from, to)) if !from.is_empty() && !to.is_empty() => format!("{from}{to}"),
+        _ => t,
+    };
     let mut cells = 0;
     let mut rest = t.as_str();
     while !rest.is_empty() {
@@ -99,5 +111,18 @@ mod tests {
         assert_eq!(write(&h, mv), "f10e9");
         assert!(check_shape("a1c3").is_ok() && check_shape("f10").is_ok());
         assert!(check_shape("a1c3e5").is_err() && check_shape("33").is_err());
+    }
+
+    #[test]
+    fn a_jump_may_be_written_with_a_hyphen() {
+        let g = Geometry::new(Shape::Square, 7);
+        for text in ["a7-c5", "A7-C5", "a7 - c5"] {
+            assert_eq!(read(&g, text), read(&g, "a7c5"), "{text}");
+            assert!(check_shape(text).is_ok(), "{text}");
+        }
+        assert_eq!(write(&g, read(&g, "a7-c5").unwrap()), "a7c5");
+        assert!(read(&g, "a7-").unwrap_err().contains("none after"));
+        assert!(read(&g, "a7--c5").is_err() && check_shape("a7--c5").is_err());
+        assert!(read(&g, "-a7").is_err() && check_shape("-a7c5").is_err());
     }
 }

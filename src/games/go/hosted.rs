@@ -554,12 +554,17 @@ impl GameState for HostedGo {
 /// A line of prose broken between words into lines of at most 72 columns (mail lines); its
 /// leading blanks start every line.
 fn wrap(text: &str) -> Vec<String> {
+    wrap_to(text, 72)
+}
+
+/// [`wrap`] at `width` columns (the picture's caption wraps at the picture's width).
+pub(super) fn wrap_to(text: &str, width: usize) -> Vec<String> {
     let indent = &text[..text.len() - text.trim_start().len()];
     let mut out: Vec<String> = Vec::new();
     let mut line = indent.to_string();
     for word in text.split_whitespace() {
         let used = line.chars().count();
-        if used > indent.len() && used + 1 + word.chars().count() > 72 {
+        if used > indent.len() && used + 1 + word.chars().count() > width {
             out.push(std::mem::replace(&mut line, indent.to_string()));
         }
         if line.len() > indent.len() {

@@ -162,10 +162,13 @@ impl GoGame {
 
     /// The game's options as its document writes them, read back.
     pub(super) fn options_of(size: u8, komi: &str, handicap: u8) -> Result<GoOptions, RuleError> {
-        let mut opts = vec![
-            GameOption::with_value("size", &size.to_string()),
-            GameOption::with_value("komi", komi),
-        ];
+        let mut opts = vec![GameOption::with_value("size", &size.to_string())];
+        // The komi's bound applies to a -komi a challenge gives, not to the default (go-rules.md
+        // section 3): a default komi is read back as the default, so that 7.5 on 2x2 loads.
+        let default = if handicap > 0 { "0.5" } else { "7.5" };
+        if komi != default {
+            opts.push(GameOption::with_value("komi", komi));
+        }
         if handicap > 0 {
             opts.push(GameOption::with_value("handicap", &handicap.to_string()));
         }
@@ -683,6 +686,23 @@ mod tests {
             let back = GoGame::from_json(&g.to_json()).unwrap();
             assert_eq!(back.status(), g.status());
         }
+    }
+
+    #[test]
+    fn the_default_komi_loads_on_every_size() {
+        for size in 2..=25u8 {
+            let g = new(&[("size", &size.to_string())]);
+            let back = Go
+                .load(&g.to_json())
+                .unwrap_or_else(|e| panic!("{size}x{size}: {e}"));
+            assert_eq!(back.to_json(), g.to_json(), "{size}x{size}");
+        }
+        // A komi given by the challenge keeps its bound.
+        let opts = [
+            GameOption::with_value("size", "2"),
+            GameOption::with_value("komi", "7.5"),
+        ];
+        assert!(GoOptions::read(&opts).is_err());
     }
 
     #[test]

@@ -154,6 +154,10 @@ pub fn max_handicap(size: u8) -> u8 {
 
 /// GTP's fixed handicap points (section 3.2), 0-based (column, row).
 pub fn handicap_points(size: u8, stones: u8) -> Vec<(usize, usize)> {
+    if stones < 2 {
+        // No stones: and the corners below are not defined on boards under 5x5.
+        return Vec::new();
+    }
     let n = size as usize;
     let e = if n < 13 { 3 } else { 4 };
     let (lo, hi, mid) = (e - 1, n - e, n.div_ceil(2) - 1);

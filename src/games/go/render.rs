@@ -114,16 +114,21 @@ pub fn svg_marked(g: &GoGame, dead: &BTreeSet<usize>, status: &str) -> String {
     } else {
         24.0
     };
-    let margin = 30.0;
+    // The labels sit outside the stones: a stone on the edge reaches half a step past the line,
+    // and the letters and numbers need LABEL more (issue 37: 9x9 stones covered e, f, h and row 2).
+    let margin = cell * 0.5 + LABEL;
     let size = margin * 2.0 + cell * (n as f64 - 1.0);
     let x = |c: usize| margin + cell * c as f64;
     let y = |r: usize| margin + cell * (n - 1 - r) as f64;
+    let caption = super::hosted::wrap_to(
+        &format!("{} · komi {}", status, g.options().komi_text()),
+        caption_columns(size),
+    );
+    let height = size + CAPTION_LINE * caption.len() as f64 + 12.0;
     let mut out = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{size:.0}\" height=\"{:.0}\" \
-         viewBox=\"0 0 {size:.0} {:.0}\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n\
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{size:.0}\" height=\"{height:.0}\" \
+         viewBox=\"0 0 {size:.0} {height:.0}\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n\
          <title>Go move {}</title>\n<rect width=\"100%\" height=\"100%\" fill=\"#dcb35c\"/>\n",
-        size + 30.0,
-        size + 30.0,
         g.move_number()
     );
     for (i, letter) in LETTERS[..n].iter().enumerate() {
@@ -142,9 +147,9 @@ pub fn svg_marked(g: &GoGame, dead: &BTreeSet<usize>, status: &str) -> String {
             x(n - 1),
             y(i),
             x(i),
-            margin - 14.0,
+            LABEL - 7.0,
             *letter as char,
-            margin - 18.0,
+            LABEL * 0.5,
             y(i) + 4.0,
             i + 1
         );
@@ -171,7 +176,7 @@ pub fn svg_marked(g: &GoGame, dead: &BTreeSet<usize>, status: &str) -> String {
              data-side=\"{side}\"{}/>",
             x(c),
             y(r),
-            cell * 0.47,
+            cell * STONE,
             if dead_here { " opacity=\"0.45\"" } else { "" }
         );
         if dead_here {
@@ -206,14 +211,32 @@ pub fn svg_marked(g: &GoGame, dead: &BTreeSet<usize>, status: &str) -> String {
             );
         }
     }
-    let _ = writeln!(
-        out,
-        "<text x=\"{margin:.0}\" y=\"{:.1}\" font-size=\"14\">{} · komi {}</text>\n</svg>",
-        size + 14.0,
-        esc(status),
-        g.options().komi_text()
-    );
+    for (i, line) in caption.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "<text x=\"{LABEL:.0}\" y=\"{:.1}\" font-size=\"14\">{}</text>",
+            size + CAPTION_LINE * (i as f64 + 0.5),
+            esc(line),
+        );
+    }
+    out.push_str("</svg>");
     out
+}
+
+/// A stone's radius in grid steps: 0.95 of the step wide, so that neighbours do not touch.
+const STONE: f64 = 0.475;
+
+/// The room for the column letters above the board and the row numbers left of it, outside the
+/// half step an edge stone takes.
+const LABEL: f64 = 22.0;
+
+/// The height of a line of the caption (font size 14).
+const CAPTION_LINE: f64 = 18.0;
+
+/// How many characters of the caption fit on a line of a picture `width` wide: DejaVu Sans at 14
+/// averages under 8.5 units a character for the words a status uses.
+fn caption_columns(width: f64) -> usize {
+    (((width - 2.0 * LABEL) / 8.5) as usize).max(8)
 }
 
 #[cfg(test)]
@@ -235,5 +258,109 @@ mod tests {
         let svg = svg(&g);
         assert_eq!(svg.matches("data-side=").count(), 2);
         assert_eq!(svg.matches("class=\"last\"").count(), 1);
+    }
+
+    /// The numbers of `name="…"` in each element of `svg` that holds `marker`.
+    fn attr(svg: &str, marker: &str, name: &str) -> Vec<f64> {
+        svg.split('<')
+            .filter(|e| e.contains(marker))
+            .filter_map(|e| {
+                let start = e.find(&format!(" {name}=\""))? + name.len() + 3;
+                e[start..].split('"').next()?.parse().ok()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn labels_sit_outside_the_stones_and_the_caption_wraps() {
+        for size in [2, 5, 9, 13, 19, 25] {
+            let mut g = GoGame::new(
+                GoOptions::read(&[crate::games::GameOption::with_value(
+                    "size",
+                    &size.to_string(),
+                )])
+                .unwrap(),
+            );
+            let last = LETTERS[size - 1] as char;
+            let corners = [
+                format!("a{size}"),
+                format!("{last}1"),
+                "a1".into(),
+                format!("{last}{size}"),
+            ];
+            // On 2x2 two stones fill the other corners' liberties: two corners there.
+            let stones = if size == 2 { 2 } else { 4 };
+            for m in &corners[..stones] {
+                g.play(m).unwrap();
+            }
+            let long = "Scoring step: waiting for White to accept, mark or resume; Black accepted";
+            let svg = svg_marked(&g, &BTreeSet::new(), long);
+            let (cx, cy, r) = (
+                attr(&svg, "data-side", "cx"),
+                attr(&svg, "data-side", "cy"),
+                attr(&svg, "data-side", "r"),
+            );
+            assert_eq!(cx.len(), stones, "{size}: {svg}");
+            let top = cy
+                .iter()
+                .zip(&r)
+                .map(|(y, r)| y - r)
+                .fold(f64::MAX, f64::min);
+            let left = cx
+                .iter()
+                .zip(&r)
+                .map(|(x, r)| x - r)
+                .fold(f64::MAX, f64::min);
+            // Column letters (baseline y, 11 units high) end above the highest stone; row numbers
+            // (centred, at most two digits: 14 units wide) end left of the leftmost.
+            let labels = attr(&svg, "font-size=\"11\"", "y");
+            let letters_y = labels.iter().copied().fold(f64::MAX, f64::min);
+            assert!(
+                letters_y + 2.0 <= top,
+                "{size}: letters at {letters_y}, stones from {top}"
+            );
+            let numbers_x = attr(&svg, "font-size=\"11\"", "x")
+                .into_iter()
+                .fold(f64::MAX, f64::min);
+            assert!(
+                numbers_x + 7.0 <= left,
+                "{size}: numbers at {numbers_x}, stones from {left}"
+            );
+            // Neighbouring stones do not touch: a stone is under a step wide.
+            let step = cx.iter().copied().fold(f64::MIN, f64::max)
+                - cx.iter().copied().fold(f64::MAX, f64::min);
+            assert!(
+                r.iter().all(|&r| 2.0 * r < step / (size - 1) as f64),
+                "{size}"
+            );
+            // The caption is whole, in lines that fit the picture's width.
+            let width = attr(&svg, "svg xmlns", "width")[0];
+            let lines: Vec<&str> = svg
+                .lines()
+                .filter(|l| l.contains("font-size=\"14\""))
+                .collect();
+            assert!(lines.len() >= 2, "{size}: {lines:?}");
+            let caption: String = lines
+                .iter()
+                .map(|l| l.split('>').nth(1).unwrap().split('<').next().unwrap())
+                .collect::<Vec<_>>()
+                .join(" ");
+            assert_eq!(caption, format!("{long} · komi 7.5"), "{size}");
+            for l in lines.iter().filter(|_| size >= 5) {
+                let chars = l
+                    .split('>')
+                    .nth(1)
+                    .unwrap()
+                    .split('<')
+                    .next()
+                    .unwrap()
+                    .chars()
+                    .count();
+                assert!(
+                    LABEL + chars as f64 * 8.5 <= width - LABEL + 1.0,
+                    "{size}: {l}"
+                );
+            }
+        }
     }
 }
