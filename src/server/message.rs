@@ -138,7 +138,7 @@ impl Core {
             tx.record_chat(user.id, o.id, row.id, self.now)?;
         }
         let comments = self.comment_at(tx, &row, state.move_number(), user.id, comment)?;
-        self.board_mails(
+        let mut outcome = self.board_mails(
             tx,
             rules,
             &row,
@@ -147,7 +147,24 @@ impl Core {
             false,
             Some(seat),
             None,
-        )
+        )?;
+        // The writer knows the board and their own words: one line says where they went
+        // (issue 37), still in the game's thread and with their own Reply-To, so that the move
+        // can follow as a reply to it.
+        let names: Vec<&str> = others.iter().map(|o| o.userid.as_str()).collect();
+        let to = if names.is_empty() {
+            "nobody: no other player has an address".to_string()
+        } else {
+            names.join(", ")
+        };
+        for letter in outcome.letters.iter_mut().filter(|l| l.reply) {
+            letter.body = format!(
+                "Your words went to {to} as a chat on {} Board {board}; nothing was played.\n",
+                rules.title()
+            );
+            letter.picture = None;
+        }
+        Ok(outcome)
     }
 }
 

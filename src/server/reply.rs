@@ -182,14 +182,23 @@ impl Core {
                     None if looks_like_command(&incoming.subject, &names) => {
                         (incoming.commands.clone(), incoming.comment.clone())
                     }
-                    // Words only.
+                    // Words only: table talk goes to the other players as a chat (issue 37),
+                    // unless the first line has the shape of a move gone wrong (`c33`, `k1 27`),
+                    // which is tried as the move so that the answer says why it is not one.
                     None => match lines.iter().position(|l| !l.is_empty()) {
-                        Some(i) => (
+                        Some(i) if looks_like_a_move(&lines[i]) => (
                             vec![format!(
                                 "{game} move {board} {} {} {}",
                                 grant.userid, grant.marker, lines[i]
                             )],
                             others(i),
+                        ),
+                        Some(_) => (
+                            vec![format!(
+                                "{game} chat {board} {} {}",
+                                grant.userid, grant.marker
+                            )],
+                            tidy_comment(&lines.iter().map(String::as_str).collect::<Vec<_>>()),
                         ),
                         None => (Vec::new(), String::new()),
                     },
@@ -202,6 +211,14 @@ impl Core {
             ..incoming.clone()
         }
     }
+}
+
+/// Whether a line no game reads is still an attempt at a move rather than words: a cell or a move
+/// is short and names a place by a number (`c33`, `k1 27`, `3-7,44`), where table talk is words
+/// (`Nice opening!`, `Take your time :)`, `See you at 5 then`).
+fn looks_like_a_move(line: &str) -> bool {
+    let tokens = line.split_whitespace().count();
+    tokens <= 3 && line.chars().any(|c| c.is_ascii_digit())
 }
 
 /// One line of a reply to a board as the full command, or `None` when it is no command of the game

@@ -68,3 +68,101 @@ fn signatures_and_attribution_lines_are_not_comments() {
         }
     }
 }
+
+/// A reply of words only is table talk (issue 37, item 1): it goes to the other player as a chat,
+/// from the player on move or not, and in a game that is over; nothing is played, nothing is lost.
+#[test]
+fn a_reply_of_words_only_is_a_chat_to_the_other_player() {
+    let (env, to_alice) = hex_started();
+    let reply = |who: &str, to: &Sent, body: &str, id: &str| {
+        format!(
+            "From: {who}@example.org\r\nTo: {}\r\nSubject: Re: {}\r\nMessage-ID: <{id}@example.org>\r\n\r\n{body}\r\n\r\n> Hex Board 101\r\n",
+            reply_address(to),
+            to.subject
+        )
+    };
+    // alice, on move, writes words only.
+    env.deliver(&reply(
+        "alice",
+        &to_alice,
+        "Nice opening! Let me think about it.",
+        "a-words",
+    ));
+    let mails = env.take_mails();
+    let to_bob = mails
+        .iter()
+        .find(|m| m.to == ["bob@example.org"])
+        .unwrap_or_else(|| panic!("no chat to bob: {mails:#?}"));
+    assert!(
+        to_bob.body.contains("Nice opening! Let me think about it."),
+        "{}",
+        to_bob.body
+    );
+    assert!(
+        !mails
+            .iter()
+            .any(|m| m.subject.to_lowercase().contains("error")),
+        "{mails:#?}"
+    );
+    // The writer gets one line saying where the words went, in the game's thread.
+    let to_alice_now = mails
+        .iter()
+        .find(|m| m.to == ["alice@example.org"])
+        .unwrap_or_else(|| panic!("no confirmation to alice: {mails:#?}"));
+    assert_eq!(
+        to_alice_now.body.trim(),
+        "Your words went to bob as a chat on Hex Board 101; nothing was played."
+    );
+    assert!(to_alice_now.header("Reply-To").is_some());
+    // Nothing was played: alice is still to move, and c3 plays now.
+    env.deliver(&reply("alice", &to_alice, "c3", "a-move"));
+    let mails = env.take_mails();
+    let to_bob = mails
+        .iter()
+        .find(|m| m.to == ["bob@example.org"])
+        .unwrap_or_else(|| panic!("no board mail to bob: {mails:#?}"))
+        .clone();
+    assert!(to_bob.body.contains("alice played c3"), "{}", to_bob.body);
+    // alice, not on move, writes words only: a chat, not "not your turn".
+    env.deliver(&reply("alice", &to_alice, "Take your time :)", "a-wait"));
+    let mails = env.take_mails();
+    assert!(
+        mails
+            .iter()
+            .any(|m| m.to == ["bob@example.org"] && m.body.contains("Take your time :)")),
+        "{mails:#?}"
+    );
+    assert!(
+        !mails.iter().any(|m| m.body.contains("not your turn")),
+        "{mails:#?}"
+    );
+    // A move gone wrong is still answered as a move: it says why.
+    env.deliver(&reply("bob", &to_bob, "c33", "b-typo"));
+    let mails = env.take_mails();
+    assert!(
+        mails
+            .iter()
+            .any(|m| m.to == ["bob@example.org"] && m.subject.contains("Error")),
+        "{mails:#?}"
+    );
+    // After the game: bob resigns, then alice writes words only on the game-over mail.
+    env.deliver(&reply("bob", &to_bob, "resign", "b-resign"));
+    let over = env.take_mails();
+    let alice_over = over
+        .iter()
+        .find(|m| m.to == ["alice@example.org"])
+        .unwrap_or_else(|| panic!("no game-over mail to alice: {over:#?}"))
+        .clone();
+    env.deliver(&reply("alice", &alice_over, "Good game! Rematch?", "a-gg"));
+    let mails = env.take_mails();
+    assert!(
+        mails
+            .iter()
+            .any(|m| m.to == ["bob@example.org"] && m.body.contains("Good game! Rematch?")),
+        "{mails:#?}"
+    );
+    assert!(
+        !mails.iter().any(|m| m.body.contains("is over")),
+        "{mails:#?}"
+    );
+}
