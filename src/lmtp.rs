@@ -13,8 +13,9 @@
 //! SIGTERM or SIGINT stop the server: no new connection is taken, a message being read or ingested is
 //! finished and answered, every other command gets `421 4.3.2 shutting down`, and the process exits 0.
 //! A client that is silent past `idle_timeout_secs` is sent away; once the slots run low, so is one
-//! that delivered nothing for `busy_idle_timeout_secs`, and a full house makes room for a new
-//! connection ([`slots`]).
+//! that delivered nothing for `busy_idle_timeout_secs`, a full house makes room for a new
+//! connection, and one peer (an address, or a local user on the Unix socket) holds at most
+//! `max_connections_per_peer` of them ([`slots`]).
 //!
 //! The outbox is sent as the listener starts and every `flush_interval_secs` after: the replies that a
 //! killed listener's workers had committed but not sent go out without anyone running
@@ -39,7 +40,7 @@ use crate::config::{Config, Listen};
 use crate::exit::{self, EX_OK, EX_TEMPFAIL, EX_UNAVAILABLE};
 use crate::server::Server;
 use protocol::{Mail, SHUTTING_DOWN, Session, Step, Verdict};
-use slots::Slot;
+use slots::{Peer, Slot};
 
 /// Set by SIGTERM/SIGINT.
 static SHUTDOWN: AtomicBool = AtomicBool::new(false);
@@ -104,7 +105,11 @@ pub fn run(cfg: Config, listen: &Listen, seed: Option<u64>, clock: Arc<dyn Clock
         mails: AtomicU64::new(0),
     });
     let flusher = start_flusher(&cfg, seed, &clock, wake);
-    let connections = accept_loop(&listener, &shared, &jobs, cfg.lmtp.max_connections);
+    let caps = Caps {
+        max_connections: cfg.lmtp.max_connections,
+        per_peer: cfg.lmtp.per_peer(),
+    };
+    let connections = accept_loop(&listener, &shared, &jobs, caps);
     let open = connections.iter().filter(|h| !h.is_finished()).count();
     eprintln!("pbem: lmtp: shutting down; finishing {open} open connection(s)");
     listener.close();
@@ -336,13 +341,24 @@ fn ingest(server: &mut Server, job: &Job, db: &Path) -> Verdict {
     }
 }
 
+/// How many connections may be open: in all, and from one peer.
+#[derive(Clone, Copy)]
+struct Caps {
+    max_connections: usize,
+    per_peer: usize,
+}
+
 /// Accepts connections until a signal comes; returns the threads of the connections.
 fn accept_loop(
     listener: &Listener,
     shared: &Arc<Shared>,
     jobs: &mpsc::Sender<Job>,
-    max_connections: usize,
+    caps: Caps,
 ) -> Vec<JoinHandle<()>> {
+    let Caps {
+        max_connections,
+        per_peer,
+    } = caps;
     let mut threads: Vec<(JoinHandle<()>, Arc<Slot>, Conn)> = Vec::new();
     let mut number: u64 = 0;
     while !SHUTDOWN.load(Ordering::SeqCst) {
@@ -355,7 +371,7 @@ fn accept_loop(
                 continue;
             }
         }
-        let conn = match listener.accept() {
+        let (conn, peer) = match listener.accept() {
             Ok(c) => c,
             Err(e) => {
                 // Out of file descriptors and the like: wait instead of spinning.
@@ -370,16 +386,28 @@ fn accept_loop(
         let _ = conn.set_write_timeout(Some(shared.idle));
         let now = Instant::now();
         let open = threads.iter().filter(|(_, s, _)| !s.is_evicted()).count();
-        if open >= max_connections && !make_room(&threads, now) {
-            let mut conn = conn;
-            let _ = conn.set_write_timeout(Some(Duration::from_secs(1)));
-            let _ = conn.write_all(
+        let peer_full =
+            slots::peer_is_full(threads.iter().map(|(_, s, _)| s.as_ref()), peer, per_peer);
+        // A peer at its cap may give up an idle connection of its own to its new one, never another
+        // peer's: otherwise its new connections would close the ones others' mail needs.
+        let admitted = if peer_full {
+            make_room(&threads, now, Some(peer))
+        } else {
+            open < max_connections || make_room(&threads, now, None)
+        };
+        if !admitted {
+            let reply = if peer_full && per_peer < max_connections {
+                format!(
+                    "421 4.3.2 too many connections from {peer} (max_connections_per_peer = \
+                     {per_peer}); try again later\r\n"
+                )
+            } else {
                 format!(
                     "421 4.3.2 too many connections (max_connections = {max_connections}); try \
                      again later\r\n"
                 )
-                .as_bytes(),
-            );
+            };
+            refuse(conn, &reply);
             continue;
         }
         // A handle on the socket, to wake its thread when it must make room.
@@ -389,7 +417,7 @@ fn accept_loop(
         };
         number += 1;
         shared.active.fetch_add(1, Ordering::SeqCst);
-        let slot = Arc::new(Slot::new(shared.epoch, now));
+        let slot = Arc::new(Slot::new(shared.epoch, now, peer));
         let (shared_c, jobs_c, slot_c) = (Arc::clone(shared), jobs.clone(), Arc::clone(&slot));
         let spawned = std::thread::Builder::new()
             .name(format!("lmtp-conn-{number}"))
@@ -409,10 +437,25 @@ fn accept_loop(
     threads.into_iter().map(|(t, ..)| t).collect()
 }
 
-/// Every slot is taken: closes the connection idle longest to make room for a new one (its thread
-/// is woken by the end of its input and says why). False when none may be closed.
-fn make_room(threads: &[(JoinHandle<()>, Arc<Slot>, Conn)], now: Instant) -> bool {
-    let Some(chosen) = slots::victim(threads.iter().map(|(_, s, _)| s.as_ref()), now) else {
+/// Answers a connection that gets no slot with `reply` and closes it.
+fn refuse(mut conn: Conn, reply: &str) {
+    let _ = conn.set_write_timeout(Some(Duration::from_secs(1)));
+    let _ = conn.write_all(reply.as_bytes());
+}
+
+/// Every slot is taken (of all, or of peer `of`): closes the connection idle longest (of `of`'s,
+/// when given) to make room for a new one (its thread is woken by the end of its input and says
+/// why). False when none may be closed.
+fn make_room(
+    threads: &[(JoinHandle<()>, Arc<Slot>, Conn)],
+    now: Instant,
+    of: Option<Peer>,
+) -> bool {
+    let candidates = threads
+        .iter()
+        .map(|(_, s, _)| s.as_ref())
+        .filter(|s| of.is_none_or(|p| s.peer() == p));
+    let Some(chosen) = slots::victim(candidates, now) else {
         return false;
     };
     if !chosen.evict() {
@@ -617,13 +660,17 @@ impl Listener {
         }
     }
 
-    fn accept(&self) -> io::Result<Conn> {
+    /// The next connection and who it comes from.
+    fn accept(&self) -> io::Result<(Conn, Peer)> {
         match self {
-            Listener::Unix(l, _, _) => l.accept().map(|(s, _)| Conn::Unix(s)),
-            Listener::Tcp(l) => l.accept().map(|(s, _)| {
+            Listener::Unix(l, _, _) => l.accept().map(|(s, _)| {
+                let peer = unix_peer(&s);
+                (Conn::Unix(s), peer)
+            }),
+            Listener::Tcp(l) => l.accept().map(|(s, from)| {
                 // Replies are short and the client waits for each: no Nagle delay.
                 let _ = s.set_nodelay(true);
-                Conn::Tcp(s)
+                (Conn::Tcp(s), Peer::of_ip(from.ip()))
             }),
         }
     }
@@ -637,6 +684,37 @@ impl Listener {
             }
         }
     }
+}
+
+/// The local user on the other end of a Unix socket (`SO_PEERCRED`), so that another user's
+/// connections do not count against the MTA's.
+fn unix_peer(s: &UnixStream) -> Peer {
+    #[cfg(target_os = "linux")]
+    {
+        let mut cred = libc::ucred {
+            pid: 0,
+            uid: 0,
+            gid: 0,
+        };
+        let mut len = libc::socklen_t::try_from(std::mem::size_of::<libc::ucred>())
+            .expect("a ucred's size fits a socklen_t");
+        // SAFETY: getsockopt writes at most `len` bytes into `cred`, the ucred that SO_PEERCRED
+        // fills, on a descriptor that `s` keeps open.
+        let rc = unsafe {
+            libc::getsockopt(
+                s.as_raw_fd(),
+                libc::SOL_SOCKET,
+                libc::SO_PEERCRED,
+                (&raw mut cred).cast(),
+                &raw mut len,
+            )
+        };
+        if rc == 0 {
+            return Peer::Uid(cred.uid);
+        }
+    }
+    let _ = s;
+    Peer::Local
 }
 
 /// Listens on a Unix socket at `path`: a socket file left by a server that died is removed, one that
