@@ -291,7 +291,8 @@ impl Config {
                      max_connections_per_peer = {}, or leave it out for three quarters of \
                      max_connections",
                     lmtp.max_connections,
-                    crate::lmtp::slots::low_mark(lmtp.max_connections)
+                    // Three quarters, as `lmtp::slots::low_mark`, which this module may not use.
+                    (lmtp.max_connections - lmtp.max_connections / 4).max(1)
                 ),
             ));
         }

@@ -362,7 +362,7 @@ pub struct LmtpConfig {
     pub max_connections: usize,
     /// Connections that one peer (an IP address, an IPv6 /64, or a local user on the Unix socket)
     /// may hold at once; one more from it is answered 421. `None`: three quarters of
-    /// `max_connections` ([`LmtpConfig::per_peer`]), so that one client reopening connections
+    /// `max_connections` (`lmtp::slots::per_peer`), so that one client reopening connections
     /// leaves the rest to the MTA.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_connections_per_peer: Option<usize>,
@@ -391,15 +391,6 @@ impl Default for LmtpConfig {
             busy_idle_timeout_secs: 10,
             flush_interval_secs: 300,
         }
-    }
-}
-
-impl LmtpConfig {
-    /// The connections one peer may hold: `max_connections_per_peer`, or three quarters of
-    /// `max_connections` (24 of 32: more than Postfix's `lmtp_destination_concurrency_limit` of 20).
-    pub fn per_peer(&self) -> usize {
-        self.max_connections_per_peer
-            .unwrap_or_else(|| crate::lmtp::slots::low_mark(self.max_connections))
     }
 }
 
@@ -589,7 +580,6 @@ mod tests {
         assert_eq!(c.server.hostname.as_deref(), Some("games.example.org"));
         assert_eq!(c.mail.smtp.port, Some(587));
         assert_eq!(c.lmtp.max_connections_per_peer, Some(24));
-        assert_eq!(c.lmtp.per_peer(), 24);
         assert_eq!(c.mail.smtp.username.as_deref(), Some("pbem@example.org"));
         assert!(c.mail.smtp.ca_file.is_some());
         assert_eq!(

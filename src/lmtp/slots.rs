@@ -70,6 +70,13 @@ impl fmt::Display for Peer {
     }
 }
 
+/// The connections one peer may hold: `[lmtp] max_connections_per_peer`, or three quarters of
+/// `max_connections` (24 of 32: more than Postfix's `lmtp_destination_concurrency_limit` of 20).
+pub fn per_peer(cfg: &crate::config::LmtpConfig) -> usize {
+    cfg.max_connections_per_peer
+        .unwrap_or_else(|| low_mark(cfg.max_connections))
+}
+
 /// True when a new connection of `peer` would hold more than `per_peer` slots: it is refused,
 /// whatever is free, so that one peer cannot take the slots that other peers' mail needs.
 pub fn peer_is_full<'a>(
@@ -223,5 +230,15 @@ mod tests {
         // A connection closed to make room no longer counts.
         flood[0].evict();
         assert!(!peer_is_full(all(), ip("192.0.2.7"), 3));
+    }
+
+    #[test]
+    fn the_cap_per_peer_is_three_quarters_unless_set() {
+        let mut cfg = crate::config::LmtpConfig::default();
+        assert_eq!(per_peer(&cfg), 24);
+        cfg.max_connections = 8;
+        assert_eq!(per_peer(&cfg), 6);
+        cfg.max_connections_per_peer = Some(8);
+        assert_eq!(per_peer(&cfg), 8);
     }
 }
