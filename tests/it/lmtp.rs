@@ -1087,3 +1087,64 @@ fn one_peer_reopening_connections_does_not_keep_another_peer_s_mail_out() {
     );
     assert_eq!(settled(&env).len(), 10);
 }
+
+/// On the Unix socket a peer is a local user (`SO_PEERCRED`): another user who takes connections up
+/// to its cap leaves the MTA's user room. Runs a client as `nobody` (uid 65534) with Debian's
+/// /usr/bin/python3, so it needs root; it says "skipped" otherwise.
+#[test]
+fn on_the_unix_socket_each_local_user_is_a_peer() {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: geteuid(2) has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    if !root || !Path::new("/usr/bin/python3").exists() {
+        eprintln!("skipped: needs root and /usr/bin/python3 to run a client as another user");
+        return;
+    }
+    let env = Env::new();
+    // Three quarters of 4: a peer may hold 3.
+    let cfg = config(&env, "[lmtp]\nmax_connections = 4\n");
+    let (listen, path) = unix_listen(&env);
+    let server = Lmtp::start(&env, &listen, Some(&cfg));
+    let script = "import socket, sys, time\n\
+                  held = []\n\
+                  for _ in range(4):\n    \
+                      s = socket.socket(socket.AF_UNIX)\n    \
+                      s.connect(sys.argv[1])\n    \
+                      print(s.makefile('rb').readline().decode().strip(), flush=True)\n    \
+                      held.append(s)\n\
+                  time.sleep(60)\n";
+    /// The other user's client, ended however the test goes.
+    struct Other(std::process::Child);
+    impl Drop for Other {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut other = std::process::Command::new("/usr/bin/python3")
+        .args(["-c", script])
+        .arg(&path)
+        .current_dir("/")
+        .uid(65534)
+        .gid(65534)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(other.stdout.take().unwrap()).lines();
+    let other = Other(other);
+    let greetings: Vec<String> = (0..4).map(|_| lines.next().unwrap().unwrap()).collect();
+    // The MTA's user (root here) is another peer: it gets in while the other user holds three.
+    let mut mta = server.connect();
+    let m = eml("alice@example.org", "signup alice pw-alice", "");
+    let delivered = mta.send("alice@example.org", &["pbem@localhost"], &m);
+    assert!(
+        greetings[..3].iter().all(|g| g.starts_with("220 ")),
+        "{greetings:?}"
+    );
+    assert_eq!(
+        greetings[3],
+        "421 4.3.2 too many connections from uid 65534 (max_connections_per_peer = 3); try again \
+         later"
+    );
+    assert_eq!(delivered, ["250 2.0.0 <pbem@localhost> handled"]);
+}
