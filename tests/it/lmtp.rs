@@ -1131,7 +1131,7 @@ fn on_the_unix_socket_each_local_user_is_a_peer() {
         .spawn()
         .unwrap();
     let mut lines = BufReader::new(other.stdout.take().unwrap()).lines();
-    let other = Other(other);
+    let _other = Other(other); // Alive until the end: it holds its three connections.
     let greetings: Vec<String> = (0..4).map(|_| lines.next().unwrap().unwrap()).collect();
     // The MTA's user (root here) is another peer: it gets in while the other user holds three.
     let mut mta = server.connect();
