@@ -40,9 +40,11 @@ pub use ast::{
     GameCommand, GameLimit, GamesFilter, HistoryForm, MailSetting, NotifySetting, ProposalKind,
     RawCommand,
 };
-pub use candidates::{password_candidates, sets_new_password};
+pub use candidates::{may_be_password, password_candidates, sets_new_password, unread_stops};
 pub use error::CommandError;
-pub use mask::{MASK, Password, WHOLE_WORD_BELOW, mask_passwords, mask_secrets, mask_words};
+pub use mask::{
+    MASK, PLACEHOLDER, Password, WHOLE_WORD_BELOW, mask_passwords, mask_secrets, mask_words,
+};
 pub use parser::parse;
 pub use recognise::{is_board_mail_subject, looks_like_command, may_be_command};
 pub use table::{Scope, game_command_words, server_keywords};

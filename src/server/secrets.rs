@@ -36,24 +36,115 @@ pub(super) struct Secrets {
 }
 
 impl Secrets {
-    /// `text` with the passwords and the suspects masked.
+    /// `text` with the passwords and the suspects masked: for the player's own words only (a
+    /// comment), never for an answer's text.
     pub(super) fn hide(&self, text: &str) -> String {
         command::mask_passwords(text, &self.passwords, &self.suspects)
     }
 
-    /// Hides the secrets in what an outcome answers the sender (or shows the admin): its text, its
-    /// Subject and its letters to the sender. Letters to others are left as they are: what they
-    /// carry of the mail (its comment) was hidden before it was stored, and hiding a word of the
-    /// server's own text there would show the other players which word is the sender's password.
+    /// True when `word` is, or holds, a password or a suspect of the mail.
+    pub(super) fn holds(&self, word: &str) -> bool {
+        (!self.passwords.is_empty() || !self.suspects.is_empty()) && self.hide(word) != word
+    }
+
+    /// A command that parsed, as an answer quotes it back: rebuilt from its parts, with
+    /// `<password>` in every password place and for any part that is one of the mail's passwords.
+    pub(super) fn quote_command(&self, cmd: &command::RawCommand) -> String {
+        cmd.quoted(|w| self.holds(w))
+    }
+
+    /// How many words of a line that could not be read an answer shows: those before the first
+    /// place where the command it resembles has its password (see [`command::unread_stops`]), and
+    /// before the first word that is or may be a password of the mail.
+    pub(super) fn unread_shown(&self, line: &str) -> usize {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let stop = command::unread_stops(line)
+            .first()
+            .copied()
+            .unwrap_or(words.len());
+        let held = words
+            .iter()
+            .position(|w| self.holds(w))
+            .unwrap_or(words.len());
+        stop.min(held)
+    }
+
+    /// A line that could not be read, as an answer quotes it: its start (see
+    /// [`Secrets::unread_shown`]), and `...` for the rest.
+    pub(super) fn quote_unread(&self, line: &str) -> String {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let shown = self.unread_shown(line);
+        if shown >= words.len() {
+            return words.join(" ");
+        }
+        let mut out = words[..shown].join(" ");
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str("...");
+        out
+    }
+
+    /// True when `text` (what the parser says about `line`) names a word of the line that an answer
+    /// does not show and that may be a password: then the answer says only that the line was not
+    /// understood, and how the command is written.
+    pub(super) fn names_unshown(&self, text: &str, line: &str, games: &[&str]) -> bool {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let shown = self.unread_shown(line);
+        let hidden: Vec<&str> = words[shown.min(words.len())..]
+            .iter()
+            .copied()
+            .filter(|w| self.holds(w) || command::may_be_password(w, games))
+            .collect();
+        !hidden.is_empty() && command::mask_words(text, &hidden) != text
+    }
+
+    /// `text` (an answer's) with the mail's passwords and suspects masked where the text quotes
+    /// the player's words, and nowhere else: in a word that opens or closes a quote (`'bob'`, as
+    /// the explanations quote a userid or a move) and inside a command between backquotes. The
+    /// server's own words are never masked.
+    pub(super) fn hide_quotes(&self, text: &str) -> String {
+        if self.passwords.is_empty() && self.suspects.is_empty() {
+            return text.to_string();
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut in_backquotes = false;
+        let mut rest = text;
+        while !rest.is_empty() {
+            // A run of blanks, then a word: blanks are copied as they are.
+            let blank = rest.len() - rest.trim_start().len();
+            out.push_str(&rest[..blank]);
+            rest = &rest[blank..];
+            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            let word = &rest[..end];
+            rest = &rest[end..];
+            let opens = word.starts_with(['\'', '`']);
+            let bare = word.trim_end_matches(['.', ',', ';', ':', '!', '?', ')']);
+            let closes = bare.ends_with(['\'', '`']);
+            if in_backquotes || opens || closes {
+                out.push_str(&self.hide(word));
+            } else {
+                out.push_str(word);
+            }
+            if word.matches('`').count() % 2 == 1 {
+                in_backquotes = !in_backquotes;
+            }
+        }
+        out
+    }
+
+    /// Hides the secrets where an outcome answered to the sender (or shown to the admin) quotes
+    /// the player's words ([`Secrets::hide_quotes`]): its text, its Subject and its letters to the
+    /// sender. Letters to others carry of the mail only its comment, hidden before it was stored.
     pub(super) fn hide_in(&self, o: &mut Outcome) {
         if self.passwords.is_empty() && self.suspects.is_empty() {
             return;
         }
-        o.text = self.hide(&o.text);
-        o.subject = self.hide(&o.subject);
+        o.text = self.hide_quotes(&o.text);
+        o.subject = self.hide_quotes(&o.subject);
         for l in o.letters.iter_mut().filter(|l| l.reply) {
-            l.body = self.hide(&l.body);
-            l.subject = self.hide(&l.subject);
+            l.body = self.hide_quotes(&l.body);
+            l.subject = self.hide_quotes(&l.subject);
         }
     }
 }
