@@ -253,18 +253,17 @@ impl Core {
         line: &str,
         secrets: &Secrets,
     ) -> String {
-        let names = self.games.names();
-        let full = e.to_string();
-        let mut text = if !secrets.names_unshown(&full, line, &names) {
-            full
-        } else {
-            let mut text = "This line was not understood.".to_string();
-            if let command::CommandError::Usage { usage, .. } = e
-                && !secrets.names_unshown(usage, line, &names)
-            {
-                text.push_str(&format!("\nusage: {usage}"));
+        let mut text = match secrets.explain_unread(&e.to_string(), line) {
+            Some(text) => text,
+            None => {
+                let mut text = "This line was not understood.".to_string();
+                if let command::CommandError::Usage { usage, .. } = e
+                    && let Some(usage) = secrets.explain_unread(usage, line)
+                {
+                    text.push_str(&format!("\nusage: {usage}"));
+                }
+                text
             }
-            text
         };
         if secrets.unread_shown(line) < line.split_whitespace().count() {
             text.push_str(

@@ -85,52 +85,50 @@ impl Secrets {
         out
     }
 
-    /// True when `text` (what the parser says about `line`) names a word of the line that an answer
-    /// does not show and that may be a password: then the answer says only that the line was not
-    /// understood, and how the command is written.
-    pub(super) fn names_unshown(&self, text: &str, line: &str, games: &[&str]) -> bool {
+    /// What the parser says about `line`, fit to show: a word of the line that the answer does not
+    /// quote and that may be a password (one in a password's place, or one of the mail's
+    /// passwords and suspects) is written `...` where the explanation quotes it (`'...' is not a
+    /// userid`). `None` when the explanation names such a word elsewhere (the answer then says
+    /// only that the line was not understood). Words past the password's place that were checked
+    /// and are no password of the writer's (`set bob PW subject fixed`: `fixed`) are named as
+    /// written: the answer must still say what was wrong.
+    pub(super) fn explain_unread(&self, text: &str, line: &str) -> Option<String> {
         let words: Vec<&str> = line.split_whitespace().collect();
         let shown = self.unread_shown(line);
-        let hidden: Vec<&str> = words[shown.min(words.len())..]
+        let stops = command::unread_stops(line);
+        let hidden: Vec<&str> = words
             .iter()
-            .copied()
-            .filter(|w| self.holds(w) || command::may_be_password(w, games))
+            .enumerate()
+            .skip(shown)
+            .filter(|&(i, w)| stops.contains(&i) || self.holds(w))
+            .map(|(_, w)| *w)
             .collect();
-        !hidden.is_empty() && command::mask_words(text, &hidden) != text
+        if hidden.is_empty() {
+            return Some(text.to_string());
+        }
+        let out = map_quoted(text, |content| {
+            if hidden.contains(&content) {
+                "...".to_string()
+            } else {
+                content.to_string()
+            }
+        });
+        (command::mask_words(&out, &hidden) == out && !self.holds_any(&out)).then_some(out)
+    }
+
+    /// True when `text` holds one of the mail's passwords or suspects anywhere.
+    fn holds_any(&self, text: &str) -> bool {
+        (!self.passwords.is_empty() || !self.suspects.is_empty()) && self.hide(text) != text
     }
 
     /// `text` (an answer's) with the mail's passwords and suspects masked where the text quotes
-    /// the player's words, and nowhere else: in a word that opens or closes a quote (`'bob'`, as
-    /// the explanations quote a userid or a move) and inside a command between backquotes. The
-    /// server's own words are never masked.
+    /// the player's words, and nowhere else: inside `'...'`, `"..."` and backquotes, as the
+    /// explanations quote a userid, a move or a command. The server's own words are never masked.
     pub(super) fn hide_quotes(&self, text: &str) -> String {
         if self.passwords.is_empty() && self.suspects.is_empty() {
             return text.to_string();
         }
-        let mut out = String::with_capacity(text.len());
-        let mut in_backquotes = false;
-        let mut rest = text;
-        while !rest.is_empty() {
-            // A run of blanks, then a word: blanks are copied as they are.
-            let blank = rest.len() - rest.trim_start().len();
-            out.push_str(&rest[..blank]);
-            rest = &rest[blank..];
-            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
-            let word = &rest[..end];
-            rest = &rest[end..];
-            let opens = word.starts_with(['\'', '`']);
-            let bare = word.trim_end_matches(['.', ',', ';', ':', '!', '?', ')']);
-            let closes = bare.ends_with(['\'', '`']);
-            if in_backquotes || opens || closes {
-                out.push_str(&self.hide(word));
-            } else {
-                out.push_str(word);
-            }
-            if word.matches('`').count() % 2 == 1 {
-                in_backquotes = !in_backquotes;
-            }
-        }
-        out
+        map_quoted(text, |content| self.hide(content))
     }
 
     /// Hides the secrets where an outcome answered to the sender (or shown to the admin) quotes
@@ -147,6 +145,55 @@ impl Secrets {
             l.subject = self.hide_quotes(&l.subject);
         }
     }
+}
+
+/// `text` with `f` applied to what it quotes, word by word, and to nothing else: the words between
+/// `"` or backquotes, and from a word that opens with `'` to one that closes with it (`'bob'`,
+/// `'propose peace'`: an apostrophe inside a word, `Let's`, neither opens nor closes). A word's
+/// quote marks and the punctuation after them are kept.
+fn map_quoted(text: &str, f: impl Fn(&str) -> String) -> String {
+    let mut out = String::with_capacity(text.len());
+    // Inside `'...'`, `"..."`, backquotes.
+    let (mut single, mut double, mut back) = (false, false, false);
+    let mut rest = text;
+    while !rest.is_empty() {
+        let blank = rest.len() - rest.trim_start().len();
+        out.push_str(&rest[..blank]);
+        rest = &rest[blank..];
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let word = &rest[..end];
+        rest = &rest[end..];
+        if word.is_empty() {
+            continue;
+        }
+        let opens_single = word.starts_with('\'');
+        let bare_end = word.trim_end_matches(['.', ',', ';', ':', '!', '?', ')']);
+        let closes_single = bare_end.ends_with('\'') && (single || opens_single);
+        let inside = single || double || back || opens_single || word.contains(['"', '`']);
+        if inside {
+            // The word without its quote marks and the punctuation after them.
+            let head = word.len() - word.trim_start_matches(['\'', '"', '`']).len();
+            let tail_start = head.max(bare_end.trim_end_matches(['\'', '"', '`']).len());
+            let content = &word[head..tail_start];
+            out.push_str(&word[..head]);
+            out.push_str(&f(content));
+            out.push_str(&word[tail_start..]);
+        } else {
+            out.push_str(word);
+        }
+        if opens_single && !closes_single {
+            single = true;
+        } else if closes_single {
+            single = false;
+        }
+        if word.matches('"').count() % 2 == 1 {
+            double = !double;
+        }
+        if word.matches('`').count() % 2 == 1 {
+            back = !back;
+        }
+    }
+    out
 }
 
 /// Where a line of a mail stands.
