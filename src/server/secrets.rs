@@ -1,18 +1,26 @@
-//! Hiding a mail's passwords, and nothing else, in everything it causes.
+//! A mail's passwords, and how its answers quote it without them (issue 34, item 3).
 //!
-//! A word is hidden when it is a password: written in a password's place of a line that parses (right
-//! or wrong: a wrong one may be the real one with a typo, or under a mistyped userid, or a password of
-//! another account), or found, by checking it, to be the password of an account of whoever wrote the
-//! mail. Every other word is shown as written. Lines that do not parse have no password places, so
-//! their candidates ([`command::password_candidates`]) are checked against the writer's accounts:
-//! those it logged in to with the right password in this mail (the word is compared with that
-//! password: no argon2 run), and those registered at the address the answer goes to (argon2, at most
-//! `limits.max_password_checks_per_mail` runs a mail). Only the writer learns what was hidden, and the
-//! writer owns those accounts. A word that cannot be checked (a stranger's mail, the runs used up, a
-//! command line that names someone else's account, or a mistyped `signup`, whose new password is no
-//! account's yet) is hidden as a whole word, as it may be a password; but for the words a line that
-//! parses puts in their places, which are shown as written when they cannot be checked (a new
-//! userid, an unknown one: its answer must read as a wrong password's).
+//! An answer quotes back only what it read. A command that parsed is rebuilt from its parts with
+//! `<password>` in each password place ([`Secrets::quote_command`]); a line that did not parse is
+//! quoted only up to where the command it resembles has its password, or up to its first word that
+//! is or may be a password ([`Secrets::quote_unread`]), and the parser's explanation of it is shown
+//! only when it names none of the words past that point but as `'...'`
+//! ([`Secrets::explain_unread`]). The comment is quoted only when checked (its command's password
+//! right), and hidden with the mail's passwords before it is stored or relayed
+//! ([`Secrets::hide`]). The server's own words are never masked: the answers' texts are masked
+//! only inside the quotes of the player's words ([`Secrets::hide_in`]), where an explanation names
+//! a userid or a move.
+//!
+//! Which words are passwords: the words in a password's place of a line that parses (right or
+//! wrong: a wrong one may be the real one with a typo, or under a mistyped userid, or a password of
+//! another account), and the words found, by checking them, to be the password of an account of
+//! whoever wrote the mail. Lines that do not parse have no password places, so their candidates
+//! ([`command::password_candidates`]) are checked against the writer's accounts: those it logged in
+//! to with the right password in this mail (the word is compared with that password: no argon2
+//! run), and those registered at the address the answer goes to (argon2, at most
+//! `limits.max_password_checks_per_mail` runs a mail). A word that cannot be checked (a stranger's
+//! mail, the runs used up, a command line that names someone else's account, or a mistyped
+//! `signup`, whose new password is no account's yet) is a suspect: treated as a password.
 //!
 //! All of it happens before the write lock, as the logins' checks do (see `auth`).
 
@@ -466,4 +474,125 @@ fn check(word: &str, writers: &mut [Writer], runs: &mut u32, max_runs: u32) -> V
         }
     }
     verdict
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn secrets(passwords: &[&str], suspects: &[&str]) -> Secrets {
+        Secrets {
+            passwords: passwords.iter().map(|s| s.to_string()).collect(),
+            suspects: suspects.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn only_the_quotes_of_an_answer_are_masked() {
+        let s = secrets(&["secret"], &["of", "you"]);
+        // The server's words stand, even when a suspect is one of them.
+        assert_eq!(
+            s.hide_quotes("The rest of the hour, you see. The userid 'secret' and 'of'."),
+            "The rest of the hour, you see. The userid '****' and '****'."
+        );
+        assert_eq!(
+            s.hide_quotes("Forgot it? Send `password reset secret`. Let's see."),
+            "Forgot it? Send `password reset ****`. Let's see."
+        );
+        assert_eq!(
+            s.hide_quotes("cannot read the move \"2-3 bob secret 4\": of course"),
+            "cannot read the move \"2-3 bob **** 4\": of course"
+        );
+        assert_eq!(
+            s.hide_quotes("'propose of' is not a proposal; of"),
+            "'propose ****' is not a proposal; of"
+        );
+        // An apostrophe inside or after a word opens no quote.
+        assert_eq!(s.hide_quotes("players' of you"), "players' of you");
+        assert_eq!(secrets(&[], &[]).hide_quotes("'x'"), "'x'");
+    }
+
+    #[test]
+    fn an_unread_line_is_quoted_up_to_its_password_place() {
+        let none = secrets(&[], &[]);
+        // The place `move` has its password, whatever stands there.
+        assert_eq!(
+            none.quote_unread("limit move 101 alice'-- WrongPw r1"),
+            "limit move 101 alice'-- ..."
+        );
+        assert_eq!(
+            none.quote_unread("limit move 101 alice Tr0ub4dor&34-1,3"),
+            "limit move 101 alice ..."
+        );
+        assert_eq!(none.quote_unread("set bob pw digets on"), "set bob ...");
+        assert_eq!(
+            none.quote_unread("change password alice pw"),
+            "change password alice ..."
+        );
+        // Or at the first word that is, or may be, a password, when that comes first.
+        let found = secrets(&["Tr0ub4dor&3"], &["zz9"]);
+        assert_eq!(
+            found.quote_unread("limit move alice Tr0ub4dor&3 4-1,3"),
+            "limit move alice ..."
+        );
+        assert_eq!(
+            found.quote_unread("limit show 101 zz9"),
+            "limit show 101 ..."
+        );
+        // A placeholder is no password; a line with no password place is quoted whole.
+        assert_eq!(
+            none.quote_unread("limit move 101 bob <password> 1-2,3 x"),
+            "limit move 101 bob <password> 1-2,3 x"
+        );
+        assert_eq!(none.quote_unread("lunch on friday?"), "lunch on friday?");
+        // A board mail's Subject: up to what is written after it.
+        assert_eq!(
+            none.quote_unread("Limit Board 101 bob secret 1-2,3"),
+            "Limit Board 101 bob ..."
+        );
+    }
+
+    #[test]
+    fn an_explanation_names_no_word_past_the_quote_that_may_be_a_password() {
+        let none = secrets(&[], &[]);
+        let line = "set bob pw subject fixed";
+        // `fixed` is past the password and was checked: it is no password, so it may be named.
+        assert_eq!(
+            none.explain_unread("'fixed' is not a subject", line)
+                .as_deref(),
+            Some("'fixed' is not a subject")
+        );
+        // The word in the password's place is named `...`; named elsewhere, nothing is shown.
+        assert_eq!(
+            none.explain_unread("'pw' is odd", line).as_deref(),
+            Some("'...' is odd")
+        );
+        assert_eq!(none.explain_unread("did you mean: set bob pw", line), None);
+        let suspect = secrets(&[], &["robert');DROP"]);
+        assert_eq!(
+            suspect
+                .explain_unread("'robert');DROP' is not a userid", "signup robert');DROP pw")
+                .as_deref(),
+            Some("'...' is not a userid")
+        );
+    }
+
+    #[test]
+    fn a_parsed_command_is_rebuilt_with_its_password_places_written_as_such() {
+        let cmd = command::parse("limit move 101 secret bob 1-2,3").unwrap();
+        assert_eq!(
+            secrets(&[], &[]).quote_command(&cmd),
+            "limit move 101 secret <password> 1-2,3"
+        );
+        // The password found in the userid's place is not quoted either.
+        assert_eq!(
+            secrets(&["secret"], &[]).quote_command(&cmd),
+            "limit move 101 <password> <password> 1-2,3"
+        );
+        let cmd = command::parse("limit challenge --password=pw alice bob").unwrap();
+        assert_eq!(
+            secrets(&[], &[]).quote_command(&cmd),
+            "limit challenge --password=<password> alice bob"
+        );
+    }
 }
