@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use super::mask::{PLACEHOLDER, Password, mask_for, mask_secrets};
+use super::mask::{PLACEHOLDER, Password, WHOLE_WORD_BELOW, mask_for, mask_secrets};
 use super::tokenizer::Token;
 use crate::games::GameOption;
 pub use crate::model::{GamesFilter, MailSetting, ProposalKind};
@@ -405,8 +405,12 @@ impl RawCommand {
             .iter()
             .map(|p| match p {
                 Piece::Secret(prefix, _) => Cow::Owned(format!("{prefix}{PLACEHOLDER}")),
+                // A short password is a word of its own (`a` is no part of `alice`), as masks take it.
                 Piece::Plain(w)
-                    if hidden(w) || pws.iter().any(|pw| !pw.is_empty() && w.contains(*pw)) =>
+                    if hidden(w)
+                        || pws.iter().any(|pw| {
+                            *pw == w.as_ref() || (pw.len() >= WHOLE_WORD_BELOW && w.contains(*pw))
+                        }) =>
                 {
                     Cow::Borrowed(PLACEHOLDER)
                 }

@@ -166,6 +166,11 @@ fn map_quoted(text: &str, f: impl Fn(&str) -> String) -> String {
     let mut rest = text;
     while !rest.is_empty() {
         let blank = rest.len() - rest.trim_start().len();
+        // A quote is closed by the end of its paragraph at the latest: a stray quote mark in the
+        // player's words does not make the rest of the answer a quote.
+        if rest[..blank].matches('\n').count() > 1 {
+            (single, double, back) = (false, false, false);
+        }
         out.push_str(&rest[..blank]);
         rest = &rest[blank..];
         let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
@@ -507,6 +512,11 @@ mod tests {
             s.hide_quotes("'propose of' is not a proposal; of"),
             "'propose ****' is not a proposal; of"
         );
+        // A stray quote mark ends with its paragraph.
+        assert_eq!(
+            s.hide_quotes("move \"x of\nyou\n\nthe rest of you"),
+            "move \"x ****\n****\n\nthe rest of you"
+        );
         // An apostrophe inside or after a word opens no quote.
         assert_eq!(s.hide_quotes("players' of you"), "players' of you");
         assert_eq!(secrets(&[], &[]).hide_quotes("'x'"), "'x'");
@@ -588,6 +598,12 @@ mod tests {
         assert_eq!(
             secrets(&["secret"], &[]).quote_command(&cmd),
             "limit move 101 <password> <password> 1-2,3"
+        );
+        // A short password is no part of a longer word.
+        let cmd = command::parse("limit move 101 alice a 1-2,3").unwrap();
+        assert_eq!(
+            secrets(&[], &[]).quote_command(&cmd),
+            "limit move 101 alice <password> 1-2,3"
         );
         let cmd = command::parse("limit challenge --password=pw alice bob").unwrap();
         assert_eq!(
