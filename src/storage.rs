@@ -123,6 +123,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0025_plain_subjects",
         include_str!("../migrations/0025_plain_subjects.sql"),
     ),
+    (
+        "0042_failures_without_unknown_userids",
+        include_str!("../migrations/0042_failures_without_unknown_userids.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.

@@ -121,6 +121,27 @@ impl Secrets {
                 content.to_string()
             }
         });
+        // The line a mistyped command was meant to be, after "did you mean:", is the player's
+        // words too: `signup ... <password>`.
+        let mut lines: Vec<String> = Vec::new();
+        let mut example = false;
+        for line in out.lines() {
+            if example {
+                let indent = line.len() - line.trim_start().len();
+                let words: Vec<&str> = line
+                    .split_whitespace()
+                    .map(|w| if hidden.contains(&w) { "..." } else { w })
+                    .collect();
+                lines.push(format!("{}{}", &line[..indent], words.join(" ")));
+            } else {
+                lines.push(line.to_string());
+            }
+            example = line.trim_end().ends_with("did you mean:");
+        }
+        let mut out = lines.join("\n");
+        if text.ends_with('\n') {
+            out.push('\n');
+        }
         (command::mask_words(&out, &hidden) == out && !self.holds_any(&out)).then_some(out)
     }
 
@@ -578,6 +599,17 @@ mod tests {
             Some("'...' is odd")
         );
         assert_eq!(none.explain_unread("did you mean: set bob pw", line), None);
+        // The example line after "did you mean:" is the player's words.
+        let suspects = secrets(&[], &["alice", "pw"]);
+        assert_eq!(
+            suspects
+                .explain_unread(
+                    "'sigup alice' is not a command; did you mean:\n    signup alice <password>",
+                    "sigup alice pw"
+                )
+                .as_deref(),
+            Some("'sigup ...' is not a command; did you mean:\n    signup ... <password>")
+        );
         let suspect = secrets(&[], &["robert');DROP"]);
         assert_eq!(
             suspect

@@ -333,3 +333,38 @@ fn typos_of_commands_with_passwords_quote_no_word_past_the_password_place() {
         assert!(!a.body.contains("NewPass2x"), "{line}:\n{}", a.body);
     }
 }
+
+#[test]
+fn a_password_in_the_userids_place_is_neither_quoted_nor_stored() {
+    let (mut env, mv) = started();
+    env.now += 150;
+    // Userid and password swapped, the password a wrong one (not alice's): it came back in no
+    // mail on 8096aec either, but its row of the password throttle kept it as written for a day.
+    env.deliver(&eml(
+        "alice@example.org",
+        &format!("limit move 101 {WRONG} alice {mv}"),
+        "",
+    ));
+    let mails = env.take_mails();
+    let lower = WRONG.to_lowercase();
+    assert!(!dump(&env).to_lowercase().contains(&lower), "stored");
+    assert_nowhere(&env, &mails, WRONG);
+    let a = only_to(&mails, "alice@example.org");
+    assert_server_words_whole(a);
+    assert!(
+        a.body
+            .contains(&format!("> limit move 101 <password> <password> {mv}\n")),
+        "{}",
+        a.body
+    );
+    // The throttle still counts the wrong password, under the word's hash.
+    let rows: i64 = env
+        .sqlite()
+        .query_row(
+            "SELECT count(*) FROM password_failures WHERE userid_key LIKE 'sha256:%'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(rows, 1);
+}
