@@ -4,10 +4,11 @@
 #   - the typo corpus: scripts/abuse/typos.sh's 23 typos, and the password glued to the move
 #     (`limit move 101 alice PW4-1,3`), each under the comment "Sent from my phone";
 #   - the issue's examples: a wrong password with a comment, a mangled userid with a wrong password,
-#     a pasted `Subject: limit chat 101 alice PW` line under a wrong password, the glued password.
+#     a pasted `Subject: limit chat 101 alice PW` line under a wrong password, the glued password,
+#     and a wrong password typed in the userid's place.
 # and counts, for each set, in what the server wrote:
 #   - answers that hold a password the mail carried (right or wrong, anywhere, even inside a word);
-#   - outbox rows and other database rows that hold one;
+#   - outbox rows and other database rows that hold one (ignoring case: the throttle lowercases);
 #   - answers in which a word of the server's own text is masked (a mask, a run of exactly four `*`,
 #     outside the quotes of the player's words and outside the "Your message" lines).
 # With BEFORE_BIN set to an older pbem binary, both columns are printed (docs/reliability.md,
@@ -58,6 +59,7 @@ replay() {
     send alice@example.org "limit chat 101 alice $WRONG" \
         "Subject: limit chat 101 alice $WRONG\nYour move! Let's see you get out of that one."
     send alice@example.org "limit move 101 alice $PW$m"
+    send alice@example.org "limit move 101 $WRONG alice $m"
     comm -13 <(echo "$seen") <(ls "$dir/outbox") >"$dir/examples"
 }
 
@@ -99,7 +101,7 @@ con = sqlite3.connect(d / "pbem.sqlite")
 for (t,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall():
     for row in con.execute(f'SELECT * FROM "{t}"'):
         text = "|".join(v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v) for v in row)
-        if any(s in text for s in secrets):
+        if any(s.lower() in text.lower() for s in secrets):
             rows += 1
             if show:
                 print(f"  password in a row of {t}", file=sys.stderr)
@@ -132,7 +134,7 @@ printf '%-62s %8s %8s\n' "" before after
 printf '%-62s %8s %8s\n' "typo corpus (24 typos): mails the server wrote" "${B[0]}" "${A[0]}"
 printf '%-62s %8s %8s\n' "  answers holding a password" "${B[1]}" "${A[1]}"
 printf '%-62s %8s %8s\n' "  answers with a server word masked" "${B[2]}" "${A[2]}"
-printf '%-62s %8s %8s\n' "issue's examples (4 mails): mails the server wrote" "${B[3]}" "${A[3]}"
+printf '%-62s %8s %8s\n' "issue's examples (5 mails): mails the server wrote" "${B[3]}" "${A[3]}"
 printf '%-62s %8s %8s\n' "  answers holding a password" "${B[4]}" "${A[4]}"
 printf '%-62s %8s %8s\n' "  answers with a server word masked" "${B[5]}" "${A[5]}"
 printf '%-62s %8s %8s\n' "database rows (outbox included) holding a password" "${B[6]}" "${A[6]}"
