@@ -39,20 +39,33 @@ pub(super) struct Secrets {
     /// Passwords: hidden wherever they occur (as whole words when shorter than
     /// [`command::WHOLE_WORD_BELOW`] characters).
     passwords: Vec<String>,
+    /// Words written in a password's place of a line that parsed and found to be no password
+    /// (nor checked right): hidden as passwords are in the player's words, but not in a command the
+    /// server writes out between backquotes, where such a word is the board or userid it also is
+    /// (`Subject: limit chat 101` reads as a command with `101` in its password's place).
+    slots: Vec<String>,
     /// Words that may be a password and could not be checked: hidden as whole words.
     suspects: Vec<String>,
 }
 
 impl Secrets {
-    /// `text` with the passwords and the suspects masked: for the player's own words only (a
-    /// comment), never for an answer's text.
+    fn is_empty(&self) -> bool {
+        self.passwords.is_empty() && self.slots.is_empty() && self.suspects.is_empty()
+    }
+
+    /// `text` with the passwords, the words in passwords' places and the suspects masked: for the
+    /// player's own words only (a comment, a quote of them), never for an answer's text.
     pub(super) fn hide(&self, text: &str) -> String {
-        command::mask_passwords(text, &self.passwords, &self.suspects)
+        if self.slots.is_empty() {
+            return command::mask_passwords(text, &self.passwords, &self.suspects);
+        }
+        let all: Vec<&String> = self.passwords.iter().chain(&self.slots).collect();
+        command::mask_passwords(text, &all, &self.suspects)
     }
 
     /// True when `word` is, or holds, a password or a suspect of the mail.
     pub(super) fn holds(&self, word: &str) -> bool {
-        (!self.passwords.is_empty() || !self.suspects.is_empty()) && self.hide(word) != word
+        !self.is_empty() && self.hide(word) != word
     }
 
     /// A command that parsed, as an answer quotes it back: rebuilt from its parts, with
@@ -114,7 +127,7 @@ impl Secrets {
         if hidden.is_empty() {
             return Some(text.to_string());
         }
-        let out = map_quoted(text, |content| {
+        let out = map_quoted(text, |content, _| {
             if hidden.contains(&content) {
                 "...".to_string()
             } else {
@@ -147,24 +160,31 @@ impl Secrets {
 
     /// True when `text` holds one of the mail's passwords or suspects anywhere.
     fn holds_any(&self, text: &str) -> bool {
-        (!self.passwords.is_empty() || !self.suspects.is_empty()) && self.hide(text) != text
+        !self.is_empty() && self.hide(text) != text
     }
 
     /// `text` (an answer's) with the mail's passwords and suspects masked where the text quotes
-    /// the player's words, and nowhere else: inside `'...'`, `"..."` and backquotes, as the
-    /// explanations quote a userid, a move or a command. The server's own words are never masked.
+    /// the player's words, and nowhere else: inside `'...'` and `"..."`, as the explanations quote
+    /// a userid or a move, and, of the passwords found, inside a command between backquotes
+    /// (`password reset <the userid written>`). The server's own words are never masked.
     pub(super) fn hide_quotes(&self, text: &str) -> String {
-        if self.passwords.is_empty() && self.suspects.is_empty() {
+        if self.is_empty() {
             return text.to_string();
         }
-        map_quoted(text, |content| self.hide(content))
+        map_quoted(text, |content, backquoted| {
+            if backquoted {
+                command::mask_passwords(content, &self.passwords, &[] as &[String])
+            } else {
+                self.hide(content)
+            }
+        })
     }
 
     /// Hides the secrets where an outcome answered to the sender (or shown to the admin) quotes
     /// the player's words ([`Secrets::hide_quotes`]): its text, its Subject and its letters to the
     /// sender. Letters to others carry of the mail only its comment, hidden before it was stored.
     pub(super) fn hide_in(&self, o: &mut Outcome) {
-        if self.passwords.is_empty() && self.suspects.is_empty() {
+        if self.is_empty() {
             return;
         }
         o.text = self.hide_quotes(&o.text);
@@ -179,8 +199,9 @@ impl Secrets {
 /// `text` with `f` applied to what it quotes, word by word, and to nothing else: the words between
 /// `"` or backquotes, and from a word that opens with `'` to one that closes with it (`'bob'`,
 /// `'propose peace'`: an apostrophe inside a word, `Let's`, neither opens nor closes). A word's
-/// quote marks and the punctuation after them are kept.
-fn map_quoted(text: &str, f: impl Fn(&str) -> String) -> String {
+/// quote marks and the punctuation after them are kept. `f` is told whether the word stands between
+/// backquotes only (a command written out).
+fn map_quoted(text: &str, f: impl Fn(&str, bool) -> String) -> String {
     let mut out = String::with_capacity(text.len());
     // Inside `'...'`, `"..."`, backquotes.
     let (mut single, mut double, mut back) = (false, false, false);
@@ -210,7 +231,8 @@ fn map_quoted(text: &str, f: impl Fn(&str) -> String) -> String {
             let tail_start = head.max(bare_end.trim_end_matches(['\'', '"', '`']).len());
             let content = &word[head..tail_start];
             out.push_str(&word[..head]);
-            out.push_str(&f(content));
+            let quoted = single || double || opens_single || word.contains('"');
+            out.push_str(&f(content, !quoted));
             out.push_str(&word[tail_start..]);
         } else {
             out.push_str(word);
@@ -335,6 +357,8 @@ impl Core {
         };
 
         let mut passwords: Vec<String> = Vec::new();
+        let mut slot_words: Vec<String> = Vec::new();
+        let right_passwords: Vec<String> = logins.right().map(|(_, pw)| pw.to_string()).collect();
         // Each line's candidates, and the registered userids it names.
         let mut to_check: Vec<ToCheck<'_>> = Vec::new();
         for &(line, place) in lines {
@@ -347,8 +371,10 @@ impl Core {
             // A registered userid written as a password (`limit resign 102 robot3 robot3`) is
             // hidden in its place only: elsewhere it is the public userid.
             for s in &slots {
-                if !is_registered(s)? {
+                if right_passwords.iter().any(|p| p == s) {
                     passwords.push(s.to_string());
+                } else if !is_registered(s)? {
+                    slot_words.push(s.to_string());
                 }
             }
             // Userid and password swapped (`limit move 101 hunter2x bob`): a registered userid in
@@ -426,9 +452,13 @@ impl Core {
         passwords.dedup();
         suspects.sort();
         suspects.dedup();
-        suspects.retain(|s| !passwords.contains(s));
+        slot_words.sort();
+        slot_words.dedup();
+        slot_words.retain(|s| !passwords.contains(s));
+        suspects.retain(|s| !passwords.contains(s) && !slot_words.contains(s));
         Ok(Secrets {
             passwords,
+            slots: slot_words,
             suspects,
         })
     }
@@ -509,6 +539,7 @@ mod tests {
     fn secrets(passwords: &[&str], suspects: &[&str]) -> Secrets {
         Secrets {
             passwords: passwords.iter().map(|s| s.to_string()).collect(),
+            slots: Vec::new(),
             suspects: suspects.iter().map(|s| s.to_string()).collect(),
         }
     }
@@ -532,6 +563,17 @@ mod tests {
         assert_eq!(
             s.hide_quotes("'propose of' is not a proposal; of"),
             "'propose ****' is not a proposal; of"
+        );
+        // A word written in a password's place and found no password is the player's word: hidden
+        // where an explanation quotes the player, not in a command the server writes out.
+        let slot = Secrets {
+            passwords: Vec::new(),
+            slots: vec!["101".to_string()],
+            suspects: Vec::new(),
+        };
+        assert_eq!(
+            slot.hide_quotes("'101' is odd: write `limit chat 101 alice <password>`."),
+            "'****' is odd: write `limit chat 101 alice <password>`."
         );
         // A stray quote mark ends with its paragraph.
         assert_eq!(

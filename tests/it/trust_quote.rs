@@ -368,3 +368,25 @@ fn a_password_in_the_userids_place_is_neither_quoted_nor_stored() {
         .unwrap();
     assert_eq!(rows, 1);
 }
+
+#[test]
+fn a_pasted_subject_line_in_a_mult_mail_leaves_the_answers_subject_whole() {
+    let (mut env, _) = started();
+    env.now += 150;
+    // `Subject: limit chat 101` parses as the command `limit` of a game called `subject:`, with
+    // `101` in its password's place: 8096aec masked `101` wherever it stood, the Subject of the
+    // chat's answer included (`Limit Board **** Error`).
+    env.deliver(&eml(
+        "alice@example.org",
+        "mult",
+        &format!("limit chat 101 alice {PW}\nSubject: limit chat 101\n"),
+    ));
+    let mails = env.take_mails();
+    assert_nowhere(&env, &mails, PW);
+    let subjects: Vec<&str> = mails.iter().map(|m| m.subject.as_str()).collect();
+    assert!(subjects.contains(&"Limit Board 101 Error"), "{subjects:?}");
+    for m in &mails {
+        assert_server_words_whole(m);
+        assert!(!m.body.contains("****"), "{}", m.body);
+    }
+}
