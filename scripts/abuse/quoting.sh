@@ -5,7 +5,8 @@
 #     (`limit move 101 alice PW4-1,3`), each under the comment "Sent from my phone";
 #   - the examples: a wrong password with a comment, a mangled userid with a wrong password,
 #     a pasted `Subject: limit chat 101 alice PW` line under a wrong password, the glued password,
-#     and a wrong password typed in the userid's place.
+#     a wrong password typed in the userid's place, and a `mult` mail with a chat and a pasted
+#     `Subject: limit chat 101` line (read as a command with `101` in its password's place).
 # and counts, for each set, in what the server wrote:
 #   - answers that hold a password the mail carried (right or wrong, anywhere, even inside a word);
 #   - outbox rows and other database rows that hold one (ignoring case: the throttle lowercases);
@@ -60,6 +61,7 @@ replay() {
         "Subject: limit chat 101 alice $WRONG\nYour move! Let's see you get out of that one."
     send alice@example.org "limit move 101 alice $PW$m"
     send alice@example.org "limit move 101 $WRONG alice $m"
+    send alice@example.org "mult" "limit chat 101 alice $PW\nSubject: limit chat 101"
     comm -13 <(echo "$seen") <(ls "$dir/outbox") >"$dir/examples"
 }
 
@@ -134,7 +136,7 @@ printf '%-62s %8s %8s\n' "" before after
 printf '%-62s %8s %8s\n' "typo corpus (24 typos): mails the server wrote" "${B[0]}" "${A[0]}"
 printf '%-62s %8s %8s\n' "  answers holding a password" "${B[1]}" "${A[1]}"
 printf '%-62s %8s %8s\n' "  answers with a server word masked" "${B[2]}" "${A[2]}"
-printf '%-62s %8s %8s\n' "issue's examples (5 mails): mails the server wrote" "${B[3]}" "${A[3]}"
+printf '%-62s %8s %8s\n' "issue's examples (6 mails): mails the server wrote" "${B[3]}" "${A[3]}"
 printf '%-62s %8s %8s\n' "  answers holding a password" "${B[4]}" "${A[4]}"
 printf '%-62s %8s %8s\n' "  answers with a server word masked" "${B[5]}" "${A[5]}"
 printf '%-62s %8s %8s\n' "database rows (outbox included) holding a password" "${B[6]}" "${A[6]}"
