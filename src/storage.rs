@@ -128,6 +128,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         include_str!("../migrations/0040_talk_caps.sql"),
     ),
     (
+        "0042_failures_without_unknown_userids",
+        include_str!("../migrations/0042_failures_without_unknown_userids.sql"),
+    ),
+    (
         "0044_robot_turns",
         include_str!("../migrations/0044_robot_turns.sql"),
     ),
