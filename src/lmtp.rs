@@ -13,8 +13,9 @@
 //! SIGTERM or SIGINT stop the server: no new connection is taken, a message being read or ingested is
 //! finished and answered, every other command gets `421 4.3.2 shutting down`, and the process exits 0.
 //! A client that is silent past `idle_timeout_secs` is sent away; once the slots run low, so is one
-//! that delivered nothing for `busy_idle_timeout_secs`, and a full house makes room for a new
-//! connection ([`slots`]).
+//! that delivered nothing for `busy_idle_timeout_secs`, a full house makes room for a new
+//! connection, and one peer (an address, or a local user on the Unix socket) holds at most
+//! `max_connections_per_peer` of them ([`slots`]).
 //!
 //! The outbox is sent as the listener starts and every `flush_interval_secs` after: the replies that a
 //! killed listener's workers had committed but not sent go out without anyone running
@@ -22,13 +23,11 @@
 
 pub mod protocol;
 pub mod slots;
+mod socket;
 
 use std::io::{self, Read, Write};
-use std::net::{TcpListener, TcpStream};
 use std::os::fd::{AsRawFd, RawFd};
-use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
-use std::os::unix::net::{UnixListener, UnixStream};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread::JoinHandle;
@@ -39,7 +38,8 @@ use crate::config::{Config, Listen};
 use crate::exit::{self, EX_OK, EX_TEMPFAIL, EX_UNAVAILABLE};
 use crate::server::Server;
 use protocol::{Mail, SHUTTING_DOWN, Session, Step, Verdict};
-use slots::Slot;
+use slots::{Peer, Slot};
+use socket::{Conn, Listener};
 
 /// Set by SIGTERM/SIGINT.
 static SHUTDOWN: AtomicBool = AtomicBool::new(false);
@@ -104,7 +104,11 @@ pub fn run(cfg: Config, listen: &Listen, seed: Option<u64>, clock: Arc<dyn Clock
         mails: AtomicU64::new(0),
     });
     let flusher = start_flusher(&cfg, seed, &clock, wake);
-    let connections = accept_loop(&listener, &shared, &jobs, cfg.lmtp.max_connections);
+    let caps = Caps {
+        max_connections: cfg.lmtp.max_connections,
+        per_peer: slots::per_peer(&cfg.lmtp),
+    };
+    let connections = accept_loop(&listener, &shared, &jobs, caps);
     let open = connections.iter().filter(|h| !h.is_finished()).count();
     eprintln!("pbem: lmtp: shutting down; finishing {open} open connection(s)");
     listener.close();
@@ -336,13 +340,24 @@ fn ingest(server: &mut Server, job: &Job, db: &Path) -> Verdict {
     }
 }
 
+/// How many connections may be open: in all, and from one peer.
+#[derive(Clone, Copy)]
+struct Caps {
+    max_connections: usize,
+    per_peer: usize,
+}
+
 /// Accepts connections until a signal comes; returns the threads of the connections.
 fn accept_loop(
     listener: &Listener,
     shared: &Arc<Shared>,
     jobs: &mpsc::Sender<Job>,
-    max_connections: usize,
+    caps: Caps,
 ) -> Vec<JoinHandle<()>> {
+    let Caps {
+        max_connections,
+        per_peer,
+    } = caps;
     let mut threads: Vec<(JoinHandle<()>, Arc<Slot>, Conn)> = Vec::new();
     let mut number: u64 = 0;
     while !SHUTDOWN.load(Ordering::SeqCst) {
@@ -355,7 +370,7 @@ fn accept_loop(
                 continue;
             }
         }
-        let conn = match listener.accept() {
+        let (conn, peer) = match listener.accept() {
             Ok(c) => c,
             Err(e) => {
                 // Out of file descriptors and the like: wait instead of spinning.
@@ -370,16 +385,28 @@ fn accept_loop(
         let _ = conn.set_write_timeout(Some(shared.idle));
         let now = Instant::now();
         let open = threads.iter().filter(|(_, s, _)| !s.is_evicted()).count();
-        if open >= max_connections && !make_room(&threads, now) {
-            let mut conn = conn;
-            let _ = conn.set_write_timeout(Some(Duration::from_secs(1)));
-            let _ = conn.write_all(
+        let peer_full =
+            slots::peer_is_full(threads.iter().map(|(_, s, _)| s.as_ref()), peer, per_peer);
+        // A peer at its cap may give up an idle connection of its own to its new one, never another
+        // peer's: otherwise its new connections would close the ones others' mail needs.
+        let admitted = if peer_full {
+            make_room(&threads, now, Some(peer))
+        } else {
+            open < max_connections || make_room(&threads, now, None)
+        };
+        if !admitted {
+            let reply = if peer_full && per_peer < max_connections {
+                format!(
+                    "421 4.3.2 too many connections from {peer} (max_connections_per_peer = \
+                     {per_peer}); try again later\r\n"
+                )
+            } else {
                 format!(
                     "421 4.3.2 too many connections (max_connections = {max_connections}); try \
                      again later\r\n"
                 )
-                .as_bytes(),
-            );
+            };
+            refuse(conn, &reply);
             continue;
         }
         // A handle on the socket, to wake its thread when it must make room.
@@ -389,7 +416,7 @@ fn accept_loop(
         };
         number += 1;
         shared.active.fetch_add(1, Ordering::SeqCst);
-        let slot = Arc::new(Slot::new(shared.epoch, now));
+        let slot = Arc::new(Slot::new(shared.epoch, now, peer));
         let (shared_c, jobs_c, slot_c) = (Arc::clone(shared), jobs.clone(), Arc::clone(&slot));
         let spawned = std::thread::Builder::new()
             .name(format!("lmtp-conn-{number}"))
@@ -409,10 +436,25 @@ fn accept_loop(
     threads.into_iter().map(|(t, ..)| t).collect()
 }
 
-/// Every slot is taken: closes the connection idle longest to make room for a new one (its thread
-/// is woken by the end of its input and says why). False when none may be closed.
-fn make_room(threads: &[(JoinHandle<()>, Arc<Slot>, Conn)], now: Instant) -> bool {
-    let Some(chosen) = slots::victim(threads.iter().map(|(_, s, _)| s.as_ref()), now) else {
+/// Answers a connection that gets no slot with `reply` and closes it.
+fn refuse(mut conn: Conn, reply: &str) {
+    let _ = conn.set_write_timeout(Some(Duration::from_secs(1)));
+    let _ = conn.write_all(reply.as_bytes());
+}
+
+/// Every slot is taken (of all, or of peer `of`): closes the connection idle longest (of `of`'s,
+/// when given) to make room for a new one (its thread is woken by the end of its input and says
+/// why). False when none may be closed.
+fn make_room(
+    threads: &[(JoinHandle<()>, Arc<Slot>, Conn)],
+    now: Instant,
+    of: Option<Peer>,
+) -> bool {
+    let candidates = threads
+        .iter()
+        .map(|(_, s, _)| s.as_ref())
+        .filter(|s| of.is_none_or(|p| s.peer() == p));
+    let Some(chosen) = slots::victim(candidates, now) else {
         return false;
     };
     if !chosen.evict() {
@@ -581,175 +623,6 @@ fn deliver(mail: Mail, jobs: &mpsc::Sender<Job>, name: String) -> Verdict {
     verdict
         .recv()
         .unwrap_or_else(|_| Verdict::Temporary("the worker died; try again later".into()))
-}
-
-/// A listening socket.
-enum Listener {
-    /// The socket file (removed at the end if it is still ours) and its inode.
-    Unix(UnixListener, PathBuf, (u64, u64)),
-    Tcp(TcpListener),
-}
-
-impl Listener {
-    fn bind(listen: &Listen) -> Result<Listener, String> {
-        match listen {
-            Listen::Inet(addr) => TcpListener::bind(addr.as_str())
-                .map(Listener::Tcp)
-                .map_err(|e| format!("cannot listen on inet:{addr}: {e}")),
-            Listen::Unix(path) => bind_unix(path),
-        }
-    }
-
-    fn address(&self) -> String {
-        match self {
-            Listener::Unix(_, p, _) => format!("unix:{}", p.display()),
-            Listener::Tcp(l) => match l.local_addr() {
-                Ok(a) => format!("inet:{a}"),
-                Err(_) => "inet:?".into(),
-            },
-        }
-    }
-
-    fn fd(&self) -> RawFd {
-        match self {
-            Listener::Unix(l, _, _) => l.as_raw_fd(),
-            Listener::Tcp(l) => l.as_raw_fd(),
-        }
-    }
-
-    fn accept(&self) -> io::Result<Conn> {
-        match self {
-            Listener::Unix(l, _, _) => l.accept().map(|(s, _)| Conn::Unix(s)),
-            Listener::Tcp(l) => l.accept().map(|(s, _)| {
-                // Replies are short and the client waits for each: no Nagle delay.
-                let _ = s.set_nodelay(true);
-                Conn::Tcp(s)
-            }),
-        }
-    }
-
-    /// Stops listening; a Unix socket file is removed unless another server has taken its place.
-    fn close(self) {
-        if let Listener::Unix(l, path, id) = self {
-            drop(l);
-            if std::fs::symlink_metadata(&path).is_ok_and(|m| (m.dev(), m.ino()) == id) {
-                let _ = std::fs::remove_file(&path);
-            }
-        }
-    }
-}
-
-/// Listens on a Unix socket at `path`: a socket file left by a server that died is removed, one that
-/// a running server listens on is left alone and refused.
-fn bind_unix(path: &Path) -> Result<Listener, String> {
-    let shown = path.display();
-    match std::fs::symlink_metadata(path) {
-        Ok(m) if m.file_type().is_socket() => {
-            if UnixStream::connect(path).is_ok() {
-                return Err(format!(
-                    "another process is listening on {shown}: stop it first, or give this one \
-                     another socket with --listen unix:PATH or [lmtp] listen"
-                ));
-            }
-            std::fs::remove_file(path)
-                .map_err(|e| format!("cannot remove the stale socket {shown}: {e}"))?;
-        }
-        Ok(_) => {
-            return Err(format!(
-                "{shown} exists and is not a socket: move it away, or choose another path with \
-                 --listen unix:PATH or [lmtp] listen"
-            ));
-        }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-        Err(e) => return Err(format!("cannot look at {shown}: {e}")),
-    }
-    let l = UnixListener::bind(path).map_err(|e| {
-        format!("cannot listen on unix:{shown}: {e} (the folder must exist and be writable)")
-    })?;
-    // Anyone who may reach the socket may deliver to it, as anyone may mail the server: who reaches
-    // it is decided by the folder's rights.
-    let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o666));
-    let id = std::fs::symlink_metadata(path)
-        .map(|m| (m.dev(), m.ino()))
-        .map_err(|e| format!("cannot look at {shown}: {e}"))?;
-    Ok(Listener::Unix(l, path.to_path_buf(), id))
-}
-
-/// A client connection.
-enum Conn {
-    Unix(UnixStream),
-    Tcp(TcpStream),
-}
-
-impl Conn {
-    fn try_clone(&self) -> io::Result<Conn> {
-        match self {
-            Conn::Unix(s) => s.try_clone().map(Conn::Unix),
-            Conn::Tcp(s) => s.try_clone().map(Conn::Tcp),
-        }
-    }
-
-    /// Ends the input of the connection, which wakes the thread waiting on it.
-    fn shut_down_reading(&self) {
-        let _ = match self {
-            Conn::Unix(s) => s.shutdown(std::net::Shutdown::Read),
-            Conn::Tcp(s) => s.shutdown(std::net::Shutdown::Read),
-        };
-    }
-
-    /// Ends the connection both ways, whoever else holds a handle on it.
-    fn shut_down_both(&self) {
-        let _ = match self {
-            Conn::Unix(s) => s.shutdown(std::net::Shutdown::Both),
-            Conn::Tcp(s) => s.shutdown(std::net::Shutdown::Both),
-        };
-    }
-
-    /// Ends the output of the connection: the client reads the end after the last reply.
-    fn shut_down_writing(&self) {
-        let _ = match self {
-            Conn::Unix(s) => s.shutdown(std::net::Shutdown::Write),
-            Conn::Tcp(s) => s.shutdown(std::net::Shutdown::Write),
-        };
-    }
-
-    fn set_write_timeout(&self, t: Option<Duration>) -> io::Result<()> {
-        match self {
-            Conn::Unix(s) => s.set_write_timeout(t),
-            Conn::Tcp(s) => s.set_write_timeout(t),
-        }
-    }
-}
-
-impl Read for Conn {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        match self {
-            Conn::Unix(s) => s.read(buf),
-            Conn::Tcp(s) => s.read(buf),
-        }
-    }
-}
-
-impl Write for Conn {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match self {
-            Conn::Unix(s) => s.write(buf),
-            Conn::Tcp(s) => s.write(buf),
-        }
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
-impl AsRawFd for Conn {
-    fn as_raw_fd(&self) -> RawFd {
-        match self {
-            Conn::Unix(s) => s.as_raw_fd(),
-            Conn::Tcp(s) => s.as_raw_fd(),
-        }
-    }
 }
 
 /// What [`wait_readable`] saw.

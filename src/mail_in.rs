@@ -119,7 +119,7 @@ pub struct Incoming {
     pub from: Option<String>,
     /// The Subject, decoded, with `Re:`/`Fwd:`/`[tag]` prefixes stripped and control characters made
     /// spaces. It may hold a command with its password: never log or quote it as it stands (the server
-    /// quotes it with the mail's passwords hidden).
+    /// quotes it rebuilt, or only up to where a password may stand: `server::secrets`).
     pub subject: String,
     /// The message ids from References and In-Reply-To, oldest first, for threading the reply.
     pub references: Vec<String>,

@@ -384,6 +384,33 @@ mod tests {
         assert!(!html.contains("<pre"), "{html}");
     }
 
+    /// The picture's Content-ID is the mail's own; the HTML names it as a `cid:` URL, encoded where
+    /// an older outbox row's Message-ID holds a byte that a URL would read otherwise (RFC 2392).
+    #[test]
+    fn the_picture_s_content_id_is_the_mail_s_own_and_the_html_names_it() {
+        let g = crate::games::limit::Game::new(Default::default(), 2, 7).unwrap();
+        let mut mail = sample().with_picture(Some(crate::games::limit::svg::svg(&g)));
+        for (message_id, url) in [
+            ("<pbem.1@example.org>", "cid:board.pbem.1@example.org\""),
+            (
+                "<a%2F/b?c#d@example.org>",
+                "cid:board.a%252F%2Fb%3Fc%23d@example.org\"",
+            ),
+        ] {
+            mail.message_id = message_id.to_string();
+            let raw = mail.to_message().unwrap().formatted();
+            let msg = mail_parser::MessageParser::default().parse(&raw).unwrap();
+            let html = msg.body_html(0).unwrap();
+            assert!(html.contains(url), "{url} in {html}");
+            let picture = msg.attachments().next().unwrap();
+            let inner = &message_id[1..message_id.len() - 1];
+            assert_eq!(
+                mail_parser::MimeHeaders::content_id(picture),
+                Some(format!("board.{inner}").as_str())
+            );
+        }
+    }
+
     #[test]
     fn builds_all_headers() {
         let text = formatted(&sample());

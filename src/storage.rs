@@ -127,6 +127,14 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0040_talk_caps",
         include_str!("../migrations/0040_talk_caps.sql"),
     ),
+    (
+        "0042_failures_without_unknown_userids",
+        include_str!("../migrations/0042_failures_without_unknown_userids.sql"),
+    ),
+    (
+        "0044_robot_turns",
+        include_str!("../migrations/0044_robot_turns.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.
@@ -366,12 +374,20 @@ impl Db {
                 });
             }
             let Some((_name, sql)) = MIGRATIONS.get(version as usize) else {
-                return Ok(());
+                break;
             };
             tx.execute_batch(sql)?;
             tx.pragma_update(None, "user_version", version + 1)?;
             tx.commit()?;
         }
+        // Each step wrote its own copies of the schema's pages to the WAL: for a new file about 0.7
+        // MB, most of it the same pages again. Copied into the file and the WAL emptied now, so that
+        // a nearly full disk holds the file once, not the file and the steps (tests/it/trust_mta.rs,
+        // a full disk). Best effort: another process reading only makes it wait or do less.
+        let _ = self
+            .conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+        Ok(())
     }
 
     /// The schema version of the open database.
@@ -1010,5 +1026,128 @@ mod tests {
         assert!(db.claim_unsent(12, 0, 10).unwrap().is_empty());
         let stale = db.claim_unsent(1000, 500, 10).unwrap();
         assert_eq!(stale.len(), 2, "{alive} and {orphan} once stale");
+    }
+}
+
+/// Every query that runs for each mail or each `pbem cron` and reads a table that grows with the
+/// games or the mail reads it by an index (issue 35, item 1): `EXPLAIN QUERY PLAN` of the very
+/// statement the code runs, on a database brought up to date by the migrations.
+#[cfg(test)]
+mod query_plans {
+    use super::*;
+
+    /// The plan's lines of `sql` (its `?N` bound to 0).
+    fn plan(db: &Db, sql: &str) -> Vec<String> {
+        let mut stmt = db
+            .conn
+            .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+            .unwrap();
+        let n = stmt.parameter_count();
+        let params: Vec<i64> = vec![0; n];
+        stmt.query_map(rusqlite::params_from_iter(params), |r| {
+            r.get::<_, String>(3)
+        })
+        .unwrap()
+        .collect::<rusqlite::Result<Vec<_>>>()
+        .unwrap()
+    }
+
+    /// Asserts that `sql` reads `table` by each of `indexes` and nothing by a scan of a whole table.
+    fn uses_index(sql: &str, table: &str, indexes: &[&str]) {
+        let dir = crate::scratch::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("t.sqlite"), Duration::from_secs(5)).unwrap();
+        let lines = plan(&db, sql);
+        for index in indexes {
+            assert!(
+                lines
+                    .iter()
+                    .any(|l| l.contains(&format!("{table} USING INDEX {index} "))
+                        || l.contains(&format!("{table} USING COVERING INDEX {index} "))),
+                "{sql}\nis not read by {index}: {lines:?}"
+            );
+        }
+        for l in &lines {
+            let whole_table = l.starts_with("SCAN ") && !l.contains(" USING ");
+            assert!(!whole_table, "{sql}\nscans a whole table: {lines:?}");
+        }
+    }
+
+    #[test]
+    fn the_robots_to_move_are_read_by_their_index() {
+        uses_index(listing::ROBOTS_TO_MOVE, "games", &["games_robot_turn"]);
+    }
+
+    #[test]
+    fn the_outbox_prune_reads_the_sent_and_the_refused_rows_by_their_indexes() {
+        uses_index(
+            outbox::PRUNE_SENT,
+            "outbox",
+            &["outbox_sent", "outbox_refused"],
+        );
+    }
+
+    /// The column the index of robots' turns holds follows every change of the seat to move, the
+    /// end of a game, a seat's player and an account's robot level (the triggers of migration 0044).
+    #[test]
+    fn the_robots_to_move_follow_moves_ends_seats_and_robot_levels() {
+        let dir = crate::scratch::tempdir().unwrap();
+        let mut db = Db::open(&dir.path().join("t.sqlite"), Duration::from_secs(5)).unwrap();
+        let tx = db.transaction().unwrap();
+        let alice = tx.insert_user("alice", "h", &[], 1).unwrap();
+        let bob = tx.insert_user("bob", "h", &[], 1).unwrap();
+        let robot = tx
+            .user("robot1")
+            .unwrap()
+            .expect("made by migration 0012")
+            .id;
+        let status = |to_move: Option<usize>| SavedStatus {
+            finished: to_move.is_none(),
+            to_move,
+            line: String::new(),
+        };
+        // Game 1: alice against robot1, alice to move; game 2: robot1 against bob, robot1 to move.
+        let g1 = tx
+            .insert_game("limit", 101, "{}", &status(Some(0)), &[alice, robot], 10)
+            .unwrap();
+        let g2 = tx
+            .insert_game("limit", 102, "{}", &status(Some(0)), &[robot, bob], 20)
+            .unwrap();
+        tx.commit().unwrap();
+        let to_move = |db: &Db| -> Vec<u32> {
+            db.robots_to_move(i64::MAX, 100)
+                .unwrap()
+                .into_iter()
+                .map(|(_, b)| b)
+                .collect()
+        };
+        assert_eq!(to_move(&db), [102]);
+        let tx = db.transaction().unwrap();
+        tx.update_game(g1, "{}", &status(Some(1)), 30).unwrap();
+        tx.commit().unwrap();
+        assert_eq!(to_move(&db), [102, 101], "oldest first");
+        assert_eq!(
+            db.robots_to_move(25, 100).unwrap().len(),
+            1,
+            "since 25 or before"
+        );
+        let tx = db.transaction().unwrap();
+        tx.update_game(g2, "{}", &status(None), 40).unwrap();
+        // A person takes the robot's seat.
+        tx.replace_seat(g1, 1, bob, 50).unwrap();
+        tx.commit().unwrap();
+        assert!(to_move(&db).is_empty());
+        let tx = db.transaction().unwrap();
+        tx.replace_seat(g1, 1, robot, 60).unwrap();
+        tx.commit().unwrap();
+        assert_eq!(to_move(&db), [101]);
+        // An account that stops being a robot (and one that becomes one).
+        db.conn
+            .execute("UPDATE users SET robot = NULL WHERE id = ?1", [robot])
+            .unwrap();
+        assert!(to_move(&db).is_empty());
+        db.conn
+            .execute("UPDATE users SET robot = 1 WHERE id = ?1", [robot])
+            .unwrap();
+        assert_eq!(to_move(&db), [101]);
     }
 }

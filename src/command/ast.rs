@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use super::mask::{Password, mask_for, mask_secrets};
+use super::mask::{PLACEHOLDER, Password, WHOLE_WORD_BELOW, mask_for, mask_secrets};
 use super::tokenizer::Token;
 use crate::games::GameOption;
 pub use crate::model::{GamesFilter, MailSetting, ProposalKind};
@@ -386,6 +386,38 @@ impl RawCommand {
             })
             .collect();
         mask_secrets(&words.join(" "), &pws)
+    }
+
+    /// The command rebuilt from its parts, as an answer quotes it back: every password place
+    /// written [`PLACEHOLDER`], and so is any other word that is one of this command's passwords or
+    /// that `hidden` says may be a password (a password written in the userid's place, say). No
+    /// text around the parts is masked: the parts are all there is.
+    pub fn quoted(&self, hidden: impl Fn(&str) -> bool) -> String {
+        let pieces = self.pieces();
+        let pws: Vec<&str> = pieces
+            .iter()
+            .filter_map(|p| match p {
+                Piece::Secret(_, pw) => Some(*pw),
+                Piece::Plain(_) => None,
+            })
+            .collect();
+        let words: Vec<Cow<'_, str>> = pieces
+            .iter()
+            .map(|p| match p {
+                Piece::Secret(prefix, _) => Cow::Owned(format!("{prefix}{PLACEHOLDER}")),
+                // A short password is a word of its own (`a` is no part of `alice`), as masks take it.
+                Piece::Plain(w)
+                    if hidden(w)
+                        || pws.iter().any(|pw| {
+                            *pw == w.as_ref() || (pw.len() >= WHOLE_WORD_BELOW && w.contains(*pw))
+                        }) =>
+                {
+                    Cow::Borrowed(PLACEHOLDER)
+                }
+                Piece::Plain(w) => Cow::Borrowed(w.as_ref()),
+            })
+            .collect();
+        words.join(" ")
     }
 
     /// The userid and password the command logs in with: the player's own, or for a challenge

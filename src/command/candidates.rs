@@ -93,6 +93,35 @@ pub(crate) fn password_positions(words: &[&str]) -> Vec<usize> {
     pos
 }
 
+/// Where an answer stops quoting a line it could not read (0-based word positions, split at
+/// whitespace, in order): the password places of the command its first words name or resemble (a
+/// `<password>` left there is no password, and no stop), and after a board mail's Subject the first
+/// word written after it. The words before the first stop are the command's own and those the
+/// player wrote before the password; from there on a word may be the password, even in a line
+/// whose other words are misplaced.
+pub fn unread_stops(line: &str) -> Vec<usize> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if let Some(after) = after_board_subject(&words) {
+        return if after < words.len() {
+            vec![after]
+        } else {
+            Vec::new()
+        };
+    }
+    let mut stops: Vec<usize> = password_positions(&words)
+        .into_iter()
+        .filter(|&i| !is_placeholder(secret_of(words[i])))
+        .collect();
+    stops.sort_unstable();
+    stops
+}
+
+/// True when `word` may be a password: some way of reading it (see [`password_candidates`]) is not
+/// a word of the command language, a number, a move, an option, an address or a placeholder.
+pub fn may_be_password(word: &str, games: &[&str]) -> bool {
+    pieces(word).into_iter().any(|p| !is_plain_word(p, games))
+}
+
 /// True when a line resembles a command that sets a new password (`signup`, `change password`,
 /// `password set`), or a group's word with no member it resembles: a new password belongs to no
 /// account yet, so no check can tell it from the other words.

@@ -6,6 +6,10 @@ use std::fmt;
 /// The mask written in place of a password.
 pub const MASK: &str = "****";
 
+/// What an answer writes in a password's place when it quotes a command back, as the server's own
+/// example lines do: a line that still holds it is refused before any password check.
+pub const PLACEHOLDER: &str = "<password>";
+
 /// A password (or a password reset's one-time code) as written in a command. Its `Debug` and
 /// `Display` print [`MASK`], so that no log line, error or `{:?}` of a command can show it;
 /// [`Password::expose`] gives the text, for hashing, checking and masking it elsewhere.

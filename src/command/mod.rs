@@ -16,9 +16,11 @@
 //! `candidates` and `mask` (passwords), `words` and `spelling` (what a word may be; near misses).
 //!
 //! Passwords are the one thing that must never leak: they are held as [`Password`]s, which print as
-//! `****`, and [`RawCommand::redacted`] masks them. A line that does not parse has no password
-//! places, only guesses ([`password_candidates`]): [`CommandError`] quotes its words as written, and
-//! whoever shows the error hides the mail's passwords in it (the server: `server::secrets`).
+//! `****`; [`RawCommand::quoted`] rebuilds a command with [`PLACEHOLDER`] in its password places,
+//! as answers quote it. A line that does not parse has no password places, only the places of the
+//! command it resembles ([`unread_stops`]: an answer quotes it up to the first) and guesses
+//! ([`password_candidates`]): [`CommandError`] quotes its words as written, and whoever shows the
+//! error decides what of it may be shown (the server: `server::secrets`).
 
 mod args;
 mod ast;
@@ -40,9 +42,11 @@ pub use ast::{
     GameCommand, GameLimit, GamesFilter, HistoryForm, MailSetting, NotifySetting, ProposalKind,
     RawCommand,
 };
-pub use candidates::{password_candidates, sets_new_password};
+pub use candidates::{may_be_password, password_candidates, sets_new_password, unread_stops};
 pub use error::CommandError;
-pub use mask::{MASK, Password, WHOLE_WORD_BELOW, mask_passwords, mask_secrets, mask_words};
+pub use mask::{
+    MASK, PLACEHOLDER, Password, WHOLE_WORD_BELOW, mask_passwords, mask_secrets, mask_words,
+};
 pub use parser::parse;
 pub use recognise::{is_board_mail_subject, looks_like_command, may_be_command};
 pub use table::{Scope, game_command_words, server_keywords};

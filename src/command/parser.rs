@@ -3,8 +3,9 @@
 
 use super::args::{Args, Problem};
 use super::ast::RawCommand;
+use super::candidates::may_be_password;
 use super::error::CommandError;
-use super::mask::mask_secrets;
+use super::mask::{PLACEHOLDER, mask_secrets};
 use super::recognise::ADMIN;
 use super::spelling::closest;
 use super::table::{
@@ -110,20 +111,23 @@ fn dispatch(words: &[&str]) -> Result<RawCommand, CommandError> {
 }
 
 /// The line a mistyped command was meant to be, to send as it is: the right command words, then
-/// the words as written, `<password>` where the command has its passwords (the server hides them
-/// in its answers anyway), indented as an example: `    limit move 101 bob <password> 2-1,9#4`.
+/// the words as written, `<password>` where the command has its passwords, indented as an example:
+/// `    limit move 101 bob <password> 2-1,9#4`. Past the first password place it stops, with `...`,
+/// at the first word that may be a password (`limit mvoe 101 bob x PW`: the words may be out of
+/// place), since the answer does not quote that part of a line it could not read.
 fn fixed_line(head: &str, def: &CommandDef, rest: &[&str]) -> String {
-    let words: Vec<&str> = rest
-        .iter()
-        .enumerate()
-        .map(|(i, w)| {
-            if def.passwords.contains(&i) {
-                "<password>"
-            } else {
-                w
-            }
-        })
-        .collect();
+    let first_password = def.passwords.iter().min().copied().unwrap_or(usize::MAX);
+    let mut words: Vec<&str> = Vec::new();
+    for (i, w) in rest.iter().enumerate() {
+        if def.passwords.contains(&i) {
+            words.push(PLACEHOLDER);
+        } else if i > first_password && may_be_password(w, &[]) {
+            words.push("...");
+            break;
+        } else {
+            words.push(w);
+        }
+    }
     if words.is_empty() {
         format!("    {head}")
     } else {

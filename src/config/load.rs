@@ -281,6 +281,21 @@ impl Config {
                 "must be at least 1; write e.g. max_connections = 32".to_string(),
             ));
         }
+        if let Some(n) = lmtp.max_connections_per_peer
+            && (n == 0 || n > lmtp.max_connections)
+        {
+            return Err(bad(
+                "lmtp.max_connections_per_peer",
+                format!(
+                    "{n} is not from 1 to max_connections ({}); write e.g. \
+                     max_connections_per_peer = {}, or leave it out for three quarters of \
+                     max_connections",
+                    lmtp.max_connections,
+                    // Three quarters, as `lmtp::slots::low_mark`, which this module may not use.
+                    (lmtp.max_connections - lmtp.max_connections / 4).max(1)
+                ),
+            ));
+        }
         if lmtp.idle_timeout_secs == 0 {
             return Err(bad(
                 "lmtp.idle_timeout_secs",

@@ -365,6 +365,12 @@ pub struct LmtpConfig {
     pub workers: usize,
     /// Client connections open at the same time; one more is answered 421 and closed.
     pub max_connections: usize,
+    /// Connections that one peer (an IP address, an IPv6 /64, or a local user on the Unix socket)
+    /// may hold at once; one more from it is answered 421. `None`: three quarters of
+    /// `max_connections` (`lmtp::slots::per_peer`), so that one client reopening connections
+    /// leaves the rest to the MTA.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_connections_per_peer: Option<usize>,
     /// Seconds a client may take for one command, or for the whole text after DATA, before the
     /// connection is closed.
     pub idle_timeout_secs: u64,
@@ -385,6 +391,7 @@ impl Default for LmtpConfig {
             // checks a password keeps 19 MiB (two stay under 64 MB in all).
             workers: 2,
             max_connections: 32,
+            max_connections_per_peer: None,
             idle_timeout_secs: 300,
             busy_idle_timeout_secs: 10,
             flush_interval_secs: 300,
@@ -577,6 +584,7 @@ mod tests {
         let c = parse(&enabled).unwrap();
         assert_eq!(c.server.hostname.as_deref(), Some("games.example.org"));
         assert_eq!(c.mail.smtp.port, Some(587));
+        assert_eq!(c.lmtp.max_connections_per_peer, Some(24));
         assert_eq!(c.mail.smtp.username.as_deref(), Some("pbem@example.org"));
         assert!(c.mail.smtp.ca_file.is_some());
         assert_eq!(
@@ -677,6 +685,14 @@ mod tests {
             ("[lmtp]\nworkers = 0\n", "lmtp.workers"),
             ("[lmtp]\nworkers = 65\n", "lmtp.workers"),
             ("[lmtp]\nmax_connections = 0\n", "lmtp.max_connections"),
+            (
+                "[lmtp]\nmax_connections_per_peer = 0\n",
+                "lmtp.max_connections_per_peer",
+            ),
+            (
+                "[lmtp]\nmax_connections = 8\nmax_connections_per_peer = 9\n",
+                "lmtp.max_connections_per_peer",
+            ),
             ("[lmtp]\nidle_timeout_secs = 0\n", "lmtp.idle_timeout_secs"),
             (
                 "[lmtp]\nbusy_idle_timeout_secs = 0\n",

@@ -9,7 +9,14 @@
 //!   RSET) it sends meanwhile, and however slowly it sends a message;
 //! * when every slot is taken, the connection that made no progress for longest ([`victim`]) is
 //!   closed to make room for the new one, so a slot is always free for the MTA.
+//!
+//! A client that keeps reopening connections never leaves one idle long enough to be closed, so a
+//! third rule (issue 34, item 5) keeps one [`Peer`] from taking every slot: it may hold at most
+//! `max_connections_per_peer` of them (by default [`low_mark`], three quarters), the rest stay for
+//! everyone else.
 
+use std::fmt;
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -22,9 +29,73 @@ pub fn low_mark(max: usize) -> usize {
     (max - max / 4).max(1)
 }
 
+/// Who a connection comes from, as far as sharing the slots goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Peer {
+    /// An IPv4 address (an IPv6-mapped one included).
+    V4(std::net::Ipv4Addr),
+    /// The first 64 bits of an IPv6 address: one host usually has a whole /64 to choose from.
+    V6(u64),
+    /// A process on this machine, on the Unix socket, by its user id: Postfix's `lmtp` runs as
+    /// `postfix`, another local user is another peer.
+    Uid(u32),
+    /// A client on the Unix socket whose user could not be read.
+    Local,
+}
+
+impl Peer {
+    /// The peer of a TCP connection from `ip`.
+    pub fn of_ip(ip: IpAddr) -> Peer {
+        match ip {
+            IpAddr::V4(v4) => Peer::V4(v4),
+            IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+                Some(v4) => Peer::V4(v4),
+                None => Peer::V6((u128::from(v6) >> 64) as u64),
+            },
+        }
+    }
+}
+
+impl fmt::Display for Peer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Peer::V4(ip) => write!(f, "{ip}"),
+            Peer::V6(prefix) => {
+                let ip = std::net::Ipv6Addr::from(u128::from(*prefix) << 64);
+                write!(f, "{ip}/64")
+            }
+            Peer::Uid(uid) => write!(f, "uid {uid}"),
+            Peer::Local => f.write_str("the Unix socket"),
+        }
+    }
+}
+
+/// The connections one peer may hold: `[lmtp] max_connections_per_peer`, or three quarters of
+/// `max_connections` (24 of 32: more than Postfix's `lmtp_destination_concurrency_limit` of 20).
+pub fn per_peer(cfg: &crate::config::LmtpConfig) -> usize {
+    cfg.max_connections_per_peer
+        .unwrap_or_else(|| low_mark(cfg.max_connections))
+}
+
+/// True when a new connection of `peer` would hold more than `per_peer` slots: it is refused,
+/// whatever is free, so that one peer cannot take the slots that other peers' mail needs.
+pub fn peer_is_full<'a>(
+    slots: impl IntoIterator<Item = &'a Slot>,
+    peer: Peer,
+    per_peer: usize,
+) -> bool {
+    slots
+        .into_iter()
+        .filter(|s| s.peer == peer && !s.is_evicted())
+        .count()
+        >= per_peer
+}
+
 /// One open connection, as the accept loop and the connection's thread both see it.
 #[derive(Debug)]
 pub struct Slot {
+    /// Where the connection comes from.
+    peer: Peer,
     /// The moment everything is measured from.
     epoch: Instant,
     /// Milliseconds from `epoch` to the connection's last progress.
@@ -36,9 +107,10 @@ pub struct Slot {
 }
 
 impl Slot {
-    /// A slot for a connection opened at `now`.
-    pub fn new(epoch: Instant, now: Instant) -> Slot {
+    /// A slot for a connection from `peer` opened at `now`.
+    pub fn new(epoch: Instant, now: Instant, peer: Peer) -> Slot {
         let s = Slot {
+            peer,
             epoch,
             progress_ms: AtomicU64::new(0),
             delivering: AtomicBool::new(false),
@@ -46,6 +118,11 @@ impl Slot {
         };
         s.progressed(now);
         s
+    }
+
+    /// Where the connection comes from.
+    pub fn peer(&self) -> Peer {
+        self.peer
     }
 
     /// The connection made progress at `now` (a message of it was answered).
@@ -110,11 +187,11 @@ mod tests {
     fn the_victim_is_the_longest_idle_that_is_not_delivering_nor_just_connected() {
         let epoch = Instant::now();
         let at = |s: u64| epoch + Duration::from_secs(s);
-        let old = Slot::new(epoch, at(0));
-        let older_but_delivering = Slot::new(epoch, at(0));
+        let old = Slot::new(epoch, at(0), Peer::Local);
+        let older_but_delivering = Slot::new(epoch, at(0), Peer::Local);
         older_but_delivering.set_delivering(true);
-        let recent = Slot::new(epoch, at(5));
-        let fresh = Slot::new(epoch, at(10));
+        let recent = Slot::new(epoch, at(5), Peer::Local);
+        let fresh = Slot::new(epoch, at(10), Peer::Local);
         let now = at(10);
         let all = [&older_but_delivering, &recent, &old, &fresh];
         let chosen = victim(all.iter().copied(), now).unwrap();
@@ -127,5 +204,41 @@ mod tests {
         recent.progressed(now);
         assert!(victim(all.iter().copied(), now).is_none());
         assert!(victim([&fresh], at(10) + MIN_IDLE_TO_EVICT).is_some());
+    }
+
+    #[test]
+    fn peers_are_addresses_v6_prefixes_or_local_users_and_each_has_its_cap() {
+        let ip = |s: &str| Peer::of_ip(s.parse().unwrap());
+        assert_eq!(ip("192.0.2.7"), ip("::ffff:192.0.2.7"));
+        assert_ne!(ip("192.0.2.7"), ip("192.0.2.8"));
+        // One /64 is one peer: its host picks any address in it.
+        assert_eq!(ip("2001:db8:1:2::1"), ip("2001:db8:1:2:ffff::9"));
+        assert_ne!(ip("2001:db8:1:2::1"), ip("2001:db8:1:3::1"));
+        assert_eq!(ip("2001:db8:1:2::1").to_string(), "2001:db8:1:2::/64");
+        assert_eq!(Peer::Uid(107).to_string(), "uid 107");
+
+        let now = Instant::now();
+        let flood: Vec<Slot> = (0..3)
+            .map(|_| Slot::new(now, now, ip("192.0.2.7")))
+            .collect();
+        let mta = Slot::new(now, now, Peer::Uid(107));
+        let all = || flood.iter().chain([&mta]);
+        assert!(peer_is_full(all(), ip("192.0.2.7"), 3));
+        assert!(!peer_is_full(all(), ip("192.0.2.7"), 4));
+        assert!(!peer_is_full(all(), Peer::Uid(107), 3));
+        assert!(!peer_is_full(all(), ip("192.0.2.8"), 1));
+        // A connection closed to make room no longer counts.
+        flood[0].evict();
+        assert!(!peer_is_full(all(), ip("192.0.2.7"), 3));
+    }
+
+    #[test]
+    fn the_cap_per_peer_is_three_quarters_unless_set() {
+        let mut cfg = crate::config::LmtpConfig::default();
+        assert_eq!(per_peer(&cfg), 24);
+        cfg.max_connections = 8;
+        assert_eq!(per_peer(&cfg), 6);
+        cfg.max_connections_per_peer = Some(8);
+        assert_eq!(per_peer(&cfg), 8);
     }
 }

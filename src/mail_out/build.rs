@@ -113,7 +113,8 @@ impl OutgoingMail {
                 .body(text_body(&self.body))
         };
         let with_picture = |png: Vec<u8>| {
-            let html = self.html_part(&png);
+            let cid = self.picture_cid();
+            let html = self.html_part(&png, &cid);
             MultiPart::alternative().singlepart(text()).multipart(
                 MultiPart::related()
                     .singlepart(
@@ -122,7 +123,7 @@ impl OutgoingMail {
                             .body(text_body(&html)),
                     )
                     .singlepart(
-                        Attachment::new_inline(BOARD_CID.to_string())
+                        Attachment::new_inline(cid)
                             .body(png, ContentType::parse("image/png").expect("a MIME type")),
                     ),
             )
@@ -172,29 +173,54 @@ fn file_part(file: &super::FileAttachment) -> Result<SinglePart, MailOutError> {
     Ok(Attachment::new(file.filename.clone()).body(text_body(&file.text), kind))
 }
 
-/// The Content-ID of a board mail's picture.
-const BOARD_CID: &str = "board@pbem";
-
 impl OutgoingMail {
+    /// The Content-ID of this mail's picture (without angle brackets): `board.` and this mail's own
+    /// Message-ID, so the server's domain and unique to the mail. One id for every picture (as
+    /// `board@pbem` was) lets a client that caches by Content-ID show a thread's first board in
+    /// every later mail (issue 34, item 5).
+    pub fn picture_cid(&self) -> String {
+        let id = self
+            .message_id
+            .trim_start_matches('<')
+            .trim_end_matches('>');
+        format!("board.{id}")
+    }
+
     /// The HTML part of a board mail around its picture `png` (shown at its SVG size: the PNG has
-    /// [`crate::picture::SCALE`] pixels to each).
-    fn html_part(&self, png: &[u8]) -> String {
+    /// [`crate::picture::SCALE`] pixels to each), which is the part with Content-ID `cid`.
+    fn html_part(&self, png: &[u8], cid: &str) -> String {
         let scale = crate::picture::SCALE;
         let (w, h) = crate::picture::png_size(png).unwrap_or((scale, scale));
+        let url = cid_url(cid);
         match &self.page {
-            Some(page) => page.html(&self.subject, BOARD_CID, w / scale, h / scale),
-            None => html_body(&self.subject, &self.body, w / scale),
+            Some(page) => page.html(&self.subject, &url, w / scale, h / scale),
+            None => html_body(&self.subject, &self.body, &url, w / scale),
         }
     }
 }
 
+/// The `cid:` URL's part after `cid:` for Content-ID `cid` (RFC 2392: the id URL-encoded). The ids
+/// this server makes need no encoding; a Message-ID from an older outbox row may hold `%`, `/` or
+/// `?`, which would otherwise change what the URL names.
+fn cid_url(cid: &str) -> String {
+    let mut out = String::with_capacity(cid.len());
+    for b in cid.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_' | b'@' | b'~') {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 /// The HTML part of a board mail queued without a [`super::BoardPage`] (by an older version): the
-/// picture, then the same text as the text part, wrapped.
-fn html_body(subject: &str, text: &str, width: u32) -> String {
+/// picture (`cid:` URL `cid`), then the same text as the text part, wrapped.
+fn html_body(subject: &str, text: &str, cid: &str, width: u32) -> String {
     use crate::html::escape as esc;
     format!(
         "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{}</title></head>\n<body>\n\
-         <p><img src=\"cid:{BOARD_CID}\" width=\"{width}\" style=\"max-width: 100%; height: auto\" \
+         <p><img src=\"cid:{cid}\" width=\"{width}\" style=\"max-width: 100%; height: auto\" \
          alt=\"The board, as drawn in the text below\"></p>\n\
          <pre style=\"font-family: monospace; font-size: 13px; white-space: pre-wrap\">{}</pre>\n\
          </body></html>\n",

@@ -40,7 +40,7 @@ pub fn pgn(state: &dyn GameState, info: &RecordInfo<'_>) -> Option<String> {
         }
         words.push(m.text.clone());
         for c in comments_at(info, i as u32 + 1) {
-            let body = c.body.trim().replace(['{', '}'], "");
+            let body = comment(&c.body);
             if !body.is_empty() {
                 words.push(format!("{{ {body} }}"));
             }
@@ -50,4 +50,30 @@ pub fn pgn(state: &dyn GameState, info: &RecordInfo<'_>) -> Option<String> {
     out.push_str(&words.join(" "));
     out.push('\n');
     Some(out)
+}
+
+/// A player's comment as the text of a PGN `{...}` comment: braces removed (a `}` would end it, and
+/// PGN has no escape for one inside) and every run of blanks and line ends one space. The movetext is
+/// one line, so nothing a comment holds starts a line: a line `[Event "x"]` would be read as the tag
+/// of a new game, a line starting `%` as an escape, and readers that take a game line by line (such as
+/// python-ataxx) lose a comment that runs over two.
+fn comment(body: &str) -> String {
+    body.replace(['{', '}'], " ")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::comment;
+
+    #[test]
+    fn a_comment_is_one_line_without_braces() {
+        assert_eq!(
+            comment("  Look:\r\n[Event \"x\"]\n%escape\t} {x}\u{2028}end\n"),
+            "Look: [Event \"x\"] %escape x end"
+        );
+        assert_eq!(comment("\n}{\n"), "");
+    }
 }

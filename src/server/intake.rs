@@ -25,11 +25,11 @@ impl Core {
         let refusal = MailRefusal::TooLarge {
             max_bytes: self.cfg.limits.max_message_bytes,
         };
-        let text = secrets.hide(&summary::error_body(
+        let text = summary::error_body(
             &mail_text::refusal(&refusal.into()),
             None,
-            &incoming.subject,
-        ));
+            &secrets.quote_unread(&incoming.subject),
+        );
         let tx = db.transaction()?;
         if tx.is_processed(&incoming.key)? {
             return Ok(IngestOutcome::Duplicate);
@@ -54,7 +54,7 @@ impl Core {
     }
 
     /// Carries out a mail's commands and hides the mail's passwords (`secrets`) in the comment
-    /// before it is stored or relayed, and in everything answered to the sender.
+    /// before it is stored or relayed, and where the answers to the sender quote the player's words.
     pub(super) fn run_mail_commands(
         &self,
         tx: &mut Tx<'_>,
@@ -64,7 +64,7 @@ impl Core {
     ) -> Result<Vec<Outcome>, StorageError> {
         self.confirmation_sent.set(false);
         let comment = secrets.hide(&incoming.comment);
-        let mut outcomes = self.run_commands(tx, incoming, origin, &comment)?;
+        let mut outcomes = self.run_commands(tx, incoming, origin, &comment, secrets)?;
         for o in &mut outcomes {
             secrets.hide_in(o);
         }
@@ -72,13 +72,14 @@ impl Core {
     }
 
     /// Runs each command line of the mail; with none, says what a command looks like. The answers
-    /// quote the lines as written: the caller hides the passwords in them.
+    /// quote only what they read (see [`Core::execute`]).
     pub(super) fn run_commands(
         &self,
         tx: &mut Tx<'_>,
         incoming: &Incoming,
         origin: &Origin,
         comment: &str,
+        secrets: &Secrets,
     ) -> Result<Vec<Outcome>, StorageError> {
         if incoming.commands.is_empty() {
             // A Subject that names a game but no command of it ("limit frobnicate 101") was meant as
@@ -96,17 +97,24 @@ impl Core {
             let reply = command::is_board_mail_subject(&incoming.subject)
                 || first.eq_ignore_ascii_case(&self.cfg.server.name);
             if (game_named || unknown_game) && !reply {
-                return Ok(vec![self.execute(tx, &incoming.subject, "", origin)?]);
+                return Ok(vec![self.execute(
+                    tx,
+                    &incoming.subject,
+                    "",
+                    origin,
+                    secrets,
+                )?]);
             }
             let example = self.example_move(tx, origin)?;
             let refusal = MailRefusal::NoCommand {
                 example,
                 notes: incoming.notes.clone(),
             };
+            // The Subject was no command: quoted up to where a password may stand in it.
             let text = summary::error_body(
                 &mail_text::refusal(&refusal.into()),
                 None,
-                &incoming.subject,
+                &secrets.quote_unread(&incoming.subject),
             );
             return Ok(vec![Outcome::error(
                 summary::error_subject(None, None),
@@ -115,7 +123,7 @@ impl Core {
         }
         let mut outcomes = Vec::new();
         for line in &incoming.commands {
-            outcomes.push(self.execute(tx, line, comment, origin)?);
+            outcomes.push(self.execute(tx, line, comment, origin, secrets)?);
         }
         Ok(outcomes)
     }
@@ -144,16 +152,19 @@ impl Core {
         ))
     }
 
-    /// Parses, validates and carries out one command line. The answer quotes a line that does not parse
-    /// as written, and one that does with its passwords masked; the caller hides the passwords of the
-    /// whole mail in it (see `secrets`: a line may repeat another line's password, as the fuzzer
-    /// found).
+    /// Parses, validates and carries out one command line. An answer quotes back only what it read:
+    /// a command that parsed rebuilt from its parts, `<password>` in every password place (and for
+    /// any other word that is one of the mail's passwords: `secrets`); a line that did not parse
+    /// only up to where the command it resembles has its password; the comment only when the
+    /// command's password was found right (or the mail came to a valid reply address), since
+    /// nothing else of a mail may go into the outbox in clear.
     pub(super) fn execute(
         &self,
         tx: &mut Tx<'_>,
         line: &str,
         comment: &str,
         origin: &Origin,
+        secrets: &Secrets,
     ) -> Result<Outcome, StorageError> {
         let parsed = command::parse(line);
         let game_word = line.split_whitespace().next().map(str::to_lowercase);
@@ -163,11 +174,18 @@ impl Core {
                 let word = game_word.filter(|w| self.games.find(w).is_some());
                 return Ok(Outcome::error(
                     summary::error_subject(None, word.as_deref()),
-                    summary::error_body(&e.to_string(), None, line),
+                    summary::error_body(
+                        &self.unread_explanation(&e, line, secrets),
+                        None,
+                        &secrets.quote_unread(line),
+                    ),
                 ));
             }
         };
-        let quoted = format!("{}\n{}", cmd.redacted(), comment);
+        let checked = cmd
+            .login()
+            .is_some_and(|(u, pw)| self.logins.borrow().was_right(u, pw.expose()));
+        let quoted = quote_with_comment(&secrets.quote_command(&cmd), comment, checked);
         self.agreeing.borrow_mut().clear();
         let done = self.dispatch(tx, &cmd, comment, origin);
         let agreeing = std::mem::take(&mut *self.agreeing.borrow_mut());
@@ -224,6 +242,36 @@ impl Core {
                 })
             }
         }
+    }
+
+    /// What an answer says of a line that could not be read: the parser's explanation when it
+    /// names no word of the line past what the answer shows of it (see [`Secrets::unread_shown`]),
+    /// else only that the line was not understood, with how the command is written.
+    fn unread_explanation(
+        &self,
+        e: &command::CommandError,
+        line: &str,
+        secrets: &Secrets,
+    ) -> String {
+        let mut text = match secrets.explain_unread(&e.to_string(), line) {
+            Some(text) => text,
+            None => {
+                let mut text = "This line was not understood.".to_string();
+                if let command::CommandError::Usage { usage, .. } = e
+                    && let Some(usage) = secrets.explain_unread(usage, line)
+                {
+                    text.push_str(&format!("\nusage: {usage}"));
+                }
+                text
+            }
+        };
+        if secrets.unread_shown(line) < line.split_whitespace().count() {
+            text.push_str(
+                "\nIt is quoted below only up to where a password may stand in it: the rest \
+                 is not repeated.",
+            );
+        }
+        text
     }
 
     pub(super) fn dispatch(
@@ -293,4 +341,17 @@ fn proves_owner(cmd: &RawCommand) -> bool {
             cmd,
             RawCommand::Signup { .. } | RawCommand::Confirm { .. } | RawCommand::PasswordSet { .. }
         )
+}
+
+/// A refused command's quote: the command as rebuilt, then the comment when it was `checked`
+/// (written with the command's right password, or by a valid reply address); an unchecked comment is
+/// only counted, as anyone may have written it and it may hold anything.
+fn quote_with_comment(command: &str, comment: &str, checked: bool) -> String {
+    let lines = comment.lines().filter(|l| !l.trim().is_empty()).count();
+    match (checked, lines) {
+        (_, 0) => command.to_string(),
+        (true, _) => format!("{command}\n{comment}"),
+        (false, 1) => format!("{command}\n[your comment, 1 line, is not quoted back]"),
+        (false, n) => format!("{command}\n[your comment, {n} lines, is not quoted back]"),
+    }
 }

@@ -646,7 +646,9 @@ impl Server {
             let mut tx = self.db.transaction()?;
             self.core.robots_begin_pass();
             self.core.restore_password_runs(runs);
-            let mut outcome = self.core.execute(&mut tx, line, &comment, &origin)?;
+            let mut outcome = self
+                .core
+                .execute(&mut tx, line, &comment, &origin, &secrets)?;
             if let Some(ask) = self.core.to_think(&mut rounds) {
                 // As for a mail (see `Server::ingest`): no robot thinks while the lock is held.
                 drop(tx);

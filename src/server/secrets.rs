@@ -1,18 +1,26 @@
-//! Hiding a mail's passwords, and nothing else, in everything it causes.
+//! A mail's passwords, and how its answers quote it without them (issue 34, item 3).
 //!
-//! A word is hidden when it is a password: written in a password's place of a line that parses (right
-//! or wrong: a wrong one may be the real one with a typo, or under a mistyped userid, or a password of
-//! another account), or found, by checking it, to be the password of an account of whoever wrote the
-//! mail. Every other word is shown as written. Lines that do not parse have no password places, so
-//! their candidates ([`command::password_candidates`]) are checked against the writer's accounts:
-//! those it logged in to with the right password in this mail (the word is compared with that
-//! password: no argon2 run), and those registered at the address the answer goes to (argon2, at most
-//! `limits.max_password_checks_per_mail` runs a mail). Only the writer learns what was hidden, and the
-//! writer owns those accounts. A word that cannot be checked (a stranger's mail, the runs used up, a
-//! command line that names someone else's account, or a mistyped `signup`, whose new password is no
-//! account's yet) is hidden as a whole word, as it may be a password; but for the words a line that
-//! parses puts in their places, which are shown as written when they cannot be checked (a new
-//! userid, an unknown one: its answer must read as a wrong password's).
+//! An answer quotes back only what it read. A command that parsed is rebuilt from its parts with
+//! `<password>` in each password place ([`Secrets::quote_command`]); a line that did not parse is
+//! quoted only up to where the command it resembles has its password, or up to its first word that
+//! is or may be a password ([`Secrets::quote_unread`]), and the parser's explanation of it is shown
+//! only when it names none of the words past that point but as `'...'`
+//! ([`Secrets::explain_unread`]). The comment is quoted only when checked (its command's password
+//! right), and hidden with the mail's passwords before it is stored or relayed
+//! ([`Secrets::hide`]). The server's own words are never masked: the answers' texts are masked
+//! only inside the quotes of the player's words ([`Secrets::hide_in`]), where an explanation names
+//! a userid or a move.
+//!
+//! Which words are passwords: the words in a password's place of a line that parses (right or
+//! wrong: a wrong one may be the real one with a typo, or under a mistyped userid, or a password of
+//! another account), and the words found, by checking them, to be the password of an account of
+//! whoever wrote the mail. Lines that do not parse have no password places, so their candidates
+//! ([`command::password_candidates`]) are checked against the writer's accounts: those it logged in
+//! to with the right password in this mail (the word is compared with that password: no argon2
+//! run), and those registered at the address the answer goes to (argon2, at most
+//! `limits.max_password_checks_per_mail` runs a mail). A word that cannot be checked (a stranger's
+//! mail, the runs used up, a command line that names someone else's account, or a mistyped
+//! `signup`, whose new password is no account's yet) is a suspect: treated as a password.
 //!
 //! All of it happens before the write lock, as the logins' checks do (see `auth`).
 
@@ -31,6 +39,11 @@ pub(super) struct Secrets {
     /// Passwords: hidden wherever they occur (as whole words when shorter than
     /// [`command::WHOLE_WORD_BELOW`] characters).
     passwords: Vec<String>,
+    /// Words written in a password's place of a line that parsed and found to be no password
+    /// (nor checked right): hidden as passwords are in the player's words, but not in a command the
+    /// server writes out between backquotes, where such a word is the board or userid it also is
+    /// (`Subject: limit chat 101` reads as a command with `101` in its password's place).
+    slots: Vec<String>,
     /// Words that may be a password and could not be checked: hidden as whole words.
     suspects: Vec<String>,
     /// A word of the mail was checked and found to be the password of an account registered at
@@ -39,26 +52,207 @@ pub(super) struct Secrets {
 }
 
 impl Secrets {
-    /// `text` with the passwords and the suspects masked.
-    pub(super) fn hide(&self, text: &str) -> String {
-        command::mask_passwords(text, &self.passwords, &self.suspects)
+    fn is_empty(&self) -> bool {
+        self.passwords.is_empty() && self.slots.is_empty() && self.suspects.is_empty()
     }
 
-    /// Hides the secrets in what an outcome answers the sender (or shows the admin): its text, its
-    /// Subject and its letters to the sender. Letters to others are left as they are: what they
-    /// carry of the mail (its comment) was hidden before it was stored, and hiding a word of the
-    /// server's own text there would show the other players which word is the sender's password.
+    /// `text` with the passwords, the words in passwords' places and the suspects masked: for the
+    /// player's own words only (a comment, a quote of them), never for an answer's text.
+    pub(super) fn hide(&self, text: &str) -> String {
+        if self.slots.is_empty() {
+            return command::mask_passwords(text, &self.passwords, &self.suspects);
+        }
+        let all: Vec<&String> = self.passwords.iter().chain(&self.slots).collect();
+        command::mask_passwords(text, &all, &self.suspects)
+    }
+
+    /// True when `word` is, or holds, a password or a suspect of the mail.
+    pub(super) fn holds(&self, word: &str) -> bool {
+        !self.is_empty() && self.hide(word) != word
+    }
+
+    /// A command that parsed, as an answer quotes it back: rebuilt from its parts, with
+    /// `<password>` in every password place and for any part that is one of the mail's passwords.
+    pub(super) fn quote_command(&self, cmd: &command::RawCommand) -> String {
+        cmd.quoted(|w| self.holds(w))
+    }
+
+    /// How many words of a line that could not be read an answer shows: those before the first
+    /// place where the command it resembles has its password (see [`command::unread_stops`]), and
+    /// before the first word that is or may be a password of the mail.
+    pub(super) fn unread_shown(&self, line: &str) -> usize {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let stop = command::unread_stops(line)
+            .first()
+            .copied()
+            .unwrap_or(words.len());
+        let held = words
+            .iter()
+            .position(|w| self.holds(w))
+            .unwrap_or(words.len());
+        stop.min(held)
+    }
+
+    /// A line that could not be read, as an answer quotes it: its start (see
+    /// [`Secrets::unread_shown`]), and `...` for the rest.
+    pub(super) fn quote_unread(&self, line: &str) -> String {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let shown = self.unread_shown(line);
+        if shown >= words.len() {
+            return words.join(" ");
+        }
+        let mut out = words[..shown].join(" ");
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str("...");
+        out
+    }
+
+    /// What the parser says about `line`, fit to show: a word of the line that the answer does not
+    /// quote and that may be a password (one in a password's place, or one of the mail's
+    /// passwords and suspects) is written `...` where the explanation quotes it (`'...' is not a
+    /// userid`). `None` when the explanation names such a word elsewhere (the answer then says
+    /// only that the line was not understood). Words past the password's place that were checked
+    /// and are no password of the writer's (`set bob PW subject fixed`: `fixed`) are named as
+    /// written: the answer must still say what was wrong.
+    pub(super) fn explain_unread(&self, text: &str, line: &str) -> Option<String> {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let shown = self.unread_shown(line);
+        let stops = command::unread_stops(line);
+        let hidden: Vec<&str> = words
+            .iter()
+            .enumerate()
+            .skip(shown)
+            .filter(|&(i, w)| stops.contains(&i) || self.holds(w))
+            .map(|(_, w)| *w)
+            .collect();
+        if hidden.is_empty() {
+            return Some(text.to_string());
+        }
+        let out = map_quoted(text, |content, _| {
+            if hidden.contains(&content) {
+                "...".to_string()
+            } else {
+                content.to_string()
+            }
+        });
+        // The line a mistyped command was meant to be, after "did you mean:", is the player's
+        // words too: `signup ... <password>`.
+        let mut lines: Vec<String> = Vec::new();
+        let mut example = false;
+        for line in out.lines() {
+            if example {
+                let indent = line.len() - line.trim_start().len();
+                let words: Vec<&str> = line
+                    .split_whitespace()
+                    .map(|w| if hidden.contains(&w) { "..." } else { w })
+                    .collect();
+                lines.push(format!("{}{}", &line[..indent], words.join(" ")));
+            } else {
+                lines.push(line.to_string());
+            }
+            example = line.trim_end().ends_with("did you mean:");
+        }
+        let mut out = lines.join("\n");
+        if text.ends_with('\n') {
+            out.push('\n');
+        }
+        (command::mask_words(&out, &hidden) == out && !self.holds_any(&out)).then_some(out)
+    }
+
+    /// True when `text` holds one of the mail's passwords or suspects anywhere.
+    fn holds_any(&self, text: &str) -> bool {
+        !self.is_empty() && self.hide(text) != text
+    }
+
+    /// `text` (an answer's) with the mail's passwords and suspects masked where the text quotes
+    /// the player's words, and nowhere else: inside `'...'` and `"..."`, as the explanations quote
+    /// a userid or a move, and, of the passwords found, inside a command between backquotes
+    /// (`password reset <the userid written>`). The server's own words are never masked.
+    pub(super) fn hide_quotes(&self, text: &str) -> String {
+        if self.is_empty() {
+            return text.to_string();
+        }
+        map_quoted(text, |content, backquoted| {
+            if backquoted {
+                command::mask_passwords(content, &self.passwords, &[] as &[String])
+            } else {
+                self.hide(content)
+            }
+        })
+    }
+
+    /// Hides the secrets where an outcome answered to the sender (or shown to the admin) quotes
+    /// the player's words ([`Secrets::hide_quotes`]): its text, its Subject and its letters to the
+    /// sender. Letters to others carry of the mail only its comment, hidden before it was stored.
     pub(super) fn hide_in(&self, o: &mut Outcome) {
-        if self.passwords.is_empty() && self.suspects.is_empty() {
+        if self.is_empty() {
             return;
         }
-        o.text = self.hide(&o.text);
-        o.subject = self.hide(&o.subject);
+        o.text = self.hide_quotes(&o.text);
+        o.subject = self.hide_quotes(&o.subject);
         for l in o.letters.iter_mut().filter(|l| l.reply) {
-            l.body = self.hide(&l.body);
-            l.subject = self.hide(&l.subject);
+            l.body = self.hide_quotes(&l.body);
+            l.subject = self.hide_quotes(&l.subject);
         }
     }
+}
+
+/// `text` with `f` applied to what it quotes, word by word, and to nothing else: the words between
+/// `"` or backquotes, and from a word that opens with `'` to one that closes with it (`'bob'`,
+/// `'propose peace'`: an apostrophe inside a word, `Let's`, neither opens nor closes). A word's
+/// quote marks and the punctuation after them are kept. `f` is told whether the word stands between
+/// backquotes only (a command written out).
+fn map_quoted(text: &str, f: impl Fn(&str, bool) -> String) -> String {
+    let mut out = String::with_capacity(text.len());
+    // Inside `'...'`, `"..."`, backquotes.
+    let (mut single, mut double, mut back) = (false, false, false);
+    let mut rest = text;
+    while !rest.is_empty() {
+        let blank = rest.len() - rest.trim_start().len();
+        // A quote is closed by the end of its paragraph at the latest: a stray quote mark in the
+        // player's words does not make the rest of the answer a quote.
+        if rest[..blank].matches('\n').count() > 1 {
+            (single, double, back) = (false, false, false);
+        }
+        out.push_str(&rest[..blank]);
+        rest = &rest[blank..];
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let word = &rest[..end];
+        rest = &rest[end..];
+        if word.is_empty() {
+            continue;
+        }
+        let opens_single = word.starts_with('\'');
+        let bare_end = word.trim_end_matches(['.', ',', ';', ':', '!', '?', ')']);
+        let closes_single = bare_end.ends_with('\'') && (single || opens_single);
+        let inside = single || double || back || opens_single || word.contains(['"', '`']);
+        if inside {
+            // The word without its quote marks and the punctuation after them.
+            let head = word.len() - word.trim_start_matches(['\'', '"', '`']).len();
+            let tail_start = head.max(bare_end.trim_end_matches(['\'', '"', '`']).len());
+            let content = &word[head..tail_start];
+            out.push_str(&word[..head]);
+            let quoted = single || double || opens_single || word.contains('"');
+            out.push_str(&f(content, !quoted));
+            out.push_str(&word[tail_start..]);
+        } else {
+            out.push_str(word);
+        }
+        if opens_single && !closes_single {
+            single = true;
+        } else if closes_single {
+            single = false;
+        }
+        if word.matches('"').count() % 2 == 1 {
+            double = !double;
+        }
+        if word.matches('`').count() % 2 == 1 {
+            back = !back;
+        }
+    }
+    out
 }
 
 /// Where a line of a mail stands.
@@ -166,6 +360,8 @@ impl Core {
         };
 
         let mut passwords: Vec<String> = Vec::new();
+        let mut slot_words: Vec<String> = Vec::new();
+        let right_passwords: Vec<String> = logins.right().map(|(_, pw)| pw.to_string()).collect();
         // Each line's candidates, and the registered userids it names.
         let mut to_check: Vec<ToCheck<'_>> = Vec::new();
         for &(line, place) in lines {
@@ -178,8 +374,10 @@ impl Core {
             // A registered userid written as a password (`limit resign 102 robot3 robot3`) is
             // hidden in its place only: elsewhere it is the public userid.
             for s in &slots {
-                if !is_registered(s)? {
+                if right_passwords.iter().any(|p| p == s) {
                     passwords.push(s.to_string());
+                } else if !is_registered(s)? {
+                    slot_words.push(s.to_string());
                 }
             }
             // Userid and password swapped (`limit move 101 hunter2x bob`): a registered userid in
@@ -257,13 +455,17 @@ impl Core {
         passwords.dedup();
         suspects.sort();
         suspects.dedup();
-        suspects.retain(|s| !passwords.contains(s));
+        slot_words.sort();
+        slot_words.dedup();
+        slot_words.retain(|s| !passwords.contains(s));
+        suspects.retain(|s| !passwords.contains(s) && !slot_words.contains(s));
         // A writer known by its hash whose password was found: a check matched.
         let proved = writers
             .iter()
             .any(|w| w.hash.is_some() && w.password.is_some());
         Ok(Secrets {
             passwords,
+            slots: slot_words,
             suspects,
             proved,
         })
@@ -336,4 +538,159 @@ fn check(word: &str, writers: &mut [Writer], runs: &mut u32, max_runs: u32) -> V
         }
     }
     verdict
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn secrets(passwords: &[&str], suspects: &[&str]) -> Secrets {
+        Secrets {
+            passwords: passwords.iter().map(|s| s.to_string()).collect(),
+            slots: Vec::new(),
+            suspects: suspects.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn only_the_quotes_of_an_answer_are_masked() {
+        let s = secrets(&["secret"], &["of", "you"]);
+        // The server's words stand, even when a suspect is one of them.
+        assert_eq!(
+            s.hide_quotes("The rest of the hour, you see. The userid 'secret' and 'of'."),
+            "The rest of the hour, you see. The userid '****' and '****'."
+        );
+        assert_eq!(
+            s.hide_quotes("Forgot it? Send `password reset secret`. Let's see."),
+            "Forgot it? Send `password reset ****`. Let's see."
+        );
+        assert_eq!(
+            s.hide_quotes("cannot read the move \"2-3 bob secret 4\": of course"),
+            "cannot read the move \"2-3 bob **** 4\": of course"
+        );
+        assert_eq!(
+            s.hide_quotes("'propose of' is not a proposal; of"),
+            "'propose ****' is not a proposal; of"
+        );
+        // A word written in a password's place and found no password is the player's word: hidden
+        // where an explanation quotes the player, not in a command the server writes out.
+        let slot = Secrets {
+            passwords: Vec::new(),
+            slots: vec!["101".to_string()],
+            suspects: Vec::new(),
+        };
+        assert_eq!(
+            slot.hide_quotes("'101' is odd: write `limit chat 101 alice <password>`."),
+            "'****' is odd: write `limit chat 101 alice <password>`."
+        );
+        // A stray quote mark ends with its paragraph.
+        assert_eq!(
+            s.hide_quotes("move \"x of\nyou\n\nthe rest of you"),
+            "move \"x ****\n****\n\nthe rest of you"
+        );
+        // An apostrophe inside or after a word opens no quote.
+        assert_eq!(s.hide_quotes("players' of you"), "players' of you");
+        assert_eq!(secrets(&[], &[]).hide_quotes("'x'"), "'x'");
+    }
+
+    #[test]
+    fn an_unread_line_is_quoted_up_to_its_password_place() {
+        let none = secrets(&[], &[]);
+        // The place `move` has its password, whatever stands there.
+        assert_eq!(
+            none.quote_unread("limit move 101 alice'-- WrongPw r1"),
+            "limit move 101 alice'-- ..."
+        );
+        assert_eq!(
+            none.quote_unread("limit move 101 alice Tr0ub4dor&34-1,3"),
+            "limit move 101 alice ..."
+        );
+        assert_eq!(none.quote_unread("set bob pw digets on"), "set bob ...");
+        assert_eq!(
+            none.quote_unread("change password alice pw"),
+            "change password alice ..."
+        );
+        // Or at the first word that is, or may be, a password, when that comes first.
+        let found = secrets(&["Tr0ub4dor&3"], &["zz9"]);
+        assert_eq!(
+            found.quote_unread("limit move alice Tr0ub4dor&3 4-1,3"),
+            "limit move alice ..."
+        );
+        assert_eq!(
+            found.quote_unread("limit show 101 zz9"),
+            "limit show 101 ..."
+        );
+        // A placeholder is no password; a line with no password place is quoted whole.
+        assert_eq!(
+            none.quote_unread("limit move 101 bob <password> 1-2,3 x"),
+            "limit move 101 bob <password> 1-2,3 x"
+        );
+        assert_eq!(none.quote_unread("lunch on friday?"), "lunch on friday?");
+        // A board mail's Subject: up to what is written after it.
+        assert_eq!(
+            none.quote_unread("Limit Board 101 bob secret 1-2,3"),
+            "Limit Board 101 bob ..."
+        );
+    }
+
+    #[test]
+    fn an_explanation_names_no_word_past_the_quote_that_may_be_a_password() {
+        let none = secrets(&[], &[]);
+        let line = "set bob pw subject fixed";
+        // `fixed` is past the password and was checked: it is no password, so it may be named.
+        assert_eq!(
+            none.explain_unread("'fixed' is not a subject", line)
+                .as_deref(),
+            Some("'fixed' is not a subject")
+        );
+        // The word in the password's place is named `...`; named elsewhere, nothing is shown.
+        assert_eq!(
+            none.explain_unread("'pw' is odd", line).as_deref(),
+            Some("'...' is odd")
+        );
+        assert_eq!(none.explain_unread("did you mean: set bob pw", line), None);
+        // The example line after "did you mean:" is the player's words.
+        let suspects = secrets(&[], &["alice", "pw"]);
+        assert_eq!(
+            suspects
+                .explain_unread(
+                    "'sigup alice' is not a command; did you mean:\n    signup alice <password>",
+                    "sigup alice pw"
+                )
+                .as_deref(),
+            Some("'sigup ...' is not a command; did you mean:\n    signup ... <password>")
+        );
+        let suspect = secrets(&[], &["robert');DROP"]);
+        assert_eq!(
+            suspect
+                .explain_unread("'robert');DROP' is not a userid", "signup robert');DROP pw")
+                .as_deref(),
+            Some("'...' is not a userid")
+        );
+    }
+
+    #[test]
+    fn a_parsed_command_is_rebuilt_with_its_password_places_written_as_such() {
+        let cmd = command::parse("limit move 101 secret bob 1-2,3").unwrap();
+        assert_eq!(
+            secrets(&[], &[]).quote_command(&cmd),
+            "limit move 101 secret <password> 1-2,3"
+        );
+        // The password found in the userid's place is not quoted either.
+        assert_eq!(
+            secrets(&["secret"], &[]).quote_command(&cmd),
+            "limit move 101 <password> <password> 1-2,3"
+        );
+        // A short password is no part of a longer word.
+        let cmd = command::parse("limit move 101 alice a 1-2,3").unwrap();
+        assert_eq!(
+            secrets(&[], &[]).quote_command(&cmd),
+            "limit move 101 alice <password> 1-2,3"
+        );
+        let cmd = command::parse("limit challenge --password=pw alice bob").unwrap();
+        assert_eq!(
+            secrets(&[], &[]).quote_command(&cmd),
+            "limit challenge --password=<password> alice bob"
+        );
+    }
 }

@@ -105,18 +105,18 @@ impl Db {
     }
 }
 
+/// The games of [`Db::robots_to_move`]: read from the index of the games a robot is to move in
+/// (migration 0044), not from every running game, since every committed mail asks.
+pub(crate) const ROBOTS_TO_MOVE: &str =
+    "SELECT game_type, board FROM games INDEXED BY games_robot_turn
+     WHERE robot_turn = 1 AND updated_at <= ?1 ORDER BY updated_at LIMIT ?2";
+
 impl Db {
     /// Running games where a robot account is to move and has been since `before` (unix seconds)
     /// or longer, oldest first, at most `limit`: what a process that died between a commit and
     /// its robot's move left (see `server/robots.rs`). Read without the write lock.
     pub fn robots_to_move(&self, before: i64, limit: u32) -> Result<Vec<(String, u32)>> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT g.game_type, g.board FROM games g INDEXED BY games_running
-             JOIN seats s ON s.game_id = g.id AND s.seat = g.to_move
-             JOIN users u ON u.id = s.user_id
-             WHERE g.finished = 0 AND u.robot IS NOT NULL AND g.updated_at <= ?1
-             ORDER BY g.updated_at LIMIT ?2",
-        )?;
+        let mut stmt = self.conn.prepare_cached(ROBOTS_TO_MOVE)?;
         let rows = stmt
             .query_map(params![before, limit], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<rusqlite::Result<Vec<_>>>()?;

@@ -212,16 +212,19 @@ fn outbox_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<OutboxRow> {
     })
 }
 
+/// The statement of [`Db::prune_sent`]. Its `OR refused_at` read the whole outbox until the refused
+/// rows had an index of their own (`outbox_refused`, migration 0044): SQLite now reads each half by
+/// its index (issue 35, item 1).
+pub(crate) const PRUNE_SENT: &str =
+    "DELETE FROM outbox WHERE (sent_at IS NOT NULL AND sent_at < ?1)
+                OR (refused_at IS NOT NULL AND refused_at < ?1)";
+
 impl Db {
     /// Deletes the outbox rows of mail sent (or refused for good) before `before` (unix seconds):
     /// sent mail quotes the commands it answers, so it is not kept longer than needed. Returns how
     /// many went.
     pub fn prune_sent(&self, before: i64) -> Result<usize> {
-        Ok(self.conn.execute(
-            "DELETE FROM outbox WHERE (sent_at IS NOT NULL AND sent_at < ?1)
-                OR (refused_at IS NOT NULL AND refused_at < ?1)",
-            [before],
-        )?)
+        Ok(self.conn.execute(PRUNE_SENT, [before])?)
     }
 
     /// `pbem compact`: switches the file to `auto_vacuum = INCREMENTAL` (which only a rewrite can do

@@ -24,20 +24,35 @@ pub struct LoginState {
 /// an hour, the rest is kept a day for the admin's questions.
 const KEEP_SECS: i64 = 86_400;
 
+/// The key a wrong password's row names its userid by: a registered userid as it is keyed
+/// (lowercase: it is public), any other word by its SHA-256. The word in a userid's place may be
+/// a password typed there (`limit move 101 hunter2x alice ...`): nothing a mail holds goes into
+/// the database in clear (issue 34, item 3).
+fn failure_key(userid: &str, known: bool) -> String {
+    use sha2::{Digest, Sha256};
+    let key = userid.to_lowercase();
+    if known {
+        return key;
+    }
+    let digest = Sha256::digest(format!("pbem-unknown-userid:{key}").as_bytes());
+    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    format!("sha256:{hex}")
+}
+
 fn login_state(
     conn: &Connection,
     userid: &str,
     sender: Option<&str>,
     since: i64,
 ) -> Result<LoginState> {
-    let key = userid.to_lowercase();
     let user: Option<(i64, Option<String>)> = conn
         .query_row(
             "SELECT id, password_hash FROM users WHERE userid_key = ?1",
-            [&key],
+            [userid.to_lowercase()],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )
         .optional()?;
+    let key = failure_key(userid, user.is_some());
     let mut state = LoginState {
         password_hash: user.as_ref().and_then(|(_, h)| h.clone()),
         ..LoginState::default()
@@ -111,9 +126,14 @@ impl Tx<'_> {
             "DELETE FROM password_failures WHERE at <= ?1",
             [now - KEEP_SECS],
         )?;
+        let known: bool = self.0.query_row(
+            "SELECT EXISTS (SELECT 1 FROM users WHERE userid_key = ?1)",
+            [userid.to_lowercase()],
+            |r| r.get(0),
+        )?;
         self.0.execute(
             "INSERT INTO password_failures (userid_key, sender, at, registered) VALUES (?1, ?2, ?3, ?4)",
-            params![userid.to_lowercase(), sender.to_lowercase(), now, registered],
+            params![failure_key(userid, known), sender.to_lowercase(), now, registered],
         )?;
         Ok(())
     }

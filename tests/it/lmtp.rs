@@ -722,7 +722,11 @@ fn noop_until_sent_away(c: &mut BufReader<TcpStream>, limit: Duration) -> (Strin
 #[test]
 fn idle_clients_on_every_slot_do_not_keep_the_mta_out() {
     let env = Env::new();
-    let cfg = config(&env, "[lmtp]\nmax_connections = 4\n");
+    // Every client is at 127.0.0.1, one peer: it may hold every slot here.
+    let cfg = config(
+        &env,
+        "[lmtp]\nmax_connections = 4\nmax_connections_per_peer = 4\n",
+    );
     let server = Lmtp::start(&env, "inet:127.0.0.1:0", Some(&cfg));
     // Four clients take every slot and only hold it.
     let mut idle: Vec<BufReader<TcpStream>> = (0..4).map(|_| idle_client(&server)).collect();
@@ -953,4 +957,194 @@ fn a_reply_move_over_lmtp_finds_its_token_in_rcpt_to() {
     let played: Vec<String> = env.stored_moves(101).into_iter().map(|m| m.text).collect();
     assert_eq!(played, std::slice::from_ref(mv));
     assert_eq!(settled(&env).len(), 2, "both players' board mails");
+}
+
+/// A TCP connection to `to` from the local address `source` (any of 127.0.0.0/8 reaches the
+/// loopback): another peer, as the server sees it, on this one machine.
+fn connect_from(
+    source: std::net::Ipv4Addr,
+    to: std::net::SocketAddrV4,
+) -> std::io::Result<TcpStream> {
+    use std::os::fd::FromRawFd;
+    let sin = |a: std::net::SocketAddrV4| libc::sockaddr_in {
+        sin_family: libc::sa_family_t::try_from(libc::AF_INET).unwrap(),
+        sin_port: a.port().to_be(),
+        sin_addr: libc::in_addr {
+            s_addr: u32::from(*a.ip()).to_be(),
+        },
+        sin_zero: [0; 8],
+    };
+    let len = libc::socklen_t::try_from(std::mem::size_of::<libc::sockaddr_in>()).unwrap();
+    // SAFETY: a new socket, owned by the TcpStream from here on; bind and connect read `len`
+    // bytes of a sockaddr_in that lives across each call.
+    unsafe {
+        let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0);
+        if fd < 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        let stream = TcpStream::from_raw_fd(fd);
+        let from = sin(std::net::SocketAddrV4::new(source, 0));
+        if libc::bind(fd, (&raw const from).cast(), len) != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        let to = sin(to);
+        if libc::connect(fd, (&raw const to).cast(), len) != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        Ok(stream)
+    }
+}
+
+/// Issue 34, item 5: a client reopening 40 connections every half second held every slot with
+/// connections too young to be closed, and 25 of 27 of the MTA's deliveries got `421`. One peer now
+/// holds at most `max_connections_per_peer` (by default three quarters of the slots): here a
+/// flooder at 127.0.0.2 reopens connections as fast as it can, each kept half a second, while the
+/// MTA at 127.0.0.1 delivers ten mails, each on a new connection.
+#[test]
+fn one_peer_reopening_connections_does_not_keep_another_peer_s_mail_out() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let env = Env::new();
+    // Three quarters of 8: the flooder may hold 6.
+    let cfg = config(&env, "[lmtp]\nmax_connections = 8\n");
+    let server = Lmtp::start(&env, "inet:127.0.0.1:0", Some(&cfg));
+    let to: std::net::SocketAddrV4 = server
+        .address
+        .strip_prefix("inet:")
+        .unwrap()
+        .parse()
+        .unwrap();
+    let flooder = std::net::Ipv4Addr::new(127, 0, 0, 2);
+    let stop = AtomicBool::new(false);
+    let ((most_held, refusals), mta) = std::thread::scope(|s| {
+        let flood = s.spawn(|| {
+            let mut held: Vec<(Instant, TcpStream)> = Vec::new();
+            let mut most_held = 0;
+            let mut refusals = std::collections::BTreeSet::new();
+            while !stop.load(Ordering::SeqCst) {
+                held.retain(|(at, _)| at.elapsed() < Duration::from_millis(500));
+                let Ok(c) = connect_from(flooder, to) else {
+                    continue;
+                };
+                c.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+                let mut r = BufReader::new(c);
+                let mut line = String::new();
+                let _ = r.read_line(&mut line);
+                if line.starts_with("220 ") {
+                    held.push((Instant::now(), r.into_inner()));
+                    most_held = most_held.max(held.len());
+                } else {
+                    refusals.insert(line);
+                }
+            }
+            (most_held, refusals)
+        });
+        // Ends the flood however the deliveries go: a panic here would otherwise wait for it.
+        struct Stop<'a>(&'a AtomicBool);
+        impl Drop for Stop<'_> {
+            fn drop(&mut self) {
+                self.0.store(true, Ordering::SeqCst);
+            }
+        }
+        let _stop = Stop(&stop);
+        std::thread::sleep(Duration::from_secs(1));
+        // Each delivery's first line from the server, and its answer to the mail.
+        let mut mta = Vec::new();
+        for i in 0..10 {
+            let addr = server.address.strip_prefix("inet:").unwrap();
+            let tcp = TcpStream::connect(addr).unwrap();
+            tcp.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+            let mut client = Client {
+                read: BufReader::new(Box::new(tcp.try_clone().unwrap())),
+                write: Box::new(tcp),
+            };
+            let greeting = client.reply();
+            if !greeting.starts_with("220 ") {
+                mta.push((greeting, Vec::new()));
+                continue;
+            }
+            assert!(client.cmd("LHLO mta.example").starts_with("250 "));
+            let from = format!("p{i}@example.org");
+            let answers = client.send(&from, &["pbem@localhost"], &eml(&from, "help", ""));
+            assert_eq!(client.cmd("QUIT"), "221 2.0.0 localhost closing");
+            mta.push((greeting, answers));
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        drop(_stop);
+        (flood.join().unwrap(), mta)
+    });
+    let refused = mta.iter().filter(|(g, _)| !g.starts_with("220 ")).count();
+    assert_eq!(refused, 0, "deliveries refused: {mta:?}");
+    for (_, answers) in &mta {
+        assert_eq!(answers, &["250 2.0.0 <pbem@localhost> handled"]);
+    }
+    assert_eq!(most_held, 6, "the flooder's connections at once");
+    assert_eq!(
+        refusals.into_iter().collect::<Vec<_>>(),
+        [
+            "421 4.3.2 too many connections from 127.0.0.2 (max_connections_per_peer = 6); try \
+             again later\r\n"
+        ]
+    );
+    assert_eq!(settled(&env).len(), 10);
+}
+
+/// On the Unix socket a peer is a local user (`SO_PEERCRED`): another user who takes connections up
+/// to its cap leaves the MTA's user room. Runs a client as `nobody` (uid 65534) with Debian's
+/// /usr/bin/python3, so it needs root; it says "skipped" otherwise.
+#[test]
+fn on_the_unix_socket_each_local_user_is_a_peer() {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: geteuid(2) has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    if !root || !Path::new("/usr/bin/python3").exists() {
+        eprintln!("skipped: needs root and /usr/bin/python3 to run a client as another user");
+        return;
+    }
+    let env = Env::new();
+    // Three quarters of 4: a peer may hold 3.
+    let cfg = config(&env, "[lmtp]\nmax_connections = 4\n");
+    let (listen, path) = unix_listen(&env);
+    let server = Lmtp::start(&env, &listen, Some(&cfg));
+    let script = "import socket, sys, time\n\
+                  held = []\n\
+                  for _ in range(4):\n    \
+                      s = socket.socket(socket.AF_UNIX)\n    \
+                      s.connect(sys.argv[1])\n    \
+                      print(s.makefile('rb').readline().decode().strip(), flush=True)\n    \
+                      held.append(s)\n\
+                  time.sleep(60)\n";
+    /// The other user's client, ended however the test goes.
+    struct Other(std::process::Child);
+    impl Drop for Other {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut other = std::process::Command::new("/usr/bin/python3")
+        .args(["-c", script])
+        .arg(&path)
+        .current_dir("/")
+        .uid(65534)
+        .gid(65534)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(other.stdout.take().unwrap()).lines();
+    let _other = Other(other); // Alive until the end: it holds its three connections.
+    let greetings: Vec<String> = (0..4).map(|_| lines.next().unwrap().unwrap()).collect();
+    // The MTA's user (root here) is another peer: it gets in while the other user holds three.
+    let mut mta = server.connect();
+    let m = eml("alice@example.org", "signup alice pw-alice", "");
+    let delivered = mta.send("alice@example.org", &["pbem@localhost"], &m);
+    assert!(
+        greetings[..3].iter().all(|g| g.starts_with("220 ")),
+        "{greetings:?}"
+    );
+    assert_eq!(
+        greetings[3],
+        "421 4.3.2 too many connections from uid 65534 (max_connections_per_peer = 3); try again \
+         later"
+    );
+    assert_eq!(delivered, ["250 2.0.0 <pbem@localhost> handled"]);
 }

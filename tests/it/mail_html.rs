@@ -9,13 +9,14 @@ use std::path::{Path, PathBuf};
 use crate::common::{Env, eml};
 use mail_parser::{MessageParser, MimeHeaders};
 
-/// A board mail's HTML part and its picture's bytes.
+/// A board mail's HTML part and its picture's bytes: the picture its `<img src="cid:...">` names.
 fn html_and_png(raw: &str) -> (String, Vec<u8>) {
     let msg = MessageParser::default().parse(raw.as_bytes()).unwrap();
     let html = msg.body_html(0).expect("an HTML part").into_owned();
+    let cid = crate::mail_pictures::img_cid(&html);
     let png = msg
         .attachments()
-        .find(|a| a.content_id() == Some("board@pbem"))
+        .find(|a| a.content_id() == Some(cid.as_str()))
         .expect("the picture, by its Content-ID")
         .contents()
         .to_vec();
@@ -82,7 +83,7 @@ fn news_and_the_line_to_send_come_first_then_the_picture_and_no_ascii_board() {
     };
     let news = at(&format!("played {mv}."));
     let send = at(&format!("<code>limit move 101 {to_move} &lt;password&gt; "));
-    let picture = at("<img src=\"cid:board@pbem\"");
+    let picture = at("<img src=\"cid:board.");
     let caption = at("<figcaption>");
     let details = at("Summary of Limit Board 101");
     assert!(
@@ -186,7 +187,7 @@ fn each_position_is_drawn_once_however_many_mails_show_it() {
     let with_picture = std::fs::read_dir(&outbox)
         .unwrap()
         .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
-        .filter(|raw| raw.contains("Content-ID: <board@pbem>"))
+        .filter(|raw| raw.contains("Content-ID: <board."))
         .count();
     assert_eq!(with_picture, 4, "two players and two subscribers");
     assert_eq!(drawn, 1, "{with_picture} mails of one position");
@@ -247,7 +248,8 @@ fn on_a_390_px_screen_nothing_is_cut_off() {
     let (html, png) = html_and_png(&mail.raw);
     let dir = env.dir.path();
     std::fs::write(dir.join("board.png"), &png).unwrap();
-    let html = html.replace("cid:board@pbem", "board.png");
+    let cid = crate::mail_pictures::img_cid(&html);
+    let html = html.replace(&format!("cid:{cid}"), "board.png");
     // Headless Chromium makes no window narrower than 500 px: the mail is shown in a frame 390 px
     // wide (its own viewport, as a phone's), and measures itself there once laid out; the numbers
     // are written into the outer page's DOM, which Chromium prints.

@@ -72,11 +72,11 @@ fn a_board_mail_carries_the_board_as_an_inline_png_after_the_same_text() {
         &mail.raw[..600.min(mail.raw.len())]
     );
     let html = msg.body_html(0).unwrap();
-    assert!(html.contains("<img src=\"cid:board@pbem\""), "{html}");
+    let cid = img_cid(&html);
     assert!(html.contains("Summary of Limit Board 101"), "{html}");
     let png = msg
         .attachments()
-        .find(|a| a.content_id() == Some("board@pbem"))
+        .find(|a| a.content_id() == Some(cid.as_str()))
         .expect("the picture, by its Content-ID");
     let ct = png.content_type().unwrap();
     assert_eq!((ct.ctype(), ct.subtype()), ("image", Some("png")));
@@ -85,6 +85,89 @@ fn a_board_mail_carries_the_board_as_an_inline_png_after_the_same_text() {
     deliver_with(&env, &config, &eml("carol@example.net", "help", ""));
     let help = env.take_mails().into_iter().next().unwrap();
     assert!(!help.raw.contains("multipart"), "{}", help.raw);
+}
+
+/// The Content-ID that the first `<img src="cid:...">` of an HTML part names, URL-decoded (RFC 2392).
+pub(crate) fn img_cid(html: &str) -> String {
+    let at = html
+        .find("<img src=\"cid:")
+        .unwrap_or_else(|| panic!("no <img src=\"cid:...\"> in {html}"));
+    let rest = &html[at + "<img src=\"cid:".len()..];
+    let url = &rest[..rest.find('"').unwrap()];
+    let mut out = Vec::new();
+    let bytes = url.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            out.push(u8::from_str_radix(&url[i + 1..i + 3], 16).unwrap());
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).unwrap()
+}
+
+/// Issue 34, item 5: every picture had the Content-ID `<board@pbem>`, so a client that caches
+/// pictures by Content-ID showed a thread's first board in every later mail of it. Now each
+/// picture's id is its mail's own (`board.` and the Message-ID, at the server's domain), and each
+/// mail's HTML part names its own picture.
+#[test]
+fn every_board_mail_s_picture_has_its_own_content_id_named_by_its_own_html() {
+    let (env, config) = game_with("");
+    let mut boards = env.take_mails();
+    // A move: a second board mail to each player, in the same thread as the first.
+    let stored = env.stored_game(101);
+    let pbem::games::Status::ToMove(seat) = stored.status() else {
+        panic!("a new game is over")
+    };
+    let who = ["alice", "bob"][seat];
+    let mv = stored.legal_moves()[0].clone();
+    deliver_with(
+        &env,
+        &config,
+        &eml(
+            &format!("{who}@example.org"),
+            &format!("limit move 101 {who} pw-{who} {mv}"),
+            "",
+        ),
+    );
+    boards.extend(env.take_mails());
+    boards.retain(|m| m.subject.starts_with("Limit Board 101"));
+    assert!(boards.len() >= 4, "{boards:#?}");
+    let mut seen = std::collections::BTreeSet::new();
+    for mail in &boards {
+        let msg = MessageParser::default().parse(mail.raw.as_bytes()).unwrap();
+        let html = msg.body_html(0).expect("an HTML part");
+        let cid = img_cid(&html);
+        let pictures: Vec<_> = msg
+            .attachments()
+            .filter(|a| a.content_type().is_some_and(|c| c.ctype() == "image"))
+            .collect();
+        assert_eq!(pictures.len(), 1, "{}", mail.subject);
+        assert_eq!(
+            pictures[0].content_id(),
+            Some(cid.as_str()),
+            "{}",
+            mail.subject
+        );
+        assert_eq!(&pictures[0].contents()[..8], b"\x89PNG\r\n\x1a\n");
+        // The server's own domain (no hostname set: the address's), and none shared.
+        assert!(
+            cid.starts_with("board.") && cid.ends_with("@localhost"),
+            "{cid}"
+        );
+        let message_id = msg.message_id().unwrap();
+        assert_eq!(cid, format!("board.{message_id}"));
+        assert!(seen.insert(cid.clone()), "{cid} is used twice");
+    }
+    // The same reader's two mails of the game: in one thread, with two pictures.
+    let to_bob: Vec<_> = boards
+        .iter()
+        .filter(|m| m.to == ["bob@example.org"])
+        .collect();
+    assert_eq!(to_bob.len(), 2, "{boards:#?}");
 }
 
 #[test]

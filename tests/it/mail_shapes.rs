@@ -51,7 +51,9 @@ fn the_command_is_read_from_every_shape_real_clients_send() {
             answer.body
         );
         assert!(
-            answer.body.contains(&format!("limit move 101 {who} ****")),
+            answer
+                .body
+                .contains(&format!("limit move 101 {who} <password>")),
             "{name}: the command is not quoted back (masked):\n{}",
             answer.body
         );

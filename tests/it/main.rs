@@ -57,6 +57,7 @@ mod trust_auth;
 mod trust_consent;
 mod trust_mail;
 mod trust_mta;
+mod trust_quote;
 mod trust_relay;
 mod trust_typos;
 mod web;

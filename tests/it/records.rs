@@ -303,7 +303,9 @@ fn a_hex_game_comes_as_hexgui_sgf_that_a_parser_reads_and_the_engine_replays() {
         "hex",
         &[
             ("alice", "c2", "Near the centre ] [ \\ of it."),
-            ("bob", "swap", "I'll take that."),
+            // A backslash before a line end (an SGF soft line break unless escaped), and a line
+            // that reads as nodes and a new tree unless `]` is escaped (issue 34, item 5).
+            ("bob", "swap", "I'll take that. \\\n;W[aa])(;B[bb]"),
             ("alice", "b2", ""),
             ("bob", "a3", ""),
         ],
@@ -361,7 +363,10 @@ fn a_hex_game_comes_as_hexgui_sgf_that_a_parser_reads_and_the_engine_replays() {
     }
     assert_eq!(
         comments,
-        ["Near the centre ] [ \\ of it.", "I'll take that."],
+        [
+            "Near the centre ] [ \\ of it.",
+            "I'll take that. \\\n;W[aa])(;B[bb]"
+        ],
         "comments come back unescaped"
     );
     assert_eq!(
@@ -588,4 +593,98 @@ fn stored_paradux(env: &Env) -> Box<dyn pbem::games::GameState> {
         .unwrap();
     let rules = Registry::standard().find("paradux").unwrap();
     rules.load(&state).unwrap()
+}
+
+/// Issue 34, item 5: a comment that holds line ends, a line `[Event "x"]`, a line starting `%` and
+/// braces. Plays an Ataxx game by mail with it and returns the PGN the server mails, with `\n`.
+fn ataxx_pgn_with_a_hostile_comment() -> String {
+    let env = Env::new();
+    env.players(&["alice", "bob"]);
+    env.admin_ok("ataxx challenge alice bob");
+    env.take_mails();
+    let hostile = "Clone first.\n[Event \"x\"]\n[Result \"0-1\"]\n%not an escape\n} a closing \
+                   brace { and an opening one\n\n1. a7c5 *";
+    play_by_mail(
+        &env,
+        "ataxx",
+        &[
+            ("alice", "b6", hostile),
+            ("bob", "g7e5", "}"),
+            ("alice", "a7c5", ""),
+        ],
+    );
+    env.take_mails();
+    let (name, _, pgn) = attached(&env, "carol@example.org", "ataxx history 101 -sgf");
+    assert_eq!(name, "ataxx-101.pgn");
+    pgn
+}
+
+#[test]
+fn a_pgn_comment_with_line_ends_tags_and_braces_stays_one_comment() {
+    let pgn = ataxx_pgn_with_a_hostile_comment();
+    let (tags, movetext) = pgn.split_once("\n\n").expect("a blank line after the tags");
+    assert!(tags.lines().all(|l| l.starts_with('[')), "{pgn}");
+    // Nothing after the tag section starts a line as a tag or an escape would.
+    for line in movetext.lines() {
+        assert!(!line.starts_with(['[', '%']), "{line:?} in\n{pgn}");
+    }
+    assert_eq!(pgn.matches("\n[Event ").count(), 0, "one game:\n{pgn}");
+    // Braces open and close in turn: each comment ends where it should.
+    let mut open = false;
+    for ch in movetext.chars() {
+        match ch {
+            '{' => {
+                assert!(!open, "a brace inside a comment:\n{pgn}");
+                open = true;
+            }
+            '}' => {
+                assert!(open, "a closing brace outside a comment:\n{pgn}");
+                open = false;
+            }
+            _ => {}
+        }
+    }
+    assert!(!open, "{pgn}");
+    // The comment's words are kept, on one line.
+    assert!(
+        movetext.contains(
+            "1. b6 { Clone first. [Event \"x\"] [Result \"0-1\"] %not an escape a closing brace \
+             and an opening one 1. a7c5 * } g7e5 2. a7c5 *\n"
+        ),
+        "{pgn}"
+    );
+}
+
+/// The same PGN read by python-ataxx (`pip install ataxx==2.2.0`), a PGN reader for Ataxx: one game,
+/// with the three moves played. Ignored by default: it needs python3 with that package. Before the
+/// fix it read two games, the second from `[Event "x"]` on, and the first failed on a comment that
+/// runs over two lines.
+#[test]
+#[ignore = "needs python3 with python-ataxx: pip install ataxx==2.2.0"]
+fn a_pgn_reader_reads_the_hostile_comment_s_game_as_one_game_with_its_moves() {
+    let pgn = ataxx_pgn_with_a_hostile_comment();
+    let dir = crate::common::scratch::tempdir().unwrap();
+    let file = dir.path().join("game.pgn");
+    std::fs::write(&file, &pgn).unwrap();
+    let script = "import sys, ataxx.pgn\n\
+                  games = list(ataxx.pgn.PGNIterator(sys.argv[1]))\n\
+                  print(len(games))\n\
+                  for text in games:\n    \
+                      g = ataxx.pgn.parse(text)\n    \
+                      print(g.headers.get('Event'), [str(n.move) for n in g.main_line()])\n";
+    let out = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(&file)
+        .output()
+        .expect("python3");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}\n{pgn}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        stdout, "1\npbem ataxx 101 ['b6', 'g7e5', 'a7c5']\n",
+        "{pgn}"
+    );
 }
