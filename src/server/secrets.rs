@@ -549,6 +549,7 @@ mod tests {
             passwords: passwords.iter().map(|s| s.to_string()).collect(),
             slots: Vec::new(),
             suspects: suspects.iter().map(|s| s.to_string()).collect(),
+            proved: false,
         }
     }
 
@@ -578,6 +579,7 @@ mod tests {
             passwords: Vec::new(),
             slots: vec!["101".to_string()],
             suspects: Vec::new(),
+            proved: false,
         };
         assert_eq!(
             slot.hide_quotes("'101' is odd: write `limit chat 101 alice <password>`."),
