@@ -290,11 +290,16 @@ fn a_pasted_subject_line_masks_nothing_of_the_answer() {
     assert_eq!(mails.len(), 2, "{mails:#?}");
     for m in &mails {
         assert!(m.subject.starts_with("Limit Board 101: "), "{}", m.subject);
-        assert!(
-            m.body.contains("Subject: limit chat 101 alice ****\n"),
-            "{}",
-            m.body
-        );
+        // bob reads the words; alice, who wrote them, gets one line saying where they went.
+        if m.to == ["alice@example.org"] {
+            assert!(m.body.starts_with("Your words went to bob"), "{}", m.body);
+        } else {
+            assert!(
+                m.body.contains("Subject: limit chat 101 alice ****\n"),
+                "{}",
+                m.body
+            );
+        }
     }
     assert_nowhere(&env, &mails, PW);
 }
