@@ -236,8 +236,15 @@ impl Core {
                 };
                 let text =
                     summary::error_body(&mail_text::refusal(&r.refusal), board.as_deref(), &quoted);
+                let in_game = match (&r.board, &origin.reply_to) {
+                    (Some((game_type, board)), Some(address)) => {
+                        self.answer_in_game(tx, game_type, *board, address)?
+                    }
+                    _ => None,
+                };
                 Ok(Outcome {
                     refusal: Some(r.refusal),
+                    in_game,
                     ..Outcome::error(subject, text)
                 })
             }
@@ -272,6 +279,36 @@ impl Core {
             );
         }
         text
+    }
+
+    /// The game's thread and signed Reply-To for an answer about board `board` to `address`,
+    /// when the address is one of that game's players' (issue 37: an error answer is a mail of the
+    /// game, and the corrected move can be a bare reply to it).
+    fn answer_in_game(
+        &self,
+        tx: &Tx<'_>,
+        game_type: &str,
+        board: u32,
+        address: &str,
+    ) -> Result<Option<(super::Sign, super::letters::Thread)>, StorageError> {
+        let (Some(rules), Some(row)) = (self.games.find(game_type), tx.game(game_type, board)?)
+        else {
+            return Ok(None);
+        };
+        let Some(player) = row
+            .players
+            .iter()
+            .find(|p| p.addresses.iter().any(|a| a.eq_ignore_ascii_case(address)))
+        else {
+            return Ok(None);
+        };
+        let topic = summary::game_subject(rules.title(), board);
+        let thread = self.thread_of(tx, row.id, player.id, &topic)?;
+        let sign = super::Sign {
+            reader: player.id,
+            target: crate::reply_token::Target::Board(row.id),
+        };
+        Ok(Some((sign, thread)))
     }
 
     pub(super) fn dispatch(

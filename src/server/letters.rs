@@ -198,10 +198,22 @@ impl Core {
                     } else {
                         format!("{notes}\n{}", o.text)
                     };
-                    mails.push(
-                        self.mail(origin, vec![to.clone()], o.subject, text, true, None, None)
-                            .with_attachments(o.attachments),
-                    );
+                    let (sign, thread) = o.in_game.unzip();
+                    let mut mail = self
+                        .mail(
+                            origin,
+                            vec![to.clone()],
+                            o.subject,
+                            text,
+                            true,
+                            None,
+                            thread,
+                        )
+                        .with_attachments(o.attachments);
+                    if let Some(sign) = sign {
+                        mail.reply_to = self.reply_address(tx, sign)?;
+                    }
+                    mails.push(mail);
                 }
             }
             for l in o.letters {

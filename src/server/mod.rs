@@ -225,6 +225,10 @@ struct Outcome {
     /// Carried out with an account's password or a code mailed to the sender: the sender's address
     /// belongs to a player (see [`Core::letters_to_mails`]).
     proved: bool,
+    /// For an answer to a player about their own game (a refused move): the game's thread and the
+    /// player's signed Reply-To, so that the answer sits in the game's conversation and a corrected
+    /// move written as a reply to it plays.
+    in_game: Option<(Sign, letters::Thread)>,
 }
 
 impl Outcome {

@@ -166,3 +166,43 @@ fn a_reply_of_words_only_is_a_chat_to_the_other_player() {
         "{mails:#?}"
     );
 }
+
+/// An error answer about a player's own game is a mail of that game (issue 37, item 1): it threads
+/// under the game's first mail, carries the player's signed Reply-To, and a corrected move written
+/// as a bare reply to the error plays.
+#[test]
+fn an_error_answer_threads_into_the_game_and_a_bare_reply_to_it_plays() {
+    let (env, to_alice) = hex_started();
+    let raw = |to: &Sent, body: &str, id: &str| {
+        format!(
+            "From: alice@example.org\r\nTo: {}\r\nSubject: Re: {}\r\nMessage-ID: <{id}@example.org>\r\n\r\n{body}\r\n",
+            reply_address(to),
+            to.subject
+        )
+    };
+    env.deliver(&raw(&to_alice, "z99", "a-typo"));
+    let error = env.only_mail_to("alice@example.org");
+    assert!(error.subject.contains("Error"), "{}", error.subject);
+    // In the game's thread: under alice's first board mail of it, the thread's root.
+    let root = to_alice.header("Message-ID").unwrap();
+    let references = error.header("References").unwrap_or_default();
+    assert!(
+        references.contains(root.trim()),
+        "References {references:?} lack the game's root {root:?}"
+    );
+    assert_eq!(
+        error.header("Thread-Topic").as_deref(),
+        Some("Hex Board 101")
+    );
+    // Her own signed Reply-To: the corrected move, bare, in reply to the error, plays.
+    let signed = reply_address(&error);
+    assert!(signed.starts_with("pbem+"), "{signed}");
+    env.deliver(&raw(&error, "c3", "a-fixed"));
+    let mails = env.take_mails();
+    assert!(
+        mails
+            .iter()
+            .any(|m| m.to == ["bob@example.org"] && m.body.contains("alice played c3")),
+        "{mails:#?}"
+    );
+}
