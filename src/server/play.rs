@@ -235,6 +235,9 @@ impl Core {
             robot_challenge_by_mail(&players, password.is_some(), origin, usage)?;
         }
         self.check_challenge(tx, rules, &players)?;
+        if !admin && players.iter().any(|p| p.robot.is_some()) {
+            self.check_robot_allowance(tx, &players, usage)?;
+        }
         // A robot agrees to every game it is challenged to.
         let mut agreed: Vec<bool> = players.iter().map(|p| admin || p.robot.is_some()).collect();
         if let Some(password) = password {
@@ -325,6 +328,32 @@ impl Core {
         outcome.events.push(started);
         outcome.events.extend(ended);
         Ok(outcome)
+    }
+
+    /// By mail, the people of a game against a robot may each start `unsolicited_challenges_per_day`
+    /// such games a day: a robot accepts every challenge, and each of its games costs the server its
+    /// thinking at every move (two mails once made 40 games of 19 x 19 Go, issue 34).
+    fn check_robot_allowance(
+        &self,
+        tx: &Tx<'_>,
+        players: &[User],
+        usage: ChallengeUsage,
+    ) -> Step<()> {
+        let max = self.cfg.limits.unsolicited_challenges_per_day;
+        let since = self.now - 86_400;
+        for p in players.iter().filter(|p| p.robot.is_none()) {
+            let (count, oldest) = tx.robot_games(p.id, since)?;
+            if count >= max {
+                return Err(PlayRefusal::RobotGamesToday {
+                    userid: p.userid.clone(),
+                    max,
+                    next_at: oldest.unwrap_or(self.now) + 86_400,
+                    usage,
+                }
+                .into());
+            }
+        }
+        Ok(())
     }
 
     /// A seed for a new game's random layout: different for every challenge, from the clock, the process

@@ -37,6 +37,7 @@ mod proposals;
 mod ratings;
 mod records;
 mod reply;
+mod robot_budget;
 mod robot_hex_bridges;
 mod robot_mail;
 mod robot_mail_boards;
