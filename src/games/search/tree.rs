@@ -50,9 +50,10 @@ const RAVE_MAX_ACTIONS: u32 = 1 << 20;
 /// The memory a tree may hold (nodes, their child lists and the choices not yet made children, as
 /// [`Tree::bytes`] counts them). Past it the tree stops growing: a leaf is played out instead of being
 /// listed, and no child is added by widening except at the root; the playouts go on as before. Without
-/// it robot3's first move on 19 x 19 Chameleon held 2.2 GB (about 70 KB a playout, issue 34). Set
-/// above what robot3 grows on the games' default boards, so that their moves are unchanged.
-pub(super) const MAX_TREE_BYTES: usize = 96 << 20;
+/// it robot3's first move on 19 x 19 Chameleon held 2.2 GB (about 70 KB a playout, issue 34); with it
+/// no robot's move takes more than about 140 MB (`scripts/robot-memory.sh`). Trees smaller than this,
+/// as robot3's on most default boards, grow and play exactly as before.
+pub(super) const MAX_TREE_BYTES: usize = 128 << 20;
 
 /// Playouts a new child counts as already seen (the game's [`GameState::prior_results`]): visits and
 /// the summed reward.
@@ -476,6 +477,9 @@ impl Tree {
             }
         }
         pending.reverse();
+        // Groups made the list shorter than the actions it was sized for: the room left over (most
+        // of it, for Limit's moves with a removal) is given back, and the cap counts what is held.
+        pending.shrink_to_fit();
         if !has_priors && group_at.is_empty() {
             // No priors to widen by: every action is a child at once (RAVE and UCT rank them).
             // Room for them all at once: growing the list by doubling copied it several times.
