@@ -92,7 +92,8 @@ impl Core {
             return Some(ROBOT_THINKING_MILLIS);
         };
         let each = Duration::from_millis(ROBOT_THINKING_MILLIS).min(budget);
-        (!each.is_zero() && budget.saturating_sub(r.spent) >= each).then(|| each.as_millis() as u64)
+        (!each.is_zero() && budget.saturating_sub(r.spent) >= each)
+            .then_some(each.as_millis() as u64)
     }
 
     /// Counts `from`'s time to now against the mail's budget.

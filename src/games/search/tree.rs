@@ -487,6 +487,8 @@ impl Tree {
             while let Some(Pending::One(a, v)) = pending.pop() {
                 self.push_child(at, Pending::One(a, v), me);
             }
+            // Emptied: its room (a fifth of such a node's listing) is given back.
+            pending = Vec::new();
         }
         self.nodes[at].untried = Some(pending);
     }
