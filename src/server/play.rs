@@ -235,9 +235,6 @@ impl Core {
             robot_challenge_by_mail(&players, password.is_some(), origin, usage)?;
         }
         self.check_challenge(tx, rules, &players)?;
-        if !admin && players.iter().any(|p| p.robot.is_some()) {
-            self.check_robot_allowance(tx, &players, usage)?;
-        }
         // A robot agrees to every game it is challenged to.
         let mut agreed: Vec<bool> = players.iter().map(|p| admin || p.robot.is_some()).collect();
         if let Some(password) = password {
@@ -254,6 +251,10 @@ impl Core {
         });
         if from_challenger {
             agreed[0] = true;
+        }
+        // After the password is checked: a stranger learns nothing of a player's games from it.
+        if !admin && players.iter().any(|p| p.robot.is_some()) {
+            self.check_robot_allowance(tx, &players, usage)?;
         }
         if !admin {
             let cap = self.cfg.limits.unsolicited_challenges_per_day;

@@ -19,7 +19,8 @@ fn robots_unmoved(env: &Env, boards: &[u32]) -> Vec<u32> {
 
 #[test]
 fn games_against_robots_count_in_the_daily_allowance() {
-    let mut env = Env::new();
+    // mallory, a stranger, gets every answer (past three a day a new address gets none).
+    let mut env = Env::new().with_config(crate::common::EVERY_ANSWER);
     env.players(&["alice"]);
     // The allowance is `unsolicited_challenges_per_day` (5 by default), as for games with people.
     for n in 0..5u32 {
@@ -44,6 +45,17 @@ fn games_against_robots_count_in_the_daily_allowance() {
     assert!(
         answer.contains("alice has started 5 games against robots in the last 24 hours")
             && answer.contains("The next one may start at"),
+        "{answer}"
+    );
+    // Someone with a wrong password learns nothing of alice's games: the password is checked first.
+    env.deliver(&eml(
+        "mallory@example.org",
+        "limit challenge --password=guess alice robot3",
+        "",
+    ));
+    let answer = env.only_mail_to("mallory@example.org").flat_body();
+    assert!(
+        !answer.contains("games against robots") && answer.contains("do not match"),
         "{answer}"
     );
     let games = |env: &Env| -> i64 {
