@@ -240,3 +240,35 @@ fn games_resigned_at_once_leave_the_robots_rating_where_it_was() {
         "robot1 after a game with four moves of mallory's: {line}"
     );
 }
+
+#[test]
+fn a_draw_past_the_mails_budget_is_declined_not_left_waiting() {
+    // robot1 is Black on 3x3 Go with komi 9: lost, so it accepts a draw when it thinks
+    // (tests/it/robot_proposals.rs). With no thinking left in the mail it declines at once, and no
+    // proposal is left open for a robot that never writes.
+    let env = Env::new().with_config("[limits]\nrobot_thinking_millis_per_mail = 0\n");
+    env.players(&["alice"]);
+    // At the shell (no budget there) robot1 makes its first move.
+    env.admin_ok("go challenge -size=3 -komi=9 robot1 alice");
+    env.take_mails();
+    env.deliver(&eml(
+        "alice@example.org",
+        "go move 101 alice pw-alice propose draw",
+        "",
+    ));
+    let mails = env.take_mails();
+    let hers = mails
+        .iter()
+        .find(|m| m.to.iter().any(|t| t == "alice@example.org"))
+        .expect("alice's answer");
+    let body = hers.flat_body();
+    assert!(
+        body.contains("robot1 rejects alice's proposal of a draw: nothing changes."),
+        "{body}"
+    );
+    let open: i64 = env
+        .sqlite()
+        .query_row("SELECT COUNT(*) FROM proposals", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(open, 0);
+}
