@@ -274,6 +274,10 @@ pub struct LimitsConfig {
     /// New games a player may be put into per day by challenges they did not agree to (sent by
     /// someone else, or without their `--password`); past it such challenges are dropped silently.
     pub unsolicited_challenges_per_day: u32,
+    /// Milliseconds of robot thinking one mail may cause in all (each robot move takes up to 2 s);
+    /// the robots' moves past it are played after the mail is answered, by the robot queue (`pbem
+    /// cron`, or the next mail), so an LMTP worker is not held by one sender's many robot games.
+    pub robot_thinking_millis_per_mail: u64,
     /// Confirmation mails to addresses not yet confirmed, server-wide per hour; past it none are
     /// sent until the hour passes (the address can still be confirmed from itself). A ceiling far
     /// above what players need: the cap that one sender meets is the next one.
@@ -312,6 +316,7 @@ impl Default for LimitsConfig {
             replies_per_new_address_per_day: 3,
             error_answers_before_quiet: 5,
             unsolicited_challenges_per_day: 5,
+            robot_thinking_millis_per_mail: 4_000,
             unconfirmed_mails_per_hour: 100,
             unconfirmed_mails_per_sender_per_hour: 3,
             password_failures_per_sender_per_hour: 10,

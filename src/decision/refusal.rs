@@ -223,6 +223,19 @@ pub enum PlayRefusal {
         /// How a challenge is written.
         usage: ChallengeUsage,
     },
+    /// By mail, a challenge to a robot from a person who already has the day's allowance of games
+    /// against robots (`unsolicited_challenges_per_day`, the same number as the games others may put
+    /// a person in a day).
+    RobotGamesToday {
+        /// The person at the limit.
+        userid: String,
+        /// Games against robots a person may start in a day.
+        max: u32,
+        /// When (Unix seconds) the oldest of the day's games is a day old and one more may start.
+        next_at: i64,
+        /// How a challenge is written.
+        usage: ChallengeUsage,
+    },
     /// The rules refused the challenge's options.
     BadOptions {
         /// What the rules said.

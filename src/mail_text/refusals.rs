@@ -184,6 +184,19 @@ fn play(r: &PlayRefusal) -> String {
             u.game.name,
             usage(u)
         ),
+        PlayRefusal::RobotGamesToday {
+            userid,
+            max,
+            next_at,
+            usage: u,
+        } => format!(
+            "The challenge was not made: {userid} has started {max} games against robots in the \
+             last 24 hours, the most a player may start in a day (a robot's thinking costs the \
+             server for everyone). The next one may start at {} or later; the games under way go \
+             on as before. {}",
+            crate::summary::format_time(*next_at),
+            usage(u)
+        ),
         PlayRefusal::BadOptions { error, usage: u } => format!("{error}\n{}", usage(u)),
         PlayRefusal::Blocked { reasons } => format!(
             "The challenge was not made: {}\n(The first userid of a challenge is taken as the \

@@ -95,7 +95,7 @@ impl Server {
         let mut report = CronReport::default();
         let origin = Origin::default();
         // A robot left to move plays before the clock looks: robots never run out of time.
-        self.core.robots_begin_mail();
+        self.core.robots_begin_mail(None);
         report.robot_moves = self.play_all_robots()?;
         self.core.robots_begin_pass();
         self.tick();

@@ -107,8 +107,11 @@ pub(super) fn general_help(cfg: &Config, game_names: &str) -> String {
              other command with their password, by `accept`, or, for the challenger, by \
              --password=PW (the first userid's password). Declining (`reject`, or resigning \
              before agreeing) ends it unrated. Nobody is put into more than {} new games a day \
-             that they did not agree to.",
-            l.unsolicited_challenges_per_day
+             that they did not agree to, nor starts more than {} games against robots a day. A \
+             robot's rating moves only in games where every person made at least {} moves.",
+            l.unsolicited_challenges_per_day,
+            l.unsolicited_challenges_per_day,
+            super::standings::ROBOT_RATED_MOVES,
         ),
         format!(
             "The player to move is reminded after {} days without a move, and again every {} \

@@ -578,7 +578,8 @@ impl Server {
                 .core
                 .refuse_oversized(&mut self.db, &incoming, &origin, &secrets);
         }
-        self.core.robots_begin_mail();
+        self.core
+            .robots_begin_mail(Some(self.core.cfg.limits.robot_thinking_millis_per_mail));
         let runs = self.core.password_runs();
         let mut rounds = 0;
         let (ids, mails) = loop {
@@ -643,7 +644,7 @@ impl Server {
         // What the shell prints may end up in a log or a terminal's scrollback: no password either.
         let secrets = self.core.admin_secrets(&self.db, line)?;
         let comment = secrets.hide(comment);
-        self.core.robots_begin_mail();
+        self.core.robots_begin_mail(None);
         let runs = self.core.password_runs();
         let mut rounds = 0;
         let (answer, ids, mails) = loop {

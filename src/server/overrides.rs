@@ -66,7 +66,7 @@ impl Server {
     /// for the admin.
     pub fn admin_override(&mut self, what: &Override) -> Result<(bool, String), ServerError> {
         self.tick();
-        self.core.robots_begin_mail();
+        self.core.robots_begin_mail(None);
         let tx = self.db.transaction()?;
         let origin = super::Origin::default();
         let outcome = match self.core.override_step(&tx, what) {

@@ -252,6 +252,10 @@ impl Core {
         if from_challenger {
             agreed[0] = true;
         }
+        // After the password is checked: a stranger learns nothing of a player's games from it.
+        if !admin && players.iter().any(|p| p.robot.is_some()) {
+            self.check_robot_allowance(tx, &players, usage)?;
+        }
         if !admin {
             let cap = self.cfg.limits.unsolicited_challenges_per_day;
             for (p, _) in players.iter().zip(&agreed).filter(|(_, a)| !**a) {
@@ -325,6 +329,32 @@ impl Core {
         outcome.events.push(started);
         outcome.events.extend(ended);
         Ok(outcome)
+    }
+
+    /// By mail, the people of a game against a robot may each start `unsolicited_challenges_per_day`
+    /// such games a day: a robot accepts every challenge, and each of its games costs the server its
+    /// thinking at every move (two mails once made 40 games of 19 x 19 Go, issue 34).
+    fn check_robot_allowance(
+        &self,
+        tx: &Tx<'_>,
+        players: &[User],
+        usage: ChallengeUsage,
+    ) -> Step<()> {
+        let max = self.cfg.limits.unsolicited_challenges_per_day;
+        let since = self.now - 86_400;
+        for p in players.iter().filter(|p| p.robot.is_none()) {
+            let (count, oldest) = tx.robot_games(p.id, since)?;
+            if count >= max {
+                return Err(PlayRefusal::RobotGamesToday {
+                    userid: p.userid.clone(),
+                    max,
+                    next_at: oldest.unwrap_or(self.now) + 86_400,
+                    usage,
+                }
+                .into());
+            }
+        }
+        Ok(())
     }
 
     /// A seed for a new game's random layout: different for every challenge, from the clock, the process

@@ -19,6 +19,7 @@
 //!   robot has waited [`STALE_SECS`] (see [`Server::play_stale_robot`]).
 
 use std::collections::HashMap;
+use std::time::{Duration, Instant};
 
 use super::{Core, Origin, Outcome, Server, ServerError, queue, robot_answers};
 use crate::games::{self, GameRules, GameState, Status};
@@ -65,12 +66,39 @@ pub(super) struct RobotTurns {
     waiting: Vec<Waiting>,
     seeds: Vec<u64>,
     seeds_used: usize,
+    /// The thinking this mail may cause in all (`limits.robot_thinking_millis_per_mail`); `None` at
+    /// the shell and in `pbem cron`, which have no worker to free.
+    budget: Option<Duration>,
+    /// The thinking done so far for this mail.
+    spent: Duration,
 }
 
 impl Core {
-    /// Forgets the previous mail's robot answers and seeds: a new mail begins.
-    pub(super) fn robots_begin_mail(&self) {
-        *self.robots.borrow_mut() = RobotTurns::default();
+    /// Forgets the previous mail's robot answers and seeds: a new mail begins, whose robots may think
+    /// `budget` milliseconds in all (`None`: no bound but each move's own).
+    pub(super) fn robots_begin_mail(&self, budget: Option<u64>) {
+        *self.robots.borrow_mut() = RobotTurns {
+            budget: budget.map(Duration::from_millis),
+            ..RobotTurns::default()
+        };
+    }
+
+    /// The milliseconds the next robot move may think, or `None` when the mail's budget cannot give
+    /// a whole move's time any more (the robot is then left to move, for the robot queue). A move
+    /// gets its full time or none: a move thought out in less would be weaker than the level says.
+    fn robot_millis(&self) -> Option<u64> {
+        let r = self.robots.borrow();
+        let Some(budget) = r.budget else {
+            return Some(ROBOT_THINKING_MILLIS);
+        };
+        let each = Duration::from_millis(ROBOT_THINKING_MILLIS).min(budget);
+        (!each.is_zero() && budget.saturating_sub(r.spent) >= each)
+            .then_some(each.as_millis() as u64)
+    }
+
+    /// Counts `from`'s time to now against the mail's budget.
+    fn spend(&self, from: Instant) {
+        self.robots.borrow_mut().spent += from.elapsed();
     }
 
     /// A pass over the mail's commands begins: nothing waits yet, and new games take the seeds of
@@ -124,7 +152,8 @@ impl Core {
     }
 
     /// Thinks over every waiting position (no lock may be held: this takes up to
-    /// [`ROBOT_THINKING_MILLIS`] each). Returns how many got an answer.
+    /// [`ROBOT_THINKING_MILLIS`] each) while the mail's budget lasts. Returns how many got an answer;
+    /// the others stay waiting (a robot's move, for the robot queue) or are declined (a draw).
     pub(super) fn think(&self, waiting: &[Waiting]) -> usize {
         let mut found = 0;
         for w in waiting {
@@ -137,6 +166,9 @@ impl Core {
                 found += 1;
                 continue;
             }
+            let Some(millis) = self.robot_millis() else {
+                continue;
+            };
             let Some(rules) = self.games.find(w.game) else {
                 continue;
             };
@@ -152,9 +184,12 @@ impl Core {
             };
             let robot = games::Robot::Within {
                 level: w.level,
-                millis: ROBOT_THINKING_MILLIS,
+                millis,
             };
-            match state.robot_move(robot, w.seed) {
+            let start = Instant::now();
+            let mv = state.robot_move(robot, w.seed);
+            self.spend(start);
+            match mv {
                 Some(mv) => {
                     self.robots.borrow_mut().answers.insert(key, mv);
                     found += 1;
@@ -205,7 +240,14 @@ impl Core {
         let Some(state) = self.games.find(w.game).and_then(|r| r.load(&w.state).ok()) else {
             return false;
         };
-        let yes = robot_answers::accepts_draw(state.as_ref(), seat, w.level, w.seed);
+        // Past the mail's budget a robot declines without thinking: an answer left unthought would
+        // keep the proposal waiting for a robot that never writes. The player may propose again.
+        let yes = self.robot_millis().is_some() && {
+            let start = Instant::now();
+            let yes = robot_answers::accepts_draw(state.as_ref(), seat, w.level, w.seed);
+            self.spend(start);
+            yes
+        };
         self.robots.borrow_mut().draws.insert(key, yes);
         true
     }

@@ -16,6 +16,27 @@ pub const HISTORY_PAGE: u32 = 50;
 use crate::ratings::{self, Rating};
 use crate::storage::{GameRow, StorageError, Tx};
 
+/// The moves of their own (not the engine's, not a resignation) every person in a game against a
+/// robot must have made for the game to move the robot's rating.
+pub(super) const ROBOT_RATED_MOVES: usize = 4;
+
+/// Whether every person (not robot) of the game made at least [`ROBOT_RATED_MOVES`] moves of
+/// their own.
+fn every_person_played(state: &dyn GameState, row: &GameRow) -> bool {
+    let moves = state.moves();
+    row.players
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.robot.is_none())
+        .all(|(seat, _)| {
+            moves
+                .iter()
+                .filter(|m| m.seat == seat && !m.auto && m.text != "resign")
+                .count()
+                >= ROBOT_RATED_MOVES
+        })
+}
+
 impl Core {
     /// Settles a game that has just ended (called once, from `record_turn`): rates it and stores every
     /// seat's result and rating change. A game already settled is left as it is. The event says how
@@ -66,7 +87,18 @@ impl Core {
         let bad = |e: ratings::RatingError| {
             StorageError::Corrupt(format!("{game_type} board {}: {e}", row.board))
         };
-        let after = ratings::rate(&before, &outcome).map_err(bad)?;
+        let mut after = ratings::rate(&before, &outcome).map_err(bad)?;
+        // A robot's rating says how it plays against people who play: a game a person left (a
+        // resignation, a forfeit) before making a few moves says nothing of it, and twenty such
+        // games took robot1's Cups rating from 1600 to 1829 (issue 34). The person's own rating
+        // moves as in any game.
+        if !every_person_played(state, row) {
+            for (seat, player) in row.players.iter().enumerate() {
+                if player.robot.is_some() {
+                    after[seat] = before[seat];
+                }
+            }
+        }
         let results = ratings::seat_results(&outcome, row.players.len()).map_err(bad)?;
         for (seat, player) in row.players.iter().enumerate() {
             tx.record_result(

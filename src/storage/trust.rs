@@ -102,6 +102,19 @@ impl Tx<'_> {
         Ok(rows)
     }
 
+    /// How many games created since `since` seat this player and a robot (the games against robots
+    /// they started, or were put in, in that time), and when the oldest of them was created.
+    pub fn robot_games(&self, user_id: i64, since: i64) -> Result<(u32, Option<i64>)> {
+        Ok(self.0.query_row(
+            "SELECT count(*), min(g.created_at) FROM seats s JOIN games g ON g.id = s.game_id
+             WHERE s.user_id = ?1 AND g.created_at >= ?2
+               AND EXISTS (SELECT 1 FROM seats r JOIN users u ON u.id = r.user_id
+                           WHERE r.game_id = g.id AND u.robot IS NOT NULL)",
+            params![user_id, since],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?)
+    }
+
     /// How many games created since `since` seat this player without their agreement at the start
     /// (challenges they did not send with their password): the unsolicited challenges they received.
     pub fn unsolicited_challenges(&self, user_id: i64, since: i64) -> Result<u32> {

@@ -41,6 +41,7 @@ mod ratings;
 mod records;
 mod reply;
 mod reply_words;
+mod robot_budget;
 mod robot_hex_bridges;
 mod robot_mail;
 mod robot_mail_boards;

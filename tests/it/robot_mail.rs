@@ -192,10 +192,16 @@ fn robots_play_people_by_mail_and_robot_games_rate_nobody() {
 /// to get the lock, all go through. When the robots thought inside the transaction, they exited 75.
 #[test]
 fn other_mails_go_through_while_robots_think() {
+    // Three robot3 first moves of 2 s: more than a mail's default budget of 4 s, which would leave
+    // the third to the robot queue (tests/it/robot_budget.rs); this test is about the lock.
     let env = Env::new();
     env.players(&["alice", "bob", "carol"]);
     let config = env.dir.path().join("pbem.toml");
-    std::fs::write(&config, "[database]\nbusy_timeout_ms = 1000\n").unwrap();
+    std::fs::write(
+        &config,
+        "[database]\nbusy_timeout_ms = 1000\n[limits]\nrobot_thinking_millis_per_mail = 60000\n",
+    )
+    .unwrap();
     let robot_mail = eml(
         "alice@example.org",
         "robots",
@@ -203,6 +209,8 @@ fn other_mails_go_through_while_robots_think() {
     );
     let mut robots = env
         .std_cmd()
+        .arg("--config")
+        .arg(&config)
         .arg("ingest")
         .stdin(Stdio::piped())
         .stdout(Stdio::null())

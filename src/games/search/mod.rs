@@ -108,6 +108,8 @@ pub struct Thought {
     pub reused: u32,
     /// Nodes in the tree at the end.
     pub nodes: usize,
+    /// The memory the tree held at the end, as counted against its cap (bytes).
+    pub bytes: usize,
     /// The chosen move's mean reward for the player to move, 0 to 1 (exact when proven).
     pub value: f32,
     /// The chosen move's exact value for the player to move when the solver proved it: 1 a win, 0 a
@@ -171,6 +173,7 @@ pub fn think(game: &dyn GameState, budget: Budget, seed: u64) -> Option<Thought>
                 playouts: 0,
                 reused: 0,
                 nodes: 0,
+                bytes: 0,
                 value: 0.5,
                 proven: None,
             });
@@ -230,6 +233,7 @@ pub fn think(game: &dyn GameState, budget: Budget, seed: u64) -> Option<Thought>
         playouts: done,
         reused,
         nodes: tree.nodes.len(),
+        bytes: tree.bytes(),
         value,
         proven,
     };

@@ -243,3 +243,62 @@ fn hexxagon_playouts_still_play_to_the_end() {
         assert_eq!(h.playout_value(0), None);
     }
 }
+
+/// Searches the first position of `name` at `words` for `iterations` iterations with a tree capped
+/// at `cap` bytes; returns the tree's largest count of bytes and of nodes after any iteration, the
+/// root's visits, and the move chosen.
+fn capped_search(
+    name: &str,
+    words: &[&str],
+    cap: usize,
+    iterations: u32,
+) -> (usize, usize, u32, String) {
+    let rules = Registry::standard().find(name).expect("a standard game");
+    let options: Vec<GameOption> = words
+        .iter()
+        .map(|w| GameOption::parse(w).expect("an option"))
+        .collect();
+    let g = rules.new_game(&options, 2, 1).expect("a new game");
+    let pos = super::pos::Pos::new(g.as_ref());
+    let me = super::pos::to_move(g.as_ref()).expect("a player to move");
+    let mut tree = super::tree::Tree::new(g.as_ref(), pos, me).with_cap(cap);
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let (mut most_bytes, mut most_nodes) = (0, 0);
+    for _ in 0..iterations {
+        tree.iterate(g.as_ref(), &mut rng);
+        most_bytes = most_bytes.max(tree.bytes());
+        most_nodes = most_nodes.max(tree.nodes.len());
+        // The count the cap is held to is never below what the nodes really hold.
+        assert!(
+            tree.recount() <= tree.bytes(),
+            "{name}: the count fell short"
+        );
+    }
+    let visits = tree.nodes[0].visits;
+    let (action, _) = tree.choice();
+    (most_bytes, most_nodes, visits, g.action_text(action))
+}
+
+#[test]
+fn a_full_tree_stops_growing_and_searches_on() {
+    // Chameleon 11 x 11 lists all 121 stones of a node at once: 600 iterations grew a tree of
+    // megabytes before the cap. Capped at 256 KB, it stays within one listing (121 nodes and their
+    // room in the list) above the cap, and every iteration still counts at the root.
+    let cap = 256 << 10;
+    let slack = 121 * 200;
+    let (bytes, nodes, visits, mv) = capped_search("chameleon", &["-size=11"], cap, 600);
+    assert!(bytes <= cap + slack, "{bytes} bytes held, the cap is {cap}");
+    assert!(nodes <= (cap + slack) / 96, "{nodes} nodes");
+    assert_eq!(visits, 600, "every iteration backs up through the root");
+    assert!(!mv.is_empty());
+    // The same search uncapped goes far past it: the cap is what held it.
+    let (bytes, _, _, _) = capped_search("chameleon", &["-size=11"], usize::MAX, 600);
+    assert!(
+        bytes > 2 * cap,
+        "uncapped, the tree held only {bytes} bytes"
+    );
+    // A game with priors (widened one child at a time) is held too.
+    let (bytes, _, visits, _) = capped_search("hex", &["-size=11"], cap / 4, 600);
+    assert!(bytes <= cap / 4 + slack, "hex: {bytes} bytes held");
+    assert_eq!(visits, 600);
+}

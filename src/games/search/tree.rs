@@ -47,6 +47,13 @@ const EXPLORE_RAVE: f32 = 0.3;
 const RAVE_K: f32 = 600.0;
 /// RAVE needs a mark per action and seat; games with more actions than this search without it.
 const RAVE_MAX_ACTIONS: u32 = 1 << 20;
+/// The memory a tree may hold (nodes, their child lists and the choices not yet made children, as
+/// [`Tree::bytes`] counts them). Past it the tree stops growing: a leaf is played out instead of being
+/// listed, and no child is added by widening except at the root; the playouts go on as before. Without
+/// it robot3's first move on 19 x 19 Chameleon held 2.2 GB (about 70 KB a playout, issue 34); with it
+/// no robot's move takes more than about 140 MB (`scripts/robot-memory.sh`). Trees smaller than this,
+/// as robot3's on most default boards, grow and play exactly as before.
+pub(super) const MAX_TREE_BYTES: usize = 128 << 20;
 
 /// Playouts a new child counts as already seen (the game's [`GameState::prior_results`]): visits and
 /// the summed reward.
@@ -119,6 +126,35 @@ impl Node {
     }
 }
 
+/// A node's own room in the tree's list.
+const NODE_BYTES: usize = std::mem::size_of::<Node>();
+/// A choice not yet made a child, in its parent's list.
+const PENDING_BYTES: usize = std::mem::size_of::<Pending>();
+
+/// The heap memory `n` holds: its child list and its choices not yet made children.
+fn heap_bytes(n: &Node) -> usize {
+    let untried = n.untried.as_ref().map_or(0, |u| {
+        u.capacity() * PENDING_BYTES
+            + u.iter()
+                .map(|p| match p {
+                    Pending::Group(v) => v.capacity() * 4,
+                    Pending::One(..) => 0,
+                })
+                .sum::<usize>()
+    });
+    n.children.capacity() * 4 + untried
+}
+
+/// Where [`Tree::descend`] leads.
+enum Descent {
+    /// Down to this child.
+    To(usize),
+    /// Nowhere: every child is a proven loss and no choice is left.
+    Nothing,
+    /// Only a new child would do, and the tree is full.
+    Full,
+}
+
 /// Scratch buffers an iteration reuses.
 #[derive(Default)]
 struct Scratch {
@@ -145,6 +181,11 @@ pub(super) fn total_order_key(x: f32) -> u32 {
 pub(super) struct Tree {
     pub nodes: Vec<Node>,
     pub pos: Pos,
+    /// The memory the tree holds, counted as nodes are added and listed (an estimate from above:
+    /// a choice made a child still counts in its parent's list, as its room is not given back).
+    bytes: usize,
+    /// The most [`Tree::bytes`] may reach before the tree stops growing ([`MAX_TREE_BYTES`]).
+    cap: usize,
     rave: bool,
     /// The seat the search is for (the root's player to move): the one with contempt for draws.
     seat: usize,
@@ -166,6 +207,8 @@ impl Tree {
         Tree {
             nodes: vec![Node::new(NO_ACTION, false, me)],
             pos,
+            bytes: NODE_BYTES,
+            cap: MAX_TREE_BYTES,
             rave,
             seat: me,
             contempt: root.search_contempt().unwrap_or(CONTEMPT).clamp(0.0, 0.99),
@@ -201,6 +244,30 @@ impl Tree {
         self.nodes[0].proven
     }
 
+    /// The memory the tree holds, as counted for its cap.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// The same tree with a cap of `cap` bytes on its memory instead of [`MAX_TREE_BYTES`].
+    #[cfg(test)]
+    pub fn with_cap(mut self, cap: usize) -> Tree {
+        self.cap = cap;
+        self
+    }
+
+    /// The memory the tree's nodes hold, counted node by node (what [`Tree::bytes`] estimates from
+    /// above).
+    #[cfg(test)]
+    pub fn recount(&self) -> usize {
+        self.nodes.iter().map(|n| NODE_BYTES + heap_bytes(n)).sum()
+    }
+
+    /// Whether the tree has reached its cap: it grows no more, except at the root.
+    fn full(&self) -> bool {
+        self.bytes >= self.cap
+    }
+
     /// One iteration: down the tree, one node added, a playout, the result backed up.
     /// Returns whether it played a game out (else it ended at a proven node, at almost no cost).
     pub fn iterate(&mut self, root: &dyn GameState, rng: &mut ChaCha8Rng) -> bool {
@@ -225,7 +292,9 @@ impl Tree {
                     (true, p) if p <= EAGER_PLIES_HEAVY => 0,
                     (true, _) => EXPAND_AT_HEAVY,
                 };
-                if self.nodes[at].real_visits() < wait {
+                // A full tree plays its leaves out instead of listing them (the root is listed all
+                // the same: a search needs its choices).
+                if self.nodes[at].real_visits() < wait || (at != 0 && self.full()) {
                     let played = self.rave.then_some(&mut sc.trail);
                     worked = true;
                     let (r, judged) = self.pos.playout(g.as_mut(), rng, played, &mut sc.acts);
@@ -234,12 +303,23 @@ impl Tree {
                 self.expand(at, g.as_ref(), rng, &mut sc, at == 0);
                 continue;
             }
-            let Some(child) = self.descend(at, rng) else {
-                // Nothing left to choose: every child is a proven loss; prove the node from them.
-                self.prove(at);
-                match self.nodes[at].proven {
-                    Some(r) => break r,
-                    None => break self.contempt(self.pos.shares()),
+            let child = match self.descend(at, rng) {
+                Descent::To(child) => child,
+                Descent::Full => {
+                    // A new child was due and the tree is full: this node is played out instead.
+                    let played = self.rave.then_some(&mut sc.trail);
+                    worked = true;
+                    let (r, judged) = self.pos.playout(g.as_mut(), rng, played, &mut sc.acts);
+                    break if judged { r } else { self.contempt(r) };
+                }
+                Descent::Nothing => {
+                    // Nothing left to choose: every child is a proven loss; prove the node from
+                    // them.
+                    self.prove(at);
+                    match self.nodes[at].proven {
+                        Some(r) => break r,
+                        None => break self.contempt(self.pos.shares()),
+                    }
                 }
             };
             let node = &self.nodes[child];
@@ -263,9 +343,23 @@ impl Tree {
         worked
     }
 
+    /// Lists the actions of node `at` (position `g`), counting the memory its lists take.
+    fn expand(
+        &mut self,
+        at: usize,
+        g: &dyn GameState,
+        rng: &mut ChaCha8Rng,
+        sc: &mut Scratch,
+        is_root: bool,
+    ) {
+        let before = heap_bytes(&self.nodes[at]);
+        self.list_actions(at, g, rng, sc, is_root);
+        self.bytes += heap_bytes(&self.nodes[at]).saturating_sub(before);
+    }
+
     /// Lists the actions of node `at` (position `g`): its children-to-be ordered by the game's priors,
     /// grouped by the game's groups; a win at once is made a proven child straight away.
-    fn expand(
+    fn list_actions(
         &mut self,
         at: usize,
         g: &dyn GameState,
@@ -322,6 +416,7 @@ impl Tree {
                 child.proven = Some(r);
                 let id = self.nodes.len() as u32;
                 self.nodes.push(child);
+                self.bytes += NODE_BYTES;
                 self.nodes[at].children.push(id);
                 self.nodes[at].untried = Some(Vec::new());
                 self.nodes[at].proven = Some(r);
@@ -382,6 +477,9 @@ impl Tree {
             }
         }
         pending.reverse();
+        // Groups made the list shorter than the actions it was sized for: the room left over (most
+        // of it, for Limit's moves with a removal) is given back, and the cap counts what is held.
+        pending.shrink_to_fit();
         if !has_priors && group_at.is_empty() {
             // No priors to widen by: every action is a child at once (RAVE and UCT rank them).
             // Room for them all at once: growing the list by doubling copied it several times.
@@ -389,6 +487,8 @@ impl Tree {
             while let Some(Pending::One(a, v)) = pending.pop() {
                 self.push_child(at, Pending::One(a, v), me);
             }
+            // Emptied: its room (a fifth of such a node's listing) is given back.
+            pending = Vec::new();
         }
         self.nodes[at].untried = Some(pending);
     }
@@ -417,17 +517,25 @@ impl Tree {
             }
         };
         let id = self.nodes.len();
+        // The child's list (a group's) and the room its id takes in the parent's (counted whole in
+        // `expand` when the list was made at once).
+        self.bytes += NODE_BYTES + heap_bytes(&child);
+        let had = self.nodes[at].children.capacity();
         self.nodes.push(child);
         self.nodes[at].children.push(id as u32);
+        self.bytes += (self.nodes[at].children.capacity() - had) * 4;
         id
     }
 
     /// The child of `at` to go down to: a new one if the widening allows, else the best by UCT (and
-    /// RAVE), never a proven loss; `None` when every child is a proven loss and none is left to add.
-    fn descend(&mut self, at: usize, rng: &mut ChaCha8Rng) -> Option<usize> {
+    /// RAVE), never a proven loss; [`Descent::Nothing`] when every child is a proven loss and none is
+    /// left to add, [`Descent::Full`] when only a new child would do and the tree is full.
+    fn descend(&mut self, at: usize, rng: &mut ChaCha8Rng) -> Descent {
         let node = &self.nodes[at];
         let me = node.chooser;
-        let can_grow = node.untried.as_ref().is_some_and(|u| !u.is_empty());
+        let has_untried = node.untried.as_ref().is_some_and(|u| !u.is_empty());
+        // A full tree widens only the root: the nodes it has are searched on.
+        let can_grow = has_untried && (at == 0 || !self.full());
         // The live children are counted only where the widening may add one (a game without priors
         // has every child from the start, and this pass over them was wasted at every step).
         let live = || {
@@ -443,7 +551,7 @@ impl Tree {
                 .as_mut()
                 .and_then(Vec::pop)
                 .expect("checked above");
-            return Some(self.push_child(at, p, me as usize));
+            return Descent::To(self.push_child(at, p, me as usize));
         }
         let node = &self.nodes[at];
         let ln = (node.visits.max(1) as f32).ln();
@@ -484,11 +592,15 @@ impl Tree {
                 pick = Some(c as usize);
             }
         }
-        if pick.is_none() && can_grow {
-            let p = self.nodes[at].untried.as_mut().and_then(Vec::pop)?;
-            return Some(self.push_child(at, p, me as usize));
+        match pick {
+            Some(c) => Descent::To(c),
+            None if can_grow => match self.nodes[at].untried.as_mut().and_then(Vec::pop) {
+                Some(p) => Descent::To(self.push_child(at, p, me as usize)),
+                None => Descent::Nothing,
+            },
+            None if has_untried => Descent::Full,
+            None => Descent::Nothing,
         }
-        pick
     }
 
     /// Sets node `at`'s exact value when its children decide it.
@@ -684,11 +796,14 @@ impl Tree {
             k += 1;
         }
         nodes[0].action = NO_ACTION;
+        let bytes = nodes.iter().map(|n| NODE_BYTES + heap_bytes(n)).sum();
         // The rest of the old tree is freed off this thread: the move's time cap is running.
         discard(std::mem::take(&mut self.nodes));
         Tree {
             nodes,
             pos: self.pos,
+            bytes,
+            cap: self.cap,
             rave: self.rave,
             seat: self.seat,
             contempt: self.contempt,
