@@ -19,7 +19,12 @@ const MAX_USERID: usize = 20;
 /// The address of a player's page of a game type: bytes other than ASCII letters, digits, `_` and
 /// `-` (which signup never lets in a userid) are percent-encoded.
 pub(super) fn player_href(game: &str, userid: &str) -> String {
-    let mut out = format!("/{game}/player/");
+    format!("/{game}/player/{}", encoded(userid))
+}
+
+/// A userid as a path segment: bytes other than ASCII letters, digits, `_` and `-` percent-encoded.
+fn encoded(userid: &str) -> String {
+    let mut out = String::new();
     for b in userid.bytes() {
         if b.is_ascii_alphanumeric() || b == b'_' || b == b'-' {
             out.push(char::from(b));
@@ -32,7 +37,7 @@ pub(super) fn player_href(game: &str, userid: &str) -> String {
 
 /// The address of a player's page across every game type: `/player/alice`.
 pub(super) fn across_href(userid: &str) -> String {
-    player_href("", userid).replacen("//", "/", 1)
+    format!("/player/{}", encoded(userid))
 }
 
 /// A player's name as a link to their page.

@@ -4,39 +4,9 @@
 
 use crate::common::{Env, eml};
 
-/// The address in a mail's `Reply-To`.
-fn reply_address(raw: &str) -> String {
-    let line = raw
-        .lines()
-        .find(|l| l.starts_with("Reply-To:"))
-        .unwrap_or_else(|| panic!("no Reply-To in\n{raw}"));
-    line.rsplit_once('<')
-        .map_or(line, |(_, a)| a)
-        .trim_end_matches('>')
-        .trim_start_matches("Reply-To:")
-        .trim()
-        .to_string()
-}
-
 /// How many entries the move list of Ataxx board 101 holds, as stored.
 fn ataxx_moves(env: &Env) -> usize {
-    let state: String = env
-        .sqlite()
-        .query_row(
-            "SELECT st.state FROM games g JOIN game_states st ON st.game_id = g.id
-             WHERE g.game_type = 'ataxx' AND g.board = 101",
-            [],
-            |r| r.get(0),
-        )
-        .unwrap();
-    let rules = pbem::games::Registry::standard();
-    rules
-        .find("ataxx")
-        .unwrap()
-        .load(&state)
-        .unwrap()
-        .moves()
-        .len()
+    env.stored_game_of("ataxx", 101).moves().len()
 }
 
 #[test]
@@ -71,7 +41,7 @@ fn an_option_value_as_its_own_word_and_a_hyphenated_jump_are_read() {
         .unwrap_or_else(|| panic!("no board mail to bob: {mails:#?}"));
     assert!(to_bob.body.contains("alice played a8c6"), "{}", to_bob.body);
     // Bob answers by a bare reply, in capitals and with the hyphen.
-    let reply = reply_address(&to_bob.raw);
+    let reply = to_bob.reply_address();
     assert_eq!(ataxx_moves(&env), 1);
     env.deliver(&format!(
         "From: bob@example.org\r\nTo: {reply}\r\nSubject: Re: {}\r\nMessage-ID: <bob-1@example.org>\r\n\r\nH8-F6\r\n\r\n> the board\r\n",
@@ -109,7 +79,7 @@ fn a_go_point_in_capitals_plays_by_mail_and_by_reply() {
         .unwrap_or_else(|| panic!("no board mail to bob: {mails:#?}"));
     assert!(to_bob.body.contains("alice played d4"), "{}", to_bob.body);
     assert!(to_bob.body.contains("Options: -size=9"), "{}", to_bob.body);
-    let reply = reply_address(&to_bob.raw);
+    let reply = to_bob.reply_address();
     env.deliver(&format!(
         "From: bob@example.org\r\nTo: {reply}\r\nSubject: Re: {}\r\nMessage-ID: <bob-2@example.org>\r\n\r\nF6\r\n",
         to_bob.subject

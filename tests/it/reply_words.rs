@@ -18,16 +18,6 @@ fn hex_started() -> (Env, Sent) {
     (env, to_alice)
 }
 
-/// The address in a mail's `Reply-To`.
-fn reply_address(m: &Sent) -> String {
-    let h = m
-        .header("Reply-To")
-        .unwrap_or_else(|| panic!("no Reply-To in\n{}", m.raw));
-    h.rsplit_once('<')
-        .map_or(h.as_str(), |(_, a)| a.trim_end_matches('>'))
-        .to_string()
-}
-
 #[test]
 fn signatures_and_attribution_lines_are_not_comments() {
     let bodies = [
@@ -40,7 +30,7 @@ fn signatures_and_attribution_lines_are_not_comments() {
         let (env, to_alice) = hex_started();
         let raw = format!(
             "From: alice@example.org\r\nTo: {}\r\nSubject: Re: {}\r\nMessage-ID: <a1@example.org>\r\n\r\n{body}",
-            reply_address(&to_alice),
+            to_alice.reply_address(),
             to_alice.subject
         );
         env.deliver(&raw);
@@ -77,7 +67,7 @@ fn a_reply_of_words_only_is_a_chat_to_the_other_player() {
     let reply = |who: &str, to: &Sent, body: &str, id: &str| {
         format!(
             "From: {who}@example.org\r\nTo: {}\r\nSubject: Re: {}\r\nMessage-ID: <{id}@example.org>\r\n\r\n{body}\r\n\r\n> Hex Board 101\r\n",
-            reply_address(to),
+            to.reply_address(),
             to.subject
         )
     };
@@ -176,7 +166,7 @@ fn an_error_answer_threads_into_the_game_and_a_bare_reply_to_it_plays() {
     let raw = |to: &Sent, body: &str, id: &str| {
         format!(
             "From: alice@example.org\r\nTo: {}\r\nSubject: Re: {}\r\nMessage-ID: <{id}@example.org>\r\n\r\n{body}\r\n",
-            reply_address(to),
+            to.reply_address(),
             to.subject
         )
     };
@@ -195,7 +185,7 @@ fn an_error_answer_threads_into_the_game_and_a_bare_reply_to_it_plays() {
         Some("Hex Board 101")
     );
     // Her own signed Reply-To: the corrected move, bare, in reply to the error, plays.
-    let signed = reply_address(&error);
+    let signed = error.reply_address();
     assert!(signed.starts_with("pbem+"), "{signed}");
     env.deliver(&raw(&error, "c3", "a-fixed"));
     let mails = env.take_mails();

@@ -249,6 +249,17 @@ pub fn pbem_bin() -> PathBuf {
 }
 
 impl Sent {
+    /// The address of the mail's `Reply-To` (a board mail's signed `pbem+…@` one), without the
+    /// display name and angle brackets.
+    pub fn reply_address(&self) -> String {
+        let h = self
+            .header("Reply-To")
+            .unwrap_or_else(|| panic!("no Reply-To in\n{}", self.raw));
+        h.rsplit_once('<')
+            .map_or(h.as_str(), |(_, a)| a.trim_end_matches('>'))
+            .to_string()
+    }
+
     /// The Message-ID this mail answers (In-Reply-To), without angle brackets.
     pub fn in_reply_to(&self) -> Option<String> {
         self.header("In-Reply-To")
@@ -288,17 +299,22 @@ impl Env {
 
     /// A `limit` board as stored in the database.
     pub fn stored_game(&self, board: u32) -> Box<dyn pbem::games::GameState> {
+        self.stored_game_of("limit", board)
+    }
+
+    /// A board of the game `game` as stored in the database.
+    pub fn stored_game_of(&self, game: &str, board: u32) -> Box<dyn pbem::games::GameState> {
         let state: String = self
             .sqlite()
             .query_row(
                 "SELECT st.state FROM games g JOIN game_states st ON st.game_id = g.id
-                 WHERE g.game_type = 'limit' AND g.board = ?1",
-                [board],
+                 WHERE g.game_type = ?1 AND g.board = ?2",
+                rusqlite::params![game, board],
                 |r| r.get(0),
             )
             .unwrap();
         pbem::games::Registry::standard()
-            .find("limit")
+            .find(game)
             .unwrap()
             .load(&state)
             .unwrap()
