@@ -135,6 +135,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0044_robot_turns",
         include_str!("../migrations/0044_robot_turns.sql"),
     ),
+    (
+        "0050_address_and_digest_indexes",
+        include_str!("../migrations/0050_address_and_digest_indexes.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.
@@ -1032,6 +1036,43 @@ mod tests {
 /// Every query that runs for each mail or each `pbem cron` and reads a table that grows with the
 /// games or the mail reads it by an index (issue 35, item 1): `EXPLAIN QUERY PLAN` of the very
 /// statement the code runs, on a database brought up to date by the migrations.
+#[cfg(test)]
+impl Db {
+    /// Hands `sink` the text of every statement this connection runs from now on (each trigger
+    /// program too, as `-- TRIGGER name`): the tests of query plans read what the server really ran.
+    pub(crate) fn trace_statements(&mut self, mut sink: impl FnMut(&str) + Send + 'static) {
+        use rusqlite::trace::{TraceEvent, TraceEventCodes};
+        self.conn
+            .trace_v2(
+                TraceEventCodes::SQLITE_TRACE_STMT,
+                Some(move |e: TraceEvent<'_>| {
+                    if let TraceEvent::Stmt(stmt, _) = e {
+                        sink(&stmt.sql());
+                    }
+                }),
+            )
+            .expect("SQLite takes a trace callback");
+    }
+
+    /// The names of the schema's tables.
+    pub(crate) fn table_names(&self) -> rusqlite::Result<Vec<String>> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT name FROM sqlite_schema WHERE type = 'table'")?;
+        stmt.query_map([], |r| r.get(0))?.collect()
+    }
+
+    /// The plan lines of `sql` (every parameter bound to 0), as `EXPLAIN QUERY PLAN` gives them.
+    pub(crate) fn query_plan(&self, sql: &str) -> rusqlite::Result<Vec<String>> {
+        let mut stmt = self.conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))?;
+        let params: Vec<i64> = vec![0; stmt.parameter_count()];
+        stmt.query_map(rusqlite::params_from_iter(params), |r| {
+            r.get::<_, String>(3)
+        })?
+        .collect()
+    }
+}
+
 #[cfg(test)]
 mod query_plans {
     use super::*;
