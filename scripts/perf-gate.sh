@@ -5,6 +5,8 @@
 #
 #   scripts/perf-gate.sh            compare with perf/baseline.txt (exit 1 on a rise over 10 %)
 #   scripts/perf-gate.sh --update   write the counts into perf/baseline.txt (say why in the commit)
+#   scripts/perf-gate.sh --print    print the mail runs' counts only (scripts/mail-cost-scale.sh runs
+#                                   it at several GAMES to show a mail's cost flat in the games)
 #
 # The set, each on its own fresh copy of one database of 1,000 Limit games (200 players, a year of
 # mail) that examples/scale_db.rs builds from a fixed seed at a fixed clock:
@@ -17,18 +19,23 @@
 # speed, as the robots use them).
 #
 # Environment: PBEM_BIN, SCALE_DB (already built binaries: skip the build), LIMIT (the allowed rise,
-# default 10 percent), KEEP=1 keeps the work folder.
+# default 10 percent), KEEP=1 keeps the work folder; with --print only, GAMES and USERS (default 1000
+# and 200: the gate's database; the baseline holds for these alone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 BASELINE=$ROOT/perf/baseline.txt
 LIMIT=${LIMIT:-10}
 UPDATE=
+PRINT=
+GAMES=${GAMES:-1000}
+USERS=${USERS:-200}
 case ${1:-} in
 '') ;;
 --update) UPDATE=1 ;;
+--print) PRINT=1 ;;
 *)
-    echo "perf-gate.sh: unknown argument '$1': run it bare, or with --update to write the baseline" >&2
+    echo "perf-gate.sh: unknown argument '$1': run it bare, --update to write the baseline, or --print" >&2
     exit 64
     ;;
 esac
@@ -54,9 +61,13 @@ trap '[[ -n ${KEEP:-} ]] && echo "perf-gate.sh: kept $WORK" >&2 || rm -rf "$WORK
 export PBEM_NOW=1795000000 PBEM_SEED=1
 unset PBEM_CONFIG
 
-echo "== building the database: 200 players, 1,000 games" >&2
+if [[ -z $PRINT && ($GAMES != 1000 || $USERS != 200) ]]; then
+    echo "perf-gate.sh: GAMES and USERS go with --print only (the baseline is of 1,000 games)" >&2
+    exit 64
+fi
+echo "== building the database: $USERS players, $GAMES games" >&2
 "$BIN" --db "$WORK/base.sqlite" --outbox "$WORK/out" outbox list >/dev/null
-"$BUILDER" "$WORK/base.sqlite" --users 200 --games 1000 --seed 1 --now "$PBEM_NOW" >/dev/null
+"$BUILDER" "$WORK/base.sqlite" --users "$USERS" --games "$GAMES" --seed 1 --now "$PBEM_NOW" >/dev/null
 
 # The first running game with a player to move: its board, that player and the move they play, the
 # other player and the move the other answers with.
@@ -136,6 +147,11 @@ count challenge "$(fresh challenge)" ingest <"$WORK/challenge.eml"
 db=$(fresh cron)
 "$BIN" --db "$db" --outbox "$WORK/out-cron1" cron >/dev/null
 count cron "$db" cron </dev/null
+
+if [[ -n $PRINT ]]; then
+    cat "$WORK/counts"
+    exit 0
+fi
 
 for game in $("$BIN" list | awk '/rules by/ { print $1 }'); do
     count "playout-$game" "$WORK/engine.sqlite" engine "$game" playout --games 100 --seed 1 </dev/null

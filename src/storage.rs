@@ -136,8 +136,8 @@ const MIGRATIONS: &[(&str, &str)] = &[
         include_str!("../migrations/0044_robot_turns.sql"),
     ),
     (
-        "0050_address_and_digest_indexes",
-        include_str!("../migrations/0050_address_and_digest_indexes.sql"),
+        "0050_indexed_mail_path_and_clock",
+        include_str!("../migrations/0050_indexed_mail_path_and_clock.sql"),
     ),
 ];
 

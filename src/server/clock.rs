@@ -99,6 +99,14 @@ impl Server {
         report.robot_moves = self.play_all_robots()?;
         self.core.robots_begin_pass();
         self.tick();
+        // The games looked at since the last run (nagged, or due and on vacation) get the time of
+        // their next look, so that only the games whose time has come are read below.
+        self.db.reschedule_clock(
+            self.core.now,
+            self.core.cfg.time.nag_days,
+            self.core.cfg.time.forfeit_days,
+            FORFEIT_WARNING,
+        )?;
         let due = self.db.clock_candidates(
             self.core.now,
             self.core.cfg.time.nag_days,

@@ -99,7 +99,7 @@ fn every_statement_of_the_mail_path_and_of_cron_reads_by_an_index() {
 
     let n = std::cell::Cell::new(0);
     let server_address = cfg.server.address.clone();
-    let mut mail = |server: &mut Server, from: &str, subject: &str, body: &str| {
+    let mail = |server: &mut Server, from: &str, subject: &str, body: &str| {
         let raw = eml(&n, from, &server_address, subject, body);
         server.ingest(&raw).unwrap();
     };

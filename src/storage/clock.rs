@@ -221,6 +221,116 @@ mod tests {
         assert_eq!(due(&db, 1 + 5 * 86_400), 0, "finished games are never due");
     }
 
+    /// The clock's test as it was before `games.clock_at` (8096aec): every running game not moved
+    /// for a day, read whole. The oracle of the test below.
+    const EVERY_WAITING_GAME: &str = "WITH waiting AS (
+             SELECT g.game_type, g.board, ?1 - g.updated_at AS wait,
+                    86400 * COALESCE(c.nag_days, ?2) AS nag,
+                    86400 * COALESCE(c.forfeit_days, ?3) AS forfeit,
+                    CASE WHEN c.nag_wait = g.updated_at THEN c.nags_sent ELSE 0 END AS sent,
+                    CASE WHEN c.nag_wait = g.updated_at AND c.nags_sent > 0
+                         THEN c.first_nag_at END AS first_nag
+             FROM games g LEFT JOIN game_clocks c ON c.game_id = g.id
+             WHERE g.finished = 0 AND g.updated_at <= ?1 - 86400)
+         SELECT board FROM waiting
+         WHERE (wait >= forfeit AND first_nag <= ?1 - ?4)
+            OR (wait >= nag AND (wait / nag > sent OR (wait >= forfeit AND sent = 0)))
+         ORDER BY board";
+
+    /// The next look that cron stores (`reschedule_clock`) never hides a game that reading every
+    /// waiting game finds due: random games (their own times or the server's, nags sent for this
+    /// wait or an older one, a move after the look), a look at a random time, then every six
+    /// hours for a month the two tests must name the same games.
+    #[test]
+    fn the_stored_next_look_finds_every_game_that_reading_all_of_them_finds() {
+        const DAY: i64 = 86_400;
+        crate::cases::check(40, |c| {
+            let dir = crate::scratch::tempdir().unwrap();
+            let mut db = Db::open(&dir.path().join("t.sqlite"), Duration::from_secs(5)).unwrap();
+            let (nag, forfeit, warning) = (c.range(1..5u32), c.range(1..12u32), 2 * DAY);
+            let tx = db.transaction().unwrap();
+            let a = tx.insert_user("a", "h", &[], 1).unwrap();
+            let b = tx.insert_user("b", "h", &[], 1).unwrap();
+            let mut games = Vec::new();
+            for board in 101..105u32 {
+                let moved = c.range(0..3 * DAY);
+                let g = tx
+                    .insert_game(
+                        "limit",
+                        board,
+                        "{}",
+                        &SavedStatus::bare(false),
+                        &[a, b],
+                        moved,
+                    )
+                    .unwrap();
+                if c.bool() {
+                    tx.set_clock_days(g, Some(c.range(1..5u32)), Some(c.range(1..12u32)))
+                        .unwrap();
+                }
+                if c.bool() {
+                    let wait = if c.bool() { moved } else { moved - 1 };
+                    let first = moved + c.range(DAY..8 * DAY);
+                    tx.record_nag(g, wait, c.range(1..4u32), first).unwrap();
+                }
+                games.push((g, moved));
+            }
+            tx.commit().unwrap();
+            let look = c.range(0..10 * DAY);
+            db.reschedule_clock(look, nag, forfeit, warning).unwrap();
+            if c.bool() {
+                // A move after the look starts a new wait.
+                let (g, moved) = games[c.range(0..games.len())];
+                let tx = db.transaction().unwrap();
+                tx.update_game(g, "{}", &SavedStatus::bare(false), moved + look)
+                    .unwrap();
+                tx.commit().unwrap();
+            }
+            for step in 0..120 {
+                let now = look + step * 6 * 3600;
+                let stored: Vec<u32> = db
+                    .clock_candidates(now, nag, forfeit, warning)
+                    .unwrap()
+                    .into_iter()
+                    .map(|g| g.board)
+                    .collect();
+                let mut stmt = db.conn.prepare(EVERY_WAITING_GAME).unwrap();
+                let every: Vec<u32> = stmt
+                    .query_map(params![now, nag, forfeit, warning], |r| r.get(0))
+                    .unwrap()
+                    .collect::<rusqlite::Result<_>>()
+                    .unwrap();
+                assert_eq!(stored, every, "at {now}, looked at {look}");
+            }
+        });
+    }
+
+    /// Cron's own times changed (a new configuration): every stored next look is dropped, since
+    /// a shorter nag time than the one it was computed with would otherwise be missed.
+    #[test]
+    fn new_server_times_drop_the_stored_next_looks() {
+        const DAY: i64 = 86_400;
+        let dir = crate::scratch::tempdir().unwrap();
+        let mut db = Db::open(&dir.path().join("t.sqlite"), Duration::from_secs(5)).unwrap();
+        let tx = db.transaction().unwrap();
+        let a = tx.insert_user("a", "h", &[], 1).unwrap();
+        let b = tx.insert_user("b", "h", &[], 1).unwrap();
+        tx.insert_game("limit", 101, "{}", &SavedStatus::bare(false), &[a, b], 0)
+            .unwrap();
+        tx.commit().unwrap();
+        db.reschedule_clock(2 * DAY, 7, 21, 2 * DAY).unwrap();
+        assert!(
+            db.clock_candidates(3 * DAY, 3, 21, 2 * DAY)
+                .unwrap()
+                .is_empty()
+        );
+        db.reschedule_clock(3 * DAY, 3, 21, 2 * DAY).unwrap();
+        assert_eq!(
+            db.clock_candidates(3 * DAY, 3, 21, 2 * DAY).unwrap().len(),
+            1
+        );
+    }
+
     #[test]
     fn ending_vacations_keeps_the_past_cuts_the_present_drops_the_planned() {
         let dir = crate::scratch::tempdir().unwrap();

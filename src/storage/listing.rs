@@ -77,7 +77,8 @@ impl Db {
         forfeit_days: u32,
         forfeit_warning: i64,
     ) -> Result<Vec<ClockCandidate>> {
-        // Clock times are whole days >= 1, so a game moved within the last day is never due.
+        // `clock_at` is never later than the first time the test below holds (migration 0050 and
+        // `reschedule_clock`), so only the games it names are read.
         let mut stmt = self.conn.prepare_cached(
             "WITH waiting AS (
                  SELECT g.game_type, g.board, ?1 - g.updated_at AS wait,
@@ -86,8 +87,8 @@ impl Db {
                         CASE WHEN c.nag_wait = g.updated_at THEN c.nags_sent ELSE 0 END AS sent,
                         CASE WHEN c.nag_wait = g.updated_at AND c.nags_sent > 0
                              THEN c.first_nag_at END AS first_nag
-                 FROM games g LEFT JOIN game_clocks c ON c.game_id = g.id
-                 WHERE g.finished = 0 AND g.updated_at <= ?1 - 86400)
+                 FROM games g INDEXED BY games_clock LEFT JOIN game_clocks c ON c.game_id = g.id
+                 WHERE g.finished = 0 AND g.clock_at <= ?1)
              SELECT game_type, board FROM waiting
              WHERE (wait >= forfeit AND first_nag <= ?1 - ?4)
                 OR (wait >= nag AND (wait / nag > sent OR (wait >= forfeit AND sent = 0)))
@@ -105,6 +106,28 @@ impl Db {
     }
 }
 
+/// The first time the clock's test in [`Db::clock_candidates`] can hold for a game moved at `moved`
+/// (its wall-clock wait only grows until a move or a nag changes the game): a day after the move at
+/// the earliest, then the next nag time not covered by the `sent` nags, or, once a first nag went
+/// out at `first_nag`, the forfeit time if that nag is `warning` seconds old by then. Times in
+/// seconds; `nag` and `forfeit` are the game's times.
+pub(crate) fn next_clock_check(
+    moved: i64,
+    nag: i64,
+    forfeit: i64,
+    sent: i64,
+    first_nag: Option<i64>,
+    warning: i64,
+) -> i64 {
+    let next_nag = moved.saturating_add(nag.saturating_mul(sent + 1));
+    let forfeit_at = first_nag.map_or(i64::MAX, |f| {
+        moved.saturating_add(forfeit).max(f.saturating_add(warning))
+    });
+    next_nag.min(forfeit_at).max(moved + DAY)
+}
+
+const DAY: i64 = 86_400;
+
 /// The games of [`Db::robots_to_move`]: read from the index of the games a robot is to move in
 /// (migration 0044), not from every running game, since every committed mail asks.
 pub(crate) const ROBOTS_TO_MOVE: &str =
@@ -112,6 +135,75 @@ pub(crate) const ROBOTS_TO_MOVE: &str =
      WHERE robot_turn = 1 AND updated_at <= ?1 ORDER BY updated_at LIMIT ?2";
 
 impl Db {
+    /// Makes the clock's next look at each running game it may have to act on by `now` the time its
+    /// next nag or forfeit can fall due (see [`next_clock_check`]), once `pbem cron` has acted on
+    /// what was due: the next run reads only the games whose time has come, not every game that
+    /// waits. The times are the server's (`nag_days`, `forfeit_days`, for games without their own,
+    /// and `warning`); when they differ from the ones the stored times were computed with, every
+    /// running game is looked at again from a day after its last move.
+    pub fn reschedule_clock(
+        &mut self,
+        now: i64,
+        nag_days: u32,
+        forfeit_days: u32,
+        warning: i64,
+    ) -> Result<()> {
+        // The write lock first: a read that turns into a write fails at once when another
+        // process writes, where this waits for it.
+        let tx = self.transaction()?;
+        let basis: Option<(i64, i64, i64)> =
+            tx.0.query_row(
+                "SELECT nag_days, forfeit_days, warning FROM clock_basis WHERE id = 1",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .optional()?;
+        let now_basis = (i64::from(nag_days), i64::from(forfeit_days), warning);
+        if basis != Some(now_basis) {
+            tx.0.execute(
+                "UPDATE games SET clock_at = updated_at + 86400 WHERE finished = 0",
+                [],
+            )?;
+            tx.0.execute(
+                "INSERT OR REPLACE INTO clock_basis (id, nag_days, forfeit_days, warning)
+                 VALUES (1, ?1, ?2, ?3)",
+                params![now_basis.0, now_basis.1, now_basis.2],
+            )?;
+        }
+        let looked: Vec<(i64, i64)> = {
+            let mut stmt = tx.0.prepare_cached(
+                "SELECT g.id, g.updated_at, 86400 * COALESCE(c.nag_days, ?2),
+                        86400 * COALESCE(c.forfeit_days, ?3),
+                        CASE WHEN c.nag_wait = g.updated_at THEN c.nags_sent ELSE 0 END,
+                        CASE WHEN c.nag_wait = g.updated_at AND c.nags_sent > 0
+                             THEN c.first_nag_at END
+                 FROM games g INDEXED BY games_clock LEFT JOIN game_clocks c ON c.game_id = g.id
+                 WHERE g.finished = 0 AND g.clock_at <= ?1",
+            )?;
+            stmt.query_map(params![now, nag_days, forfeit_days], |r| {
+                let next = next_clock_check(
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                    warning,
+                );
+                Ok((r.get(0)?, next))
+            })?
+            .collect::<rusqlite::Result<_>>()?
+        };
+        {
+            let mut set =
+                tx.0.prepare_cached("UPDATE games SET clock_at = ?2 WHERE id = ?1")?;
+            for (id, next) in looked {
+                set.execute(params![id, next])?;
+            }
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
     /// Running games where a robot account is to move and has been since `before` (unix seconds)
     /// or longer, oldest first, at most `limit`: what a process that died between a commit and
     /// its robot's move left (see `server/robots.rs`). Read without the write lock.
