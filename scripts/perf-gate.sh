@@ -149,6 +149,11 @@ db=$(fresh cron)
 count cron "$db" cron </dev/null
 
 if [[ -n $PRINT ]]; then
+    # Two more for the scale table: a player's list of their games, and the counts of `list limit`.
+    mail "$MOVER@example.org" "games" "limit games $MOVER" >"$WORK/games.eml"
+    count games "$(fresh games)" ingest <"$WORK/games.eml"
+    mail "viewer@example.net" "list" "list limit" >"$WORK/list.eml"
+    count list-limit "$(fresh list)" ingest <"$WORK/list.eml"
     cat "$WORK/counts"
     exit 0
 fi

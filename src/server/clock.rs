@@ -87,6 +87,18 @@ enum Tick {
 }
 
 impl Server {
+    /// Stores the clock's next look at each game it looked at (see `Db::reschedule_clock`).
+    fn reschedule_clock(&mut self) -> Result<(), ServerError> {
+        let time = &self.core.cfg.time;
+        self.db.reschedule_clock(
+            self.core.now,
+            time.nag_days,
+            time.forfeit_days,
+            FORFEIT_WARNING,
+        )?;
+        Ok(())
+    }
+
     /// Runs the clock once over every unfinished game (nags, forfeits), then flushes the outbox.
     /// Each game is its own transaction, with its mails queued in it: safe to run twice at once or
     /// to interrupt.
@@ -101,12 +113,7 @@ impl Server {
         self.tick();
         // The games looked at since the last run (nagged, or due and on vacation) get the time of
         // their next look, so that only the games whose time has come are read below.
-        self.db.reschedule_clock(
-            self.core.now,
-            self.core.cfg.time.nag_days,
-            self.core.cfg.time.forfeit_days,
-            FORFEIT_WARNING,
-        )?;
+        self.reschedule_clock()?;
         let due = self.db.clock_candidates(
             self.core.now,
             self.core.cfg.time.nag_days,
@@ -146,6 +153,8 @@ impl Server {
         // A forfeit may have given a robot the turn (a game of three): it moves now.
         let waiting = self.core.robots_waiting();
         report.robot_moves += self.play_robots(&waiting, usize::MAX)?;
+        // The games nagged above: their next look, so that the next run does not read them again.
+        self.reschedule_clock()?;
         let (digests, sent, failed) = self.digests()?;
         report.digests = digests;
         report.mails += sent;

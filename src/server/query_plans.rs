@@ -121,7 +121,9 @@ fn every_statement_of_the_mail_path_and_of_cron_reads_by_an_index() {
     let reply =
         reply_address(&cfg.mail.outbox_dir, b).expect("bob got a board mail with a Reply-To");
     let raw = eml(&n, b, &reply, "Re: Hex Board 101", "e5\n");
-    server.ingest_to(&raw, std::slice::from_ref(&reply)).unwrap();
+    server
+        .ingest_to(&raw, std::slice::from_ref(&reply))
+        .unwrap();
     mail(&mut server, b, "hex chat 101 bob secret", "Nice game");
     mail(&mut server, c, "message carol secret alice", "Hello");
     for line in [
