@@ -671,7 +671,12 @@ fn passwords_of_a_default_install_cost_what_owasp_asks() {
     const OWASP: &str = "$argon2id$v=19$m=19456,t=2,p=1$";
     let env = Env::new();
     // The binary, no configuration, as the README's install runs it.
-    let out = env.ingest(&eml("alice@example.org", "signup alice pw-alice", ""));
+    let out = env
+        .cmd()
+        .arg("ingest")
+        .write_stdin(eml("alice@example.org", "signup alice pw-alice", "").into_bytes())
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert!(stored_hash(&env, "alice").starts_with(OWASP));
     // The shipped configuration says the same.
