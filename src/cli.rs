@@ -199,30 +199,70 @@ pub fn parse_args() -> Result<Args, i32> {
     })
 }
 
+/// What a run takes from around it besides its flags: `PBEM_NOW` and `PBEM_SEED` as the
+/// environment has them, and its standard streams. The binary gives its own process's ([`run`]); the
+/// end-to-end tests (tests/it/common) give theirs to run a command inside the test process, which
+/// spares a process start for each mail of a test that is not about processes.
+pub struct Surroundings<'a> {
+    /// `PBEM_NOW`: the clock stands at these unix seconds; `None`: the system's time.
+    pub now: Option<String>,
+    /// `PBEM_SEED`: the seed of new games' layouts; `None`: a random one.
+    pub seed: Option<String>,
+    /// The argon2 cost of new hashes and of the unknown-userid check in place of the
+    /// configuration's `[passwords]`. Only code that links the library can set it: the binary
+    /// gives `None`, and no flag, environment variable or configuration key leads here, so it
+    /// cannot cheapen a server's hashes. The tests set a cheap one where the cost is not what
+    /// they test (tests/it/common).
+    pub passwords: Option<crate::accounts::PasswordConfig>,
+    /// Standard input (the message of `ingest` without files, the game of `engine`).
+    pub stdin: &'a mut dyn Read,
+    /// Standard output.
+    pub out: &'a mut dyn Write,
+    /// Standard error. The server's own notes (a robot's move left for later, a mail not sent) are
+    /// not written here but to the process's standard error.
+    pub err: &'a mut dyn Write,
+}
+
 /// Runs the command and returns the exit status.
 pub fn run(args: Args) -> i32 {
     crate::sys::ignore_file_size_signal();
-    let stdout = std::io::stdout();
-    let stderr = std::io::stderr();
-    let mut out = stdout.lock();
-    let mut err = stderr.lock();
+    // Not locked for the whole run: `lmtp`'s and `web`'s threads write to stderr too.
+    run_with(
+        args,
+        Surroundings {
+            now: std::env::var("PBEM_NOW").ok(),
+            seed: std::env::var("PBEM_SEED").ok(),
+            passwords: None,
+            stdin: &mut std::io::stdin().lock(),
+            out: &mut std::io::stdout(),
+            err: &mut std::io::stderr(),
+        },
+    )
+}
+
+/// [`run`] with its surroundings given: the whole of the binary but for reading its environment.
+pub fn run_with(args: Args, around: Surroundings<'_>) -> i32 {
+    let Surroundings {
+        now,
+        seed,
+        passwords,
+        stdin,
+        out,
+        err,
+    } = around;
     if let Command::Engine { args } = &args.command {
-        let stdin = std::io::stdin();
-        return crate::engine_cli::run(
-            &crate::games::Registry::standard(),
-            args,
-            &mut stdin.lock(),
-            &mut out,
-            &mut err,
-        );
+        return crate::engine_cli::run(&crate::games::Registry::standard(), args, stdin, out, err);
     }
-    let cfg = match config(&args) {
+    let mut cfg = match config(&args) {
         Ok(c) => c,
         Err(e) => {
             let _ = writeln!(err, "pbem: {e}");
             return EX_CONFIG;
         }
     };
+    if let Some(p) = passwords {
+        cfg.passwords = p;
+    }
     if let Some(path) = &args.config
         && let Some(warning) = crate::config::exposed_secret(path, &cfg)
     {
@@ -230,22 +270,22 @@ pub fn run(args: Args) -> i32 {
     }
     let db_path = cfg.database.path.clone();
     let db = db_path.as_path();
-    let clock = match crate::clock::from_env() {
+    let clock = match crate::clock::from_value(now.as_deref()) {
         Ok(n) => n,
         Err(e) => {
             let _ = writeln!(err, "pbem: {e}");
             return EX_USAGE;
         }
     };
-    let seed = match std::env::var("PBEM_SEED") {
-        Ok(v) => match v.trim().parse::<u64>() {
+    let seed = match seed {
+        Some(v) => match v.trim().parse::<u64>() {
             Ok(n) => Some(n),
             Err(_) => {
                 let _ = writeln!(err, "pbem: PBEM_SEED must be a whole number; it is '{v}'");
                 return EX_USAGE;
             }
         },
-        Err(_) => None,
+        None => None,
     };
     // The message on stdin is read before the database is opened, so that an MTA writing it never
     // meets a closed pipe, even when the database is busy and the answer is "try again" (75).
@@ -256,9 +296,8 @@ pub fn run(args: Args) -> i32 {
     let stdin_message = match &args.command {
         Command::Ingest { files } if files.is_empty() => {
             let mut raw = Vec::new();
-            let mut stdin = std::io::stdin().lock();
-            let read = read_bounded(&mut stdin, max_bytes, &mut raw)
-                .and_then(|()| std::io::copy(&mut stdin, &mut std::io::sink()).map(|_| ()));
+            let read = read_bounded(stdin, max_bytes, &mut raw)
+                .and_then(|()| std::io::copy(stdin, &mut std::io::sink()).map(|_| ()));
             if let Err(e) = read {
                 let _ = writeln!(err, "pbem: reading stdin: {e}");
                 return EX_TEMPFAIL;
@@ -273,7 +312,6 @@ pub fn run(args: Args) -> i32 {
             let _ = writeln!(err, "pbem: --listen: {e}");
             return EX_USAGE;
         }
-        drop((out, err));
         return crate::web::run(&cfg, &listen, &crate::games::Registry::standard());
     }
     if let Command::Lmtp { listen } = &args.command {
@@ -282,11 +320,7 @@ pub fn run(args: Args) -> i32 {
             None => crate::config::Listen::of(&cfg),
         };
         return match listen {
-            Ok(listen) => {
-                // Its threads write to stderr too: the lock must not stay with this one.
-                drop((out, err));
-                crate::lmtp::run(cfg, &listen, seed, clock)
-            }
+            Ok(listen) => crate::lmtp::run(cfg, &listen, seed, clock),
             Err(e) => {
                 let _ = writeln!(err, "pbem: {e}");
                 EX_USAGE
@@ -303,30 +337,23 @@ pub fn run(args: Args) -> i32 {
     };
     let mut server = match opened {
         Ok(s) => s.with_seed(seed),
-        Err(e) => return server_failure(&mut err, &e, db),
+        Err(e) => return server_failure(err, &e, db),
     };
     match args.command {
         Command::Engine { .. } | Command::Lmtp { .. } | Command::Web { .. } => {
             unreachable!("handled above")
         }
         Command::Ingest { files } => match stdin_message {
-            Some(raw) => ingest_one(
-                &mut server,
-                &raw,
-                "stdin",
-                db,
-                &mut err,
-                &mut Tally::default(),
-            ),
-            None => ingest(&mut server, &files, max_bytes, db, &mut err),
+            Some(raw) => ingest_one(&mut server, &raw, "stdin", db, err, &mut Tally::default()),
+            None => ingest(&mut server, &files, max_bytes, db, err),
         },
-        Command::Maildir { dir } => maildir(&mut server, &dir, max_bytes, db, &mut err),
+        Command::Maildir { dir } => maildir(&mut server, &dir, max_bytes, db, err),
         Command::Cron => match server.cron() {
             Ok(r) => {
                 let _ = writeln!(out, "{}", r.line());
                 if r.failed > 0 { EX_TEMPFAIL } else { EX_OK }
             }
-            Err(e) => server_failure(&mut err, &e, db),
+            Err(e) => server_failure(err, &e, db),
         },
         Command::Compact => {
             let before = file_size(db);
@@ -340,7 +367,7 @@ pub fn run(args: Args) -> i32 {
                     );
                     EX_OK
                 }
-                Err(e) => server_failure(&mut err, &ServerError::Storage(e), db),
+                Err(e) => server_failure(err, &ServerError::Storage(e), db),
             }
         }
         Command::Outbox {
@@ -361,7 +388,7 @@ pub fn run(args: Args) -> i32 {
                 let _ = writeln!(out);
                 if r.failed > 0 { EX_TEMPFAIL } else { EX_OK }
             }
-            Err(e) => server_failure(&mut err, &e, db),
+            Err(e) => server_failure(err, &e, db),
         },
         Command::Outbox {
             action: OutboxAction::List { all },
@@ -404,9 +431,9 @@ pub fn run(args: Args) -> i32 {
                     };
                     let _ = writeln!(out, "{}\t{state}\t{to}\t{subject}", r.id);
                 }
-                list_bounces(&server, &mut out, &mut err)
+                list_bounces(&server, out, err)
             }
-            Err(e) => server_failure(&mut err, &ServerError::Storage(e), db),
+            Err(e) => server_failure(err, &ServerError::Storage(e), db),
         },
         Command::Admin { action } => {
             let what = match action {
@@ -464,7 +491,7 @@ pub fn run(args: Args) -> i32 {
                     let _ = out.write_all(text.as_bytes());
                     if ok { EX_OK } else { EX_REFUSED }
                 }
-                Err(e) => server_failure(&mut err, &e, db),
+                Err(e) => server_failure(err, &e, db),
             }
         }
         Command::Mail(words) => {
@@ -482,7 +509,7 @@ pub fn run(args: Args) -> i32 {
                         (false, false) => EX_REFUSED,
                     }
                 }
-                Err(e) => server_failure(&mut err, &e, db),
+                Err(e) => server_failure(err, &e, db),
             }
         }
     }
@@ -711,7 +738,7 @@ fn maildir(
 }
 
 /// The end of `pbem outbox list`: the addresses that refuse mail, which the server mails no more.
-fn list_bounces(server: &Server, out: &mut impl Write, err: &mut impl Write) -> i32 {
+fn list_bounces(server: &Server, out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     match server.db().bounces() {
         Ok(bounces) => {
             for b in bounces {

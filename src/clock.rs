@@ -49,13 +49,18 @@ impl Clock for FixedClock {
 /// The binary's clock: `PBEM_NOW` (unix seconds) if that is set, for demos and tests that need a
 /// known date, else the system time. Refuses a `PBEM_NOW` that is not a number.
 pub fn from_env() -> Result<Arc<dyn Clock>, String> {
-    match std::env::var("PBEM_NOW") {
-        Ok(v) => v
+    from_value(std::env::var("PBEM_NOW").ok().as_deref())
+}
+
+/// [`from_env`] with the value of `PBEM_NOW` given (`None`: not set).
+pub fn from_value(now: Option<&str>) -> Result<Arc<dyn Clock>, String> {
+    match now {
+        Some(v) => v
             .trim()
             .parse()
             .map(|n| Arc::new(FixedClock::new(n)) as Arc<dyn Clock>)
             .map_err(|_| format!("PBEM_NOW must be unix seconds, like 1795000000; it is '{v}'")),
-        Err(_) => Ok(Arc::new(SystemClock)),
+        None => Ok(Arc::new(SystemClock)),
     }
 }
 

@@ -69,7 +69,7 @@ fn ingest(env: &Env, message: &str) -> Report {
 
 /// Alice and bob signed up, game 101 between them, alice has made the first move: bob to move.
 fn game() -> (Env, Vec<String>) {
-    let env = Env::new();
+    let env = Env::new().with_production_passwords();
     env.players(&["alice", "bob"]);
     env.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
     let m1 = legal_moves_after(&[], 2, &[])[0].clone();
@@ -306,7 +306,7 @@ fn one_mail_of_twenty_password_lines_costs_three_argon2_runs_and_little_memory()
 
 #[test]
 fn many_mails_in_one_maildir_run_reuse_one_argon2_block() {
-    let env = Env::new();
+    let env = Env::new().with_production_passwords();
     let maildir = env.dir.path().join("Maildir");
     std::fs::create_dir_all(maildir.join("new")).unwrap();
     // 40 mails of 3 logins each, every one a different userid and password: 120 full checks.
@@ -561,7 +561,7 @@ fn a_login_error_on_a_board_names_and_shows_it_with_one_text_for_every_cause() {
 
 #[test]
 fn the_retired_lockout_keys_are_accepted_with_a_warning() {
-    let env = Env::new();
+    let env = Env::new().with_production_passwords();
     let cfg = config(
         &env,
         "login_failures_before_lockout = 10\nlockout_minutes = 15",
@@ -584,7 +584,7 @@ fn the_retired_lockout_keys_are_accepted_with_a_warning() {
 /// allowance for codes too, as it does for passwords. Before, his right code was refused that hour.
 #[test]
 fn strangers_wrong_reset_codes_do_not_block_the_owners_recovery() {
-    let env = Env::new();
+    let env = Env::new().with_production_passwords();
     env.players(&["alice"]);
     env.deliver(&eml("alice@example.org", "password reset alice", ""));
     let mails = env.take_mails();
@@ -650,4 +650,62 @@ fn strangers_wrong_reset_codes_do_not_block_the_owners_recovery() {
             .status
             .success()
     );
+}
+
+/// The stored hash of a userid.
+fn stored_hash(env: &Env, userid: &str) -> String {
+    env.sqlite()
+        .query_row(
+            "SELECT password_hash FROM users WHERE userid = ?1",
+            [userid],
+            |r| r.get(0),
+        )
+        .unwrap()
+}
+
+/// The tests hash most passwords cheaply (`common::TEST_PASSWORDS`, inside the test process): a
+/// default install, the binary without a configuration file, and the shipped configuration must
+/// still hash at OWASP's minimum for argon2id, and a cheap cost must be reachable only from code.
+#[test]
+fn passwords_of_a_default_install_cost_what_owasp_asks() {
+    const OWASP: &str = "$argon2id$v=19$m=19456,t=2,p=1$";
+    let env = Env::new();
+    // The binary, no configuration, as the README's install runs it.
+    let out = env
+        .cmd()
+        .arg("ingest")
+        .write_stdin(eml("alice@example.org", "signup alice pw-alice", "").into_bytes())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(stored_hash(&env, "alice").starts_with(OWASP));
+    // The shipped configuration says the same.
+    let shipped = env.dir.path().join("shipped.toml");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("config/pbem.toml"),
+        &shipped,
+    )
+    .unwrap();
+    let out = env
+        .cmd()
+        .arg("--config")
+        .arg(&shipped)
+        .arg("ingest")
+        .write_stdin(eml("bob@example.org", "signup bob pw-bob", "").into_bytes())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(stored_hash(&env, "bob").starts_with(OWASP));
+    // In the test process, at the production cost when a test asks for it, else cheap.
+    let production = Env::new().with_production_passwords();
+    production.deliver(&eml("dave@example.org", "signup dave pw-dave", ""));
+    assert!(stored_hash(&production, "dave").starts_with(OWASP));
+    if !common::processes_only() {
+        env.deliver(&eml("erin@example.org", "signup erin pw-erin", ""));
+        assert!(
+            stored_hash(&env, "erin").starts_with("$argon2id$v=19$m=8,t=1,p=1$"),
+            "{}",
+            stored_hash(&env, "erin")
+        );
+    }
 }

@@ -1,6 +1,13 @@
 //! Shared helpers for the end-to-end tests: a server in a temporary folder (real SQLite file, file
-//! transport into an outbox folder), real `.eml` messages fed to the real `pbem` binary, and the mails
-//! that come out read back with mail-parser.
+//! transport into an outbox folder), real `.eml` messages fed to `pbem ingest`, and the mails that
+//! come out read back with mail-parser.
+//!
+//! `pbem` runs two ways. [`Env::cmd`] starts the real binary: for the tests about processes, exit
+//! statuses, kills, the environment and the README's commands. [`Env::ingest`], [`Env::deliver`],
+//! [`Env::admin`] and the helpers built on them run the same command through the binary's own entry
+//! (`pbem::cli::run_with`, the whole of `main` but for reading the environment) inside the test
+//! process, with cheap password hashes ([`TEST_PASSWORDS`]): a process start and a full-cost argon2
+//! run per mail were most of the tests' CPU (docs/performance.md, "The tests' CPU").
 
 #![allow(dead_code)]
 
@@ -31,6 +38,30 @@ pub struct Env {
     pub now: i64,
     /// A configuration file every command is given (`--config`), if any.
     pub config: Option<PathBuf>,
+    /// [`Env::run`] hashes at the cost of a default install, not [`TEST_PASSWORDS`].
+    pub production_passwords: bool,
+}
+
+/// The argon2 cost of the passwords hashed by [`Env::run`]: the least argon2 allows (8 KiB, one
+/// pass) instead of a default install's 19 MiB and two passes, which cost about 30 ms a hash, the
+/// most expensive part of most tests. The tests of what passwords cost use the binary or
+/// [`Env::with_production_passwords`]; `passwords_of_a_default_install_cost_what_owasp_asks`
+/// checks that a default install hashes at full cost.
+pub const TEST_PASSWORDS: pbem::accounts::PasswordConfig = pbem::accounts::PasswordConfig {
+    memory_kib: 8,
+    iterations: 1,
+    parallelism: 1,
+};
+
+/// [`TEST_PASSWORDS`] as a configuration file's `[passwords]` section (the key an install has too),
+/// for a test that starts the binary many times over and is not about what passwords cost.
+pub const CHEAP_PASSWORDS: &str = "[passwords]\nmemory_kib = 8\niterations = 1\nparallelism = 1\n";
+
+/// True when every command must run in the binary: `PBEM_IT_BIN` names another build, or
+/// `PBEM_IT_PROCESSES=1`.
+pub fn processes_only() -> bool {
+    std::env::var_os("PBEM_IT_BIN").is_some()
+        || std::env::var("PBEM_IT_PROCESSES").as_deref() == Ok("1")
 }
 
 /// The configuration of tests that compare every answer a sender gets: the allowances of answers to
@@ -92,6 +123,65 @@ impl Env {
             outbox,
             now: NOW,
             config: None,
+            production_passwords: false,
+        }
+    }
+
+    /// The same env with the argon2 cost of a default install in [`Env::run`] too, for a test of
+    /// what passwords cost.
+    pub fn with_production_passwords(mut self) -> Env {
+        self.production_passwords = true;
+        self
+    }
+
+    /// `pbem ARGS` with `stdin`, as [`Env::cmd`] runs it, but inside the test process
+    /// (`pbem::cli::run_with`): what a test that is not about processes needs, without a process
+    /// start, and with cheap password hashes ([`TEST_PASSWORDS`]) unless the configuration has a
+    /// `[passwords]` section or the env [`Env::with_production_passwords`]. Two things differ from
+    /// the binary: the server's own notes on stderr (a robot's move left for later, a mail not
+    /// sent) go to the test's output instead of `stderr`, and a panic fails the test instead of
+    /// exiting 101. Under `PBEM_IT_BIN` or `PBEM_IT_PROCESSES=1` it starts the binary like
+    /// [`Env::cmd`], e.g. to see that a test means the same either way.
+    pub fn run(&self, args: &[&str], stdin: &[u8]) -> Output {
+        if processes_only() {
+            return self.cmd().args(args).write_stdin(stdin).output().unwrap();
+        }
+        let mut argv: Vec<std::ffi::OsString> = vec!["pbem".into(), "--db".into()];
+        argv.push(self.db.clone().into());
+        argv.push("--outbox".into());
+        argv.push(self.outbox.clone().into());
+        if let Some(cfg) = &self.config {
+            argv.push("--config".into());
+            argv.push(cfg.clone().into());
+        }
+        argv.extend(args.iter().map(std::ffi::OsString::from));
+        let mut parsed = match <pbem::cli::Args as clap::Parser>::try_parse_from(&argv) {
+            Ok(a) => a,
+            // Usage errors are the binary's to word and number.
+            Err(_) => return self.cmd().args(args).write_stdin(stdin).output().unwrap(),
+        };
+        // clap reads PBEM_CONFIG from the environment; the binary's is removed (`std_cmd`).
+        parsed.config = self.config.clone();
+        let own_passwords = self.production_passwords
+            || self.config.as_ref().is_some_and(|c| {
+                std::fs::read_to_string(c).is_ok_and(|t| t.contains("[passwords]"))
+            });
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let code = pbem::cli::run_with(
+            parsed,
+            pbem::cli::Surroundings {
+                now: Some(self.now.to_string()),
+                seed: Some(SEED.to_string()),
+                passwords: (!own_passwords).then_some(TEST_PASSWORDS),
+                stdin: &mut &stdin[..],
+                out: &mut out,
+                err: &mut err,
+            },
+        );
+        Output {
+            status: std::os::unix::process::ExitStatusExt::from_raw((code & 0xff) << 8),
+            stdout: out,
+            stderr: err,
         }
     }
 
@@ -108,13 +198,10 @@ impl Env {
         Command::from_std(self.std_cmd())
     }
 
-    /// Feeds one message to `pbem ingest` on stdin, as an MTA pipe does.
+    /// Feeds one message to `pbem ingest` on stdin, as an MTA pipe does, inside the test process
+    /// (see [`Env::run`]; `cmd().arg("ingest")` starts the binary).
     pub fn ingest(&self, message: &str) -> Output {
-        self.cmd()
-            .arg("ingest")
-            .write_stdin(message.as_bytes().to_vec())
-            .output()
-            .unwrap()
+        self.run(&["ingest"], message.as_bytes())
     }
 
     /// Ingests and asserts exit status 0 (handled).
@@ -128,9 +215,10 @@ impl Env {
         );
     }
 
-    /// Runs a mail-language command from the shell, as the admin.
+    /// Runs a mail-language command from the shell, as the admin, inside the test process (see
+    /// [`Env::run`]).
     pub fn admin(&self, line: &str) -> Output {
-        self.cmd().args(line.split_whitespace()).output().unwrap()
+        self.run(&line.split_whitespace().collect::<Vec<_>>(), b"")
     }
 
     /// The mails sent since the last call (they are removed from the outbox folder), sorted by
