@@ -135,6 +135,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         "0044_robot_turns",
         include_str!("../migrations/0044_robot_turns.sql"),
     ),
+    (
+        "0048_state_subjects",
+        include_str!("../migrations/0048_state_subjects.sql"),
+    ),
 ];
 
 /// The schema version this binary writes.

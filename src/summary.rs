@@ -100,7 +100,7 @@ pub fn board_subject(
 }
 
 /// A game's own Subject, the same for every mail of it: `Limit Board 101`. The Subject of the
-/// board mails of a player who set `subject plain`, and every board mail's `Thread-Topic`.
+/// board mails of a player who did not choose `subject state`, and every board mail's `Thread-Topic`.
 pub fn game_subject(title: &str, board: u32) -> String {
     format!("{title} Board {board}")
 }

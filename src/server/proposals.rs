@@ -681,6 +681,7 @@ impl Core {
                 picture: None,
                 sign: None,
                 thread: None,
+                headline: None,
             }),
         )
     }
@@ -966,6 +967,7 @@ mod tests {
                 picture: None,
                 sign: None,
                 thread: None,
+                headline: None,
             }],
             ..Outcome::default()
         };

@@ -168,7 +168,7 @@ fn two_passes_open_the_step_and_both_accepting_the_marking_ends_the_game_rated()
     assert_eq!(stored(&env).status(), Status::ToMove(1));
     let mails = send(&env, "bob", "accept#7");
     let end = to(&mails, "alice");
-    assert!(end.subject.ends_with(": over"), "{}", end.subject);
+    assert!(end.first_line().ends_with(": over"), "{}", end.subject);
     let flat = end.flat_body();
     assert!(
         flat.contains(
@@ -344,14 +344,14 @@ fn the_step_waits_for_the_player_who_has_not_accepted_and_the_clocks_apply() {
     assert_eq!(mails.len(), 1, "{mails:#?}");
     assert_eq!(mails[0].to, ["bob@example.org"]);
     assert!(
-        mails[0].subject.starts_with("Nag: Go Board 101 bob"),
+        mails[0].first_line().starts_with("Nag: Go Board 101 bob"),
         "{}",
         mails[0].subject
     );
     let (line, mails) = cron_at(&mut env, 5.0);
     assert!(line.contains("1 forfeits"), "{line}");
     assert!(
-        mails.iter().all(|m| m.subject == "Go Board 101: over"),
+        mails.iter().all(|m| m.first_line() == "Go Board 101: over"),
         "{mails:#?}"
     );
     assert!(mails[0].body.contains("bob forfeited: no move in 5 days."));
@@ -472,7 +472,7 @@ fn a_robot_in_the_step_resumes_against_a_worse_marking_and_accepts_an_even_one()
         "{:?}",
         game.moves()
     );
-    assert!(to(&mails, "alice").subject.ends_with(": over"));
+    assert!(to(&mails, "alice").first_line().ends_with(": over"));
 }
 
 /// Go on 2×2 with the default komi (7.5, above the bound a given `-komi` has there): the game

@@ -16,7 +16,7 @@ fn over_mails(env: &Env, board: u32) -> Vec<common::Sent> {
     let mails: Vec<_> = env
         .take_mails()
         .into_iter()
-        .filter(|m| m.subject == format!("Limit Board {board}: over"))
+        .filter(|m| m.first_line() == format!("Limit Board {board}: over"))
         .collect();
     assert!(!mails.is_empty(), "no mail says board {board} is over");
     mails
