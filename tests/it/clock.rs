@@ -271,7 +271,7 @@ fn bad_server_options_are_refused_and_change_nothing() {
         let mails = env.take_mails();
         assert_eq!(mails.len(), 1, "{opts}: {mails:#?}");
         assert_eq!(mails[0].to, ["alice@example.org"]);
-        assert_eq!(mails[0].subject, "limit error", "{opts}");
+        assert_eq!(mails[0].subject, "Limit Error", "{opts}");
         assert!(mails[0].body.contains("Nothing was changed"));
         for n in *needles {
             assert!(

@@ -388,7 +388,7 @@ fn same_game(moves: usize, config: Option<std::path::PathBuf>) -> Tally {
                 chats += 1;
             }
             Kind::Other(line, error) => {
-                // A refusal not tied to a board is titled "limit error" (lowercase).
+                // A refusal not tied to a board is titled "Limit Error" (issue 37: no longer lower-case).
                 let refused = reply.subject.to_lowercase().ends_with(" error");
                 assert_eq!(refused, *error, "{line}: {}", reply.subject);
                 others_answered += 1;

@@ -154,7 +154,7 @@ fn an_accepted_undo_takes_back_the_proposers_move_and_all_after_it() {
             }
         );
         assert!(
-            m.after_state().starts_with(
+            crate::common::flat(m.after_state()).starts_with(
                 "All players accept alice's undo: moves 3 to 3 are taken back and it is alice's \
                  turn again at move 3."
             ),
@@ -439,7 +439,7 @@ fn the_proposal_shows_in_every_board_mail_until_a_move_makes_it_lapse() {
     assert_eq!(mails.len(), 2);
     for m in &mails {
         assert!(
-            m.after_state().starts_with(
+            crate::common::flat(m.after_state()).starts_with(
                 "alice's proposal of a draw lapsed: the game changed before everyone accepted."
             ),
             "{}",

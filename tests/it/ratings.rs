@@ -98,7 +98,7 @@ fn before_any_game_the_lists_say_so() {
     env.deliver(&eml("alice@example.org", "limit ratings 101", ""));
     let mails = env.take_mails();
     assert_eq!(mails.len(), 1);
-    assert_eq!(mails[0].subject, "limit error");
+    assert_eq!(mails[0].subject, "Limit Error");
     assert!(
         mails[0]
             .body

@@ -351,7 +351,7 @@ fn a_limit_refuses_challenges_until_a_game_ends_or_it_is_raised() {
         "limit challenge carol bob",
         "bob takes at most 1 active Limit game by challenge and has 1 now",
     );
-    assert_eq!(m.subject, "limit error");
+    assert_eq!(m.subject, "Limit Error");
     assert_eq!(count(&env, "SELECT COUNT(*) FROM games"), 1);
 
     // The game ends: the challenge is taken again.

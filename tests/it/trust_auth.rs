@@ -530,9 +530,9 @@ fn a_login_error_on_a_board_names_and_shows_it_with_one_text_for_every_cause() {
     );
     assert_eq!(throttled.subject, "Limit Board 101 Error");
     assert_eq!(text(&throttled, "bob"), text(&wrong, "bob"));
-    // Without a board: `limit error` and no board.
+    // Without a board: `Limit Error` and no board.
     let plain = answer("eve@evil.example", "limit notify bob nope on");
-    assert_eq!(plain.subject, "limit error");
+    assert_eq!(plain.subject, "Limit Error");
     assert!(!plain.body.contains("Summary of"), "{}", plain.body);
     assert_eq!(text(&plain, "bob"), text(&wrong, "bob"));
     // The explanation is wrapped at 72 columns; it no longer speaks of locking.
