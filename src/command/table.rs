@@ -230,10 +230,8 @@ pub(crate) static TABLE: &[CommandDef] = &[
         help: &[
             "set userid password digest on|off      on: a mail a day, not one a move",
             "set userid password mail text|html     text: no picture, no HTML part",
-            "set userid password subject plain|state",
-            "                                       plain (the default): one Subject a",
-            "                                       game, one Gmail conversation; state:",
-            "                                       `Hex Board 101: your move`",
+            "set userid password subject plain|state   plain (the default): one Subject a game, \
+             one Gmail conversation; state: the state in it, `Hex Board 101: your move`",
         ],
         passwords: &[1],
         parse: Parse::Server(s::set),
