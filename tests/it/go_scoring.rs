@@ -499,3 +499,24 @@ fn a_two_by_two_game_with_the_default_komi_plays_to_the_end() {
     let end = send(&env, "alice", "accept");
     assert!(end.iter().any(|m| m.body.contains("Game over")), "{end:#?}");
 }
+
+/// Issue 37: no "Black wins by 73.5" after move 1; the score if the game ended is told once a
+/// pass could end it.
+#[test]
+fn the_score_is_told_only_when_a_pass_could_end_the_game() {
+    let env = started("");
+    let mails = send(&env, "alice", "c3#1");
+    for who in ["alice", "bob"] {
+        let body = to(&mails, who).flat_body();
+        assert!(!body.contains("wins by"), "{who}: {body}");
+    }
+    let mails = send(&env, "bob", "pass#2");
+    for who in ["alice", "bob"] {
+        let body = to(&mails, who).flat_body();
+        assert!(
+            body.contains("The last move was a pass: a second pass ends the game.")
+                && body.contains("Score if the game ended now: Black 25, White 0 + 7.5 = 7.5: Black wins by 17.5."),
+            "{who}: {body}"
+        );
+    }
+}
