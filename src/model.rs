@@ -62,8 +62,8 @@ pub enum MailSetting {
     Digest(bool),
     /// `mail text|html`: `true` for text only (no HTML part, no picture).
     TextOnly(bool),
-    /// `subject plain|state`: `true` for one Subject a game (`Limit Board 101`), so that Gmail,
-    /// which starts a new conversation when the Subject changes, keeps a game in one.
+    /// `subject plain|state`: `true` (the default) for one Subject a game (`Limit Board 101`), so
+    /// that Gmail, which starts a new conversation when the Subject changes, keeps a game in one.
     PlainSubject(bool),
 }
 

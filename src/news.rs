@@ -114,7 +114,13 @@ pub fn news_of(news: &News<'_>, reader: Reader) -> String {
         .map(|l| format!("{l}\n"))
         .collect();
     if let Some(p) = news.proposal {
-        out.push_str(&proposal_news(news, p, reader));
+        // Wrapped as the lines above are; the indented answer lines stand as they are.
+        for line in proposal_news(news, p, reader).lines() {
+            for part in crate::summary::wrap(line, crate::summary::ERROR_WIDTH) {
+                out.push_str(part);
+                out.push('\n');
+            }
+        }
     }
     out
 }

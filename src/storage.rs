@@ -136,6 +136,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
         include_str!("../migrations/0044_robot_turns.sql"),
     ),
     (
+        "0048_state_subjects",
+        include_str!("../migrations/0048_state_subjects.sql"),
+    ),
+    (
         "0050_indexed_mail_path_and_clock",
         include_str!("../migrations/0050_indexed_mail_path_and_clock.sql"),
     ),

@@ -100,16 +100,26 @@ pub fn board_subject(
 }
 
 /// A game's own Subject, the same for every mail of it: `Limit Board 101`. The Subject of the
-/// board mails of a player who set `subject plain`, and every board mail's `Thread-Topic`.
+/// board mails of a player who did not choose `subject state`, and every board mail's `Thread-Topic`.
 pub fn game_subject(title: &str, board: u32) -> String {
     format!("{title} Board {board}")
 }
 
-/// `Limit Board 101 Error`, or `limit error` when no board is involved.
+/// `Limit Board 101 Error`, or `Limit Error` when no board is involved (the game's word as a
+/// title: pbmserv's lower-case `limit error` read as a server named limit, issue 37), or `pbem
+/// error`, the server's own name, when no game is.
 pub fn error_subject(game: Option<(&str, u32)>, game_word: Option<&str>) -> String {
     match (game, game_word) {
         (Some((title, board)), _) => format!("{title} Board {board} Error"),
-        (None, Some(word)) => format!("{} error", word.to_lowercase()),
+        (None, Some(word)) => {
+            let word = word.to_lowercase();
+            let mut chars = word.chars();
+            let title: String = chars
+                .next()
+                .map(|c| c.to_uppercase().chain(chars).collect())
+                .unwrap_or_default();
+            format!("{title} Error")
+        }
         (None, None) => "pbem error".to_string(),
     }
 }
@@ -451,7 +461,8 @@ mod tests {
             error_subject(Some(("Limit", 101)), Some("limit")),
             "Limit Board 101 Error"
         );
-        assert_eq!(error_subject(None, Some("Limit")), "limit error");
+        assert_eq!(error_subject(None, Some("Limit")), "Limit Error");
+        assert_eq!(error_subject(None, Some("ataxx")), "Ataxx Error");
         assert_eq!(error_subject(None, None), "pbem error");
     }
 

@@ -450,6 +450,16 @@ fn board_page(
         "<p><strong>{}</strong> {when}</p>",
         escape(&summary::status_line(shown.as_ref(), &players)),
     );
+    // What the board mail's summary says under the status: for Go the komi and the score the
+    // players agreed, with the dead groups marked (issue 37, section 6).
+    let notes = shown.notes();
+    if !notes.is_empty() {
+        let _ = writeln!(
+            body,
+            "<pre class=\"notes\">{}</pre>",
+            escape(&notes.join("\n"))
+        );
+    }
     match shown.svg() {
         Some(svg) => {
             let _ = writeln!(body, "<div class=\"board\">{svg}</div>");

@@ -155,6 +155,16 @@ pub enum GameCommand {
         /// The password.
         password: Password,
     },
+    /// `<game> rematch board userid password`: the same game again, with the same options and the
+    /// seats turned (colours swapped), once the board is over.
+    Rematch {
+        /// The finished board.
+        board: u32,
+        /// The userid, as written.
+        userid: String,
+        /// The password.
+        password: Password,
+    },
     /// `<game> show board[#N]...`
     Show {
         /// Each board, with the move number to show it at (`101#5`), if any.
@@ -449,6 +459,9 @@ impl RawCommand {
                     | GameCommand::Resign {
                         userid, password, ..
                     }
+                    | GameCommand::Rematch {
+                        userid, password, ..
+                    }
                     | GameCommand::Chat {
                         userid, password, ..
                     }
@@ -641,6 +654,11 @@ impl GameCommand {
                 userid,
                 password,
             } => on_board(w, "resign", board, userid, password),
+            GameCommand::Rematch {
+                board,
+                userid,
+                password,
+            } => on_board(w, "rematch", board, userid, password),
             GameCommand::Show { boards } => {
                 w.push(P::word("show"));
                 w.extend(

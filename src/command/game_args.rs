@@ -192,6 +192,16 @@ pub(crate) fn resign(a: &Args) -> Result<GameCommand, Problem> {
     })
 }
 
+/// `<game> rematch board userid password`
+pub(crate) fn rematch(a: &Args) -> Result<GameCommand, Problem> {
+    let (board, userid, password) = on_board(a)?;
+    Ok(GameCommand::Rematch {
+        board,
+        userid,
+        password,
+    })
+}
+
 /// `<game> chat board userid password`
 pub(crate) fn chat(a: &Args) -> Result<GameCommand, Problem> {
     let (board, userid, password) = on_board(a)?;

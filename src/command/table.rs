@@ -225,14 +225,13 @@ pub(crate) static TABLE: &[CommandDef] = &[
         usage: &[
             "set <userid> <password> digest on|off   (on: a mail a day, not a move)",
             "set <userid> <password> mail text|html   (text: no picture)",
-            "set <userid> <password> subject plain|state   (plain: for Gmail)",
+            "set <userid> <password> subject plain|state   (state: in the Subject)",
         ],
         help: &[
             "set userid password digest on|off      on: a mail a day, not one a move",
             "set userid password mail text|html     text: no picture, no HTML part",
-            "set userid password subject plain|state",
-            "                                       plain: one Subject a game, so that",
-            "                                       Gmail keeps it in one conversation",
+            "set userid password subject plain|state   plain (the default): one Subject a game, \
+             one Gmail conversation; state: the state in it, `Hex Board 101: your move`",
         ],
         passwords: &[1],
         parse: Parse::Server(s::set),
@@ -276,6 +275,14 @@ pub(crate) static TABLE: &[CommandDef] = &[
         help: &["<game> resign board userid password"],
         passwords: &[2],
         parse: Parse::Game(g::resign),
+    },
+    CommandDef {
+        words: &["rematch"],
+        aliases: &[],
+        usage: &["rematch <board> <userid> <password>"],
+        help: &["<game> rematch board userid password   the same game again, colours swapped"],
+        passwords: &[2],
+        parse: Parse::Game(g::rematch),
     },
     CommandDef {
         words: &["show"],

@@ -63,6 +63,14 @@ pub enum MailRefusal {
         /// The most bytes the server reads.
         max_bytes: usize,
     },
+    /// A reply to a board mail's own address from an address not registered to the player it was
+    /// mailed to.
+    UnregisteredReply {
+        /// The game.
+        game: Game,
+        /// The board.
+        board: u32,
+    },
     /// No command in the Subject or the body.
     NoCommand {
         /// A move command to show, with `<password>` in its place.
@@ -267,6 +275,17 @@ pub enum PlayRefusal {
         board: u32,
         /// The board's status line.
         status: String,
+    },
+    /// A rematch of a game still being played.
+    RematchOfRunning {
+        /// The game.
+        game: Game,
+        /// The board.
+        board: u32,
+        /// The board's status line.
+        status: String,
+        /// Its players, seat by seat.
+        players: Vec<String>,
     },
     /// A move out of turn.
     NotYourTurn {

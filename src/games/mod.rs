@@ -96,6 +96,35 @@ mod tests {
         assert_eq!(GameOption::parse("-"), None);
         assert_eq!(GameOption::parse("-=3"), None);
     }
+
+    /// `rematch` starts a game from the finished one's `options_summary`, read back as options:
+    /// every game's summary must give the same game again, on its default and a changed size.
+    #[test]
+    fn every_games_options_summary_reads_back_as_its_options() {
+        for rules in Registry::standard().iter() {
+            let players = *rules.players().start();
+            for given in [vec![], vec![GameOption::with_value("size", "5")]] {
+                let Ok(first) = rules.new_hosted_game(&given, players, 7) else {
+                    continue;
+                };
+                let summary = first.options_summary();
+                let read: Vec<GameOption> = summary
+                    .split_whitespace()
+                    .filter_map(GameOption::parse)
+                    .collect();
+                assert_eq!(
+                    read.len(),
+                    summary.split_whitespace().count(),
+                    "{}: {summary}",
+                    rules.name()
+                );
+                let again = rules
+                    .new_hosted_game(&read, players, 7)
+                    .unwrap_or_else(|e| panic!("{}: {summary}: {e}", rules.name()));
+                assert_eq!(again.options_summary(), summary, "{}", rules.name());
+            }
+        }
+    }
 }
 
 impl fmt::Display for GameOption {

@@ -338,7 +338,7 @@ fn account_words(event: &AccountEvent, server: &str, games: &[&str]) -> (String,
             );
             text.push_str(&pending_paragraph(userid, pending));
             text.push('\n');
-            text.push_str(&summary::wrap(&gmail_hint(userid), summary::ERROR_WIDTH).join("\n"));
+            text.push_str(&summary::wrap(&subject_hint(userid), summary::ERROR_WIDTH).join("\n"));
             text.push('\n');
             (format!("{server} signup {userid}"), text)
         }
@@ -738,13 +738,23 @@ fn mail_setting_meaning(setting: MailSetting) -> &'static str {
              lines of each mail."
         }
         MailSetting::PlainSubject(false) => {
-            "Your board mails say the state after the game in the Subject again (`Limit Board \
-             101: your move`). Gmail starts a new conversation each time it changes."
+            "Your board mails say the state after the game in the Subject (`Limit Board 101: \
+             your move`). Gmail starts a new conversation each time it changes."
         }
     }
 }
 
-/// The hint for Gmail users, in the welcome mail and the settings answer.
+/// What the welcome mail says of the Subjects: one a game by default (issue 37), and how to have
+/// the state in it.
+pub fn subject_hint(userid: &str) -> String {
+    format!(
+        "A game's mails keep one Subject (`Limit Board 101`), so that Gmail shows each game as \
+         one conversation; whose move it is stands in each mail's first line. To have it in the \
+         Subject too, send `set {userid} <password> subject state`."
+    )
+}
+
+/// The hint for Gmail users in the settings answer of a player who chose `subject state`.
 pub fn gmail_hint(userid: &str) -> String {
     format!(
         "Gmail users: send `set {userid} <password> subject plain` to keep each game's mails \
@@ -927,9 +937,10 @@ mod tests {
              limit challenge alice robot1\n\nNot confirmed yet: work@example.com. Such an address gets no mail of\n\
              alice until it answers its confirmation mail (sent to work@example.com;\n\
              one a mail), or until you send `change address` from it.\n\n\
-             Gmail users: send `set alice <password> subject plain` to keep each\n\
-             game's mails in one conversation (Gmail starts a new one when the\n\
-             Subject changes).\n"
+             A game's mails keep one Subject (`Limit Board 101`), so that Gmail shows\n\
+             each game as one conversation; whose move it is stands in each mail's\n\
+             first line. To have it in the Subject too, send `set alice <password>\n\
+             subject state`.\n"
         );
         let (subject, text) = account_answer(
             &AccountEvent::PasswordChanged {

@@ -217,7 +217,23 @@ fn play(r: &PlayRefusal) -> String {
             game,
             board,
             status,
-        } => format!("{} board {board} is over: {status}", game.title),
+        } => format!(
+            "{} board {board} is over: {status}\nTo play it again with the colours swapped, reply \
+             `rematch` to its mail, or send `{} rematch {board} <userid> <password>`.",
+            game.title, game.name
+        ),
+        PlayRefusal::RematchOfRunning {
+            game,
+            board,
+            status,
+            players,
+        } => format!(
+            "{} board {board} is still being played ({status}): a rematch starts once it is \
+             over. To start another game now, send `{} challenge {}`.",
+            game.title,
+            game.name,
+            players.join(" ")
+        ),
         PlayRefusal::NotYourTurn { board, status } => {
             format!("It is not your turn on board {board}: {status}")
         }
@@ -606,6 +622,16 @@ fn mail(r: &MailRefusal) -> String {
                  or a long quoted conversation."
             )
         }
+        MailRefusal::UnregisteredReply { game, board } => format!(
+            "Nothing was done: this reply to a mail of {} Board {board} came from an address that \
+             is not registered to the player the mail went to. A reply with just the move works \
+             only from your registered address: send from your registered address (the one the \
+             board mail went to), or write the whole command with your password, \
+             `{} move {board} <userid> <password> <move>`. To play from this address too, send \
+             `change address <userid> <password>` followed by all your addresses, this one among \
+             them.",
+            game.title, game.name
+        ),
         MailRefusal::NoCommand { example, notes } => format!(
             "Your mail holds no command. Write the command in the Subject, for example\n\
              \n    {example}\n\n\

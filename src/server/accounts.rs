@@ -125,6 +125,7 @@ impl Core {
                 picture: None,
                 sign: None,
                 thread: None,
+                headline: None,
             }],
             ..Outcome::default()
         }

@@ -82,6 +82,7 @@ impl Core {
                     picture: None,
                     sign: None,
                     thread: None,
+                    headline: None,
                 });
             }
         }

@@ -190,9 +190,10 @@ impl Core {
         let topic = summary::game_subject(rules.title(), row.board);
         let mut letters = Vec::new();
         for (seat, p) in row.players.iter().enumerate() {
+            let plain = tx.mail_settings(p.id)?.plain_subject;
             letters.push(Letter {
                 to: p.addresses.clone(),
-                subject: match tx.mail_settings(p.id)?.plain_subject {
+                subject: match plain {
                     true => topic.clone(),
                     false => subject(Some(seat)),
                 },
@@ -204,6 +205,7 @@ impl Core {
                     target: Target::Board(row.id),
                 }),
                 thread: Some(self.thread_of(tx, row.id, p.id, &topic)?),
+                headline: plain.then(|| subject(Some(seat))),
             });
         }
         let spectators = with_top(news::top_of_mail(&news, Reader::Spectator));

@@ -330,17 +330,18 @@ impl Core {
         let (subject, mut body) = mail_text::nag(&nagged).expect("nag words a Nagged event");
         body.push_str(&self.summary(tx, rules, row, state, &[])?);
         // In the thread of the player's board mails of the game, under its Subject for a player
-        // who set `subject plain`: Gmail would otherwise show it apart (the text says it is a
+        // who did not choose `subject state`: Gmail would otherwise show it apart (the text says it is a
         // reminder).
         let topic = crate::summary::game_subject(rules.title(), row.board);
-        let letter_subject = match tx.mail_settings(player.id)?.plain_subject {
+        let plain = tx.mail_settings(player.id)?.plain_subject;
+        let letter_subject = match plain {
             true => topic.clone(),
             false => subject.clone(),
         };
         Ok(Outcome {
             ok: true,
             text: body.clone(),
-            subject,
+            subject: subject.clone(),
             events: vec![nagged],
             letters: vec![Letter {
                 to: player.addresses.clone(),
@@ -353,6 +354,7 @@ impl Core {
                     target: Target::Board(row.id),
                 }),
                 thread: Some(self.thread_of(tx, row.id, player.id, &topic)?),
+                headline: plain.then(|| subject.clone()),
             }],
             ..Outcome::default()
         })

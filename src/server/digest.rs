@@ -258,5 +258,6 @@ fn digest_letter(to: Vec<String>, subject: String, body: String) -> Letter {
         // A digest covers several games: a reply to it needs the password.
         sign: None,
         thread: None,
+        headline: None,
     }
 }

@@ -105,6 +105,19 @@ impl Core {
                     secrets,
                 )?]);
             }
+            if let Some((game, board)) = &origin.unregistered_reply
+                && let Some(rules) = self.games.find(game)
+            {
+                let refusal = MailRefusal::UnregisteredReply {
+                    game: crate::decision::Game::of(rules),
+                    board: *board,
+                };
+                let text = summary::error_body(&mail_text::refusal(&refusal.into()), None, "");
+                return Ok(vec![Outcome::error(
+                    summary::error_subject(Some((rules.title(), *board)), None),
+                    text,
+                )]);
+            }
             let example = self.example_move(tx, origin)?;
             let refusal = MailRefusal::NoCommand {
                 example,
@@ -214,16 +227,23 @@ impl Core {
                     }
                     _ => None,
                 };
+                let in_game = match (&r.board, &origin.reply_to) {
+                    (Some((game_type, board)), Some(address)) => {
+                        self.answer_in_game(tx, game_type, *board, address)?
+                    }
+                    _ => None,
+                };
                 let (subject, board) = match &r.board {
                     Some((game_type, board)) => {
                         let title = self.games.find(game_type).map_or("Game", |g| g.title());
                         let shown = self.board_text(tx, game_type, *board)?;
-                        // A player who asked for one Subject a game gets it on an error about the
-                        // game too, so that Gmail keeps the answer in the game's conversation (the
-                        // body's first line says the command was not carried out).
-                        let plain = match &origin.reply_to {
-                            Some(address) => tx.plain_subject_at(address)?,
-                            None => false,
+                        // An answer to one of the game's players keeps the game's one Subject,
+                        // so that Gmail keeps it in the game's conversation (the body's first
+                        // line says the command was not carried out), unless the player chose
+                        // `subject state`.
+                        let plain = match (&in_game, &origin.reply_to) {
+                            (Some(_), Some(address)) => !tx.state_subject_at(address)?,
+                            _ => false,
                         };
                         let subject = if plain {
                             summary::game_subject(title, *board)
@@ -236,12 +256,6 @@ impl Core {
                 };
                 let text =
                     summary::error_body(&mail_text::refusal(&r.refusal), board.as_deref(), &quoted);
-                let in_game = match (&r.board, &origin.reply_to) {
-                    (Some((game_type, board)), Some(address)) => {
-                        self.answer_in_game(tx, game_type, *board, address)?
-                    }
-                    _ => None,
-                };
                 Ok(Outcome {
                     refusal: Some(r.refusal),
                     in_game,

@@ -222,7 +222,11 @@ impl Core {
                     continue;
                 }
                 let picture = self.picture_for(tx, &to, l.picture)?;
-                let mut mail = self.mail(origin, to, l.subject, l.body, l.reply, picture, l.thread);
+                let body = match l.headline {
+                    Some(headline) => format!("{headline}\n\n{}", l.body),
+                    None => l.body,
+                };
+                let mut mail = self.mail(origin, to, l.subject, body, l.reply, picture, l.thread);
                 if let Some(sign) = l.sign {
                     mail.reply_to = self.reply_address(tx, sign)?;
                 }

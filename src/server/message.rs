@@ -77,6 +77,7 @@ impl Core {
                     target: Target::Message(sender.id),
                 }),
                 thread: None,
+                headline: None,
             });
         }
         let sent = AccountEvent::MessageSent {
@@ -163,6 +164,7 @@ impl Core {
                 rules.title()
             );
             letter.picture = None;
+            letter.headline = None;
         }
         Ok(outcome)
     }

@@ -136,6 +136,9 @@ struct Origin {
     references: Vec<String>,
     /// What the mail showed of who wrote it (nothing at the shell).
     proof: Proof,
+    /// A reply to a board mail of this game and board, from an address not registered to the
+    /// player it went to (see [`Core::unregistered_reply`]).
+    unregistered_reply: Option<(String, u32)>,
 }
 
 /// What one mail showed of who wrote it: the quiet spell after a run of error answers is for
@@ -188,6 +191,10 @@ struct Letter {
     sign: Option<Sign>,
     /// A board mail's place in its game's thread for this reader (`None`: not a board mail).
     thread: Option<letters::Thread>,
+    /// Under a game's one Subject (issue 37), the state its Subject would have said (`Limit Board
+    /// 101: your move`): the body's first line, above any notice added later, which Gmail's list
+    /// shows after the Subject.
+    headline: Option<String>,
 }
 
 /// Whose signed reply address a letter carries, and what a reply to it answers.
@@ -264,6 +271,7 @@ impl Outcome {
                 picture: None,
                 sign: None,
                 thread: None,
+                headline: None,
             }],
             text,
             subject,
@@ -541,6 +549,7 @@ impl Server {
             message_id: incoming.message_id.clone(),
             references: incoming.references.clone(),
             proof: Proof::default(),
+            unregistered_reply: None,
         };
         let text = Proof::text_of(&incoming);
         // An oversized mail's commands are not run, so their passwords are not checked.
@@ -549,6 +558,11 @@ impl Server {
             (Some(to), false) => self.core.reply_grant(&self.db, &incoming, envelope, to)?,
             _ => None,
         };
+        if grant.is_none() && !oversized && incoming.commands.is_empty() {
+            origin.unregistered_reply = self
+                .core
+                .unregistered_reply(&self.db, &incoming, envelope)?;
+        }
         let mut incoming = match &grant {
             Some(g) => self.core.reply_commands(g, &incoming),
             None => incoming,

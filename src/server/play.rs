@@ -100,6 +100,20 @@ impl Core {
                 server_options,
                 userids,
                 password.as_ref().map(Password::expose),
+                None,
+                comment,
+                origin,
+            ),
+            GameCommand::Rematch {
+                board,
+                userid,
+                password,
+            } => self.rematch(
+                tx,
+                rules,
+                *board,
+                userid,
+                password.expose(),
                 comment,
                 origin,
             ),
@@ -189,6 +203,7 @@ impl Core {
         server_options: &[(String, Option<String>)],
         userids: &[String],
         password: Option<&str>,
+        proven: Option<usize>,
         comment: &str,
         origin: &Origin,
     ) -> Step<Outcome> {
@@ -232,7 +247,12 @@ impl Core {
         }
         let admin = origin.reply_to.is_none();
         if !admin {
-            robot_challenge_by_mail(&players, password.is_some(), origin, usage)?;
+            robot_challenge_by_mail(
+                &players,
+                password.is_some() || proven.is_some(),
+                origin,
+                usage,
+            )?;
         }
         self.check_challenge(tx, rules, &players)?;
         // A robot agrees to every game it is challenged to.
@@ -251,6 +271,9 @@ impl Core {
         });
         if from_challenger {
             agreed[0] = true;
+        }
+        if let Some(seat) = proven {
+            agreed[seat] = true;
         }
         // After the password is checked: a stranger learns nothing of a player's games from it.
         if !admin && players.iter().any(|p| p.robot.is_some()) {
@@ -305,9 +328,10 @@ impl Core {
         // anybody, so its comment is shown as unsigned and not kept.
         let comments: Vec<Comment> = if comment.trim().is_empty() {
             Vec::new()
-        } else if password.is_some() || from_challenger {
+        } else if password.is_some() || from_challenger || proven.is_some() {
             // Move 0: it came with the challenge, not with the first move (records tell them apart).
-            tx.add_comment(row.id, 0, players[0].id, comment, self.now)?;
+            let writer = &players[proven.unwrap_or(0)];
+            tx.add_comment(row.id, 0, writer.id, comment, self.now)?;
             tx.comments(row.id)?
         } else {
             vec![Comment {
@@ -329,6 +353,56 @@ impl Core {
         outcome.events.push(started);
         outcome.events.extend(ended);
         Ok(outcome)
+    }
+
+    /// `<game> rematch board userid password` (a bare `rematch` in reply to a board mail): once the
+    /// board is over, a player of it starts the same game again with its options and the seats
+    /// turned by one (two players swap colours), as a challenge that is the player's agreement: the
+    /// others get the new game's mail and agree by acting on it, as after any challenge.
+    #[allow(clippy::too_many_arguments)]
+    fn rematch(
+        &self,
+        tx: &Tx<'_>,
+        rules: &dyn GameRules,
+        board: u32,
+        userid: &str,
+        password: &str,
+        comment: &str,
+        origin: &Origin,
+    ) -> Step<Outcome> {
+        let (row, state, _, seat) = self.seat_of(tx, rules, board, userid, password)?;
+        if !row.finished {
+            return Err(Refused::on(
+                PlayRefusal::RematchOfRunning {
+                    game: Game::of(rules),
+                    board,
+                    status: summary::status_line(state.as_ref(), &userids(&row)),
+                    players: userids(&row),
+                },
+                rules.name(),
+                board,
+            )
+            .into());
+        }
+        let options: Vec<games::GameOption> = state
+            .options_summary()
+            .split_whitespace()
+            .filter_map(games::GameOption::parse)
+            .collect();
+        let mut players = userids(&row);
+        players.rotate_left(1);
+        let proven = (seat + players.len() - 1) % players.len();
+        self.challenge(
+            tx,
+            rules,
+            &options,
+            &[],
+            &players,
+            None,
+            Some(proven),
+            comment,
+            origin,
+        )
     }
 
     /// By mail, the people of a game against a robot may each start `unsolicited_challenges_per_day`

@@ -681,6 +681,7 @@ impl Core {
                 picture: None,
                 sign: None,
                 thread: None,
+                headline: None,
             }),
         )
     }
@@ -709,7 +710,14 @@ pub(super) fn with_event(outcome: Outcome, event: Event) -> Outcome {
 
 /// Puts `notice` (and a blank line) above the text of an outcome and of each of its letters.
 pub(super) fn with_notice(mut outcome: Outcome, notice: &str) -> Outcome {
-    let add = |body: &str| format!("{}\n\n{body}", notice.trim_end());
+    // Wrapped by words at 72 columns: an accepted undo's notice ran to 140 (issue 37).
+    let notice: Vec<&str> = notice
+        .trim_end()
+        .lines()
+        .flat_map(|l| crate::summary::wrap(l, crate::summary::ERROR_WIDTH))
+        .collect();
+    let notice = notice.join("\n");
+    let add = |body: &str| format!("{notice}\n\n{body}");
     outcome.text = add(&outcome.text);
     for l in &mut outcome.letters {
         l.body = add(&l.body);
@@ -966,6 +974,7 @@ mod tests {
                 picture: None,
                 sign: None,
                 thread: None,
+                headline: None,
             }],
             ..Outcome::default()
         };

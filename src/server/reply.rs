@@ -133,6 +133,46 @@ impl Core {
         }))
     }
 
+    /// For a reply whose token held for no account at its From (see [`Core::reply_grant`]): the
+    /// game and board when the token is right for one of that board's players, so the reply came
+    /// from an address of theirs that is not registered (a second address, a forward). The answer
+    /// then says to send from the registered address, instead of asking for a password as for
+    /// any mail. Naming nobody: the sender learns only what the board mail they hold told them.
+    pub(super) fn unregistered_reply(
+        &self,
+        db: &Db,
+        incoming: &Incoming,
+        envelope: &[String],
+    ) -> Result<Option<(String, u32)>, StorageError> {
+        if incoming.reply_lines.is_none() {
+            return Ok(None);
+        }
+        let own = &self.cfg.server.address;
+        let token = envelope
+            .iter()
+            .chain(&incoming.recipients)
+            .find_map(|r| reply_token::token_of(own, r).and_then(Unchecked::parse));
+        let (Some(token), Some(secret)) = (token, db.reply_secret()?) else {
+            return Ok(None);
+        };
+        let Target::Board(id) = token.target else {
+            return Ok(None);
+        };
+        let Some((game, board)) = db.game_ref(id)? else {
+            return Ok(None);
+        };
+        let held = db.readers_of_game(id)?.into_iter().any(|r| {
+            token.is_for(
+                &secret,
+                Reader {
+                    user_id: r.user_id,
+                    generation: r.generation,
+                },
+            )
+        });
+        Ok(held.then_some((game, board)))
+    }
+
     /// The mail as its command with the reader's userid and the grant's password: a `message`
     /// back to the writer, or for a board the first line that reads as a command (a command of
     /// the game, `resign`, `propose draw`, `show`, `accept`, ..., a move, or a whole command such as
@@ -234,6 +274,7 @@ fn board_line(grant: &Grant, rules: &dyn GameRules, board: u32, line: &str) -> O
     let command = match first.as_str() {
         "move" if !bare => format!("{game} move {board} {login} {rest}"),
         "resign" if bare => format!("{game} resign {board} {login}"),
+        "rematch" if bare => format!("{game} rematch {board} {login}"),
         "propose" if !bare => format!("{game} move {board} {login} propose {rest}"),
         "accept" | "reject" if bare => format!("{game} move {board} {login} {first}"),
         "queue" if !bare => format!("{game} queue {board} {login} {rest}"),

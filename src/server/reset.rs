@@ -59,6 +59,7 @@ impl Core {
             picture: None,
             sign: None,
             thread: None,
+            headline: None,
         });
         Ok(answer)
     }

@@ -26,7 +26,7 @@ impl Core {
     }
 
     /// Each subscriber's copy of a board mail: `subject` as it is, or `plain` (the game's own
-    /// Subject, also the `Thread-Topic`) to a subscriber who set `subject plain`.
+    /// Subject, also the `Thread-Topic`) to a subscriber who did not choose `subject state`.
     pub(super) fn subscriber_letters(
         &self,
         tx: &Tx<'_>,
@@ -37,8 +37,9 @@ impl Core {
         active_subscribers(tx, row)?
             .into_iter()
             .map(|u| {
+                let is_plain = tx.mail_settings(u.id)?.plain_subject;
                 Ok(Letter {
-                    subject: match tx.mail_settings(u.id)?.plain_subject {
+                    subject: match is_plain {
                         true => plain.to_string(),
                         false => subject.to_string(),
                     },
@@ -48,6 +49,7 @@ impl Core {
                     picture: None,
                     sign: None,
                     thread: Some(self.thread_of(tx, row.id, u.id, plain)?),
+                    headline: (is_plain && subject != plain).then(|| subject.to_string()),
                 })
             })
             .collect()
@@ -132,6 +134,7 @@ impl Core {
                 picture: None,
                 sign: None,
                 thread: None,
+                headline: None,
             })
             .collect())
     }

@@ -6,8 +6,9 @@ use rusqlite::{OptionalExtension, params};
 use super::{Result, Tx};
 use crate::model::MailSetting;
 
-/// A player's mail settings. The default (no row) is a board mail per move, with the picture.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// A player's mail settings. The default (no row) is a board mail per move, with the picture, under
+/// one Subject a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MailSettings {
     /// Board mails of moves wait for the daily digest.
     pub digest: bool,
@@ -15,6 +16,16 @@ pub struct MailSettings {
     pub text_only: bool,
     /// Board mails keep one Subject a game (`Limit Board 101`), without the state after it.
     pub plain_subject: bool,
+}
+
+impl Default for MailSettings {
+    fn default() -> Self {
+        MailSettings {
+            digest: false,
+            text_only: false,
+            plain_subject: true,
+        }
+    }
 }
 
 impl MailSettings {
@@ -48,13 +59,13 @@ impl Tx<'_> {
         Ok(self
             .0
             .query_row(
-                "SELECT digest, text_only, plain_subject FROM mail_settings WHERE user_id = ?1",
+                "SELECT digest, text_only, state_subject FROM mail_settings WHERE user_id = ?1",
                 [user_id],
                 |r| {
                     Ok(MailSettings {
                         digest: r.get(0)?,
                         text_only: r.get(1)?,
-                        plain_subject: r.get(2)?,
+                        plain_subject: !r.get::<_, bool>(2)?,
                     })
                 },
             )
@@ -72,12 +83,13 @@ impl Tx<'_> {
         )
     }
 
-    /// Whether `address` (case ignored) is the address of a player who set `subject plain`: an error
-    /// answer about a board sent there then keeps the game's own Subject.
-    pub fn plain_subject_at(&self, address: &str) -> Result<bool> {
+    /// Whether `address` (case ignored) is the address of a player who set `subject state`: an
+    /// error answer about a board sent there then has its own Subject (`Hex Board 101 Error`)
+    /// instead of the game's.
+    pub fn state_subject_at(&self, address: &str) -> Result<bool> {
         self.flag_at(
             "SELECT 1 FROM mail_settings m JOIN addresses a ON a.user_id = m.user_id
-             WHERE m.plain_subject = 1 AND lower(a.address) = lower(?1) LIMIT 1",
+             WHERE m.state_subject = 1 AND lower(a.address) = lower(?1) LIMIT 1",
             address,
         )
     }
@@ -119,7 +131,7 @@ impl Tx<'_> {
                 params![on, user_id],
             )?,
             MailSetting::PlainSubject(on) => self.0.execute(
-                "UPDATE mail_settings SET plain_subject = ?1 WHERE user_id = ?2",
+                "UPDATE mail_settings SET state_subject = NOT ?1 WHERE user_id = ?2",
                 params![on, user_id],
             )?,
         };

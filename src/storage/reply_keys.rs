@@ -57,6 +57,27 @@ impl Db {
         Ok(rows)
     }
 
+    /// The signed-up players of a game row, seat by seat: whom a token of that board may have been
+    /// mailed to.
+    pub fn readers_of_game(&self, game_id: i64) -> Result<Vec<ReplyReader>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT u.id, u.userid, u.reply_generation FROM seats s
+             JOIN users u ON u.id = s.user_id
+             WHERE s.game_id = ?1 AND u.password_hash IS NOT NULL
+             ORDER BY s.seat",
+        )?;
+        let rows = stmt
+            .query_map([game_id], |r| {
+                Ok(ReplyReader {
+                    user_id: r.get(0)?,
+                    userid: r.get(1)?,
+                    generation: r.get(2)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
+    }
+
     /// The game type and board of a game row, if it exists.
     pub fn game_ref(&self, game_id: i64) -> Result<Option<(String, u32)>> {
         Ok(self

@@ -32,10 +32,12 @@ fn cron_at(env: &mut Env, days: f64) -> (String, Vec<Sent>) {
     (line.trim().to_string(), env.take_mails())
 }
 
+/// Each mail's addressee and state: its first line, where a game's one Subject (the default)
+/// leaves the state the Subject used to carry (`Nag: Limit Board 101 alice`, `Limit Board 101: over`).
 fn subjects(mails: &[Sent]) -> Vec<(String, String)> {
     mails
         .iter()
-        .map(|m| (m.to.join(","), m.subject.clone()))
+        .map(|m| (m.to.join(","), m.first_line().to_string()))
         .collect()
 }
 
@@ -90,7 +92,7 @@ fn nag_at_day_seven_not_at_day_six_and_once_per_nag_time() {
     // The next nag time: the second reminder.
     let (_, mails) = cron_at(&mut env, 14.0);
     assert_eq!(subjects(&mails).len(), 1);
-    assert_eq!(mails[0].subject, "Nag: Limit Board 101 alice");
+    assert_eq!(mails[0].first_line(), "Nag: Limit Board 101 alice");
     assert!(mails[0].body.contains("for 14 days"));
     assert!(cron_at(&mut env, 14.5).1.is_empty());
 
@@ -216,12 +218,16 @@ fn a_games_own_nag_and_forfeit_times_are_honoured() {
         "{line}"
     );
     assert_eq!(mails.len(), 2);
-    assert!(mails.iter().all(|m| m.subject == "Limit Board 101: over"));
+    assert!(
+        mails
+            .iter()
+            .all(|m| m.first_line() == "Limit Board 101: over")
+    );
     assert!(mails[0].body.contains("bob forfeited: no move in 5 days."));
     // Board 102 follows the server's 7 days.
     let (_, mails) = cron_at(&mut env, 7.0);
     assert_eq!(mails.len(), 1);
-    assert_eq!(mails[0].subject, "Nag: Limit Board 102 alice");
+    assert_eq!(mails[0].first_line(), "Nag: Limit Board 102 alice");
 }
 
 #[test]
@@ -265,7 +271,7 @@ fn bad_server_options_are_refused_and_change_nothing() {
         let mails = env.take_mails();
         assert_eq!(mails.len(), 1, "{opts}: {mails:#?}");
         assert_eq!(mails[0].to, ["alice@example.org"]);
-        assert_eq!(mails[0].subject, "limit error", "{opts}");
+        assert_eq!(mails[0].subject, "Limit Error", "{opts}");
         assert!(mails[0].body.contains("Nothing was changed"));
         for n in *needles {
             assert!(
@@ -316,7 +322,7 @@ fn nothing_during_a_vacation_and_the_clock_resumes_after_it() {
     assert!(mails.is_empty(), "{line}");
     let (_, mails) = cron_at(&mut env, 16.6);
     assert_eq!(mails.len(), 1);
-    assert_eq!(mails[0].subject, "Nag: Limit Board 101 alice");
+    assert_eq!(mails[0].first_line(), "Nag: Limit Board 101 alice");
     assert!(
         mails[0]
             .flat_body()
@@ -471,11 +477,11 @@ fn two_crons_at_once_nag_and_forfeit_exactly_once() {
         let mails = env.take_mails();
         let nag_mails: Vec<&Sent> = mails
             .iter()
-            .filter(|m| m.subject.starts_with("Nag: "))
+            .filter(|m| m.first_line().starts_with("Nag: "))
             .collect();
         let over: Vec<&Sent> = mails
             .iter()
-            .filter(|m| m.subject.ends_with(": over"))
+            .filter(|m| m.first_line().ends_with(": over"))
             .collect();
         assert_eq!(nag_mails.len(), 3, "round {round}: {:#?}", subjects(&mails));
         assert_eq!(over.len(), 6, "round {round}: {:#?}", subjects(&mails));
@@ -484,7 +490,9 @@ fn two_crons_at_once_nag_and_forfeit_exactly_once() {
             assert_eq!(
                 nag_mails
                     .iter()
-                    .filter(|m| m.subject.starts_with(&format!("Nag: Limit Board {board} ")))
+                    .filter(|m| m
+                        .first_line()
+                        .starts_with(&format!("Nag: Limit Board {board} ")))
                     .count(),
                 1
             );
@@ -544,7 +552,11 @@ fn a_forfeit_whose_mail_fails_is_sent_by_the_next_run_and_not_done_again() {
     );
     assert!(line.contains("2 mails sent"), "{line}");
     assert_eq!(mails.len(), 2);
-    assert!(mails.iter().all(|m| m.subject == "Limit Board 101: over"));
+    assert!(
+        mails
+            .iter()
+            .all(|m| m.first_line() == "Limit Board 101: over")
+    );
     assert_eq!(
         env.stored_moves(101)
             .iter()
@@ -567,13 +579,13 @@ fn an_unanswered_draw_proposal_is_accepted_at_forfeit_time() {
     env.take_mails();
     let (line, mails) = cron_at(&mut env, 14.0);
     assert!(line.contains("0 forfeits"), "{line}");
-    assert!(mails.iter().all(|m| m.subject.starts_with("Nag:")));
+    assert!(mails.iter().all(|m| m.first_line().starts_with("Nag:")));
 
     let (line, mails) = cron_at(&mut env, 21.0);
     assert!(line.contains("1 drawn at forfeit time"), "{line}");
     assert_eq!(mails.len(), 2, "{mails:#?}");
     for m in &mails {
-        assert_eq!(m.subject, "Limit Board 101: over");
+        assert_eq!(m.first_line(), "Limit Board 101: over");
         assert!(
             m.body
                 .contains("Game over: a draw between Red (alice) and Blue (bob)."),
@@ -677,7 +689,7 @@ fn a_cron_killed_at_any_moment_forfeits_each_game_once() {
         for who in ["alice", "bob", "carol"] {
             let n = mails
                 .iter()
-                .filter(|m| m.subject == subject && m.to == [format!("{who}@example.org")])
+                .filter(|m| m.first_line() == subject && m.to == [format!("{who}@example.org")])
                 .count();
             let plays = pairs[(board - 101) as usize];
             let expected = usize::from(plays.0 == who || plays.1 == who);
@@ -699,7 +711,7 @@ fn a_late_cron_nags_first_and_forfeits_only_two_days_after_the_nag() {
     let (line, mails) = cron_at(&mut env, 30.0);
     assert!(line.contains("1 nags, 0 forfeits"), "{line}");
     assert_eq!(subjects(&mails).len(), 1);
-    assert_eq!(mails[0].subject, "Nag: Limit Board 101 alice");
+    assert_eq!(mails[0].first_line(), "Nag: Limit Board 101 alice");
     // The nag names the forfeit day: two days after it (2026-12-18 + 2 days).
     assert!(
         mails[0]
@@ -714,5 +726,9 @@ fn a_late_cron_nags_first_and_forfeits_only_two_days_after_the_nag() {
     let (line, mails) = cron_at(&mut env, 32.0);
     assert!(line.contains("1 forfeits"), "{line}");
     assert_eq!(mails.len(), 2);
-    assert!(mails.iter().all(|m| m.subject == "Limit Board 101: over"));
+    assert!(
+        mails
+            .iter()
+            .all(|m| m.first_line() == "Limit Board 101: over")
+    );
 }

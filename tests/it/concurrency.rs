@@ -194,7 +194,7 @@ fn replies_by_id(mails: &[Sent]) -> (HashMap<String, Vec<Sent>>, usize) {
 }
 
 fn is_error(m: &Sent) -> bool {
-    m.subject.ends_with(" Error")
+    m.body.starts_with("Your command was not carried out:")
 }
 
 fn cmd_for(env: &Env, config: Option<std::path::PathBuf>) -> impl Fn() -> std::process::Command {
@@ -359,9 +359,9 @@ fn same_game(moves: usize, config: Option<std::path::PathBuf>) -> Tally {
         match kind {
             Kind::Move(i) if !is_error(reply) => {
                 assert!(
-                    reply.subject.starts_with("Limit Board 101:"),
+                    reply.first_line().starts_with("Limit Board 101:"),
                     "{}",
-                    reply.subject
+                    reply.body
                 );
                 applied[*i] += 1;
             }
@@ -388,7 +388,7 @@ fn same_game(moves: usize, config: Option<std::path::PathBuf>) -> Tally {
                 chats += 1;
             }
             Kind::Other(line, error) => {
-                // A refusal not tied to a board is titled "limit error" (lowercase).
+                // A refusal not tied to a board is titled "Limit Error" (issue 37: no longer lower-case).
                 let refused = reply.subject.to_lowercase().ends_with(" error");
                 assert_eq!(refused, *error, "{line}: {}", reply.subject);
                 others_answered += 1;
@@ -714,7 +714,10 @@ fn a_queued_move_racing_the_move_before_it_is_played_once_or_refused() {
         let mails = env.take_mails();
         let bob_refused = mails
             .iter()
-            .filter(|m| m.to == ["bob@example.org"] && m.subject.ends_with(" Error"))
+            .filter(|m| {
+                m.to == ["bob@example.org"]
+                    && m.body.starts_with("Your command was not carried out:")
+            })
             .count();
         if stored == [m1.clone(), m2.clone()] {
             queue_won += 1;

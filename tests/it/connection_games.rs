@@ -381,7 +381,9 @@ mod y {
             &format!("y move {b} alice pw-alice b1"),
             "alice",
         );
-        assert!(err.subject.contains("Error"), "{}", err.subject);
+        // alice's own game: the answer keeps its one Subject and says it was refused first.
+        assert_eq!(err.subject, format!("Y Board {b}"));
+        assert_eq!(err.first_line(), "Your command was not carried out:");
         assert!(
             err.flat_body()
                 .contains("there is no cell b1 on this board"),

@@ -49,7 +49,9 @@ fn a_reply_without_a_command_to_any_mail_of_the_server_gets_the_no_command_answe
     env.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
     let new_board = env.only_mail_to("bob@example.org");
     assert!(
-        new_board.subject.starts_with("Limit Board 101: new game, "),
+        new_board
+            .first_line()
+            .starts_with("Limit Board 101: new game, "),
         "{new_board:#?}"
     );
 
@@ -59,7 +61,9 @@ fn a_reply_without_a_command_to_any_mail_of_the_server_gets_the_no_command_answe
         "",
     ));
     let error = env.only_mail_to("bob@example.org");
-    assert_eq!(error.subject, "Limit Board 101 Error");
+    // In the game's thread, under its one Subject: the first line says it was refused.
+    assert_eq!(error.subject, "Limit Board 101");
+    assert_eq!(error.first_line(), "Your command was not carried out:");
 
     env.deliver(&eml("carol@example.net", "help", ""));
     let help = env.only_mail_to("carol@example.net");
@@ -69,7 +73,7 @@ fn a_reply_without_a_command_to_any_mail_of_the_server_gets_the_no_command_answe
     let out = env.cmd().arg("cron").output().unwrap();
     assert!(out.status.success(), "{out:?}");
     let nag = env.only_mail_to("alice@example.org");
-    assert_eq!(nag.subject, "Nag: Limit Board 101 alice");
+    assert_eq!(nag.first_line(), "Nag: Limit Board 101 alice");
 
     for (mail, from) in [
         (&signup, "alice@example.org"),
@@ -98,8 +102,8 @@ fn a_challenges_comment_reaches_the_other_players() {
     ));
     let bob = env.only_mail_to("bob@example.org");
     assert!(
-        bob.subject.starts_with("Limit Board 101: new game, ")
-            && bob.subject.ends_with(" (with a comment)"),
+        bob.first_line().starts_with("Limit Board 101: new game, ")
+            && bob.first_line().ends_with(" (with a comment)"),
         "{}",
         bob.subject
     );
@@ -231,14 +235,14 @@ fn the_demo_says_what_each_mail_did_shows_the_whole_board_and_keeps_its_work() {
     for needle in [
         "== 01-signup-alice.eml: from Alice <alice@example.org>, Subject: signup alice alicepw\n   handled; 1 mail(s) sent:\n     to alice@example.org: pbem signup alice\n",
         "== 03-challenge.eml: from Alice <alice@example.org>, Subject: limit challenge alice bob\n   handled; 2 mail(s) sent:\n",
-        "     to bob@example.org: Limit Board 101: alice to move (with a comment)\n",
+        "     to bob@example.org: Limit Board 101\n",
         // The reply and the mail of several commands show how they were written.
         "   the body as written:\n   | Thanks Alice!\n   | \n   | limit move 101 bob bobpw 2-3,57\n",
         "Subject: multiple\n   the body as written:\n   | limit move 101 alice alicepw 1-2,15\n   | limit history 101\n",
         // bob's bare reply to his board mail plays, without userid or password.
         "   | 3-1,3\n",
-        "== 07-bare-reply-bob.eml: from Bob <bob@example.org>, Subject: Re: Limit Board 101: your move\n",
-        "   handled; 2 mail(s) sent:\n     to alice@example.org: Limit Board 101: your move\n",
+        "== 07-bare-reply-bob.eml: from Bob <bob@example.org>, Subject: Re: Limit Board 101\n",
+        "   handled; 2 mail(s) sent:\n     to alice@example.org: Limit Board 101\n",
         "== 13 mails went out in all; the last board mail to bob, as he reads it:\n",
         "== pbem limit show 101 (as the admin):\n",
     ] {
@@ -898,7 +902,12 @@ fn the_board_mail_says_which_pawns_were_captured() {
         let after = on_board(&env);
         // Alice's copy (the mails are sorted by recipient): her news names bob's pawns and hers.
         let mail = env.take_mails().into_iter().next().unwrap();
-        let news = mail.body.lines().next().unwrap_or_default().to_string();
+        let news = mail
+            .after_state()
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_string();
         let mover_is_alice = who == "alice";
         for (side, owner) in [(0, "your"), (1, "bob's")] {
             let lost = before[side] - after[side];
@@ -998,7 +1007,7 @@ fn the_nag_says_what_the_forfeit_time_brings() {
     let nag = |board: u32| {
         mails
             .iter()
-            .find(|m| m.subject == format!("Nag: Limit Board {board} alice"))
+            .find(|m| m.first_line() == format!("Nag: Limit Board {board} alice"))
             .unwrap_or_else(|| panic!("no nag for {board}: {mails:#?}"))
             .flat_body()
     };

@@ -102,7 +102,7 @@ fn a_strangers_reply_of_998_chat_lines_floods_nobody() {
         if refusal.is_none() {
             refusal = to(&mails, MALLORY)
                 .into_iter()
-                .find(|m| m.subject.contains("Error"));
+                .find(|m| m.body.starts_with("Your command was not carried out:"));
         }
     }
     println!("41 such replies in a day: {in_the_day} mails to alice");
@@ -180,7 +180,12 @@ fn in_a_reply_the_first_command_is_the_command_and_the_rest_its_comment() {
     let mails = env.take_mails();
     assert_eq!(mails.len(), 2, "{mails:#?}");
     for m in &mails {
-        assert!(!m.subject.contains("Error"), "{}: {}", m.subject, m.body);
+        assert!(
+            !m.body.starts_with("Your command was not carried out:"),
+            "{}: {}",
+            m.subject,
+            m.body
+        );
         // The other player reads the words; the writer gets one line saying where they went.
         if m.body.starts_with("Your words went to") {
             assert!(m.to.iter().any(|t| t.starts_with("alice@")), "{m:#?}");
@@ -200,7 +205,9 @@ fn in_a_reply_the_first_command_is_the_command_and_the_rest_its_comment() {
     let mails = env.take_mails();
     assert_eq!(mails.len(), 2, "{mails:#?}");
     assert!(
-        mails.iter().all(|m| !m.subject.contains("Error")),
+        mails
+            .iter()
+            .all(|m| !m.body.starts_with("Your command was not carried out:")),
         "{mails:#?}"
     );
     let to_bob = to(&mails, "bob@example.org");
@@ -250,7 +257,7 @@ fn a_reply_whose_subject_reads_as_a_command_is_the_reply() {
     assert!(
         to(&mails, ALICE)
             .iter()
-            .all(|m| !m.subject.contains("rror")),
+            .all(|m| !m.body.starts_with("Your command was not carried out:")),
         "{mails:#?}"
     );
 }
@@ -284,7 +291,7 @@ fn answered(env: &mut Env, mails: &[String]) -> usize {
         let answers = env.take_mails();
         n += to(&answers, ALICE)
             .iter()
-            .filter(|a| a.subject.to_lowercase().contains("error"))
+            .filter(|a| a.body.starts_with("Your command was not carried out:"))
             .count();
     }
     n

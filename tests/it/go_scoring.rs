@@ -168,7 +168,7 @@ fn two_passes_open_the_step_and_both_accepting_the_marking_ends_the_game_rated()
     assert_eq!(stored(&env).status(), Status::ToMove(1));
     let mails = send(&env, "bob", "accept#7");
     let end = to(&mails, "alice");
-    assert!(end.subject.ends_with(": over"), "{}", end.subject);
+    assert!(end.first_line().ends_with(": over"), "{}", end.subject);
     let flat = end.flat_body();
     assert!(
         flat.contains(
@@ -344,14 +344,14 @@ fn the_step_waits_for_the_player_who_has_not_accepted_and_the_clocks_apply() {
     assert_eq!(mails.len(), 1, "{mails:#?}");
     assert_eq!(mails[0].to, ["bob@example.org"]);
     assert!(
-        mails[0].subject.starts_with("Nag: Go Board 101 bob"),
+        mails[0].first_line().starts_with("Nag: Go Board 101 bob"),
         "{}",
         mails[0].subject
     );
     let (line, mails) = cron_at(&mut env, 5.0);
     assert!(line.contains("1 forfeits"), "{line}");
     assert!(
-        mails.iter().all(|m| m.subject == "Go Board 101: over"),
+        mails.iter().all(|m| m.first_line() == "Go Board 101: over"),
         "{mails:#?}"
     );
     assert!(mails[0].body.contains("bob forfeited: no move in 5 days."));
@@ -472,7 +472,7 @@ fn a_robot_in_the_step_resumes_against_a_worse_marking_and_accepts_an_even_one()
         "{:?}",
         game.moves()
     );
-    assert!(to(&mails, "alice").subject.ends_with(": over"));
+    assert!(to(&mails, "alice").first_line().ends_with(": over"));
 }
 
 /// Go on 2×2 with the default komi (7.5, above the bound a given `-komi` has there): the game
@@ -498,4 +498,25 @@ fn a_two_by_two_game_with_the_default_komi_plays_to_the_end() {
     send(&env, "bob", "accept");
     let end = send(&env, "alice", "accept");
     assert!(end.iter().any(|m| m.body.contains("Game over")), "{end:#?}");
+}
+
+/// Issue 37: no "Black wins by 73.5" after move 1; the score if the game ended is told once a
+/// pass could end it.
+#[test]
+fn the_score_is_told_only_when_a_pass_could_end_the_game() {
+    let env = started("");
+    let mails = send(&env, "alice", "c3#1");
+    for who in ["alice", "bob"] {
+        let body = to(&mails, who).flat_body();
+        assert!(!body.contains("wins by"), "{who}: {body}");
+    }
+    let mails = send(&env, "bob", "pass#2");
+    for who in ["alice", "bob"] {
+        let body = to(&mails, who).flat_body();
+        assert!(
+            body.contains("The last move was a pass: a second pass ends the game.")
+                && body.contains("Score if the game ended now: Black 25, White 0 + 7.5 = 7.5: Black wins by 17.5."),
+            "{who}: {body}"
+        );
+    }
 }

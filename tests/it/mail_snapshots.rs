@@ -11,7 +11,7 @@ fn board_and_error_mails() {
     env.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
     let new_board = env.take_mails().remove(1);
     assert_eq!(
-        new_board.subject,
+        new_board.first_line(),
         "Limit Board 101: new game, alice to move"
     );
     common::assert_snapshot("mail_snapshots__new_board_mail", &new_board.body);
@@ -24,7 +24,7 @@ fn board_and_error_mails() {
     ));
     let to_bob = env.take_mails().remove(1);
     assert_eq!(
-        to_bob.subject,
+        to_bob.first_line(),
         "Limit Board 101: your move (with a comment)"
     );
     common::assert_snapshot("mail_snapshots__board_mail_after_a_move", &to_bob.body);
@@ -35,6 +35,7 @@ fn board_and_error_mails() {
         "",
     ));
     let error = env.take_mails().remove(0);
-    assert_eq!(error.subject, "Limit Board 101 Error");
+    assert_eq!(error.subject, "Limit Board 101");
+    assert_eq!(error.first_line(), "Your command was not carried out:");
     common::assert_snapshot("mail_snapshots__error_mail_illegal_move", &error.body);
 }

@@ -131,8 +131,14 @@ fn nags_forfeits_and_digests_fit_72_columns() {
         assert!(out.status.success(), "{out:?}");
         mails.extend(env.take_mails());
     }
-    let seen = |word: &str| mails.iter().filter(|m| m.subject.contains(word)).count();
-    let subjects: Vec<&String> = mails.iter().map(|m| &m.subject).collect();
+    // A game's one Subject leaves the state to the first line (issue 37).
+    let seen = |word: &str| {
+        mails
+            .iter()
+            .filter(|m| m.first_line().contains(word))
+            .count()
+    };
+    let subjects: Vec<&str> = mails.iter().map(|m| m.first_line()).collect();
     // Every game was nagged twice and forfeited once; carol got her digest.
     // carol's game against robot1 is nagged too.
     assert_eq!(seen("Nag: "), 2 * games.len() + 2, "{subjects:#?}");
@@ -145,4 +151,46 @@ fn nags_forfeits_and_digests_fit_72_columns() {
         wide.len(),
         wide.join("\n")
     );
+}
+
+/// Issue 37: an accepted undo's answer was one line of 140 columns; every line of the mails of an
+/// undo, asked, accepted and carried out, fits 72 columns, wrapped by words.
+#[test]
+fn the_mails_of_an_accepted_undo_fit_72_columns() {
+    let env = Env::new();
+    env.players(&["alice", "bob"]);
+    env.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
+    let mut mails = env.take_mails();
+    for turn in 0..2 {
+        let g = env.stored_game(101);
+        let who = ["alice", "bob"][turn % 2];
+        let mv = g.legal_moves()[0].clone();
+        env.deliver(&eml(
+            &format!("{who}@example.org"),
+            &format!("limit move 101 {who} pw-{who} {mv}"),
+            "",
+        ));
+        mails.extend(env.take_mails());
+    }
+    env.deliver(&eml(
+        "alice@example.org",
+        "limit move 101 alice pw-alice propose undo",
+        "",
+    ));
+    mails.extend(env.take_mails());
+    env.deliver(&eml(
+        "bob@example.org",
+        "limit move 101 bob pw-bob accept",
+        "",
+    ));
+    let accepted = env.take_mails();
+    assert!(
+        accepted
+            .iter()
+            .any(|m| m.flat_body().contains("All players accept alice's undo")),
+        "{accepted:#?}"
+    );
+    mails.extend(accepted);
+    let wide: Vec<String> = mails.iter().flat_map(too_wide).collect();
+    assert!(wide.is_empty(), "{wide:#?}");
 }

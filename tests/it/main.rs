@@ -39,6 +39,7 @@ mod notation;
 mod proposals;
 mod ratings;
 mod records;
+mod rematch;
 mod reply;
 mod reply_words;
 mod robot_budget;

@@ -1,6 +1,7 @@
 //! Issue 25, section 2: every board mail starts with the news for its reader, then the line to
 //! send, then the board; subjects name the game first and its state for the reader; every board
-//! mail of a game to a reader is threaded under their first one.
+//! mail of a game to a reader is threaded under their first one. Issue 37: under the game's one
+//! Subject (the default) that state is the body's first line, and the news follows it.
 
 use crate::common::{Env, Sent, eml};
 
@@ -51,11 +52,11 @@ fn a_capture_is_the_first_line_for_both_players_and_the_line_to_send_comes_befor
     env.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
     let first = env.take_mails();
     assert_eq!(
-        to(&first, "alice").subject,
+        to(&first, "alice").first_line(),
         "Limit Board 101: new game, your move"
     );
     assert_eq!(
-        to(&first, "bob").subject,
+        to(&first, "bob").first_line(),
         "Limit Board 101: new game, alice to move"
     );
     // Play the first legal move until one captures.
@@ -78,11 +79,16 @@ fn a_capture_is_the_first_line_for_both_players_and_the_line_to_send_comes_befor
         ));
         let mails = env.take_mails();
         let (mine, theirs) = (to(&mails, me), to(&mails, other));
-        assert_eq!(mine.subject, format!("Limit Board 101: {other} to move"));
-        assert_eq!(theirs.subject, "Limit Board 101: your move");
+        assert_eq!(
+            mine.first_line(),
+            format!("Limit Board 101: {other} to move")
+        );
+        assert_eq!(theirs.first_line(), "Limit Board 101: your move");
         let Some((mv, taken)) = found else {
             assert!(
-                theirs.body.starts_with(&format!("{me} played {mv}.\n")),
+                theirs
+                    .after_state()
+                    .starts_with(&format!("{me} played {mv}.\n")),
                 "turn {turn}: {}",
                 theirs.body
             );
@@ -90,7 +96,7 @@ fn a_capture_is_the_first_line_for_both_players_and_the_line_to_send_comes_befor
         };
         let pawns = if taken.len() == 1 { "pawn" } else { "pawns" };
         assert!(
-            theirs.body.starts_with(&format!(
+            theirs.after_state().starts_with(&format!(
                 "{me} played {mv} and captured your {pawns} on {}.\n\nIt is your move, {other}.",
                 cells(&taken)
             )),
@@ -98,7 +104,7 @@ fn a_capture_is_the_first_line_for_both_players_and_the_line_to_send_comes_befor
             theirs.body
         );
         assert!(
-            mine.body.starts_with(&format!(
+            mine.after_state().starts_with(&format!(
                 "You played {mv} and captured {other}'s {pawns} on {}.\n",
                 cells(&taken)
             )),
@@ -171,9 +177,9 @@ fn a_draw_proposal_asks_the_other_player_for_the_answer_first() {
     ));
     let mails = env.take_mails();
     let bob = to(&mails, "bob");
-    assert_eq!(bob.subject, "Limit Board 101: draw offered");
+    assert_eq!(bob.first_line(), "Limit Board 101: draw offered");
     assert!(
-        bob.body.starts_with(
+        bob.after_state().starts_with(
             "alice proposes a draw (move 1): answer with one of these lines.\n\n    \
              limit move 101 bob <password> accept\n    limit move 101 bob <password> reject\n"
         ),
@@ -183,7 +189,7 @@ fn a_draw_proposal_asks_the_other_player_for_the_answer_first() {
     let alice = to(&mails, "alice");
     assert!(
         alice
-            .body
+            .after_state()
             .starts_with("alice proposes a draw (move 1); waiting for bob.\n"),
         "{}",
         alice.body
@@ -208,7 +214,7 @@ fn a_player_who_leaves_a_three_player_game_is_told_he_is_out_and_then_who_won() 
     let mails = env.take_mails();
     let carol = to(&mails, "carol");
     assert!(
-        carol.body.starts_with(
+        carol.after_state().starts_with(
             "You resigned.\nYou are out of this game; you will keep getting its board mails \
              as a\nspectator.\n"
         ),
@@ -216,7 +222,9 @@ fn a_player_who_leaves_a_three_player_game_is_told_he_is_out_and_then_who_won() 
         carol.body
     );
     assert!(
-        to(&mails, "bob").body.starts_with("carol resigned.\n"),
+        to(&mails, "bob")
+            .after_state()
+            .starts_with("carol resigned.\n"),
         "{}",
         to(&mails, "bob").body
     );
@@ -227,15 +235,17 @@ fn a_player_who_leaves_a_three_player_game_is_told_he_is_out_and_then_who_won() 
     ));
     let mails = env.take_mails();
     let alice = to(&mails, "alice");
-    assert_eq!(alice.subject, "Limit Board 101: over");
+    assert_eq!(alice.first_line(), "Limit Board 101: over");
     assert!(
-        alice.body.starts_with("bob resigned.\nGame over: you win"),
+        alice
+            .after_state()
+            .starts_with("bob resigned.\nGame over: you win"),
         "{}",
         alice.body
     );
     assert!(
         to(&mails, "bob")
-            .body
+            .after_state()
             .starts_with("You resigned.\nGame over: alice wins"),
         "{}",
         to(&mails, "bob").body
@@ -249,7 +259,7 @@ fn the_news_is_there_for_every_game_not_only_limit() {
     env.deliver(&eml("alice@example.org", "hex challenge alice bob", ""));
     let first = env.take_mails();
     assert_eq!(
-        to(&first, "bob").subject,
+        to(&first, "bob").first_line(),
         "Hex Board 101: new game, alice to move"
     );
     env.deliver(&eml(
@@ -259,9 +269,9 @@ fn the_news_is_there_for_every_game_not_only_limit() {
     ));
     let mails = env.take_mails();
     let bob = to(&mails, "bob");
-    assert_eq!(bob.subject, "Hex Board 101: your move");
+    assert_eq!(bob.first_line(), "Hex Board 101: your move");
     assert!(
-        bob.body
+        bob.after_state()
             .starts_with("alice played c3.\n\nIt is your move, bob."),
         "{}",
         bob.body
@@ -288,7 +298,11 @@ fn the_end_of_a_rated_game_tells_each_player_their_rating() {
         "",
     ));
     let mails = env.take_mails();
-    let bob = to(&mails, "bob").body.lines().take(2).collect::<Vec<_>>();
+    let bob = to(&mails, "bob")
+        .after_state()
+        .lines()
+        .take(2)
+        .collect::<Vec<_>>();
     assert_eq!(bob[0], "alice resigned.");
     let rating = bob[1]
         .strip_prefix("Game over: you win; your rating ")
@@ -297,7 +311,12 @@ fn the_end_of_a_rated_game_tells_each_player_their_rating() {
     let before: i32 = before.parse().unwrap();
     let after: i32 = after.split_whitespace().next().unwrap().parse().unwrap();
     assert!(after > before, "{bob:?}");
-    let alice = to(&mails, "alice").body.lines().nth(1).unwrap().to_string();
+    let alice = to(&mails, "alice")
+        .after_state()
+        .lines()
+        .nth(1)
+        .unwrap()
+        .to_string();
     assert!(
         alice.starts_with("Game over: bob wins; your rating "),
         "{alice}"
@@ -408,7 +427,7 @@ fn a_new_game_is_the_news_of_its_first_mail_with_a_robots_opening_move() {
         .filter(|m| m.to == ["alice@example.org"])
         .collect();
     assert_eq!(alice.len(), 1, "{mails:#?}");
-    let mut lines = alice[0].body.lines();
+    let mut lines = alice[0].after_state().lines();
     assert_eq!(
         lines.next(),
         Some("A new game on Limit Board 101: Red (robot1), Blue (alice).")

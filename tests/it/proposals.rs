@@ -122,7 +122,10 @@ fn an_accepted_undo_takes_back_the_proposers_move_and_all_after_it() {
     assert_eq!(mails.len(), 2, "{mails:#?}");
     let line = "Open proposal: alice proposes to undo back to move 3 (move 4); waiting for bob.";
     for m in &mails {
-        assert_eq!(m.subject, "Limit Board 101: undo asked (with a comment)");
+        assert_eq!(
+            m.first_line(),
+            "Limit Board 101: undo asked (with a comment)"
+        );
         assert!(m.flat_body().contains(line), "{}", m.body);
         assert!(
             m.body
@@ -143,7 +146,7 @@ fn an_accepted_undo_takes_back_the_proposers_move_and_all_after_it() {
     for m in &mails {
         let alice = m.to == ["alice@example.org"];
         assert_eq!(
-            m.subject,
+            m.first_line(),
             if alice {
                 "Limit Board 101: your move"
             } else {
@@ -151,7 +154,7 @@ fn an_accepted_undo_takes_back_the_proposers_move_and_all_after_it() {
             }
         );
         assert!(
-            m.body.starts_with(
+            crate::common::flat(m.after_state()).starts_with(
                 "All players accept alice's undo: moves 3 to 3 are taken back and it is alice's \
                  turn again at move 3."
             ),
@@ -210,7 +213,7 @@ fn an_undo_on_the_proposers_own_turn_goes_back_over_the_others_move_too() {
     assert_eq!(queued, 0);
     assert!(
         mails[0]
-            .body
+            .after_state()
             .starts_with("All players accept alice's undo: moves 1 to 2"),
         "{}",
         mails[0].body
@@ -247,7 +250,7 @@ fn a_rejected_undo_changes_nothing_but_clears_the_proposal() {
     assert_eq!(mails.len(), 2, "{mails:#?}");
     for m in &mails {
         assert!(
-            m.body
+            m.after_state()
                 .starts_with("bob rejects alice's proposal of an undo: nothing changes."),
             "{}",
             m.body
@@ -266,7 +269,8 @@ fn a_rejected_undo_changes_nothing_but_clears_the_proposal() {
     assert_eq!(open_proposals(&env), 0);
     // Settled: a second answer finds nothing to answer.
     let mails = send(&env, "bob", "limit move 101 bob pw-bob accept", "");
-    assert_eq!(mails[0].subject, "Limit Board 101 Error");
+    assert_eq!(mails[0].subject, "Limit Board 101");
+    assert_eq!(mails[0].first_line(), "Your command was not carried out:");
     assert!(
         mails[0]
             .body
@@ -297,9 +301,9 @@ fn an_accepted_draw_ends_the_game_as_a_draw() {
     );
     assert_eq!(mails.len(), 2, "{mails:#?}");
     for m in &mails {
-        assert_eq!(m.subject, "Limit Board 101: over (with a comment)");
+        assert_eq!(m.first_line(), "Limit Board 101: over (with a comment)");
         assert!(
-            m.body
+            m.after_state()
                 .starts_with("All players accept bob's draw proposal: the game is drawn."),
             "{}",
             m.body
@@ -338,7 +342,7 @@ fn a_rejected_draw_leaves_the_game_going() {
     let mails = send(&env, "bob", "limit move 101 bob pw-bob reject", "");
     for m in &mails {
         assert!(
-            m.body
+            m.after_state()
                 .starts_with("bob rejects alice's proposal of a draw: nothing changes.")
         );
         assert!(m.body.contains("Red (alice) to move.\nMove 1\n"));
@@ -435,7 +439,7 @@ fn the_proposal_shows_in_every_board_mail_until_a_move_makes_it_lapse() {
     assert_eq!(mails.len(), 2);
     for m in &mails {
         assert!(
-            m.body.starts_with(
+            crate::common::flat(m.after_state()).starts_with(
                 "alice's proposal of a draw lapsed: the game changed before everyone accepted."
             ),
             "{}",
@@ -535,7 +539,8 @@ fn bad_proposals_and_answers_are_refused_and_change_nothing() {
         let before = snapshot(&env);
         let mails = send(&env, who, subject, "");
         assert_eq!(mails.len(), 1, "{subject}");
-        assert_eq!(mails[0].subject, "Limit Board 101 Error");
+        assert_eq!(mails[0].subject, "Limit Board 101", "{subject}");
+        assert_eq!(mails[0].first_line(), "Your command was not carried out:");
         assert!(mails[0].body.contains(want), "{subject}: {}", mails[0].body);
         assert_eq!(before, snapshot(&env), "{subject} changed something");
     }
@@ -544,7 +549,7 @@ fn bad_proposals_and_answers_are_refused_and_change_nothing() {
     let mails = send(&env, "bob", "limit resign 101 bob pw-bob", "");
     assert!(
         mails[0]
-            .body
+            .after_state()
             .starts_with("alice's proposal of a draw is closed: the game is over."),
         "{}",
         mails[0].body
@@ -627,7 +632,7 @@ fn a_queued_move_is_played_when_the_turn_comes() {
         assert_eq!(mine.len(), 2, "{who}");
         let queued: Vec<&Sent> = mine
             .iter()
-            .filter(|m| m.body.starts_with("Move 2 is bob's queued move"))
+            .filter(|m| m.after_state().starts_with("Move 2 is bob's queued move"))
             .collect();
         assert_eq!(queued.len(), 1, "{who}: {mine:#?}");
         let q = queued[0];
@@ -637,7 +642,7 @@ fn a_queued_move_is_played_when_the_turn_comes() {
             "alice to move"
         };
         assert_eq!(
-            q.subject,
+            q.first_line(),
             format!("Limit Board 101: {state} (with a comment)")
         );
         assert!(
@@ -860,14 +865,14 @@ fn queued_moves_of_several_players_are_played_one_after_another() {
     assert_eq!(
         carol
             .iter()
-            .filter(|m| m.body.starts_with("Move 2 is bob's queued move"))
+            .filter(|m| m.after_state().starts_with("Move 2 is bob's queued move"))
             .count(),
         1
     );
     assert_eq!(
         carol
             .iter()
-            .filter(|m| m.body.starts_with("Move 3 is carol's queued move"))
+            .filter(|m| m.after_state().starts_with("Move 3 is carol's queued move"))
             .count(),
         1
     );

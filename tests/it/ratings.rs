@@ -16,7 +16,7 @@ fn over_mails(env: &Env, board: u32) -> Vec<common::Sent> {
     let mails: Vec<_> = env
         .take_mails()
         .into_iter()
-        .filter(|m| m.subject == format!("Limit Board {board}: over"))
+        .filter(|m| m.first_line() == format!("Limit Board {board}: over"))
         .collect();
     assert!(!mails.is_empty(), "no mail says board {board} is over");
     mails
@@ -98,7 +98,7 @@ fn before_any_game_the_lists_say_so() {
     env.deliver(&eml("alice@example.org", "limit ratings 101", ""));
     let mails = env.take_mails();
     assert_eq!(mails.len(), 1);
-    assert_eq!(mails[0].subject, "limit error");
+    assert_eq!(mails[0].subject, "Limit Error");
     assert!(
         mails[0]
             .body

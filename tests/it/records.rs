@@ -495,7 +495,7 @@ fn a_paradux_game_by_mail_refuses_an_undo_and_records_its_reconstructed_set_up()
     assert!(
         mails
             .iter()
-            .any(|m| m.subject == "Paradux Board 101: new game, your move"),
+            .any(|m| m.first_line() == "Paradux Board 101: new game, your move"),
         "{mails:#?}"
     );
 

@@ -161,7 +161,11 @@ fn a_reply_move_with_a_stale_move_number_is_refused_as_a_written_one_is() {
     ));
     assert_eq!(state(&env), before);
     let answer = env.only_mail_to("alice@example.org");
-    assert!(answer.subject.contains("Error"), "{}", answer.subject);
+    assert!(
+        answer.body.starts_with("Your command was not carried out:"),
+        "{}",
+        answer.body
+    );
     // The word that stands for the token is never shown: the quoted command hides it.
     assert!(!answer.raw.contains("reply-"), "{}", answer.raw);
 }

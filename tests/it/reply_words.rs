@@ -45,7 +45,7 @@ fn signatures_and_attribution_lines_are_not_comments() {
             to_bob.body
         );
         assert!(
-            !to_bob.subject.contains("with a comment"),
+            !to_bob.first_line().contains("with a comment"),
             "{body:?}: {}",
             to_bob.subject
         );
@@ -130,9 +130,8 @@ fn a_reply_of_words_only_is_a_chat_to_the_other_player() {
     env.deliver(&reply("bob", &to_bob, "c33", "b-typo"));
     let mails = env.take_mails();
     assert!(
-        mails
-            .iter()
-            .any(|m| m.to == ["bob@example.org"] && m.subject.contains("Error")),
+        mails.iter().any(|m| m.to == ["bob@example.org"]
+            && m.body.starts_with("Your command was not carried out:")),
         "{mails:#?}"
     );
     // After the game: bob resigns, then alice writes words only on the game-over mail.
@@ -172,7 +171,11 @@ fn an_error_answer_threads_into_the_game_and_a_bare_reply_to_it_plays() {
     };
     env.deliver(&raw(&to_alice, "z99", "a-typo"));
     let error = env.only_mail_to("alice@example.org");
-    assert!(error.subject.contains("Error"), "{}", error.subject);
+    assert!(
+        error.body.starts_with("Your command was not carried out:"),
+        "{}",
+        error.body
+    );
     // In the game's thread: under alice's first board mail of it, the thread's root.
     let root = to_alice.header("Message-ID").unwrap();
     let references = error.header("References").unwrap_or_default();

@@ -22,7 +22,7 @@ fn a_robot_answers_each_move_in_the_same_mail() {
     ));
     let new = env.only_mail_to("alice@example.org");
     assert!(
-        new.subject == "Limit Board 101: new game, your move",
+        new.first_line() == "Limit Board 101: new game, your move",
         "{}",
         new.subject
     );
@@ -53,7 +53,7 @@ fn a_robot_answers_each_move_in_the_same_mail() {
             mail.body
         );
         assert!(
-            mail.subject == "Limit Board 101: your move",
+            mail.first_line() == "Limit Board 101: your move",
             "{}",
             mail.subject
         );
@@ -74,7 +74,7 @@ fn a_robot_that_moves_first_has_moved_in_the_new_board_mail() {
     assert_eq!(game.moves().len(), 1, "the robot's first move");
     assert_eq!(game.status(), Status::ToMove(1));
     assert!(
-        new.subject == "Limit Board 101: new game, your move",
+        new.first_line() == "Limit Board 101: new game, your move",
         "{}",
         new.subject
     );

@@ -35,8 +35,9 @@ fn robot_plays_by_mail(game: &str, title: &str, robot: &str) {
         "",
     ));
     let new = env.only_mail_to("alice@example.org");
+    assert_eq!(new.subject, format!("{title} Board 101"));
     assert_eq!(
-        new.subject,
+        new.first_line(),
         format!("{title} Board 101: new game, your move")
     );
     let first = stored(&env, game, 101);

@@ -1,7 +1,8 @@
-//! End-to-end: `set userid password subject plain|state` (issue 25, section 2): Gmail starts a new
-//! conversation whenever the Subject changes, so a player may take one Subject a game
-//! (`Limit Board 101`) with the state only in the body's first lines. Real `.eml` messages through
-//! `pbem ingest`, a real SQLite file, the mails read back from the file transport.
+//! End-to-end: `set userid password subject plain|state` (issue 25, section 2; issue 37, section
+//! 3): Gmail starts a new conversation whenever the Subject changes, so a game's mails keep one
+//! Subject (`Limit Board 101`) by default, with the state as the body's first line; a player may
+//! take the state in the Subject with `subject state`. Real `.eml` messages through `pbem ingest`,
+//! a real SQLite file, the mails read back from the file transport.
 
 use crate::common::{EVERY_ANSWER, Env, Sent, eml};
 
@@ -21,12 +22,12 @@ fn to<'a>(mails: &'a [Sent], who: &str) -> Vec<&'a Sent> {
         .collect()
 }
 
-/// `(plain_subject)` of each player with a settings row, by userid.
-fn plain_rows(env: &Env) -> Vec<(String, i64)> {
+/// `(state_subject)` of each player with a settings row, by userid.
+fn state_rows(env: &Env) -> Vec<(String, i64)> {
     let db = env.sqlite();
     let mut stmt = db
         .prepare(
-            "SELECT u.userid, m.plain_subject FROM mail_settings m
+            "SELECT u.userid, m.state_subject FROM mail_settings m
              JOIN users u ON u.id = m.user_id ORDER BY u.userid",
         )
         .unwrap();
@@ -37,25 +38,32 @@ fn plain_rows(env: &Env) -> Vec<(String, i64)> {
 }
 
 #[test]
-fn a_plain_subject_stays_the_same_over_a_game_while_the_others_carry_the_state() {
+fn by_default_a_games_subject_stays_the_same_and_subject_state_brings_the_state_back() {
     let env = Env::new();
     env.players(&["alice", "bob", "carol"]);
-    env.deliver(&eml("bob@example.org", "set bob pw-bob subject plain", ""));
-    let answer = env.only_mail_to("bob@example.org");
+    // alice wants the state in the Subject; bob and carol chose nothing.
+    env.deliver(&eml(
+        "alice@example.org",
+        "set alice pw-alice subject state",
+        "",
+    ));
+    let answer = env.only_mail_to("alice@example.org");
     let text = answer.flat_body();
     assert!(
-        text.contains("bob's mail setting is now `subject plain`"),
+        text.contains("alice's mail setting is now `subject state`"),
         "{text}"
     );
     assert!(
-        text.contains("Your mail settings now: `digest off`, `mail html`, `subject plain`."),
+        text.contains("Your mail settings now: `digest off`, `mail html`, `subject state`."),
         "the setting is shown: {text}"
     );
-    assert!(text.contains("set bob <password> subject state"), "{text}");
-    assert_eq!(plain_rows(&env), [("bob".to_string(), 1)]);
+    assert!(
+        text.contains("set alice <password> subject plain"),
+        "{text}"
+    );
+    assert_eq!(state_rows(&env), [("alice".to_string(), 1)]);
 
-    // A subscriber with the setting too: her copies keep the game's Subject as well.
-    env.admin_ok("set carol pw-carol subject plain");
+    // A subscriber without a setting keeps the game's Subject as well.
     env.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
     env.admin_ok("limit subscribe 101 carol pw-carol");
     let mut all = env.take_mails();
@@ -90,12 +98,16 @@ fn a_plain_subject_stays_the_same_over_a_game_while_the_others_carry_the_state()
     for m in &bob {
         assert_eq!(m.subject, "Limit Board 101", "{m:#?}");
         assert_eq!(m.header("Thread-Topic").as_deref(), Some("Limit Board 101"));
+        // The state the Subject would have said is the body's first line.
+        assert!(m.first_line().starts_with("Limit Board 101: "), "{m:#?}");
     }
-    // The state is in the body's first lines instead.
+    assert_eq!(
+        bob[0].first_line(),
+        "Limit Board 101: new game, alice to move"
+    );
     assert!(
         bob.iter()
-            .any(|m| m.body.lines().next().unwrap().contains("played")),
-        "{bob:#?}"
+            .any(|m| m.first_line() == "Limit Board 101: your move")
     );
     assert!(
         bob.iter().any(|m| m.body.contains("It is your move, bob")),
@@ -104,35 +116,84 @@ fn a_plain_subject_stays_the_same_over_a_game_while_the_others_carry_the_state()
     assert!(carol.len() >= 6, "{carol:#?}");
     for m in &carol {
         assert_eq!(m.subject, "Limit Board 101", "{m:#?}");
+        assert!(m.first_line().starts_with("Limit Board 101: "), "{m:#?}");
     }
-    // alice keeps the state after the game: it changes with the moves.
+    // alice has the state after the game: it changes with the moves, and the body does not
+    // say it twice.
     assert!(alice.len() >= 7, "{alice:#?}");
     for m in &alice {
         assert!(m.subject.starts_with("Limit Board 101: "), "{m:#?}");
         assert_eq!(m.header("Thread-Topic").as_deref(), Some("Limit Board 101"));
+        assert!(!m.first_line().starts_with("Limit Board 101"), "{m:#?}");
     }
     assert!(alice.iter().any(|m| m.subject.contains("your move")));
     assert!(alice.iter().any(|m| m.subject.contains("bob to move")));
 
-    // Back to the state: the next board mail says it again.
-    env.deliver(&eml("bob@example.org", "set bob pw-bob subject state", ""));
-    let text = env.only_mail_to("bob@example.org").flat_body();
-    assert!(text.contains("now `subject state`"), "{text}");
-    assert!(text.contains("Gmail users: send `set bob <password> subject plain`"));
+    // Back to one Subject: the next board mail has it.
+    env.deliver(&eml(
+        "alice@example.org",
+        "set alice pw-alice subject plain",
+        "",
+    ));
+    let text = env.only_mail_to("alice@example.org").flat_body();
+    assert!(text.contains("now `subject plain`"), "{text}");
+    assert_eq!(state_rows(&env), [("alice".to_string(), 0)]);
+    env.deliver(&eml(
+        "alice@example.org",
+        "limit move 101 alice pw-alice resign",
+        "",
+    ));
+    let over = env.only_mail_to("alice@example.org");
+    assert_eq!(over.subject, "Limit Board 101", "{over:#?}");
+    assert_eq!(over.first_line(), "Limit Board 101: over", "{over:#?}");
+}
+
+/// Accounts made before the plain Subject was the default take it too (migration 0048): nobody
+/// could have been recorded as choosing the old Subjects, while those who chose `subject plain`
+/// keep it.
+#[test]
+fn existing_accounts_take_the_plain_subject_when_the_database_is_brought_up_to_date() {
+    let env = Env::new();
+    env.players(&["alice", "bob", "carol"]);
+    env.admin_ok("set alice pw-alice digest on");
+    {
+        // The database as the schema before 0048 left it: alice has a row for her digest (no
+        // Subject chosen), bob chose `subject plain`, carol has no row.
+        let db = env.sqlite();
+        let version: i64 = db
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        db.execute_batch(&format!(
+            "ALTER TABLE mail_settings ADD COLUMN plain_subject INTEGER NOT NULL DEFAULT 0;
+             ALTER TABLE mail_settings DROP COLUMN state_subject;
+             INSERT INTO mail_settings (user_id, plain_subject)
+                 SELECT id, 1 FROM users WHERE userid = 'bob';
+             PRAGMA user_version = {};",
+            version - 1
+        ))
+        .unwrap();
+    }
+    env.take_mails();
+    env.admin_ok("limit challenge alice bob carol");
+    let mails = env.take_mails();
+    for who in ["alice", "bob", "carol"] {
+        let mine = to(&mails, &format!("{who}@example.org"));
+        assert!(!mine.is_empty(), "{who}: {mails:#?}");
+        for m in mine {
+            assert_eq!(m.subject, "Limit Board 101", "{who}: {m:#?}");
+        }
+    }
     assert_eq!(
-        plain_rows(&env),
-        [("bob".to_string(), 0), ("carol".to_string(), 1)]
+        state_rows(&env),
+        [("alice".to_string(), 0), ("bob".to_string(), 0)]
     );
-    env.deliver(&eml("bob@example.org", "limit show 101", ""));
-    let shown = env.only_mail_to("bob@example.org");
-    assert!(shown.subject.starts_with("Limit Board 101: "), "{shown:#?}");
 }
 
 #[test]
 fn a_bad_subject_value_is_refused_with_how_to_write_it_and_changes_nothing() {
     let env = Env::new().with_config(EVERY_ANSWER);
     env.players(&["bob"]);
-    env.admin_ok("set bob pw-bob subject plain");
+    env.admin_ok("set bob pw-bob subject state");
     env.take_mails();
     for (line, says) in [
         (
@@ -146,19 +207,22 @@ fn a_bad_subject_value_is_refused_with_how_to_write_it_and_changes_nothing() {
         let text = env.only_mail_to("bob@example.org").flat_body();
         assert!(text.contains(says), "{line}: {text}");
         assert!(text.contains("`subject state`"), "{line}: says how: {text}");
-        assert_eq!(plain_rows(&env), [("bob".to_string(), 1)], "{line}");
+        assert_eq!(state_rows(&env), [("bob".to_string(), 1)], "{line}");
     }
 }
 
 #[test]
-fn the_welcome_mail_and_help_tell_gmail_users_of_it() {
+fn the_welcome_mail_and_help_say_one_subject_a_game_and_how_to_have_the_state() {
     let env = Env::new();
     env.deliver(&eml("dora@example.org", "signup dora pw-dora", ""));
     let welcome = env.only_mail_to("dora@example.org");
     assert!(
-        welcome
+        welcome.flat_body().contains(
+            "A game's mails keep one Subject (`Limit Board 101`), so that Gmail shows each \
+             game as one conversation"
+        ) && welcome
             .flat_body()
-            .contains("Gmail users: send `set dora <password> subject plain`"),
+            .contains("send `set dora <password> subject state`"),
         "{}",
         welcome.body
     );
@@ -172,7 +236,9 @@ fn the_welcome_mail_and_help_tell_gmail_users_of_it() {
     );
     assert!(
         help.flat_body()
-            .contains("Gmail keeps it in one conversation")
+            .contains("plain (the default): one Subject a game, one Gmail conversation"),
+        "{}",
+        help.body
     );
     for m in [&welcome, &help] {
         for l in m.body.lines() {
@@ -185,8 +251,6 @@ fn the_welcome_mail_and_help_tell_gmail_users_of_it() {
 fn a_reminder_joins_the_games_thread_under_the_plain_subject() {
     let mut env = Env::new();
     env.players(&["alice", "bob"]);
-    env.admin_ok("set alice pw-alice subject plain");
-    env.take_mails();
     env.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
     let started = env.take_mails();
     let first = to(&started, "alice@example.org")[0].clone();
@@ -203,7 +267,7 @@ fn a_reminder_joins_the_games_thread_under_the_plain_subject() {
     assert!(
         nag[0]
             .body
-            .starts_with("alice, it is your move on Limit Board 101"),
+            .starts_with("Nag: Limit Board 101 alice\n\nalice, it is your move on Limit Board 101"),
         "{}",
         nag[0].body
     );
@@ -216,10 +280,10 @@ fn a_reminder_joins_the_games_thread_under_the_plain_subject() {
 }
 
 #[test]
-fn a_refused_move_keeps_the_plain_subject_and_the_others_see_error() {
+fn a_refused_move_keeps_the_plain_subject_and_subject_state_sees_error() {
     let env = Env::new();
     env.players(&["alice", "bob"]);
-    env.admin_ok("set alice pw-alice subject plain");
+    env.admin_ok("set bob pw-bob subject state");
     env.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
     env.take_mails();
     // Each sends a move that the server refuses (a tile number that is not on the board).

@@ -956,3 +956,35 @@ fn a_players_page_across_games_and_the_index_says_how_to_join() {
     assert!(index.contains("signup yourname yourpassword"), "{index}");
     assert!(index.contains("challenge yourname theirname"), "{index}");
 }
+
+/// Issue 37, section 6: a Go game ended by the scoring step's agreement shows the agreed score
+/// on its page, as its last board mail does.
+#[test]
+fn the_go_page_shows_the_agreed_score() {
+    let env = Env::new();
+    env.players(&["alice", "bob"]);
+    env.admin_ok("go challenge -size=5 alice bob");
+    for (who, line) in [
+        ("alice", "c3#1"),
+        ("bob", "a1#2"),
+        ("alice", "pass#3"),
+        ("bob", "pass#4"),
+        ("alice", "dead a1#5"),
+        ("alice", "accept#6"),
+        ("bob", "accept#7"),
+    ] {
+        env.admin_ok(&format!("go move 101 {who} pw-{who} {line}"));
+    }
+    assert!(matches!(
+        env.stored_game_of("go", 101).status(),
+        pbem::games::Status::Over(_)
+    ));
+    let web = start_web(&env);
+    let (status, page) = get(&web.addr, "/go/101");
+    assert_eq!(status, 200);
+    assert!(
+        page.contains("Final score by the players&#39; agreement, dead: a1"),
+        "{page}"
+    );
+    assert!(page.contains("Black wins by"), "{page}");
+}

@@ -560,12 +560,13 @@ impl GameState for GoGame {
                 "Final score (area, every stone counts): {}.",
                 self.score_line()
             ));
-        } else if self.result.is_none() {
-            if matches!(self.entries.last(), Some(Entry::Passed { .. }))
-                && self.entries.len() > self.resumed_at
-            {
-                notes.push("The last move was a pass: a second pass ends the game.".into());
-            }
+        } else if self.result.is_none()
+            && matches!(self.entries.last(), Some(Entry::Passed { .. }))
+            && self.entries.len() > self.resumed_at
+        {
+            // The score is told only when a pass could end the game: after move 1 it read
+            // "Black wins by 73.5" (issue 37), true by the rules and useless to a player.
+            notes.push("The last move was a pass: a second pass ends the game.".into());
             notes.push(format!(
                 "Score if the game ended now: {}.",
                 self.score_line()

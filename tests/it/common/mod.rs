@@ -86,6 +86,17 @@ impl Sent {
         flat(&self.body)
     }
 
+    /// The body's first line: under a game's one Subject (the default, issue 37) a board mail's
+    /// state, as `subject state` puts it in the Subject (`Limit Board 101: your move`).
+    pub fn first_line(&self) -> &str {
+        self.body.lines().next().unwrap_or("")
+    }
+
+    /// The body under that first line and the blank line after it: a board mail's news.
+    pub fn after_state(&self) -> &str {
+        self.body.split_once("\n\n").map_or("", |(_, rest)| rest)
+    }
+
     /// The value of a header, by name (case-insensitive), as it stands in the raw message.
     pub fn header(&self, name: &str) -> Option<String> {
         let msg = MessageParser::default().parse(self.raw.as_bytes())?;
