@@ -126,6 +126,38 @@ fn a_position_is_drawn_once_whichever_process_sends_a_mail_of_it() {
     );
     assert!(png_of(to(&mails, "bob")).is_none(), "bob reads text only");
     assert!(kept(&env) <= 2, "a game keeps its latest two pictures");
+
+    // A resend: carol's last board mail queued again, sent by `pbem outbox flush`.
+    let conn = env.sqlite();
+    let json: String = conn
+        .query_row(
+            "SELECT mail FROM outbox WHERE mail LIKE '%carol@example.org%' ORDER BY id DESC",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    conn.execute(
+        "INSERT INTO outbox (mail, created_at) VALUES (?1, ?2)",
+        rusqlite::params![json, crate::common::NOW],
+    )
+    .unwrap();
+    let out = env
+        .cmd()
+        .args(["outbox", "flush"])
+        .env("PBEM_REPORT_RSS", "1")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("pictures drawn 0"),
+        "the resend reads it: {stderr}"
+    );
+    let mails = env.take_mails();
+    assert!(
+        png_of(to(&mails, "carol")).as_ref() == Some(&picture),
+        "the move's picture"
+    );
 }
 
 /// An undo takes board 101 back to move 1, and another first move is played: the position at
