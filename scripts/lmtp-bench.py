@@ -13,7 +13,8 @@ By default it makes a fresh database in a temporary folder, starts `pbem lmtp` o
 2. a `limit show` over LMTP, the same way;
 3. MAILS mixed mails over CONNECTIONS connections at once (40% moves, 25% shows, 15% chats, 10%
    `limit games`, 5% `help`, 5% wrong passwords), each connection on its own games: mails per second;
-4. with --rss-mails N, N more mixed mails the same way;
+4. with --rss-mails N, N more mixed mails the same way (`--mails 1000 --rss-mails 4000`: the 5,000-mail
+   mix of issue 35; `scripts/lmtp-rss.sh` runs it several times and takes the median);
 5. with --reply, SAMPLES pairs of moves, each pair a move with the password in the Subject and a
    reply move (issue 25: just the move, sent to the player's signed Reply-To, which is also the
    RCPT TO, as Postfix delivers it), on other games: the median of each;
@@ -33,6 +34,7 @@ import argparse
 import json
 import os
 import random
+import shutil
 import socket
 import sqlite3
 import statistics
@@ -256,6 +258,16 @@ def main():
         action="store_true",
         help="also time reply moves (signed Reply-To, no password) against password moves",
     )
+    ap.add_argument(
+        "--no-pictures",
+        action="store_true",
+        help="board mails without their picture ([mail] pictures = false)",
+    )
+    ap.add_argument(
+        "--keep",
+        action="store_true",
+        help="keep the temporary folder (database, outbox, log); by default it is removed at the end",
+    )
     ap.add_argument("--socket")
     ap.add_argument("--eml-dir")
     ap.add_argument("--pid", type=int)
@@ -278,6 +290,7 @@ def main():
     cfg.write_text(
         f"[limits]\nreplies_per_address_per_hour = 1000000\n\n[lmtp]\nworkers = {args.workers}\n"
         + ("\n[passwords]\nmemory_kib = 8\niterations = 1\n" if args.cheap_argon2 else "")
+        + ("\n[mail]\npictures = false\n" if args.no_pictures else "")
     )
     sock = tmp / "lmtp.sock"
     env = dict(os.environ, PBEM_CONFIG=str(cfg))
@@ -394,7 +407,12 @@ def main():
         server.terminate()
         status = server.wait()
         log.close()
-        print(f"pbem lmtp exit {status}; log: {tmp / 'lmtp.log'}")
+        if args.keep:
+            print(f"pbem lmtp exit {status}; log: {tmp / 'lmtp.log'}")
+        else:
+            print(f"pbem lmtp exit {status}; log:")
+            sys.stdout.write((tmp / "lmtp.log").read_text()[-2000:])
+            shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -630,8 +630,9 @@ fn read_message(path: &Path, max_bytes: usize) -> std::io::Result<Vec<u8>> {
     Ok(raw)
 }
 
-/// With `PBEM_REPORT_RSS=1`, prints the process's peak resident memory (VmHWM) and its argon2 runs on
-/// stderr: the memory figures of the tests and of scripts/abuse/memory.sh come from here.
+/// With `PBEM_REPORT_RSS=1`, prints the process's peak resident memory (VmHWM), its argon2 runs and
+/// the board pictures it drew on stderr: the memory figures of the tests and of
+/// scripts/abuse/memory.sh, and the tests' count of drawings, come from here.
 pub fn report_rss() {
     if std::env::var("PBEM_REPORT_RSS").as_deref() != Ok("1") {
         return;
@@ -645,8 +646,9 @@ pub fn report_rss() {
         })
         .unwrap_or_else(|| "?".to_string());
     eprintln!(
-        "pbem: peak RSS {peak} kB, argon2 hashes {}",
-        crate::accounts::hashes_run()
+        "pbem: peak RSS {peak} kB, argon2 hashes {}, pictures drawn {}",
+        crate::accounts::hashes_run(),
+        crate::mail_out::pictures_drawn()
     );
 }
 

@@ -24,6 +24,55 @@ use build::split_mailbox;
 pub use mailer::Mailer;
 pub use page::BoardPage;
 
+/// The version of the board drawings, part of every picture's key ([`picture_digest`]): a change to
+/// how an SVG document is drawn (the renderer, [`crate::picture::SCALE`]) moves it on, so that the
+/// pictures kept by an older binary are drawn again rather than served.
+pub const PICTURE_VERSION: u32 = 1;
+
+/// How many pictures this process has drawn for its mails (not read from the store or a mail of
+/// the same sending): `PBEM_REPORT_RSS=1` prints it at exit, and the tests count drawings by it.
+static PICTURES_DRAWN: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    /// [`PICTURES_DRAWN`] of this thread alone: tests that run a server in their own thread count
+    /// by it, so that tests running at once do not count each other's.
+    static DRAWN_HERE: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// The number of pictures this process has drawn for mail so far.
+pub fn pictures_drawn() -> u64 {
+    PICTURES_DRAWN.load(Ordering::Relaxed)
+}
+
+/// The number of pictures this thread has drawn for mail so far (a mail's picture is drawn by the
+/// thread that sends it).
+pub fn pictures_drawn_here() -> u64 {
+    DRAWN_HERE.with(std::cell::Cell::get)
+}
+
+/// Draws a board mail's picture from its SVG document (counted in [`pictures_drawn`]), whole: no
+/// drawing is kept in memory to repaint the next one from. Kept drawings (`picture::draw`, 3.5 MB a
+/// size-8 board, eight of them, with their parsed lines) were half the peak memory of `pbem lmtp`
+/// (122 MiB against 61 under the 5,000-mail mix, issue 35 item 3), and the repaint saves little
+/// once each position is drawn once (`storage::pictures`): a process draws a game's positions in
+/// turn only when it serves that game's every mail.
+pub fn draw_picture(svg: &str) -> Result<Vec<u8>, String> {
+    PICTURES_DRAWN.fetch_add(1, Ordering::Relaxed);
+    DRAWN_HERE.with(|n| n.set(n.get() + 1));
+    crate::picture::draw_whole(svg)
+}
+
+/// The key of the picture of an SVG document: SHA-256 of [`PICTURE_VERSION`], the scale and the
+/// document itself. Any change to the position changes the document, and so the key.
+pub fn picture_digest(svg: &str) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(PICTURE_VERSION.to_le_bytes());
+    h.update(crate::picture::SCALE.to_le_bytes());
+    h.update(svg.as_bytes());
+    h.finalize().into()
+}
+
 /// `Auto-Submitted` value of a direct answer to a player's mail (RFC 3834).
 pub const AUTO_REPLIED: &str = "auto-replied";
 /// `Auto-Submitted` value of a mail the server sends on its own (board mails to the other players).
@@ -60,6 +109,16 @@ pub struct OutgoingMail {
     /// HTML showing the board as an inline PNG (`multipart/related`, `cid:`) above the same text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub picture: Option<String>,
+    /// The game row whose board [`OutgoingMail::picture`] shows: the picture, once drawn, is kept
+    /// under that game (`storage::pictures`) for every other mail of the same position. `None` (a
+    /// mail queued by an older version) draws it for this mail alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub picture_game: Option<i64>,
+    /// The picture's PNG, already drawn or read from the store by the sender: [`Self::to_message`]
+    /// draws [`OutgoingMail::picture`] only when this is `None`. Never stored in the outbox (the
+    /// SVG is), and never shown without a `picture`.
+    #[serde(skip)]
+    pub png: Option<std::sync::Arc<Vec<u8>>>,
     /// What a board mail's HTML part shows around the picture (news and the line to send first, no
     /// ASCII board); without it (a mail queued by an older version) the HTML shows the text part
     /// under the picture.
@@ -198,6 +257,8 @@ impl OutgoingMail {
             x_loop: server.address.clone(),
             date_unix: now,
             picture: None,
+            picture_game: None,
+            png: None,
             page: None,
             attachments: Vec::new(),
             reply_to: None,
@@ -236,6 +297,13 @@ impl OutgoingMail {
     /// This mail with the board as SVG, drawn as a picture when it is sent (`mail.pictures`).
     pub fn with_picture(mut self, picture: Option<String>) -> OutgoingMail {
         self.picture = picture;
+        self
+    }
+
+    /// This mail's picture shows the board of game row `game`: it is kept under that game once
+    /// drawn.
+    pub fn with_picture_game(mut self, game: Option<i64>) -> OutgoingMail {
+        self.picture_game = game;
         self
     }
 
@@ -315,6 +383,8 @@ mod tests {
             x_loop: "pbem@example.org".to_string(),
             date_unix: 1_700_000_000,
             picture: None,
+            picture_game: None,
+            png: None,
             page: None,
             attachments: Vec::new(),
             reply_to: None,
@@ -347,7 +417,7 @@ mod tests {
         assert!(json.get("page").is_none(), "no page: nothing stored");
         json.as_object_mut().unwrap().remove("page");
         let old: OutgoingMail = serde_json::from_value(json).unwrap();
-        let png = crate::picture::png(old.picture.as_deref().unwrap()).unwrap();
+        let png = draw_picture(old.picture.as_deref().unwrap()).unwrap();
         let (w, _) = crate::picture::png_size(&png).unwrap();
         let msg = mail_parser::MessageParser::default()
             .parse(&old.to_message().unwrap().formatted())

@@ -20,6 +20,7 @@ mod listing;
 mod mail_settings;
 mod outbox;
 mod passwords;
+mod pictures;
 mod proposals;
 mod ratings;
 mod reply_keys;
@@ -134,6 +135,10 @@ const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0044_robot_turns",
         include_str!("../migrations/0044_robot_turns.sql"),
+    ),
+    (
+        "0046_pictures",
+        include_str!("../migrations/0046_pictures.sql"),
     ),
     (
         "0048_state_subjects",
@@ -1129,6 +1134,14 @@ mod query_plans {
             "outbox",
             &["outbox_sent", "outbox_refused"],
         );
+    }
+
+    #[test]
+    fn the_pictures_are_read_trimmed_and_pruned_by_their_indexes() {
+        let by_game = ["sqlite_autoindex_pictures_1"];
+        uses_index(pictures::PICTURE, "pictures", &by_game);
+        uses_index(pictures::TRIM, "pictures", &by_game);
+        uses_index(pictures::PRUNE, "pictures", &["pictures_drawn"]);
     }
 
     /// The column the index of robots' turns holds follows every change of the seat to move, the

@@ -95,7 +95,7 @@ while ((t < END)); do
             for g in 0 1 2 3 4 5 6 7 8 9; do body+="limit chat $BOARD bob g$sent-$g\n"; done
             export PBEM_NOW=$((t + k * 60))
             runs=$(msg "$from" multiple "$body" | PBEM_REPORT_RSS=1 pbem ingest 2>&1 >/dev/null |
-                sed -n 's/^pbem: peak RSS .* argon2 hashes \([0-9]*\)$/\1/p')
+                sed -n 's/^pbem: peak RSS .* argon2 hashes \([0-9]*\).*$/\1/p')
             echo "$PBEM_NOW $from ${runs:-0}" >>"$WORK/strangers"
             sent=$((sent + 1))
         done

@@ -26,7 +26,7 @@ msg() {
         "$1" "$2" "$4" "$3"
 }
 # The two figures of a process's report, "KB RUNS", from its stderr on stdin.
-figures() { sed -n 's/^pbem: peak RSS \([0-9]*\) kB, argon2 hashes \([0-9]*\)$/\1 \2/p'; }
+figures() { sed -n 's/^pbem: peak RSS \([0-9]*\) kB, argon2 hashes \([0-9]*\).*$/\1 \2/p'; }
 
 failed=0
 check() { # check WHAT KB

@@ -163,7 +163,8 @@ impl Core {
                 format!("{top}\n{body}")
             }
         };
-        // One SVG for every mail of this move: the sender draws it once (`picture::png` remembers it).
+        // One SVG for every mail of this move: the first mail sent draws it and keeps it with the
+        // game (`Core::with_png`), and every other mail of this position reads it.
         let picture = match self.cfg.mail.pictures {
             true => state.svg().map(|svg| {
                 let details = self.summary_with(tx, rules, row, state, comments, false)?;
@@ -176,6 +177,7 @@ impl Core {
         let picture_for = |reader: Reader| {
             picture.as_ref().map(|(svg, details)| Picture {
                 svg: svg.clone(),
+                game: row.id,
                 page: BoardPage {
                     news: news::news_of(&news, reader),
                     send: match reader {

@@ -209,6 +209,8 @@ struct Sign {
 #[derive(Clone)]
 struct Picture {
     svg: String,
+    /// The game row whose board it is: the picture is kept under it once drawn.
+    game: i64,
     page: crate::mail_out::BoardPage,
 }
 
@@ -701,6 +703,7 @@ impl Server {
         let mut report = FlushReport::default();
         let keep = i64::from(self.core.cfg.mail.outbox_keep_days) * 86_400;
         self.db.prune_sent(self.core.now - keep)?;
+        self.db.prune_pictures(self.core.now - keep)?;
         // A claim older than this belongs to a sender that died.
         let stale_before = self.core.now - 600;
         loop {
@@ -710,6 +713,7 @@ impl Server {
             }
             let secret = self.db.reply_secret()?;
             let mut any_failed = false;
+            let mut last = letters::LastPicture::default();
             for row in rows {
                 let now = self.core.now;
                 // Delivered by the hand-off of a sender that died before recording it: not again.
@@ -722,7 +726,11 @@ impl Server {
                 let mail = serde_json::from_str::<OutgoingMail>(&row.mail);
                 let sent = match &mail {
                     Ok(mail) => self.core.mailer.send_outbox(
-                        &self.core.with_return_path(secret.as_deref(), row.id, mail),
+                        &self.core.with_png(
+                            db,
+                            self.core.with_return_path(secret.as_deref(), row.id, mail),
+                            &mut last,
+                        ),
                         row.id,
                         |to| db.hand_over_claim(row.id, to).map_err(|e| e.to_string()),
                         || db.mark_sent(row.id, now),

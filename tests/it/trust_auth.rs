@@ -5,7 +5,7 @@
 //! error mail of a login names and shows the board.
 //!
 //! Memory and argon2 runs are read from the binary itself: with `PBEM_REPORT_RSS=1` it prints
-//! `pbem: peak RSS N kB, argon2 hashes M` on stderr at exit.
+//! `pbem: peak RSS N kB, argon2 hashes M, pictures drawn P` on stderr at exit.
 
 use crate::common;
 use std::io::Write;
@@ -31,10 +31,16 @@ fn report(out: &Output) -> Report {
         .lines()
         .find_map(|l| l.strip_prefix("pbem: peak RSS "))
         .unwrap_or_else(|| panic!("no RSS report in: {stderr}"));
-    // "N kB, argon2 hashes M"
+    // "N kB, argon2 hashes M, pictures drawn P"
     let mut words = line.split_whitespace();
     let peak_rss_kb = words.next().unwrap().parse().unwrap();
-    let hashes = words.last().unwrap().parse().unwrap();
+    let hashes = words
+        .skip_while(|w| *w != "hashes")
+        .nth(1)
+        .unwrap()
+        .trim_end_matches(',')
+        .parse()
+        .unwrap();
     Report {
         peak_rss_kb,
         hashes,
