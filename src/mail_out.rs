@@ -32,6 +32,29 @@ pub const AUTO_GENERATED: &str = "auto-generated";
 /// Longest Message-ID accepted in Message-ID, In-Reply-To and References.
 const MAX_MSG_ID_LEN: usize = 250;
 
+/// A board picture's PNG bytes, shared by the mails of one move, stored in the outbox's JSON as
+/// base64.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Png(pub std::sync::Arc<Vec<u8>>);
+
+impl Serialize for Png {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use base64::Engine as _;
+        s.serialize_str(&base64::engine::general_purpose::STANDARD.encode(self.0.as_slice()))
+    }
+}
+
+impl<'de> Deserialize<'de> for Png {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Png, D::Error> {
+        use base64::Engine as _;
+        let text = String::deserialize(d)?;
+        base64::engine::general_purpose::STANDARD
+            .decode(text)
+            .map(|bytes| Png(std::sync::Arc::new(bytes)))
+            .map_err(serde::de::Error::custom)
+    }
+}
+
 /// One mail as the server stores it in its outbox (as JSON) and sends it later: everything needed to
 /// build the message, so that sending does not depend on any other state.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -56,10 +79,13 @@ pub struct OutgoingMail {
     pub x_loop: String,
     /// The Date header, in seconds since 1970-01-01 UTC.
     pub date_unix: i64,
-    /// A board mail's picture, as SVG: the mail is then `multipart/alternative`, the text first, then
-    /// HTML showing the board as an inline PNG (`multipart/related`, `cid:`) above the same text.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub picture: Option<String>,
+    /// A board mail's picture, the PNG painted when the mail was made (base64 in the outbox's
+    /// JSON, under `png`): the mail is then `multipart/alternative`, the text first, then HTML
+    /// showing the board as an inline PNG (`multipart/related`, `cid:`) above the same text. (A
+    /// mail queued by a version that stored the SVG under `picture` is sent without its picture:
+    /// no SVG is read back.)
+    #[serde(default, rename = "png", skip_serializing_if = "Option::is_none")]
+    pub picture: Option<Png>,
     /// What a board mail's HTML part shows around the picture (news and the line to send first, no
     /// ASCII board); without it (a mail queued by an older version) the HTML shows the text part
     /// under the picture.
@@ -233,8 +259,8 @@ impl OutgoingMail {
         self
     }
 
-    /// This mail with the board as SVG, drawn as a picture when it is sent (`mail.pictures`).
-    pub fn with_picture(mut self, picture: Option<String>) -> OutgoingMail {
+    /// This mail with the board's picture (`mail.pictures`).
+    pub fn with_picture(mut self, picture: Option<Png>) -> OutgoingMail {
         self.picture = picture;
         self
     }
@@ -323,6 +349,46 @@ mod tests {
         }
     }
 
+    /// The PNG of a new Limit game's board, as a board mail carries it.
+    fn board_png() -> Png {
+        let g = crate::games::limit::Game::new(Default::default(), 2, 7).unwrap();
+        Png(std::sync::Arc::new(
+            crate::picture::png_of(&g).unwrap().unwrap(),
+        ))
+    }
+
+    /// The picture is the PNG painted when the mail was queued, kept in the outbox's JSON as
+    /// base64 and sent as it was; a mail queued by a version that kept the SVG (`picture`) is read
+    /// and sent as text alone (no SVG is read back).
+    #[test]
+    fn the_queued_picture_is_the_png_itself() {
+        let png = board_png();
+        let json = serde_json::to_string(&sample().with_picture(Some(png.clone()))).unwrap();
+        assert!(
+            json.contains("\"png\":\"iVBORw0KGgo"),
+            "base64 of a PNG signature"
+        );
+        let back: OutgoingMail = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.picture, Some(png.clone()));
+        let raw = back.to_message().unwrap().formatted();
+        let msg = mail_parser::MessageParser::default().parse(&raw).unwrap();
+        let sent = msg.attachments().next().expect("the picture");
+        assert_eq!(
+            sent.contents(),
+            png.0.as_slice(),
+            "the bytes painted, not drawn again"
+        );
+        let mut old = serde_json::to_value(sample()).unwrap();
+        old.as_object_mut().unwrap().insert(
+            "picture".into(),
+            "<svg width=\"10\" height=\"10\"></svg>".into(),
+        );
+        let old: OutgoingMail = serde_json::from_value(old).unwrap();
+        assert_eq!(old.picture, None);
+        let raw = String::from_utf8(old.to_message().unwrap().formatted()).unwrap();
+        assert!(!raw.contains("image/png"), "{raw}");
+    }
+
     fn formatted(m: &OutgoingMail) -> String {
         String::from_utf8(m.to_message().unwrap().formatted()).unwrap()
     }
@@ -341,13 +407,11 @@ mod tests {
     /// still gets one: the picture at its shown size, then the text part's text, wrapping.
     #[test]
     fn a_board_mail_queued_without_a_page_shows_the_text_under_the_picture() {
-        let g = crate::games::limit::Game::new(Default::default(), 2, 7).unwrap();
-        let svg = crate::games::limit::svg::svg(&g);
-        let mut json = serde_json::to_value(sample().with_picture(Some(svg))).unwrap();
+        let mut json = serde_json::to_value(sample().with_picture(Some(board_png()))).unwrap();
         assert!(json.get("page").is_none(), "no page: nothing stored");
         json.as_object_mut().unwrap().remove("page");
         let old: OutgoingMail = serde_json::from_value(json).unwrap();
-        let png = crate::picture::png(old.picture.as_deref().unwrap()).unwrap();
+        let png = old.picture.clone().unwrap().0;
         let (w, _) = crate::picture::png_size(&png).unwrap();
         let msg = mail_parser::MessageParser::default()
             .parse(&old.to_message().unwrap().formatted())
@@ -388,8 +452,7 @@ mod tests {
     /// an older outbox row's Message-ID holds a byte that a URL would read otherwise (RFC 2392).
     #[test]
     fn the_picture_s_content_id_is_the_mail_s_own_and_the_html_names_it() {
-        let g = crate::games::limit::Game::new(Default::default(), 2, 7).unwrap();
-        let mut mail = sample().with_picture(Some(crate::games::limit::svg::svg(&g)));
+        let mut mail = sample().with_picture(Some(board_png()));
         for (message_id, url) in [
             ("<pbem.1@example.org>", "cid:board.pbem.1@example.org\""),
             (

@@ -11,11 +11,17 @@ mod attributes;
 mod canvas;
 mod deflate;
 mod indexed;
+pub mod paint;
+#[cfg(test)]
+mod same;
 mod svg;
 mod text;
 mod xml;
 
 use indexed::PNG_SIGNATURE;
+pub use paint::{Painter, Step, Style};
+
+use crate::games::GameState;
 
 /// The last pictures drawn, by their SVG: the board mails of one move (one to each player and
 /// subscriber) show the same picture, drawn once, and a long-running server (`pbem lmtp`) draws a
@@ -67,6 +73,108 @@ pub fn png(svg: &str) -> Result<Arc<Vec<u8>>, String> {
 pub fn draw(svg: &str) -> Result<Vec<u8>, String> {
     DRAWN.with(|n| n.set(n.get() + 1));
     canvas::render(svg)
+}
+
+/// The SVG of a game's board for the web, written by its painting ([`GameState::paint`]); `None`
+/// for a game that paints none.
+pub fn svg_of(state: &(impl GameState + ?Sized)) -> Option<String> {
+    let mut w = paint::SvgWriter::default();
+    state.paint(&mut w).then(|| w.finish())
+}
+
+/// The PNG of a game's board for a mail, at [`SCALE`] times its SVG size: painted straight onto
+/// the pixmap ([`GameState::paint`]), no SVG written or read; `None` for a game without a
+/// picture. A game that does not paint yet is drawn from its SVG.
+pub fn png_of(state: &(impl GameState + ?Sized)) -> Option<Result<Vec<u8>, String>> {
+    let mut filler = paint::Filler::new(SCALE as f32);
+    if !state.paint(&mut filler) {
+        return state.svg().map(|svg| draw(&svg));
+    }
+    DRAWN.with(|n| n.set(n.get() + 1));
+    Some(filler.finish().and_then(|pixmap| encode(&pixmap)))
+}
+
+/// The SVG of what `paint` paints.
+pub fn svg_with(paint: impl FnOnce(&mut dyn Painter)) -> String {
+    let mut w = paint::SvgWriter::default();
+    paint(&mut w);
+    w.finish()
+}
+
+/// The PNG of what `paint` paints, at [`SCALE`] times its size.
+pub fn png_with(paint: impl FnOnce(&mut dyn Painter)) -> Result<Vec<u8>, String> {
+    let mut filler = paint::Filler::new(SCALE as f32);
+    paint(&mut filler);
+    encode(&filler.finish()?)
+}
+
+/// A painted picture as a PNG.
+fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, String> {
+    match std::env::var("PBEM_PNG_ENCODER").as_deref() {
+        Ok("hand") => Ok(indexed::Indexed::of(pixmap)?.png()),
+        Ok("rgb") => {
+            let rgb: Vec<u8> = pixmap
+                .data()
+                .chunks_exact(4)
+                .flat_map(|p| [p[0], p[1], p[2]])
+                .collect();
+            write_png(pixmap.width(), pixmap.height(), None, &rgb)
+        }
+        Ok("indexed-default") => {
+            let (palette, indices) = indexed::quantize(pixmap.data());
+            write_png_with(
+                pixmap.width(),
+                pixmap.height(),
+                Some(palette),
+                &indices,
+                ::png::Compression::Default,
+            )
+        }
+        _ => {
+            let (palette, indices) = indexed::quantize(pixmap.data());
+            write_png(pixmap.width(), pixmap.height(), Some(palette), &indices)
+        }
+    }
+}
+
+fn write_png(
+    width: u32,
+    height: u32,
+    palette: Option<Vec<u8>>,
+    data: &[u8],
+) -> Result<Vec<u8>, String> {
+    write_png_with(width, height, palette, data, ::png::Compression::Fast)
+}
+
+fn write_png_with(
+    width: u32,
+    height: u32,
+    palette: Option<Vec<u8>>,
+    data: &[u8],
+    c: ::png::Compression,
+) -> Result<Vec<u8>, String> {
+    let mut out = Vec::new();
+    let mut e = ::png::Encoder::new(&mut out, width, height);
+    e.set_depth(::png::BitDepth::Eight);
+    e.set_compression(c);
+    match palette {
+        Some(p) => {
+            e.set_color(::png::ColorType::Indexed);
+            e.set_palette(p);
+            e.set_filter(::png::FilterType::NoFilter);
+        }
+        None => {
+            e.set_color(::png::ColorType::Rgb);
+            e.set_filter(::png::FilterType::Sub);
+        }
+    }
+    let mut w = e
+        .write_header()
+        .map_err(|e| format!("the board picture: {e}"))?;
+    w.write_image_data(data)
+        .map_err(|e| format!("the board picture: {e}"))?;
+    drop(w);
+    Ok(out)
 }
 
 /// [`draw`] from the SVG alone, every line parsed, painted, indexed and compressed, no drawing

@@ -103,10 +103,7 @@ impl OutgoingMail {
             builder = builder.envelope(envelope);
         }
         // A picture that cannot be drawn leaves the mail as text alone: the text says everything.
-        let png = self
-            .picture
-            .as_deref()
-            .and_then(|svg| crate::picture::png(svg).ok());
+        let png = self.picture.as_ref().map(|p| p.0.as_slice());
         let text = || {
             SinglePart::builder()
                 .header(ContentType::TEXT_PLAIN)

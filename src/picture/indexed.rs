@@ -143,6 +143,28 @@ fn palette_of(pixels: &[[u8; 4]]) -> (Vec<u32>, Table, Option<usize>) {
     (palette, table, Some(exact))
 }
 
+/// Opaque RGBA pixels as a palette (`r, g, b` a colour) and one index a pixel: up to 256
+/// colours kept exactly; past that the most frequent fills are, and the blends are rounded.
+pub(super) fn quantize(rgba: &[u8]) -> (Vec<u8>, Vec<u8>) {
+    let (pixels, _) = rgba.as_chunks::<4>();
+    let (palette, table, _) = palette_of(pixels);
+    let index_of = |c: u32| table.get(c).unwrap_or_else(|| grid_index(c));
+    let mut indices = Vec::with_capacity(pixels.len());
+    let (mut prev, mut i) = (u32::MAX, 0);
+    for p in pixels {
+        let c = colour(p);
+        if c != prev {
+            (prev, i) = (c, index_of(c));
+        }
+        indices.push(i);
+    }
+    let colours = palette
+        .iter()
+        .flat_map(|c| [*c as u8, (c >> 8) as u8, (c >> 16) as u8])
+        .collect();
+    (colours, indices)
+}
+
 /// One band of rows, compressed: its deflate bytes and the Adler-32 of its raw rows.
 struct Band {
     deflated: Vec<u8>,

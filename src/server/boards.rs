@@ -163,19 +163,28 @@ impl Core {
                 format!("{top}\n{body}")
             }
         };
-        // One SVG for every mail of this move: the sender draws it once (`picture::png` remembers it).
+        // One picture for every mail of this move, painted here from the position (no SVG written
+        // or read); a picture that cannot be painted leaves the mails as text alone.
         let picture = match self.cfg.mail.pictures {
-            true => state.svg().map(|svg| {
-                let details = self.summary_with(tx, rules, row, state, comments, false)?;
-                Ok::<_, StorageError>((svg, details + &web_line))
-            }),
+            true => crate::picture::png_of(state)
+                .and_then(|png| {
+                    png.map_err(|e| eprintln!("pbem: no picture for board {}: {e}", row.board))
+                        .ok()
+                })
+                .map(|png| {
+                    let details = self.summary_with(tx, rules, row, state, comments, false)?;
+                    Ok::<_, StorageError>((
+                        crate::mail_out::Png(std::sync::Arc::new(png)),
+                        details + &web_line,
+                    ))
+                }),
             false => None,
         }
         .transpose()?;
         // The HTML part says what the text part says: the same news and line to send.
         let picture_for = |reader: Reader| {
-            picture.as_ref().map(|(svg, details)| Picture {
-                svg: svg.clone(),
+            picture.as_ref().map(|(png, details)| Picture {
+                png: png.clone(),
                 page: BoardPage {
                     news: news::news_of(&news, reader),
                     send: match reader {

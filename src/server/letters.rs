@@ -336,9 +336,9 @@ impl Core {
         thread: Option<Thread>,
     ) -> OutgoingMail {
         let auto = if reply { AUTO_REPLIED } else { AUTO_GENERATED };
-        let (svg, page) = picture.map(|p| (p.svg, p.page)).unzip();
+        let (png, page) = picture.map(|p| (p.png, p.page)).unzip();
         let mut mail = OutgoingMail::new(&self.cfg.server, to, subject, body, auto, self.now)
-            .with_picture(svg)
+            .with_picture(png)
             .with_page(page);
         if reply {
             mail = mail.replying_to(origin.message_id.as_deref(), &origin.references);

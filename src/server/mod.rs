@@ -178,7 +178,7 @@ struct Letter {
     /// True for the answer to the sender (auto-replied, threaded); false for mail to others
     /// (auto-generated).
     reply: bool,
-    /// The board as SVG, for the picture of a board mail (`mail.pictures`), with what the HTML
+    /// The board's picture, for a board mail (`mail.pictures`), with what the HTML
     /// part shows around it.
     picture: Option<Picture>,
     /// A letter to one player that a reply may answer without a password: it gets that player's
@@ -196,10 +196,11 @@ struct Sign {
     target: crate::reply_token::Target,
 }
 
-/// A board mail's picture (the board as SVG) and its HTML part's words.
+/// A board mail's picture (the board's PNG, painted once for every mail of the move) and its HTML
+/// part's words.
 #[derive(Clone)]
 struct Picture {
-    svg: String,
+    png: crate::mail_out::Png,
     page: crate::mail_out::BoardPage,
 }
 
