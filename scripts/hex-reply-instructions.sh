@@ -4,7 +4,8 @@
 # on (the default): issue 35 item 2's figure (163 M at 8096aec; goal 40 M), and issue 36 section 4's
 # (pictures painted, not parsed back). For each binary given: a fresh database, alice and bob
 # signed up, `hex challenge alice bob` (11x11, alice to move), then alice's reply `f6` counted.
-# The same run with pictures off (`[mail] pictures = false`) says what the picture costs.
+# The same run with pictures off (`[mail] pictures = false`) says what the picture costs; the size
+# of the board mail to bob says what it weighs.
 #
 #   scripts/hex-reply-instructions.sh BIN [BIN...]      (default: target/release/pbem)
 set -euo pipefail
@@ -57,11 +58,14 @@ run() {
         cat "$dir"/out/*.eml >&2
         exit 1
     }
-    awk '/^summary:/ { print $2 }' "$dir/cg.out"
+    local bytes
+    bytes=$(grep -l '^To: bob@example.org' "$dir"/out/*.eml | head -1 | xargs wc -c | awk '{ print $1 }')
+    echo "$(awk '/^summary:/ { print $2 }' "$dir/cg.out") $bytes"
 }
 
 for bin in "${BINS[@]}"; do
-    on=$(run "$bin" true)
-    off=$(run "$bin" false)
-    printf '%s: pictures on %s instructions, off %s (the picture %s)\n' "$bin" "$on" "$off" $((on - off))
+    read -r on on_bytes < <(run "$bin" true)
+    read -r off off_bytes < <(run "$bin" false)
+    printf '%s: pictures on %s instructions (board mail to bob %s bytes), off %s (%s bytes): the picture %s\n' \
+        "$bin" "$on" "$on_bytes" "$off" "$off_bytes" $((on - off))
 done
