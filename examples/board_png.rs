@@ -1,20 +1,18 @@
-//! Draws a Limit board as the board mails do and writes the PNG; prints its size and the time to
-//! render it (median of RUNS draws, the first one, with the font load, left out), wall clock and
-//! the thread's CPU time. The PNG written
-//! is the last one drawn.
+//! Draws a board mail's picture (`picture::png_of`: the game paints the board straight onto the
+//! pixmap, which is written as a PNG) for a game of SIZE after MOVES first legal moves, and times
+//! it: median of RUNS draws, each the position one move on from the one before (the game played on
+//! with its first legal move, started again when it ends), wall clock and the thread's CPU time.
+//! The PNG written is the last one drawn.
 //!
-//!   cargo run --release --features tools --example board_png -- OUT.png [SIZE] [MOVES] [RUNS] [whole|next]
+//!   cargo run --release --features tools --example board_png -- OUT.png [SIZE] [MOVES] [RUNS] [GAME]
 //!
-//! `next` (the default) times what a game's move costs: each draw is the position one move on from
-//! the one drawn before (the game played on with its first legal move, started again when it ends),
-//! so that `picture::draw` repaints from the last drawing. `whole` times drawing those positions
-//! with nothing kept (`picture::draw_whole`), as every picture was drawn before that shortcut.
+//! GAME is `limit` by default (its option `size`; other games take it where they have one).
 //!
 //!   cargo run --release --features tools --example board_png -- --all DIR [MOVES]
 //!
 //! `--all` writes every game's board (two players, default options, MOVES first legal moves
 //! played, default 4) to DIR as `GAME.svg` and `GAME.png`: to look at every game's picture
-//! before and after a change to the renderer.
+//! before and after a change to the painting.
 //!
 //! `scripts/picture-speed.sh` runs it for the wall-clock median and under callgrind for the
 //! instructions of one draw.
@@ -34,19 +32,12 @@ fn main() {
     let size: u32 = args.next().and_then(|s| s.parse().ok()).unwrap_or(8);
     let moves: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(4);
     let runs: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(20);
-    let whole = match args.next().as_deref() {
-        None | Some("next") => false,
-        Some("whole") => true,
-        Some(other) => panic!("the fifth argument is `whole` or `next`, not `{other}`"),
-    };
+    let game = args.next().unwrap_or_else(|| "limit".into());
     let opts = [GameOption::with_value("size", &size.to_string())];
-    let start = || {
-        Registry::standard()
-            .find("limit")
-            .unwrap()
-            .new_game(&opts, 2, 7)
-            .unwrap()
-    };
+    let rules = Registry::standard()
+        .find(&game)
+        .unwrap_or_else(|| panic!("no game `{game}`"));
+    let start = || rules.new_game(&opts, 2, 7).unwrap();
     let mut g = start();
     for _ in 0..moves {
         let Some(m) = g.legal_moves().into_iter().next() else {
@@ -55,27 +46,22 @@ fn main() {
         g.play(&m).unwrap();
     }
     let svg = g.svg().unwrap();
-    let mut png = pbem::picture::png(&svg).unwrap().to_vec();
+    let mut png = pbem::picture::png_of(g.as_ref()).unwrap().unwrap();
     // The positions to draw, made before the clock starts.
-    let svgs: Vec<String> = (0..runs)
+    let positions: Vec<_> = (0..runs)
         .map(|_| {
             match g.legal_moves().into_iter().next() {
                 Some(m) => g.play(&m).unwrap(),
                 None => g = start(),
             }
-            g.svg().unwrap()
+            g.clone_box()
         })
         .collect();
-    let (mut times, mut cpu): (Vec<f64>, Vec<f64>) = svgs
+    let (mut times, mut cpu): (Vec<f64>, Vec<f64>) = positions
         .iter()
-        .map(|svg| {
+        .map(|p| {
             let (t, c) = (Instant::now(), thread_cpu_ms());
-            png = if whole {
-                pbem::picture::draw_whole(svg)
-            } else {
-                pbem::picture::draw(svg)
-            }
-            .unwrap();
+            png = pbem::picture::png_of(p.as_ref()).unwrap().unwrap();
             (t.elapsed().as_secs_f64() * 1000.0, thread_cpu_ms() - c)
         })
         .unzip();
@@ -84,8 +70,8 @@ fn main() {
     std::fs::write(&out, png.as_slice()).unwrap();
     let (w, h) = pbem::picture::png_size(&png).unwrap();
     println!(
-        "{out}: size {size}, {w}x{h} px, {} bytes PNG, {} bytes SVG, render median {median:.2} ms \
-         of {runs}, CPU median {cpu:.2} ms",
+        "{out}: {game} size {size}, {w}x{h} px, {} bytes PNG, {} bytes SVG, render median \
+         {median:.2} ms of {runs}, CPU median {cpu:.2} ms",
         png.len(),
         svg.len(),
     );
@@ -107,7 +93,7 @@ fn all(dir: &str, moves: usize) {
             println!("{}: no picture", rules.name());
             continue;
         };
-        let png = pbem::picture::draw_whole(&svg).unwrap();
+        let png = pbem::picture::png_of(g.as_ref()).unwrap().unwrap();
         std::fs::write(format!("{dir}/{}.svg", rules.name()), &svg).unwrap();
         std::fs::write(format!("{dir}/{}.png", rules.name()), &png).unwrap();
         println!("{dir}/{}.png: {} bytes", rules.name(), png.len());

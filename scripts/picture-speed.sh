@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# The time to draw a board mail's picture (`picture::draw`: the SVG parsed, rendered at 2x, encoded as
-# a paletted PNG), for a Limit board of SIZE from move 4 on, each draw the next position of a game,
-# both ways `examples/board_png.rs` knows: `next` (each picture repainted from the one before, as a
-# game's moves are drawn) and `whole` (every picture drawn whole, as before that shortcut):
+# The time to draw a board mail's picture (`picture::png_of`: the game paints its board at 2x onto a
+# pixmap, written as a paletted PNG), for a board of GAME (default limit) and SIZE from move 4 on,
+# each draw the next position of a game (`examples/board_png.rs`):
 #   * wall clock and the drawing thread's CPU time: the medians of RUNS draws in one process (the
 #     first draw, with the font load, left out), repeated REPEATS times; prints each and the
 #     median of the medians (on a shared machine the CPU time is the figure: the wall clock
@@ -10,11 +9,12 @@
 #   * instructions (callgrind, stable on a shared machine): one process drawing 1 + 1 times and one
 #     drawing 1 + 11 times; the difference / 10 is one warm draw's instruction count.
 #
-#   scripts/picture-speed.sh [SIZE] [RUNS] [REPEATS]        (default 8 20 5)
+#   scripts/picture-speed.sh [SIZE] [RUNS] [REPEATS] [GAME]        (default 8 20 5 limit)
 set -euo pipefail
 SIZE=${1:-8}
 RUNS=${2:-20}
 REPEATS=${3:-5}
+GAME=${4:-limit}
 for v in "$SIZE" "$RUNS" "$REPEATS"; do
     if ! [[ $v =~ ^[1-9][0-9]*$ ]]; then
         echo "picture-speed.sh: SIZE, RUNS and REPEATS are whole numbers above 0; got '$v'" >&2
@@ -28,12 +28,12 @@ BIN=$TARGET/release/examples/board_png
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
-for mode in next whole; do
-    echo "== $mode"
+for mode in "$GAME"; do
+    echo "== $GAME size $SIZE"
     medians=()
     cpus=()
     for r in $(seq "$REPEATS"); do
-        line=$("$BIN" "$tmp/board.png" "$SIZE" 4 "$RUNS" "$mode")
+        line=$("$BIN" "$tmp/board.png" "$SIZE" 4 "$RUNS" "$GAME")
         echo "$line"
         medians+=("$(echo "$line" | sed -n 's/.*render median \([0-9.]*\) ms.*/\1/p')")
         cpus+=("$(echo "$line" | sed -n 's/.*CPU median \([0-9.]*\) ms.*/\1/p')")
@@ -44,7 +44,7 @@ for mode in next whole; do
     if command -v valgrind >/dev/null; then
         count() {
             valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.$1" "$BIN" "$tmp/cg.png" "$SIZE" 4 "$1" \
-                "$mode" >/dev/null 2>"$tmp/log.$1"
+                "$GAME" >/dev/null 2>"$tmp/log.$1"
             sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$tmp/log.$1"
         }
         one=$(count 1)

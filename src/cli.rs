@@ -648,7 +648,7 @@ pub fn report_rss() {
     eprintln!(
         "pbem: peak RSS {peak} kB, argon2 hashes {}, pictures drawn {}",
         crate::accounts::hashes_run(),
-        crate::mail_out::pictures_drawn()
+        crate::picture::draws_in_process()
     );
 }
 

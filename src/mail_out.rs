@@ -24,46 +24,22 @@ use build::split_mailbox;
 pub use mailer::Mailer;
 pub use page::BoardPage;
 
-/// The version of the board drawings, part of every picture's key ([`picture_digest`]): a change to
-/// how an SVG document is drawn (the renderer, [`crate::picture::SCALE`]) moves it on, so that the
-/// pictures kept by an older binary are drawn again rather than served.
-pub const PICTURE_VERSION: u32 = 1;
+/// `Auto-Submitted` value of a direct answer to a player's mail (RFC 3834).
+pub const AUTO_REPLIED: &str = "auto-replied";
+/// `Auto-Submitted` value of a mail the server sends on its own (board mails to the other players).
+pub const AUTO_GENERATED: &str = "auto-generated";
 
-/// How many pictures this process has drawn for its mails (not read from the store or a mail of
-/// the same sending): `PBEM_REPORT_RSS=1` prints it at exit, and the tests count drawings by it.
-static PICTURES_DRAWN: AtomicU64 = AtomicU64::new(0);
+/// Longest Message-ID accepted in Message-ID, In-Reply-To and References.
+const MAX_MSG_ID_LEN: usize = 250;
 
-thread_local! {
-    /// [`PICTURES_DRAWN`] of this thread alone: tests that run a server in their own thread count
-    /// by it, so that tests running at once do not count each other's.
-    static DRAWN_HERE: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
+/// The version of the board pictures, part of every picture's key ([`picture_digest`]): a change
+/// to how a position is painted (the painter, [`crate::picture::SCALE`]) moves it on, so that the
+/// pictures kept by an older binary are painted again rather than served.
+pub const PICTURE_VERSION: u32 = 2;
 
-/// The number of pictures this process has drawn for mail so far.
-pub fn pictures_drawn() -> u64 {
-    PICTURES_DRAWN.load(Ordering::Relaxed)
-}
-
-/// The number of pictures this thread has drawn for mail so far (a mail's picture is drawn by the
-/// thread that sends it).
-pub fn pictures_drawn_here() -> u64 {
-    DRAWN_HERE.with(std::cell::Cell::get)
-}
-
-/// Draws a board mail's picture from its SVG document (counted in [`pictures_drawn`]), whole: no
-/// drawing is kept in memory to repaint the next one from. Kept drawings (`picture::draw`, 3.5 MB a
-/// size-8 board, eight of them, with their parsed lines) were half the peak memory of `pbem lmtp`
-/// (122 MiB against 61 under the 5,000-mail mix, issue 35 item 3), and the repaint saves little
-/// once each position is drawn once (`storage::pictures`): a process draws a game's positions in
-/// turn only when it serves that game's every mail.
-pub fn draw_picture(svg: &str) -> Result<Vec<u8>, String> {
-    PICTURES_DRAWN.fetch_add(1, Ordering::Relaxed);
-    DRAWN_HERE.with(|n| n.set(n.get() + 1));
-    crate::picture::draw_whole(svg)
-}
-
-/// The key of the picture of an SVG document: SHA-256 of [`PICTURE_VERSION`], the scale and the
-/// document itself. Any change to the position changes the document, and so the key.
+/// The key of the picture of a position: SHA-256 of [`PICTURE_VERSION`], the scale and the SVG of
+/// the position (its painting written as text). Any change to the position changes the SVG, and
+/// so the key.
 pub fn picture_digest(svg: &str) -> [u8; 32] {
     use sha2::{Digest, Sha256};
     let mut h = Sha256::new();
@@ -73,13 +49,28 @@ pub fn picture_digest(svg: &str) -> [u8; 32] {
     h.finalize().into()
 }
 
-/// `Auto-Submitted` value of a direct answer to a player's mail (RFC 3834).
-pub const AUTO_REPLIED: &str = "auto-replied";
-/// `Auto-Submitted` value of a mail the server sends on its own (board mails to the other players).
-pub const AUTO_GENERATED: &str = "auto-generated";
+/// A board picture's PNG bytes, shared by the mails of one move, stored in the outbox's JSON as
+/// base64.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Png(pub std::sync::Arc<Vec<u8>>);
 
-/// Longest Message-ID accepted in Message-ID, In-Reply-To and References.
-const MAX_MSG_ID_LEN: usize = 250;
+impl Serialize for Png {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use base64::Engine as _;
+        s.serialize_str(&base64::engine::general_purpose::STANDARD.encode(self.0.as_slice()))
+    }
+}
+
+impl<'de> Deserialize<'de> for Png {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Png, D::Error> {
+        use base64::Engine as _;
+        let text = String::deserialize(d)?;
+        base64::engine::general_purpose::STANDARD
+            .decode(text)
+            .map(|bytes| Png(std::sync::Arc::new(bytes)))
+            .map_err(serde::de::Error::custom)
+    }
+}
 
 /// One mail as the server stores it in its outbox (as JSON) and sends it later: everything needed to
 /// build the message, so that sending does not depend on any other state.
@@ -105,20 +96,13 @@ pub struct OutgoingMail {
     pub x_loop: String,
     /// The Date header, in seconds since 1970-01-01 UTC.
     pub date_unix: i64,
-    /// A board mail's picture, as SVG: the mail is then `multipart/alternative`, the text first, then
-    /// HTML showing the board as an inline PNG (`multipart/related`, `cid:`) above the same text.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub picture: Option<String>,
-    /// The game row whose board [`OutgoingMail::picture`] shows: the picture, once drawn, is kept
-    /// under that game (`storage::pictures`) for every other mail of the same position. `None` (a
-    /// mail queued by an older version) draws it for this mail alone.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub picture_game: Option<i64>,
-    /// The picture's PNG, already drawn or read from the store by the sender: [`Self::to_message`]
-    /// draws [`OutgoingMail::picture`] only when this is `None`. Never stored in the outbox (the
-    /// SVG is), and never shown without a `picture`.
-    #[serde(skip)]
-    pub png: Option<std::sync::Arc<Vec<u8>>>,
+    /// A board mail's picture, the PNG painted when the mail was made (base64 in the outbox's
+    /// JSON, under `png`): the mail is then `multipart/alternative`, the text first, then HTML
+    /// showing the board as an inline PNG (`multipart/related`, `cid:`) above the same text. (A
+    /// mail queued by a version that stored the SVG under `picture` is sent without its picture:
+    /// no SVG is read back.)
+    #[serde(default, rename = "png", skip_serializing_if = "Option::is_none")]
+    pub picture: Option<Png>,
     /// What a board mail's HTML part shows around the picture (news and the line to send first, no
     /// ASCII board); without it (a mail queued by an older version) the HTML shows the text part
     /// under the picture.
@@ -257,8 +241,6 @@ impl OutgoingMail {
             x_loop: server.address.clone(),
             date_unix: now,
             picture: None,
-            picture_game: None,
-            png: None,
             page: None,
             attachments: Vec::new(),
             reply_to: None,
@@ -294,16 +276,9 @@ impl OutgoingMail {
         self
     }
 
-    /// This mail with the board as SVG, drawn as a picture when it is sent (`mail.pictures`).
-    pub fn with_picture(mut self, picture: Option<String>) -> OutgoingMail {
+    /// This mail with the board's picture (`mail.pictures`).
+    pub fn with_picture(mut self, picture: Option<Png>) -> OutgoingMail {
         self.picture = picture;
-        self
-    }
-
-    /// This mail's picture shows the board of game row `game`: it is kept under that game once
-    /// drawn.
-    pub fn with_picture_game(mut self, game: Option<i64>) -> OutgoingMail {
-        self.picture_game = game;
         self
     }
 
@@ -383,14 +358,52 @@ mod tests {
             x_loop: "pbem@example.org".to_string(),
             date_unix: 1_700_000_000,
             picture: None,
-            picture_game: None,
-            png: None,
             page: None,
             attachments: Vec::new(),
             reply_to: None,
             thread_topic: Some("Limit Board 101".to_string()),
             return_path: None,
         }
+    }
+
+    /// The PNG of a new Limit game's board, as a board mail carries it.
+    fn board_png() -> Png {
+        let g = crate::games::limit::Game::new(Default::default(), 2, 7).unwrap();
+        Png(std::sync::Arc::new(
+            crate::picture::png_of(&g).unwrap().unwrap(),
+        ))
+    }
+
+    /// The picture is the PNG painted when the mail was queued, kept in the outbox's JSON as
+    /// base64 and sent as it was; a mail queued by a version that kept the SVG (`picture`) is read
+    /// and sent as text alone (no SVG is read back).
+    #[test]
+    fn the_queued_picture_is_the_png_itself() {
+        let png = board_png();
+        let json = serde_json::to_string(&sample().with_picture(Some(png.clone()))).unwrap();
+        assert!(
+            json.contains("\"png\":\"iVBORw0KGgo"),
+            "base64 of a PNG signature"
+        );
+        let back: OutgoingMail = serde_json::from_str(&json).unwrap();
+        assert_eq!(back.picture, Some(png.clone()));
+        let raw = back.to_message().unwrap().formatted();
+        let msg = mail_parser::MessageParser::default().parse(&raw).unwrap();
+        let sent = msg.attachments().next().expect("the picture");
+        assert_eq!(
+            sent.contents(),
+            png.0.as_slice(),
+            "the bytes painted, not drawn again"
+        );
+        let mut old = serde_json::to_value(sample()).unwrap();
+        old.as_object_mut().unwrap().insert(
+            "picture".into(),
+            "<svg width=\"10\" height=\"10\"></svg>".into(),
+        );
+        let old: OutgoingMail = serde_json::from_value(old).unwrap();
+        assert_eq!(old.picture, None);
+        let raw = String::from_utf8(old.to_message().unwrap().formatted()).unwrap();
+        assert!(!raw.contains("image/png"), "{raw}");
     }
 
     fn formatted(m: &OutgoingMail) -> String {
@@ -411,13 +424,11 @@ mod tests {
     /// still gets one: the picture at its shown size, then the text part's text, wrapping.
     #[test]
     fn a_board_mail_queued_without_a_page_shows_the_text_under_the_picture() {
-        let g = crate::games::limit::Game::new(Default::default(), 2, 7).unwrap();
-        let svg = crate::games::limit::svg::svg(&g);
-        let mut json = serde_json::to_value(sample().with_picture(Some(svg))).unwrap();
+        let mut json = serde_json::to_value(sample().with_picture(Some(board_png()))).unwrap();
         assert!(json.get("page").is_none(), "no page: nothing stored");
         json.as_object_mut().unwrap().remove("page");
         let old: OutgoingMail = serde_json::from_value(json).unwrap();
-        let png = draw_picture(old.picture.as_deref().unwrap()).unwrap();
+        let png = old.picture.clone().unwrap().0;
         let (w, _) = crate::picture::png_size(&png).unwrap();
         let msg = mail_parser::MessageParser::default()
             .parse(&old.to_message().unwrap().formatted())
@@ -458,8 +469,7 @@ mod tests {
     /// an older outbox row's Message-ID holds a byte that a URL would read otherwise (RFC 2392).
     #[test]
     fn the_picture_s_content_id_is_the_mail_s_own_and_the_html_names_it() {
-        let g = crate::games::limit::Game::new(Default::default(), 2, 7).unwrap();
-        let mut mail = sample().with_picture(Some(crate::games::limit::svg::svg(&g)));
+        let mut mail = sample().with_picture(Some(board_png()));
         for (message_id, url) in [
             ("<pbem.1@example.org>", "cid:board.pbem.1@example.org\""),
             (

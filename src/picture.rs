@@ -1,79 +1,110 @@
-//! Board pictures as PNG (issue "See the board", item 2): the game's SVG drawn by our own reader
-//! of the SVG subset the games write (`svg`) onto tiny-skia, with the font compiled into the
-//! binary (DejaVu Sans, assets/fonts/, `text`), so that the picture is the same on every machine
-//! whatever fonts it has. (resvg drew them until issue 25, section 5: it and its text shaping
-//! stack were a sixth of the first build's CPU.)
+//! Board pictures (issue "See the board", item 2; issue 36 section 4): a game paints its board once
+//! through a [`Painter`] (`paint`), which either writes the SVG the web pages show or fills the
+//! shapes with tiny-skia at [`SCALE`] times the SVG's size for the mail's PNG: no SVG is read back.
+//! The texts are the outlines of the font compiled into the binary (DejaVu Sans, assets/fonts/,
+//! `text`), so that the picture is the same on every machine whatever fonts it has; the pixels are
+//! quantized to a palette (`indexed`) and written by the `png` crate.
 
 use std::cell::Cell;
-use std::sync::{Arc, LazyLock, Mutex};
 
-mod attributes;
-mod canvas;
-mod deflate;
 mod indexed;
-mod svg;
+pub mod paint;
+#[cfg(test)]
+mod same;
 mod text;
-mod xml;
 
-use indexed::PNG_SIGNATURE;
+pub use paint::{Painter, Step, Style};
 
-/// The last pictures drawn, by their SVG: the board mails of one move (one to each player and
-/// subscriber) show the same picture, drawn once, and a long-running server (`pbem lmtp`) draws a
-/// board again for a chat or a spectator only once it has drawn [`REMEMBERED`] others since (the PNG
-/// is about 40 KB at size 8, drawn at 2x, kept with its SVG text).
-static RECENT: LazyLock<Mutex<Vec<Drawn>>> = LazyLock::new(Mutex::default);
+use crate::games::GameState;
 
-/// How many pictures [`png`] remembers.
-const REMEMBERED: usize = 32;
-
-/// A picture drawn: its SVG and its PNG.
-type Drawn = (String, Arc<Vec<u8>>);
+/// The first eight bytes of every PNG file.
+const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 
 /// How many device pixels a picture has per SVG unit: a phone's screen has 2 or 3 pixels per CSS
 /// pixel, and a 1x picture shown there is soft. The HTML shows the PNG at its SVG size.
 pub const SCALE: u32 = 2;
 
 thread_local! {
-    /// How many pictures this thread has drawn (not found in [`png`]'s memory): tests count them,
-    /// by thread so that tests running at once do not count each other's.
+    /// How many pictures this thread has painted as PNG: tests count them, by thread so that
+    /// tests running at once do not count each other's.
     static DRAWN: Cell<u64> = const { Cell::new(0) };
 }
 
-/// How many pictures this thread has drawn since it started (a mail's pictures are drawn by the
-/// thread that sends it).
+/// How many pictures this process has painted as PNG (`PBEM_REPORT_RSS=1` prints it at exit).
+static DRAWN_IN_PROCESS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many pictures this thread has painted as PNG since it started.
 pub fn draws() -> u64 {
     DRAWN.with(Cell::get)
 }
 
-/// Renders an SVG document to PNG bytes at its own size; a document among the last [`REMEMBERED`]
-/// is not drawn again.
-pub fn png(svg: &str) -> Result<Arc<Vec<u8>>, String> {
-    let mut recent = RECENT.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, png)) = recent.iter().find(|(s, _)| s == svg) {
-        return Ok(png.clone());
-    }
-    drop(recent);
-    let png = Arc::new(draw(svg)?);
-    recent = RECENT.lock().unwrap_or_else(|e| e.into_inner());
-    if recent.len() >= REMEMBERED {
-        recent.remove(0);
-    }
-    recent.push((svg.to_string(), png.clone()));
-    Ok(png)
+/// How many pictures this process has painted as PNG since it started.
+pub fn draws_in_process() -> u64 {
+    DRAWN_IN_PROCESS.load(std::sync::atomic::Ordering::Relaxed)
 }
 
-/// [`png`] without the memory: the picture at [`SCALE`] times its SVG size, repainted from the
-/// last drawing like it where there is one (`canvas`), as an 8-bit paletted PNG (`indexed`).
-pub fn draw(svg: &str) -> Result<Vec<u8>, String> {
+/// The SVG of a game's board for the web, written by its painting ([`GameState::paint`]); `None`
+/// for a game that paints none.
+pub fn svg_of(state: &(impl GameState + ?Sized)) -> Option<String> {
+    let mut w = paint::SvgWriter::default();
+    state.paint(&mut w).then(|| w.finish())
+}
+
+/// The PNG of a game's board for a mail, at [`SCALE`] times its SVG size: painted straight onto
+/// the pixmap ([`GameState::paint`]), no SVG written or read; `None` for a game without a
+/// picture.
+pub fn png_of(state: &(impl GameState + ?Sized)) -> Option<Result<Vec<u8>, String>> {
+    let mut filler = paint::Filler::new(SCALE as f32);
+    if !state.paint(&mut filler) {
+        return None;
+    }
     DRAWN.with(|n| n.set(n.get() + 1));
-    canvas::render(svg)
+    DRAWN_IN_PROCESS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    Some(filler.finish().and_then(|pixmap| encode(&pixmap)))
 }
 
-/// [`draw`] from the SVG alone, every line parsed, painted, indexed and compressed, no drawing
-/// kept or used: what [`draw`] must look like, and its cost before the shortcut
-/// (`examples/board_png.rs`).
-pub fn draw_whole(svg: &str) -> Result<Vec<u8>, String> {
-    Ok(indexed::Indexed::of(&canvas::whole(svg)?)?.png())
+/// The SVG of what `paint` paints.
+pub fn svg_with(paint: impl FnOnce(&mut dyn Painter)) -> String {
+    let mut w = paint::SvgWriter::default();
+    paint(&mut w);
+    w.finish()
+}
+
+/// The PNG of what `paint` paints, at [`SCALE`] times its size.
+pub fn png_with(paint: impl FnOnce(&mut dyn Painter)) -> Result<Vec<u8>, String> {
+    let mut filler = paint::Filler::new(SCALE as f32);
+    paint(&mut filler);
+    encode(&filler.finish()?)
+}
+
+/// A painted picture as a PNG: 8-bit indices into a palette (`indexed::quantize`), deflated at
+/// zlib's fastest level (flate2) and written by the `png` crate. (The `png` crate's own fast level,
+/// fdeflate, finds only runs: a Hex board's mail was 116 KB with it against 67 KB; its default
+/// level cost 100 M instructions more a picture: docs/performance.md.)
+fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, String> {
+    use std::io::Write as _;
+    let fail = |e: &dyn std::fmt::Display| format!("the board picture: {e}");
+    let (width, height) = (pixmap.width(), pixmap.height());
+    let (palette, indices) = indexed::quantize(pixmap.data());
+    // Each row a filter byte, 0 (none: indices are names, not intensities), then its indices.
+    let mut raw = Vec::with_capacity(indices.len() + height as usize);
+    for row in indices.chunks(width as usize) {
+        raw.push(0);
+        raw.extend_from_slice(row);
+    }
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+    z.write_all(&raw).map_err(|e| fail(&e))?;
+    let idat = z.finish().map_err(|e| fail(&e))?;
+    let mut out = Vec::with_capacity(idat.len() + palette.len() + 64);
+    let mut e = ::png::Encoder::new(&mut out, width, height);
+    e.set_color(::png::ColorType::Indexed);
+    e.set_depth(::png::BitDepth::Eight);
+    e.set_palette(palette);
+    let mut w = e.write_header().map_err(|e| fail(&e))?;
+    w.write_chunk(::png::chunk::IDAT, &idat)
+        .map_err(|e| fail(&e))?;
+    w.finish().map_err(|e| fail(&e))?;
+    Ok(out)
 }
 
 /// The width and height in pixels of a PNG, read from its header; `None` for bytes that are not a
@@ -91,10 +122,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_board_renders_to_a_png_at_twice_its_size() {
+    fn a_board_paints_to_a_png_at_twice_its_size() {
         let g = crate::games::limit::Game::new(Default::default(), 2, 7).unwrap();
-        let svg = crate::games::limit::svg::svg(&g);
-        let png = draw(&svg).unwrap();
+        let before = draws();
+        let png = png_of(&g).unwrap().unwrap();
+        assert_eq!(draws(), before + 1);
         assert_eq!(&png[..8], PNG_SIGNATURE);
         // Base64 in the mail adds a third: the picture stays under 45 KB for a mail under 70 KB.
         assert!(
@@ -102,18 +134,19 @@ mod tests {
             "{} bytes",
             png.len()
         );
-        assert!(draw("<svg").is_err());
-        // A real PNG that another decoder reads, at twice the SVG's size, showing its background;
-        // the remembered picture shows the same pixels (its bytes may differ: a picture
-        // repainted from another keeps that one's palette).
-        let (width, height, buf) = indexed::tests::decode(&png);
-        assert_eq!(indexed::tests::decode(&super::png(&svg).unwrap()).2, buf);
-        let head = svg::parse_head(svg.lines().next().unwrap()).unwrap();
+        // A real PNG that another decoder reads, at twice the SVG's size, showing its background.
+        let (width, height, rgb) = same::rgb(&png);
+        let svg = svg_of(&g).unwrap();
+        let size = |key: &str| -> u32 {
+            let at = svg.find(&format!(" {key}=\"")).unwrap() + key.len() + 3;
+            svg[at..].split('"').next().unwrap().parse().unwrap()
+        };
         assert_eq!(
             (width, height),
-            (head.width as u32 * SCALE, head.height as u32 * SCALE)
+            (size("width") * SCALE, size("height") * SCALE)
         );
         assert_eq!(png_size(&png), Some((width, height)));
-        assert_eq!(buf[..3], [0xFA, 0xFA, 0xF5], "the background, top left");
+        assert_eq!(rgb[..3], [0xFA, 0xFA, 0xF5], "the background, top left");
+        assert_eq!(png_size(b"GIF89a"), None);
     }
 }

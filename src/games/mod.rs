@@ -318,9 +318,17 @@ pub trait GameState: Send {
     }
     /// The ASCII board a player reads (fits 72 columns at the default size), with legend and whose turn.
     fn render(&self) -> String;
+    /// Paints the board, with the last move marked, through `painter` (which writes the web's
+    /// SVG or fills the mail's PNG, see [`crate::picture::paint`]); false for a game without a
+    /// picture (nothing painted).
+    fn paint(&self, painter: &mut dyn crate::picture::Painter) -> bool {
+        let _ = painter;
+        false
+    }
     /// The board as an SVG picture, with the last move marked; `None` for a game without one.
+    /// Written by [`GameState::paint`].
     fn svg(&self) -> Option<String> {
-        None
+        crate::picture::svg_of(self)
     }
     /// The number of legal move sequences of length `depth` (perft), counting from this position.
     /// Games override this with a faster walk over their own types.

@@ -7,9 +7,7 @@
 //! the row above, so that a character cell's usual 1:2 aspect gives the hex lattice its true shape;
 //! row numbers stand at both ends of each row. The last stone is written in parentheses: `(B)`.
 
-use std::fmt::Write as _;
-
-use crate::html::escape as esc;
+use crate::picture::{Painter, Style};
 
 /// A stone's colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -137,20 +135,17 @@ const MARGIN: f64 = 30.0;
 /// The height of a line of text under the board.
 const LINE: f64 = 19.0;
 
-/// The six corners of the pointy-top hexagon at (x, y), as an SVG points list.
-fn corners(x: f64, y: f64, size: f64) -> String {
-    (0..6)
-        .map(|k| {
-            let a = std::f64::consts::PI / 180.0 * (60.0 * f64::from(k) - 30.0);
-            format!("{:.1},{:.1}", x + size * a.cos(), y + size * a.sin())
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+/// The six corners of the pointy-top hexagon at (x, y).
+fn corners(x: f64, y: f64, size: f64) -> [(f64, f64); 6] {
+    std::array::from_fn(|k| {
+        let a = std::f64::consts::PI / 180.0 * (60.0 * k as f64 - 30.0);
+        (x + size * a.cos(), y + size * a.sin())
+    })
 }
 
-/// The picture: hexagonal cells (shaded ones darker), stones as black and white discs, the last
-/// stone ringed in red, the row numbers and column letters, then [`Drawing::lines`] below.
-pub fn svg(d: &Drawing) -> String {
+/// Paints the picture: hexagonal cells (shaded ones darker), stones as black and white discs, the
+/// last stone ringed in red, the row numbers and column letters, then [`Drawing::lines`] below.
+pub fn paint(d: &Drawing, p: &mut dyn Painter) {
     let s3 = 3f64.sqrt();
     let place = |x: i32, row: f64| (f64::from(x) * HEX * s3 / 2.0, row * HEX * 1.5);
     let min_x = d.spots.iter().map(|s| s.x).min().unwrap_or(0) - 4;
@@ -167,66 +162,60 @@ pub fn svg(d: &Drawing) -> String {
         let (px, py) = place(x, row);
         (px + dx, py + dy)
     };
-    let mut out = String::new();
-    let _ = write!(
-        out,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" \
-         viewBox=\"0 0 {width:.0} {height:.0}\" font-family=\"DejaVu Sans, Verdana, sans-serif\">\n\
-         <title>{} board, move {}</title>\n\
-         <rect width=\"100%\" height=\"100%\" fill=\"#FFFFFF\"/>\n",
-        esc(&d.title),
-        d.move_number
-    );
+    p.begin(width, height, "DejaVu Sans, Verdana, sans-serif");
+    p.title(&format!("{} board, move {}", d.title, d.move_number));
+    p.background("#FFFFFF");
+    let name_style = Style {
+        fill: Some("#996633"),
+        font_size: Some(8.0),
+        anchor: Some("middle"),
+        ..Style::default()
+    };
+    let mark_style = Style {
+        fill: Some("none"),
+        stroke: Some("#FF3300"),
+        stroke_width: Some(3.0),
+        ..Style::default()
+    };
     for s in &d.spots {
         let (x, y) = at(s.x, f64::from(s.row));
         // Colours on the six-level grid the mail's paletted PNG keeps exactly (multiples of 0x33).
-        let fill = if s.shaded { "#CC9966" } else { "#FFCC99" };
-        let _ = write!(
-            out,
-            "<g class=\"cell\" data-name=\"{}\"><polygon points=\"{}\" fill=\"{fill}\" \
-             stroke=\"#663300\" stroke-width=\"1\"/>",
-            esc(&s.name),
-            corners(x, y, HEX)
-        );
+        let cell = Style {
+            fill: Some(if s.shaded { "#CC9966" } else { "#FFCC99" }),
+            stroke: Some("#663300"),
+            stroke_width: Some(1.0),
+            ..Style::default()
+        };
+        p.group(&[("class", "cell"), ("data-name", &s.name)]);
+        p.polygon(&corners(x, y, HEX), &cell, &[]);
         match s.stone {
             Some(stone) => {
-                let (fill, ring) = match stone {
-                    Stone::Black => ("#111111", "#000000"),
-                    Stone::White => ("#FFFFFF", "#333333"),
+                let (fill, ring, class) = match stone {
+                    Stone::Black => ("#111111", "#000000", "stone black"),
+                    Stone::White => ("#FFFFFF", "#333333", "stone white"),
                 };
-                let _ = write!(
-                    out,
-                    "<circle class=\"stone {}\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{:.1}\" fill=\"{fill}\" \
-                     stroke=\"{ring}\" stroke-width=\"1.5\"/>",
-                    if stone == Stone::Black {
-                        "black"
-                    } else {
-                        "white"
-                    },
-                    HEX * 0.72
-                );
+                let style = Style {
+                    fill: Some(fill),
+                    stroke: Some(ring),
+                    stroke_width: Some(1.5),
+                    ..Style::default()
+                };
+                p.circle(x, y, HEX * 0.72, &style, &[("class", class)]);
             }
-            None => {
-                let _ = write!(
-                    out,
-                    "<text x=\"{x:.1}\" y=\"{:.1}\" font-size=\"8\" fill=\"#996633\" \
-                     text-anchor=\"middle\">{}</text>",
-                    y + 3.0,
-                    esc(&s.name)
-                );
-            }
+            None => p.text(x, y + 3.0, &s.name, &name_style, &[]),
         }
         if s.marked {
-            let _ = write!(
-                out,
-                "<circle class=\"last-move\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{:.1}\" fill=\"none\" \
-                 stroke=\"#FF3300\" stroke-width=\"3\"/>",
-                HEX * 0.45
-            );
+            p.circle(x, y, HEX * 0.45, &mark_style, &[("class", "last-move")]);
         }
-        out.push_str("</g>\n");
+        p.end_group();
     }
     // Row numbers at both ends of each row, then the column letters.
+    let label = Style {
+        fill: Some("#333333"),
+        font_size: Some(11.0),
+        anchor: Some("middle"),
+        ..Style::default()
+    };
     for row in 1..=d.rows {
         let xs = d.spots.iter().filter(|s| s.row == row).map(|s| s.x);
         let (Some(lo), Some(hi)) = (xs.clone().min(), xs.max()) else {
@@ -234,35 +223,23 @@ pub fn svg(d: &Drawing) -> String {
         };
         for x in [lo - 2, hi + 2] {
             let (px, py) = at(x, f64::from(row));
-            let _ = writeln!(
-                out,
-                "<text class=\"row\" x=\"{px:.1}\" y=\"{:.1}\" font-size=\"11\" fill=\"#333333\" \
-                 text-anchor=\"middle\">{row}</text>",
-                py + 4.0
-            );
+            p.text(px, py + 4.0, &row.to_string(), &label, &[("class", "row")]);
         }
     }
     for l in &d.labels {
         let (px, py) = at(l.x, f64::from(l.row));
-        let _ = writeln!(
-            out,
-            "<text class=\"column\" x=\"{px:.1}\" y=\"{:.1}\" font-size=\"11\" fill=\"#333333\" \
-             text-anchor=\"middle\">{}</text>",
-            py + 4.0,
-            esc(&l.text)
-        );
+        p.text(px, py + 4.0, &l.text, &label, &[("class", "column")]);
     }
     let base = board_h + 2.0 * MARGIN + 4.0;
+    let status = Style {
+        fill: Some("#111111"),
+        font_size: Some(13.0),
+        ..Style::default()
+    };
     for (k, line) in d.lines.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "<text class=\"status\" x=\"{MARGIN}\" y=\"{:.0}\" font-size=\"13\" fill=\"#111111\">{}</text>",
-            base + LINE * k as f64,
-            esc(line)
-        );
+        let y = (base + LINE * k as f64).round();
+        p.text(MARGIN, y, line, &status, &[("class", "status")]);
     }
-    out.push_str("</svg>\n");
-    out
 }
 
 #[cfg(test)]
@@ -315,7 +292,7 @@ mod tests {
 
     #[test]
     fn the_picture_has_every_cell_stone_and_label() {
-        let pic = svg(&drawing());
+        let pic = crate::picture::svg_with(|p| paint(&drawing(), p));
         assert_eq!(pic.matches("class=\"cell\"").count(), 3);
         assert_eq!(pic.matches("class=\"stone black\"").count(), 1);
         assert_eq!(pic.matches("class=\"stone white\"").count(), 1);

@@ -103,11 +103,7 @@ impl OutgoingMail {
             builder = builder.envelope(envelope);
         }
         // A picture that cannot be drawn leaves the mail as text alone: the text says everything.
-        let png = match (&self.picture, &self.png) {
-            (None, _) => None,
-            (Some(_), Some(png)) => Some(png.clone()),
-            (Some(svg), None) => super::draw_picture(svg).ok().map(std::sync::Arc::new),
-        };
+        let png = self.picture.as_ref().map(|p| p.0.as_slice());
         let text = || {
             SinglePart::builder()
                 .header(ContentType::TEXT_PLAIN)

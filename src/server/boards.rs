@@ -11,6 +11,36 @@ use crate::storage::{Comment, GameRow, Listed, SavedStatus, StorageError, Tx};
 use crate::summary::{self, SubjectState, Summary};
 
 impl Core {
+    /// The PNG of `state`'s board for the mails of game `row`: the one kept with the game when
+    /// this position was painted before (keyed by [`crate::mail_out::picture_digest`] of its
+    /// SVG, so a changed position never finds another's), else painted now and kept. `None` for
+    /// a game without a picture, or one that could not be painted (said on stderr).
+    fn board_picture(
+        &self,
+        tx: &Tx<'_>,
+        row: &GameRow,
+        state: &dyn GameState,
+    ) -> Result<Option<Vec<u8>>, StorageError> {
+        let Some(svg) = crate::picture::svg_of(state) else {
+            return Ok(None);
+        };
+        let digest = crate::mail_out::picture_digest(&svg);
+        if let Some(png) = tx.picture(row.id, &digest)? {
+            return Ok(Some(png));
+        }
+        match crate::picture::png_of(state) {
+            Some(Ok(png)) => {
+                tx.keep_picture(row.id, &digest, &png, self.now)?;
+                Ok(Some(png))
+            }
+            Some(Err(e)) => {
+                eprintln!("pbem: no picture for board {}: {e}", row.board);
+                Ok(None)
+            }
+            None => Ok(None),
+        }
+    }
+
     /// The current summary of a board, if it exists and loads (for error mails).
     pub(super) fn board_text(
         &self,
@@ -163,21 +193,27 @@ impl Core {
                 format!("{top}\n{body}")
             }
         };
-        // One SVG for every mail of this move: the first mail sent draws it and keeps it with the
-        // game (`Core::with_png`), and every other mail of this position reads it.
+        // One picture for every mail of this position, painted here from it (no SVG read back)
+        // and kept with the game, so that a later mail of the same position (a chat's, a
+        // proposal's, another process's) reads it; a picture that cannot be painted leaves the
+        // mails as text alone.
         let picture = match self.cfg.mail.pictures {
-            true => state.svg().map(|svg| {
-                let details = self.summary_with(tx, rules, row, state, comments, false)?;
-                Ok::<_, StorageError>((svg, details + &web_line))
-            }),
+            true => self
+                .board_picture(tx, row, state)?
+                .map(|png| {
+                    let details = self.summary_with(tx, rules, row, state, comments, false)?;
+                    Ok::<_, StorageError>((
+                        crate::mail_out::Png(std::sync::Arc::new(png)),
+                        details + &web_line,
+                    ))
+                }),
             false => None,
         }
         .transpose()?;
         // The HTML part says what the text part says: the same news and line to send.
         let picture_for = |reader: Reader| {
-            picture.as_ref().map(|(svg, details)| Picture {
-                svg: svg.clone(),
-                game: row.id,
+            picture.as_ref().map(|(png, details)| Picture {
+                png: png.clone(),
                 page: BoardPage {
                     news: news::news_of(&news, reader),
                     send: match reader {

@@ -2,14 +2,8 @@
 //! to one address (hourly; daily for a new address; quiet after a run of errors), the addresses that
 //! refuse mail, queueing in the outbox and sending after the commit.
 
-use std::borrow::Cow;
-use std::sync::Arc;
-
 use super::{Core, Origin, Outcome};
-use crate::mail_out::{
-    AUTO_GENERATED, AUTO_REPLIED, OutgoingMail, SendError, draw_picture, new_message_id,
-    picture_digest,
-};
+use crate::mail_out::{AUTO_GENERATED, AUTO_REPLIED, OutgoingMail, SendError, new_message_id};
 use crate::storage::{Bounce, Db, ReplyStanding, StorageError, Tx};
 
 /// The longest quiet spell (issue 22, item 8), in days; each spell is twice the one before.
@@ -34,12 +28,6 @@ fn bounce_note(b: &Bounce, this_one: bool) -> String {
         b.refusal,
     )
 }
-
-/// The picture of the last mail sent in one sending: the mails of one position (each player's,
-/// each subscriber's) go one after another and share its bytes. One picture, so the memory of a
-/// sending is bounded however many positions it shows.
-#[derive(Default)]
-pub(super) struct LastPicture(Option<([u8; 32], Arc<Vec<u8>>)>);
 
 /// A board mail's place in the thread of its game for its reader (issue 25, section 2).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -91,11 +79,9 @@ impl Core {
         let mut sent = 0;
         // Read once (`queue` made it): a failure only leaves the mails with the From as sender.
         let secret = db.reply_secret().ok().flatten();
-        let mut last = LastPicture::default();
         for (id, mail) in ids.iter().zip(mails) {
-            let ready = self.with_return_path(secret.as_deref(), *id, mail);
             let sent_now = self.mailer.send_outbox(
-                &self.with_png(db, ready, &mut last),
+                &self.with_return_path(secret.as_deref(), *id, mail),
                 *id,
                 |to| db.hand_over_claim(*id, to).map_err(|e| e.to_string()),
                 || db.mark_sent(*id, self.now),
@@ -113,61 +99,6 @@ impl Core {
             }
         }
         sent
-    }
-
-    /// `mail` with its picture's PNG, when it has a picture: the picture of the mail sent just
-    /// before when it is the same, else the one kept with the game (`storage::pictures`), else
-    /// drawn now and kept there for every later mail of the same position, in this process or
-    /// another. A picture that cannot be drawn leaves the mail as text alone, which says
-    /// everything; one that cannot be kept is drawn again by the next mail that shows it.
-    pub(super) fn with_png<'m>(
-        &self,
-        db: &Db,
-        mail: Cow<'m, OutgoingMail>,
-        last: &mut LastPicture,
-    ) -> Cow<'m, OutgoingMail> {
-        let Some(svg) = mail.picture.as_deref().filter(|_| mail.png.is_none()) else {
-            return mail;
-        };
-        let digest = picture_digest(svg);
-        let mut png = last
-            .0
-            .as_ref()
-            .filter(|(d, _)| *d == digest)
-            .map(|(_, p)| p.clone());
-        if let (None, Some(game)) = (&png, mail.picture_game) {
-            match db.picture(game, &digest) {
-                Ok(kept) => png = kept.map(Arc::new),
-                Err(e) => eprintln!("pbem: a board picture could not be read ({e}): drawn again"),
-            }
-        }
-        let png = match png {
-            Some(png) => png,
-            None => match draw_picture(svg) {
-                Ok(drawn) => {
-                    let drawn = Arc::new(drawn);
-                    if let Some(game) = mail.picture_game
-                        && let Err(e) = db.keep_picture(game, &digest, &drawn, self.now)
-                    {
-                        eprintln!(
-                            "pbem: a board picture could not be kept ({e}): the next mail of \
-                             the same board draws it again"
-                        );
-                    }
-                    drawn
-                }
-                Err(e) => {
-                    eprintln!("pbem: a board picture could not be drawn ({e}): text alone");
-                    let mut text = mail.into_owned();
-                    text.picture = None;
-                    return Cow::Owned(text);
-                }
-            },
-        };
-        last.0 = Some((digest, png.clone()));
-        let mut with = mail.into_owned();
-        with.png = Some(png);
-        Cow::Owned(with)
     }
 
     /// Records a mail that was not sent: a temporary failure is tried again by the next flush; a
@@ -409,11 +340,9 @@ impl Core {
         thread: Option<Thread>,
     ) -> OutgoingMail {
         let auto = if reply { AUTO_REPLIED } else { AUTO_GENERATED };
-        let game = picture.as_ref().map(|p| p.game);
-        let (svg, page) = picture.map(|p| (p.svg, p.page)).unzip();
+        let (png, page) = picture.map(|p| (p.png, p.page)).unzip();
         let mut mail = OutgoingMail::new(&self.cfg.server, to, subject, body, auto, self.now)
-            .with_picture(svg)
-            .with_picture_game(game)
+            .with_picture(png)
             .with_page(page);
         if reply {
             mail = mail.replying_to(origin.message_id.as_deref(), &origin.references);

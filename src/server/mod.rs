@@ -183,7 +183,7 @@ struct Letter {
     /// True for the answer to the sender (auto-replied, threaded); false for mail to others
     /// (auto-generated).
     reply: bool,
-    /// The board as SVG, for the picture of a board mail (`mail.pictures`), with what the HTML
+    /// The board's picture, for a board mail (`mail.pictures`), with what the HTML
     /// part shows around it.
     picture: Option<Picture>,
     /// A letter to one player that a reply may answer without a password: it gets that player's
@@ -205,12 +205,11 @@ struct Sign {
     target: crate::reply_token::Target,
 }
 
-/// A board mail's picture (the board as SVG) and its HTML part's words.
+/// A board mail's picture (the board's PNG, painted once for every mail of the move) and its HTML
+/// part's words.
 #[derive(Clone)]
 struct Picture {
-    svg: String,
-    /// The game row whose board it is: the picture is kept under it once drawn.
-    game: i64,
+    png: crate::mail_out::Png,
     page: crate::mail_out::BoardPage,
 }
 
@@ -713,7 +712,6 @@ impl Server {
             }
             let secret = self.db.reply_secret()?;
             let mut any_failed = false;
-            let mut last = letters::LastPicture::default();
             for row in rows {
                 let now = self.core.now;
                 // Delivered by the hand-off of a sender that died before recording it: not again.
@@ -726,11 +724,7 @@ impl Server {
                 let mail = serde_json::from_str::<OutgoingMail>(&row.mail);
                 let sent = match &mail {
                     Ok(mail) => self.core.mailer.send_outbox(
-                        &self.core.with_png(
-                            db,
-                            self.core.with_return_path(secret.as_deref(), row.id, mail),
-                            &mut last,
-                        ),
+                        &self.core.with_return_path(secret.as_deref(), row.id, mail),
                         row.id,
                         |to| db.hand_over_claim(row.id, to).map_err(|e| e.to_string()),
                         || db.mark_sent(row.id, now),

@@ -5,7 +5,7 @@
 
 use rusqlite::{OptionalExtension, params};
 
-use super::{Db, Result};
+use super::{Db, Result, Tx};
 
 /// How many pictures a game keeps: the position now, and one other (the position before, which an
 /// undo returns to, or an older one that a mail showed).
@@ -21,32 +21,33 @@ pub(crate) const TRIM: &str = "DELETE FROM pictures WHERE game_id = ?1 AND id NO
 /// The statement of [`Db::prune_pictures`].
 pub(crate) const PRUNE: &str = "DELETE FROM pictures WHERE drawn_at < ?1";
 
-impl Db {
+impl Tx<'_> {
     /// The picture of game `game_id` drawn from the document with this digest, if it is kept.
     pub fn picture(&self, game_id: i64, digest: &[u8]) -> Result<Option<Vec<u8>>> {
         Ok(self
-            .conn
+            .0
             .prepare_cached(PICTURE)?
             .query_row(params![game_id, digest], |r| r.get(0))
             .optional()?)
     }
 
-    /// Keeps a picture just drawn, as the game's latest: its older pictures beyond
-    /// [`PICTURES_PER_GAME`] go. A game that no longer exists keeps nothing (the picture was of
-    /// a mail queued before it went).
+    /// Keeps a picture just painted, as the game's latest: its older pictures beyond
+    /// [`PICTURES_PER_GAME`] go. A game that no longer exists keeps nothing.
     pub fn keep_picture(&self, game_id: i64, digest: &[u8], png: &[u8], now: i64) -> Result<()> {
-        let tx = self.conn.unchecked_transaction()?;
-        tx.prepare_cached(
-            "INSERT OR REPLACE INTO pictures (game_id, digest, png, drawn_at)
-             SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM games WHERE id = ?1)",
-        )?
-        .execute(params![game_id, digest, png, now])?;
-        tx.prepare_cached(TRIM)?
+        self.0
+            .prepare_cached(
+                "INSERT OR REPLACE INTO pictures (game_id, digest, png, drawn_at)
+                 SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM games WHERE id = ?1)",
+            )?
+            .execute(params![game_id, digest, png, now])?;
+        self.0
+            .prepare_cached(TRIM)?
             .execute(params![game_id, PICTURES_PER_GAME as i64])?;
-        tx.commit()?;
         Ok(())
     }
+}
 
+impl Db {
     /// Deletes the pictures drawn before `before` (unix seconds): of games finished or left alone
     /// since. A mail that shows one again draws it again. Returns how many went.
     pub fn prune_pictures(&self, before: i64) -> Result<usize> {
@@ -79,35 +80,35 @@ mod tests {
         let g2 = tx
             .insert_game("limit", 102, "{}", &status, &[alice, bob], 10)
             .unwrap();
-        tx.commit().unwrap();
-
-        db.keep_picture(g1, b"one", b"png one", 100).unwrap();
-        db.keep_picture(g2, b"one", b"png of game 2", 100).unwrap();
+        tx.keep_picture(g1, b"one", b"png one", 100).unwrap();
+        tx.keep_picture(g2, b"one", b"png of game 2", 100).unwrap();
         assert_eq!(
-            db.picture(g1, b"one").unwrap().as_deref(),
+            tx.picture(g1, b"one").unwrap().as_deref(),
             Some(&b"png one"[..])
         );
-        assert_eq!(db.picture(g1, b"two").unwrap(), None, "another document");
+        assert_eq!(tx.picture(g1, b"two").unwrap(), None, "another document");
         assert_eq!(
-            db.picture(g2, b"one").unwrap().as_deref(),
+            tx.picture(g2, b"one").unwrap().as_deref(),
             Some(&b"png of game 2"[..]),
             "the same digest in another game is that game's own"
         );
-        db.keep_picture(g1, b"two", b"png two", 200).unwrap();
-        db.keep_picture(g1, b"three", b"png three", 300).unwrap();
-        assert_eq!(db.picture(g1, b"one").unwrap(), None, "two kept a game");
-        assert!(db.picture(g1, b"two").unwrap().is_some());
-        assert!(db.picture(g1, b"three").unwrap().is_some());
+        tx.keep_picture(g1, b"two", b"png two", 200).unwrap();
+        tx.keep_picture(g1, b"three", b"png three", 300).unwrap();
+        assert_eq!(tx.picture(g1, b"one").unwrap(), None, "two kept a game");
+        assert!(tx.picture(g1, b"two").unwrap().is_some());
+        assert!(tx.picture(g1, b"three").unwrap().is_some());
         assert!(
-            db.picture(g2, b"one").unwrap().is_some(),
+            tx.picture(g2, b"one").unwrap().is_some(),
             "other games keep theirs"
         );
         // A game that is gone keeps nothing.
-        db.keep_picture(9999, b"x", b"png", 300).unwrap();
-        assert_eq!(db.picture(9999, b"x").unwrap(), None);
+        tx.keep_picture(9999, b"x", b"png", 300).unwrap();
+        assert_eq!(tx.picture(9999, b"x").unwrap(), None);
 
+        tx.commit().unwrap();
         assert_eq!(db.prune_pictures(200).unwrap(), 1, "game 2's, drawn at 100");
-        assert_eq!(db.picture(g2, b"one").unwrap(), None);
-        assert!(db.picture(g1, b"two").unwrap().is_some(), "drawn at 200");
+        let tx = db.transaction().unwrap();
+        assert_eq!(tx.picture(g2, b"one").unwrap(), None);
+        assert!(tx.picture(g1, b"two").unwrap().is_some(), "drawn at 200");
     }
 }

@@ -181,9 +181,9 @@ fn each_position_is_drawn_once_however_many_mails_show_it() {
     };
     let who = ["alice", "bob"][seat];
     let mv = g.legal_moves()[0].clone();
-    let before = pbem::mail_out::pictures_drawn_here();
+    let before = pbem::picture::draws();
     admin(&format!("limit move 101 {who} pw-{who} {mv}"));
-    let drawn = pbem::mail_out::pictures_drawn_here() - before;
+    let drawn = pbem::picture::draws() - before;
     let with_picture = std::fs::read_dir(&outbox)
         .unwrap()
         .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())

@@ -198,3 +198,42 @@ fn with_a_web_address_every_board_mail_links_to_its_game_page() {
             .all(|m| !m.body.contains("on the web"))
     );
 }
+
+/// The picture is painted when the board mails are made (issue 36 section 4): each queued board
+/// mail holds the PNG itself (base64 under `png` in the outbox's JSON), never the SVG to be drawn
+/// when it is sent, and the mail sent carries exactly those bytes.
+#[test]
+fn a_queued_board_mail_holds_the_painted_png_not_svg() {
+    let (env, _) = game_with("");
+    let rows: Vec<String> = {
+        let c = env.sqlite();
+        let mut q = c.prepare("SELECT mail FROM outbox").unwrap();
+        q.query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    let boards: Vec<&String> = rows.iter().filter(|m| m.contains(": new game")).collect();
+    assert_eq!(boards.len(), 2, "one board mail to each player: {rows:#?}");
+    let mut pngs = Vec::new();
+    for json in &boards {
+        assert!(!json.contains("<svg"), "no SVG queued: {json}");
+        let mail: serde_json::Value = serde_json::from_str(json).unwrap();
+        let png = mail["png"].as_str().expect("the PNG, in base64");
+        assert!(png.starts_with("iVBORw0KGgo"), "a PNG's signature");
+        pngs.push(png.to_string());
+    }
+    assert_eq!(pngs[0], pngs[1], "painted once for both mails");
+    let sent = env
+        .take_mails()
+        .into_iter()
+        .find(|m| m.to == ["bob@example.org"] && m.first_line().contains(": new game"))
+        .unwrap();
+    let msg = MessageParser::default().parse(sent.raw.as_bytes()).unwrap();
+    let picture = msg.attachments().next().expect("the inline picture");
+    use base64::Engine as _;
+    let queued = base64::engine::general_purpose::STANDARD
+        .decode(&pngs[0])
+        .unwrap();
+    assert_eq!(picture.contents(), queued.as_slice());
+}

@@ -332,8 +332,6 @@ fn board_mail(to: &[&str]) -> OutgoingMail {
         x_loop: "pbem@example.org".to_string(),
         date_unix: 1_700_000_000,
         picture: None,
-        picture_game: None,
-        png: None,
         page: None,
         attachments: Vec::new(),
         reply_to: None,

@@ -610,8 +610,6 @@ fn flush_takes_a_dead_claimers_mail_at_once_and_leaves_a_live_claimers_alone() {
             x_loop: "pbem@localhost".into(),
             date_unix: NOW,
             picture: None,
-            picture_game: None,
-            png: None,
             page: None,
             attachments: Vec::new(),
             reply_to: None,

@@ -279,8 +279,9 @@ impl GameState for AtaxxGame {
         render::ascii(self)
     }
 
-    fn svg(&self) -> Option<String> {
-        Some(render::svg(self))
+    fn paint(&self, p: &mut dyn crate::picture::Painter) -> bool {
+        render::paint(self, p);
+        true
     }
 
     fn perft(&self, depth: u32) -> u64 {

@@ -8,7 +8,7 @@ use super::geometry::Shape;
 use super::rules::Move;
 use crate::games::board::{Board, Cell, Grid, LastMove, Mark, SideInfo, Spot};
 use crate::games::{GameState, Outcome, Status};
-use crate::html::escape as esc;
+use crate::picture::{Painter, Style};
 
 /// The letters of the pieces: Black `X`, White `O` (as UAI positions write them).
 const LETTERS: [char; 2] = ['X', 'O'];
@@ -194,9 +194,9 @@ pub fn board_view(g: &AtaxxGame) -> Board {
 const UNIT: f64 = 44.0;
 const MARGIN: f64 = 30.0;
 
-/// The board as an SVG picture: cells with their names, pieces as discs, the last move ringed (and a
-/// jump's origin dashed), the status below.
-pub fn svg(g: &AtaxxGame) -> String {
+/// Paints the board: cells with their names, pieces as discs, the last move ringed (and a jump's
+/// origin dashed), the status below.
+pub fn paint(g: &AtaxxGame, pt: &mut dyn Painter) {
     let geo = g.geometry();
     let p = g.position();
     let s3 = 3f64.sqrt();
@@ -227,76 +227,83 @@ pub fn svg(g: &AtaxxGame) -> String {
         h = h.max(y);
     }
     let (w, h) = (w + UNIT / 2.0 + MARGIN, h + UNIT / 2.0 + MARGIN + 30.0);
-    let mut out = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.0}\" height=\"{h:.0}\" \
-         viewBox=\"0 0 {w:.0} {h:.0}\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n\
-         <title>{} move {}</title>\n<rect width=\"100%\" height=\"100%\" fill=\"#c9d7c0\"/>\n",
+    pt.begin(w, h, "DejaVu Sans, Arial, sans-serif");
+    pt.title(&format!(
+        "{} move {}",
         super::title(geo.shape),
         g.move_number()
-    );
+    ));
+    pt.background("#c9d7c0");
+    let cell = Style {
+        fill: Some("#e8efe3"),
+        stroke: Some("#6b7f62"),
+        stroke_width: Some(1.0),
+        ..Style::default()
+    };
+    let name = Style {
+        fill: Some("#6b7f62"),
+        font_size: Some(8.0),
+        anchor: Some("middle"),
+        ..Style::default()
+    };
     let last = g.last_move().map(|(_, m)| m);
     for c in 0..geo.cells() {
         let (x, y) = centre(c);
-        let shape = match geo.shape {
-            Shape::Square => format!(
-                "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{UNIT:.1}\" height=\"{UNIT:.1}\"",
-                x - UNIT / 2.0,
-                y - UNIT / 2.0
-            ),
+        match geo.shape {
+            Shape::Square => pt.rect(x - UNIT / 2.0, y - UNIT / 2.0, UNIT, UNIT, 0.0, &cell, &[]),
             Shape::Hexagon => {
                 let r = UNIT / s3;
-                let pts: Vec<String> = (0..6)
-                    .map(|k| {
-                        let a = std::f64::consts::PI / 180.0 * (60.0 * f64::from(k) - 30.0);
-                        format!("{:.1},{:.1}", x + r * a.cos(), y + r * a.sin())
-                    })
-                    .collect();
-                format!("<polygon points=\"{}\"", pts.join(" "))
+                let corners: [(f64, f64); 6] = std::array::from_fn(|k| {
+                    let a = std::f64::consts::PI / 180.0 * (60.0 * k as f64 - 30.0);
+                    (x + r * a.cos(), y + r * a.sin())
+                });
+                pt.polygon(&corners, &cell, &[]);
             }
-        };
-        let _ = writeln!(
-            out,
-            "{shape} fill=\"#e8efe3\" stroke=\"#6b7f62\" stroke-width=\"1\"/>\
-             <text x=\"{x:.1}\" y=\"{:.1}\" font-size=\"8\" fill=\"#6b7f62\" \
-             text-anchor=\"middle\">{}</text>",
-            y + UNIT * 0.42 - 4.0,
-            esc(&geo.name(c))
-        );
+        }
+        pt.text(x, y + UNIT * 0.42 - 4.0, &geo.name(c), &name, &[]);
         if let Some(s) = (0..2).find(|&s| p.pieces[s].has(c)) {
-            let _ = writeln!(
-                out,
-                "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{:.1}\" fill=\"{}\" stroke=\"{}\" \
-                 stroke-width=\"2\" data-side=\"{}\"/>",
+            let piece = Style {
+                fill: Some(FILL[s]),
+                stroke: Some(RING[s]),
+                stroke_width: Some(2.0),
+                ..Style::default()
+            };
+            pt.circle(
+                x,
+                y,
                 UNIT * 0.33,
-                FILL[s],
-                RING[s],
-                ["black", "white"][s]
+                &piece,
+                &[("data-side", ["black", "white"][s])],
             );
         }
-        let ring = match last {
-            Some(Move::Clone(to) | Move::Jump(_, to)) if to == c => Some("none"),
-            Some(Move::Jump(from, _)) if from == c => Some("5,4"),
+        let ring: Option<&[f32]> = match last {
+            Some(Move::Clone(to) | Move::Jump(_, to)) if to == c => Some(&[]),
+            Some(Move::Jump(from, _)) if from == c => Some(&[5.0, 4.0]),
             _ => None,
         };
         if let Some(dash) = ring {
-            let _ = writeln!(
-                out,
-                "<circle class=\"last\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{:.1}\" fill=\"none\" \
-                 stroke=\"#d55e00\" stroke-width=\"3\" stroke-dasharray=\"{dash}\"/>",
-                UNIT * 0.42
-            );
+            let style = Style {
+                fill: Some("none"),
+                stroke: Some("#d55e00"),
+                stroke_width: Some(3.0),
+                dash,
+                ..Style::default()
+            };
+            pt.circle(x, y, UNIT * 0.42, &style, &[("class", "last")]);
         }
     }
-    let _ = writeln!(
-        out,
-        "<text x=\"{MARGIN:.0}\" y=\"{:.1}\" font-size=\"14\" fill=\"#1a1a1a\">{} · Black {} \
-         White {}</text>\n</svg>",
-        h - MARGIN + 6.0,
-        esc(&status_line(g)),
+    let status = Style {
+        fill: Some("#1a1a1a"),
+        font_size: Some(14.0),
+        ..Style::default()
+    };
+    let line = format!(
+        "{} · Black {} White {}",
+        status_line(g),
         p.pieces[0].count(),
         p.pieces[1].count()
     );
-    out
+    pt.text(MARGIN, h - MARGIN + 6.0, &line, &status, &[]);
 }
 
 #[cfg(test)]
@@ -318,7 +325,7 @@ mod tests {
             let widest = text.lines().map(|l| l.chars().count()).max().unwrap();
             assert!(widest <= 72, "{shape:?} {size}: {widest}\n{text}");
             assert!(text.contains('['), "the last move is marked\n{text}");
-            let svg = svg(&g);
+            let svg = crate::picture::svg_with(|p| paint(&g, p));
             assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
             let pieces = g.position().pieces[0].count() + g.position().pieces[1].count();
             assert_eq!(svg.matches("data-side=").count(), pieces as usize);

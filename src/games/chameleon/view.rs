@@ -75,9 +75,10 @@ pub fn render(g: &ChameleonGame) -> String {
     out
 }
 
-/// The SVG picture: Vertical's edges dark, Horizontal's white.
-pub fn svg(g: &ChameleonGame) -> String {
-    draw::svg(
+/// The picture: Vertical's edges dark, Horizontal's white.
+pub fn paint(g: &ChameleonGame, p: &mut dyn crate::picture::Painter) {
+    draw::paint(
+        p,
         g.grid(),
         g.chains().stones(),
         &draw::Palette {
@@ -87,7 +88,7 @@ pub fn svg(g: &ChameleonGame) -> String {
         },
         last_cell(g),
         &status_line(g),
-    )
+    );
 }
 
 /// The position as the neutral board: cells numbered from 1 in row order, `q` the column and `r` the

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use super::CupsGame;
 use super::rules::Move;
 use crate::games::{GameState, Outcome, Status};
-use crate::html::escape as esc;
+use crate::picture::{Painter, Style};
 
 /// One line: whose turn or how it ended.
 pub fn status_line(g: &CupsGame) -> String {
@@ -73,27 +73,44 @@ const MARGIN: f64 = 24.0;
 /// numbers inside the cups were 9 units high, unreadable on a phone).
 const LABELS: f64 = 22.0;
 
-/// The picture: two rows of cups with their bean counts, each row's cup numbers outside it (North's
-/// above, South's below), the bowls at the ends named for their owners, the reserves and the status
-/// below.
-pub fn svg(g: &CupsGame) -> String {
+/// Paints the picture: two rows of cups with their bean counts, each row's cup numbers outside it
+/// (North's above, South's below), the bowls at the ends named for their owners, the reserves and
+/// the status below.
+pub fn paint(g: &CupsGame, pt: &mut dyn Painter) {
     let p = g.position();
     let n = p.n as usize;
     let last = last_cup(g);
     let top = MARGIN + LABELS;
     let w = MARGIN * 2.0 + CUP * (n as f64 + 2.0);
     let h = top + CUP * 2.0 + LABELS + 70.0;
-    let mut out = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.0}\" height=\"{h:.0}\" \
-         viewBox=\"0 0 {w:.0} {h:.0}\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n\
-         <title>Cups move {}</title>\n<rect width=\"100%\" height=\"100%\" fill=\"#f3e7cf\"/>\n\
-         <rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\" rx=\"28\" fill=\"#b07b45\"/>\n",
-        g.move_number(),
+    pt.begin(w, h, "DejaVu Sans, Arial, sans-serif");
+    pt.title(&format!("Cups move {}", g.move_number()));
+    pt.background("#f3e7cf");
+    let fill = |fill| Style {
+        fill: Some(fill),
+        ..Style::default()
+    };
+    pt.rect(
         MARGIN - 6.0,
         top - 6.0,
         CUP * (n as f64 + 2.0) + 12.0,
-        CUP * 2.0 + 12.0
+        CUP * 2.0 + 12.0,
+        28.0,
+        &fill("#b07b45"),
+        &[],
     );
+    let white = |size| Style {
+        fill: Some("#fff"),
+        font_size: Some(size),
+        anchor: Some("middle"),
+        ..Style::default()
+    };
+    let label = Style {
+        fill: Some("#333"),
+        font_size: Some(13.0),
+        anchor: Some("middle"),
+        ..Style::default()
+    };
     // North's bowl on the left (North's right), South's on the right; each named on its owner's
     // side of the board.
     for (seat, x) in [(1usize, MARGIN), (0, MARGIN + CUP * (n as f64 + 1.0))] {
@@ -102,24 +119,20 @@ pub fn svg(g: &CupsGame) -> String {
         } else {
             top + CUP * 2.0 + 24.0
         };
-        let _ = writeln!(
-            out,
-            "<rect class=\"bowl\" data-side=\"{}\" x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" \
-             height=\"{:.1}\" rx=\"22\" fill=\"#5c3a1a\"/><text x=\"{:.1}\" y=\"{:.1}\" \
-             font-size=\"20\" fill=\"#fff\" text-anchor=\"middle\">{}</text>\
-             <text class=\"label\" x=\"{:.1}\" y=\"{name_y:.1}\" font-size=\"13\" fill=\"#333\" \
-             text-anchor=\"middle\">{}</text>",
-            ["south", "north"][seat],
+        let side = ["south", "north"][seat];
+        pt.rect(
             x + 4.0,
             top + 4.0,
             CUP - 8.0,
             CUP * 2.0 - 8.0,
-            x + CUP / 2.0,
-            top + CUP + 7.0,
-            p.bowls[seat],
-            x + CUP / 2.0,
-            ["South", "North"][seat],
+            22.0,
+            &fill("#5c3a1a"),
+            &[("class", "bowl"), ("data-side", side)],
         );
+        let beans = p.bowls[seat].to_string();
+        pt.text(x + CUP / 2.0, top + CUP + 7.0, &beans, &white(20.0), &[]);
+        let name = ["South", "North"][seat];
+        pt.text(x + CUP / 2.0, name_y, name, &label, &[("class", "label")]);
     }
     for seat in 0..2 {
         for i in 0..n {
@@ -127,10 +140,10 @@ pub fn svg(g: &CupsGame) -> String {
             let col = if seat == 0 { i } else { n - 1 - i };
             let x = MARGIN + CUP * (col as f64 + 1.5);
             let y = top + CUP * if seat == 0 { 1.5 } else { 0.5 };
-            let ring = if last == Some((seat, i)) {
-                "stroke=\"#d55e00\" stroke-width=\"4\""
+            let (ring, width) = if last == Some((seat, i)) {
+                ("#d55e00", 4.0)
             } else {
-                "stroke=\"#5c3a1a\" stroke-width=\"1.5\""
+                ("#5c3a1a", 1.5)
             };
             // The number outside the board, beside its own row.
             let number_y = if seat == 0 {
@@ -138,37 +151,42 @@ pub fn svg(g: &CupsGame) -> String {
             } else {
                 top - 12.0
             };
-            let _ = writeln!(
-                out,
-                "<circle class=\"cup\" data-side=\"{}\" data-cup=\"{}\" cx=\"{x:.1}\" cy=\"{y:.1}\" \
-                 r=\"{:.1}\" fill=\"#7a4f28\" {ring}/><text x=\"{x:.1}\" y=\"{:.1}\" \
-                 font-size=\"18\" fill=\"#fff\" text-anchor=\"middle\">{}</text>\
-                 <text class=\"label\" x=\"{x:.1}\" y=\"{number_y:.1}\" font-size=\"13\" \
-                 fill=\"#333\" text-anchor=\"middle\">{}</text>",
-                ["south", "north"][seat],
-                i + 1,
-                CUP * 0.4,
-                y + 6.0,
-                p.cups[seat][i],
-                i + 1
-            );
+            let cup = Style {
+                fill: Some("#7a4f28"),
+                stroke: Some(ring),
+                stroke_width: Some(width),
+                ..Style::default()
+            };
+            let number = (i + 1).to_string();
+            let attrs = [
+                ("class", "cup"),
+                ("data-side", ["south", "north"][seat]),
+                ("data-cup", number.as_str()),
+            ];
+            pt.circle(x, y, CUP * 0.4, &cup, &attrs);
+            let beans = p.cups[seat][i].to_string();
+            pt.text(x, y + 6.0, &beans, &white(18.0), &[]);
+            pt.text(x, number_y, &number, &label, &[("class", "label")]);
         }
     }
     let below = top + CUP * 2.0 + LABELS;
-    let _ = writeln!(
-        out,
-        "<text x=\"{MARGIN:.0}\" y=\"{:.1}\" font-size=\"13\" fill=\"#333\">Reserves: South {}, \
-         North {}. Bowls: South {}, North {}.</text>\n<text x=\"{MARGIN:.0}\" y=\"{:.1}\" \
-         font-size=\"14\" fill=\"#111\">{}</text>\n</svg>",
-        below + 30.0,
-        p.reserves[0],
-        p.reserves[1],
-        p.bowls[0],
-        p.bowls[1],
-        below + 52.0,
-        esc(&status_line(g))
+    let reserves = format!(
+        "Reserves: South {}, North {}. Bowls: South {}, North {}.",
+        p.reserves[0], p.reserves[1], p.bowls[0], p.bowls[1]
     );
-    out
+    let text = |fill, size| Style {
+        fill: Some(fill),
+        font_size: Some(size),
+        ..Style::default()
+    };
+    pt.text(MARGIN, below + 30.0, &reserves, &text("#333", 13.0), &[]);
+    pt.text(
+        MARGIN,
+        below + 52.0,
+        &status_line(g),
+        &text("#111", 14.0),
+        &[],
+    );
 }
 
 #[cfg(test)]
@@ -193,7 +211,7 @@ mod tests {
             "{}",
             ascii(&CupsGame::new(10))
         );
-        let svg = svg(&g);
+        let svg = crate::picture::svg_with(|p| paint(&g, p));
         assert_eq!(svg.matches("class=\"cup\"").count(), 8);
         assert_eq!(svg.matches("class=\"bowl\"").count(), 2);
     }
@@ -201,7 +219,7 @@ mod tests {
     #[test]
     fn cup_numbers_and_bowl_names_are_readable_outside_the_cups() {
         let g = CupsGame::new(5);
-        let svg = svg(&g);
+        let svg = crate::picture::svg_with(|p| paint(&g, p));
         let labels: Vec<&str> = svg.split("<text class=\"label\"").skip(1).collect();
         // Five numbers a row and the two bowls' names, at 13 units, none inside a cup.
         assert_eq!(labels.len(), 12, "{svg}");

@@ -398,10 +398,11 @@ impl GameState for HostedGo {
         let dead = self.step.as_ref().map_or(&none, |s| &s.dead);
         render::ascii_marked(&self.game, dead, &self.status_text())
     }
-    fn svg(&self) -> Option<String> {
+    fn paint(&self, p: &mut dyn crate::picture::Painter) -> bool {
         let none = BTreeSet::new();
         let dead = self.step.as_ref().map_or(&none, |s| &s.dead);
-        Some(render::svg_marked(&self.game, dead, &self.status_text()))
+        render::paint_marked(&self.game, dead, &self.status_text(), p);
+        true
     }
     fn random_playout(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> u32 {
         // Random moves to two passes; then both accept the empty marking (the words that take

@@ -527,8 +527,9 @@ impl GameState for GoGame {
         }
         played
     }
-    fn svg(&self) -> Option<String> {
-        Some(render::svg(self))
+    fn paint(&self, p: &mut dyn crate::picture::Painter) -> bool {
+        render::paint(self, p);
+        true
     }
     fn turn_notes(&self, since: u32) -> Vec<String> {
         self.entries

@@ -9,7 +9,7 @@ use super::GoGame;
 use super::board::{BLACK, LETTERS, WHITE};
 use super::options::handicap_points;
 use crate::games::{GameState, Outcome, Status};
-use crate::html::escape as esc;
+use crate::picture::{Painter, Step, Style};
 
 /// One line: whose turn or how it ended.
 pub fn status_line(g: &GoGame) -> String {
@@ -98,13 +98,14 @@ pub fn ascii_marked(g: &GoGame, dead: &BTreeSet<usize>, status: &str) -> String 
     out
 }
 
-/// The picture.
-pub fn svg(g: &GoGame) -> String {
-    svg_marked(g, &BTreeSet::new(), &status_line(g))
+/// Paints the picture.
+pub fn paint(g: &GoGame, p: &mut dyn Painter) {
+    paint_marked(g, &BTreeSet::new(), &status_line(g), p);
 }
 
-/// The picture with the stones on `dead` faded and crossed (the scoring step) and `status` under it.
-pub fn svg_marked(g: &GoGame, dead: &BTreeSet<usize>, status: &str) -> String {
+/// Paints the picture with the stones on `dead` faded and crossed (the scoring step) and `status`
+/// under it.
+pub fn paint_marked(g: &GoGame, dead: &BTreeSet<usize>, status: &str, p: &mut dyn Painter) {
     let b = g.board();
     let n = b.n;
     let cell = if n <= 9 {
@@ -125,102 +126,96 @@ pub fn svg_marked(g: &GoGame, dead: &BTreeSet<usize>, status: &str) -> String {
         caption_columns(size),
     );
     let height = size + CAPTION_LINE * caption.len() as f64 + 12.0;
-    let mut out = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{size:.0}\" height=\"{height:.0}\" \
-         viewBox=\"0 0 {size:.0} {height:.0}\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n\
-         <title>Go move {}</title>\n<rect width=\"100%\" height=\"100%\" fill=\"#dcb35c\"/>\n",
-        g.move_number()
-    );
+    p.begin(size, height, "DejaVu Sans, Arial, sans-serif");
+    p.title(&format!("Go move {}", g.move_number()));
+    p.background("#dcb35c");
+    let wood = "#3b2a12";
+    let grid = Style {
+        stroke: Some(wood),
+        ..Style::default()
+    };
+    let label = Style {
+        font_size: Some(11.0),
+        anchor: Some("middle"),
+        ..Style::default()
+    };
     for (i, letter) in LETTERS[..n].iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "<line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"#3b2a12\"/>\
-             <line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" stroke=\"#3b2a12\"/>\
-             <text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"middle\">{}</text>\
-             <text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"middle\">{}</text>",
-            x(i),
-            y(0),
-            x(i),
-            y(n - 1),
-            x(0),
-            y(i),
-            x(n - 1),
-            y(i),
+        p.line(x(i), y(0), x(i), y(n - 1), &grid, &[]);
+        p.line(x(0), y(i), x(n - 1), y(i), &grid, &[]);
+        p.text(
             x(i),
             LABEL - 7.0,
-            *letter as char,
-            LABEL * 0.5,
-            y(i) + 4.0,
-            i + 1
+            &(*letter as char).to_string(),
+            &label,
+            &[],
         );
+        p.text(LABEL * 0.5, y(i) + 4.0, &(i + 1).to_string(), &label, &[]);
     }
+    let star = Style {
+        fill: Some(wood),
+        ..Style::default()
+    };
     for (c, r) in stars(n as u8) {
-        let _ = writeln!(
-            out,
-            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\" fill=\"#3b2a12\"/>",
-            x(c),
-            y(r)
-        );
+        p.circle(x(c), y(r), 3.0, &star, &[]);
     }
-    for p in b.points() {
-        let (c, r) = b.coords(p);
-        let (fill, ring, side) = match b.at(p) {
+    for pt in b.points() {
+        let (c, r) = b.coords(pt);
+        let (fill, ring, side) = match b.at(pt) {
             BLACK => ("#111111", "#000000", "black"),
             WHITE => ("#f7f7f7", "#555555", "white"),
             _ => continue,
         };
-        let dead_here = dead.contains(&p);
-        let _ = writeln!(
-            out,
-            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"{:.1}\" fill=\"{fill}\" stroke=\"{ring}\" \
-             data-side=\"{side}\"{}/>",
-            x(c),
-            y(r),
-            cell * STONE,
-            if dead_here { " opacity=\"0.45\"" } else { "" }
-        );
+        let dead_here = dead.contains(&pt);
+        let stone = Style {
+            fill: Some(fill),
+            stroke: Some(ring),
+            opacity: dead_here.then_some(0.45),
+            ..Style::default()
+        };
+        p.circle(x(c), y(r), cell * STONE, &stone, &[("data-side", side)]);
         if dead_here {
             let d = cell * 0.22;
-            let _ = writeln!(
-                out,
-                "<path class=\"dead\" d=\"M{:.1} {:.1}L{:.1} {:.1}M{:.1} {:.1}L{:.1} {:.1}\" \
-                 stroke=\"#cc0000\" stroke-width=\"3\"/>",
-                x(c) - d,
-                y(r) - d,
-                x(c) + d,
-                y(r) + d,
-                x(c) - d,
-                y(r) + d,
-                x(c) + d,
-                y(r) - d
-            );
-        }
-        if g.last_point() == Some(p) {
-            let mark = if side == "black" {
-                "#ffffff"
-            } else {
-                "#111111"
+            let cross = Style {
+                stroke: Some("#cc0000"),
+                stroke_width: Some(3.0),
+                ..Style::default()
             };
-            let _ = writeln!(
-                out,
-                "<circle class=\"last\" cx=\"{:.1}\" cy=\"{:.1}\" r=\"{:.1}\" fill=\"none\" \
-                 stroke=\"{mark}\" stroke-width=\"2\"/>",
-                x(c),
-                y(r),
-                cell * 0.25
-            );
+            let (x, y) = (x(c), y(r));
+            let steps = [
+                Step::Move(x - d, y - d),
+                Step::Line(x + d, y + d),
+                Step::Move(x - d, y + d),
+                Step::Line(x + d, y - d),
+            ];
+            p.path(&steps, &cross, &[("class", "dead")]);
+        }
+        if g.last_point() == Some(pt) {
+            let mark = Style {
+                fill: Some("none"),
+                stroke: Some(if side == "black" {
+                    "#ffffff"
+                } else {
+                    "#111111"
+                }),
+                stroke_width: Some(2.0),
+                ..Style::default()
+            };
+            p.circle(x(c), y(r), cell * 0.25, &mark, &[("class", "last")]);
         }
     }
+    let text = Style {
+        font_size: Some(14.0),
+        ..Style::default()
+    };
     for (i, line) in caption.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "<text x=\"{LABEL:.0}\" y=\"{:.1}\" font-size=\"14\">{}</text>",
+        p.text(
+            LABEL,
             size + CAPTION_LINE * (i as f64 + 0.5),
-            esc(line),
+            line,
+            &text,
+            &[],
         );
     }
-    out.push_str("</svg>");
-    out
 }
 
 /// A stone's radius in grid steps: 0.95 of the step wide, so that neighbours do not touch.
@@ -255,7 +250,7 @@ mod tests {
         assert_eq!(lines[4], "16  . . . + . . . . . + . . . . .(O). . . 16");
         assert_eq!(lines[16], " 4  . . . X . . . . . + . . . . . + . . . 4");
         assert!(text.lines().all(|l| l.chars().count() <= 72), "{text}");
-        let svg = svg(&g);
+        let svg = crate::picture::svg_with(|p| paint(&g, p));
         assert_eq!(svg.matches("data-side=").count(), 2);
         assert_eq!(svg.matches("class=\"last\"").count(), 1);
     }
@@ -294,7 +289,7 @@ mod tests {
                 g.play(m).unwrap();
             }
             let long = "Scoring step: waiting for White to accept, mark or resume; Black accepted";
-            let svg = svg_marked(&g, &BTreeSet::new(), long);
+            let svg = crate::picture::svg_with(|p| paint_marked(&g, &BTreeSet::new(), long, p));
             let (cx, cy, r) = (
                 attr(&svg, "data-side", "cx"),
                 attr(&svg, "data-side", "cy"),

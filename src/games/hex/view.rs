@@ -82,9 +82,10 @@ pub fn render(g: &HexGame) -> String {
     out
 }
 
-/// The SVG picture: Black's edges black, White's edges white.
-pub fn svg(g: &HexGame) -> String {
-    draw::svg(
+/// The picture: Black's edges black, White's edges white.
+pub fn paint(g: &HexGame, p: &mut dyn crate::picture::Painter) {
+    draw::paint(
+        p,
         g.grid(),
         g.chains().stones(),
         &draw::Palette {
@@ -94,7 +95,7 @@ pub fn svg(g: &HexGame) -> String {
         },
         last_cell(g),
         &status_line(g),
-    )
+    );
 }
 
 /// The position as the neutral board: cells numbered from 1 in row order, `q` the column and `r` the

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::{EMPTY, Grid};
-use crate::html::escape as esc;
+use crate::picture::{Painter, Style};
 
 /// The widest ASCII board [`ascii`] draws for a rhombus of side `n`: at most `3n + 7` columns (40 at
 /// 11, 64 at 19), so every size up to 21 fits a 72-column mail.
@@ -48,7 +48,7 @@ pub fn ascii(grid: &Grid, glyph: impl Fn(usize) -> char, last: Option<usize>) ->
     out
 }
 
-/// How [`svg`] paints the stones and the edges. The picture's own colours (and best the palette's) have
+/// How [`paint`] paints the stones and the edges. The picture's own colours (and best the palette's) have
 /// channels in steps of 51 (`#ffcc99`): the PNG of a mail ([`crate::picture`]) rounds every colour to
 /// those steps when a picture has more than 256, and a colour off them would change on the way.
 pub struct Palette<'a> {
@@ -73,26 +73,24 @@ fn centre(c: u8, r: u8) -> (f64, f64) {
     )
 }
 
-fn corners(x: f64, y: f64, size: f64) -> String {
-    (0..6)
-        .map(|k| {
-            let a = std::f64::consts::PI / 180.0 * (60.0 * f64::from(k) - 30.0);
-            format!("{:.1},{:.1}", x + size * a.cos(), y + size * a.sin())
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+fn corners(x: f64, y: f64, size: f64) -> [(f64, f64); 6] {
+    std::array::from_fn(|k| {
+        let a = std::f64::consts::PI / 180.0 * (60.0 * k as f64 - 30.0);
+        (x + size * a.cos(), y + size * a.sin())
+    })
 }
 
-/// The rhombus as an SVG picture: the four edges in their colours, every cell, the stones
-/// (`stones[cell]` is a colour of `palette.stones`, or [`EMPTY`]), the last stone marked with a dot,
-/// and `caption` (whose turn, who won) below the board.
-pub fn svg(
+/// Paints the rhombus: the four edges in their colours, every cell, the stones (`stones[cell]` is
+/// a colour of `palette.stones`, or [`EMPTY`]), the last stone marked with a dot, and `caption`
+/// (whose turn, who won) below the board.
+pub fn paint(
+    p: &mut dyn Painter,
     grid: &Grid,
     stones: &[u8],
     palette: &Palette<'_>,
     last: Option<usize>,
     caption: &str,
-) -> String {
+) {
     let n = grid.columns();
     let (ax, ay) = centre(1, 1);
     let (bx, by) = centre(n, 1);
@@ -108,79 +106,67 @@ pub fn svg(
     let (a, b, c, d) = (out(ax, ay), out(bx, by), out(cx, cy), out(dx, dy));
     let width = cx + MARGIN + HEX;
     let height = cy + MARGIN + 24.0;
-    let mut s = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" \
-         viewBox=\"0 0 {width:.0} {height:.0}\" font-family=\"DejaVu Sans, sans-serif\">\n\
-         <rect width=\"100%\" height=\"100%\" fill=\"#cccccc\"/>\n"
-    );
-    let tri = |s: &mut String, p: (f64, f64), q: (f64, f64), fill: &str| {
-        let _ = writeln!(
-            s,
-            "<polygon points=\"{mx:.1},{my:.1} {:.1},{:.1} {:.1},{:.1}\" fill=\"{}\"/>",
-            p.0,
-            p.1,
-            q.0,
-            q.1,
-            esc(fill)
-        );
+    p.begin(width, height, "DejaVu Sans, sans-serif");
+    p.background("#cccccc");
+    let mut tri = |q: (f64, f64), r: (f64, f64), fill: &str| {
+        let s = Style {
+            fill: Some(fill),
+            ..Style::default()
+        };
+        p.polygon(&[(mx, my), q, r], &s, &[]);
     };
-    tri(&mut s, a, b, palette.top_bottom);
-    tri(&mut s, c, d, palette.top_bottom);
-    tri(&mut s, b, c, palette.left_right);
-    tri(&mut s, d, a, palette.left_right);
+    tri(a, b, palette.top_bottom);
+    tri(c, d, palette.top_bottom);
+    tri(b, c, palette.left_right);
+    tri(d, a, palette.left_right);
+    let cell_style = Style {
+        fill: Some("#ffcc99"),
+        stroke: Some("#996633"),
+        stroke_width: Some(1.2),
+        ..Style::default()
+    };
+    let last_style = Style {
+        fill: Some("#cc0000"),
+        ..Style::default()
+    };
     for (cell, &colour) in stones.iter().enumerate().take(grid.len()) {
         let (col, row) = grid.coords(cell);
         let (x, y) = centre(col, row);
-        let _ = writeln!(
-            s,
-            "<polygon points=\"{}\" fill=\"#ffcc99\" stroke=\"#996633\" stroke-width=\"1.2\"/>",
-            corners(x, y, HEX)
-        );
+        p.polygon(&corners(x, y, HEX), &cell_style, &[]);
         if colour != EMPTY
             && let Some((fill, ring)) = palette.stones.get(colour as usize - 1)
         {
-            let _ = writeln!(
-                s,
-                "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{:.1}\" fill=\"{}\" stroke=\"{}\" stroke-width=\"1.5\"/>",
-                HEX * 0.72,
-                esc(fill),
-                esc(ring)
-            );
+            let s = Style {
+                fill: Some(fill),
+                stroke: Some(ring),
+                stroke_width: Some(1.5),
+                ..Style::default()
+            };
+            p.circle(x, y, HEX * 0.72, &s, &[]);
         }
         if last == Some(cell) {
-            let _ = writeln!(
-                s,
-                "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{:.1}\" fill=\"#cc0000\"/>",
-                HEX * 0.22
-            );
+            p.circle(x, y, HEX * 0.22, &last_style, &[]);
         }
     }
+    let label = |anchor| Style {
+        font_size: Some(13.0),
+        anchor: Some(anchor),
+        ..Style::default()
+    };
     for col in 1..=n {
         let (x, y) = centre(col, 1);
-        let _ = writeln!(
-            s,
-            "<text x=\"{x:.1}\" y=\"{:.1}\" font-size=\"13\" text-anchor=\"middle\">{}</text>",
-            y - 1.5 * HEX,
-            (b'a' + col - 1) as char
-        );
+        let letter = ((b'a' + col - 1) as char).to_string();
+        p.text(x, y - 1.5 * HEX, &letter, &label("middle"), &[]);
     }
     for row in 1..=grid.rows() {
         let (x, y) = centre(1, row);
-        let _ = writeln!(
-            s,
-            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"13\" text-anchor=\"end\">{row}</text>",
-            x - 1.7 * HEX,
-            y + 4.5
-        );
+        p.text(x - 1.7 * HEX, y + 4.5, &row.to_string(), &label("end"), &[]);
     }
-    let _ = writeln!(
-        s,
-        "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"15\">{}</text>\n</svg>",
-        MARGIN / 2.0,
-        height - 10.0,
-        esc(caption)
-    );
-    s
+    let s = Style {
+        font_size: Some(15.0),
+        ..Style::default()
+    };
+    p.text(MARGIN / 2.0, height - 10.0, caption, &s, &[]);
 }
 
 #[cfg(test)]

@@ -214,8 +214,9 @@ impl GameState for Game {
             .then(|| robot::Level::from_number(level).map(robot::Level::placement_playouts))
             .flatten()
     }
-    fn svg(&self) -> Option<String> {
-        Some(svg::svg(self))
+    fn paint(&self, p: &mut dyn crate::picture::Painter) -> bool {
+        svg::paint(self, p);
+        true
     }
     fn turn_notes(&self, since: u32) -> Vec<String> {
         let mut out = Vec::new();

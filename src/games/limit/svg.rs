@@ -9,11 +9,9 @@
 //! Pure text out: no fonts or files are read; the picture names a font family and falls back to any
 //! sans-serif.
 
-use std::fmt::Write as _;
-
 use super::Game;
 use crate::games::board::{Board, Spot};
-use crate::html::escape as esc;
+use crate::picture::{Painter, Step, Style};
 
 /// Half the distance between opposite corners of a hexagon, in picture units.
 const HEX: f64 = 28.0;
@@ -32,54 +30,57 @@ fn centre(q: i32, r: i32) -> (f64, f64) {
     )
 }
 
-/// The six corners of the hexagon at (x, y), as an SVG points list.
-fn corners(x: f64, y: f64, size: f64) -> String {
-    (0..6)
-        .map(|k| {
-            let a = std::f64::consts::PI / 180.0 * (60.0 * f64::from(k) - 30.0);
-            format!("{:.1},{:.1}", x + size * a.cos(), y + size * a.sin())
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+/// The six corners of the hexagon at (x, y).
+fn corners(x: f64, y: f64, size: f64) -> [(f64, f64); 6] {
+    std::array::from_fn(|k| {
+        let a = std::f64::consts::PI / 180.0 * (60.0 * k as f64 - 30.0);
+        (x + size * a.cos(), y + size * a.sin())
+    })
 }
 
 /// A cell drawn as a dashed outline with its number: an open cell, or the tile the last move took.
 struct Outline {
     class: &'static str,
     stroke: &'static str,
-    width: &'static str,
-    dash: &'static str,
+    width: f32,
+    dash: &'static [f32],
     ink: &'static str,
 }
 
 impl Outline {
-    fn write(&self, out: &mut String, n: u32, x: f64, y: f64) {
-        let Outline {
-            class,
-            stroke,
-            width,
-            dash,
-            ink,
-        } = self;
-        let _ = writeln!(
-            out,
-            "<g class=\"{class}\" data-number=\"{n}\"><polygon points=\"{}\" fill=\"none\" \
-             stroke=\"{stroke}\" stroke-width=\"{width}\" stroke-dasharray=\"{dash}\"/>\
-             <text x=\"{x:.1}\" y=\"{:.1}\" font-size=\"9\" fill=\"{ink}\" \
-             text-anchor=\"middle\">{n}</text></g>",
-            corners(x, y, HEX - 1.0),
-            y + 3.0,
-        );
+    fn paint(&self, p: &mut dyn Painter, n: u32, x: f64, y: f64) {
+        let number = n.to_string();
+        p.group(&[("class", self.class), ("data-number", &number)]);
+        let line = Style {
+            fill: Some("none"),
+            stroke: Some(self.stroke),
+            stroke_width: Some(self.width),
+            dash: self.dash,
+            ..Style::default()
+        };
+        p.polygon(&corners(x, y, HEX - 1.0), &line, &[]);
+        let ink = Style {
+            fill: Some(self.ink),
+            font_size: Some(9.0),
+            anchor: Some("middle"),
+            ..Style::default()
+        };
+        p.text(x, y + 3.0, &number, &ink, &[]);
+        p.end_group();
     }
 }
 
-/// The position as an SVG document, the pawns the last move captured marked where they stood,
-/// framed around every tile laid in the game, taken or not: the picture keeps its size and the
-/// board its place from move to move (the eye finds the cells where they were, and the next
-/// picture is repainted from this one where the move changed it, not drawn whole).
+/// The position as an SVG document (see [`paint`]).
 pub fn svg(g: &Game) -> String {
+    crate::picture::svg_with(|p| paint(g, p))
+}
+
+/// Paints the position, the pawns the last move captured marked where they stood, framed around
+/// every tile laid in the game, taken or not: the picture keeps its size and the board its place
+/// from move to move (the eye finds the cells where they were).
+pub fn paint(g: &Game, p: &mut dyn Painter) {
     let laid: Vec<(i32, i32)> = g.board().qr.clone();
-    draw("Limit", &g.board_view(), &captured(g), &laid)
+    draw(p, "Limit", &g.board_view(), &captured(g), &laid);
 }
 
 /// The pawns the last move (a player's, not the engine's) took off the board: where each stood and
@@ -121,7 +122,7 @@ fn captured(g: &Game) -> Vec<(Spot, usize)> {
 
 /// The last move's arrow as one outlined shape (shaft and head), from `(x1, y1)` to its tip at
 /// `(x2, y2)`: thick and dark with a light edge, so that it shows on every tile colour.
-fn arrow(out: &mut String, (x1, y1): (f64, f64), (x2, y2): (f64, f64)) {
+fn arrow(p: &mut dyn Painter, (x1, y1): (f64, f64), (x2, y2): (f64, f64)) {
     let len = ((x2 - x1).powi(2) + (y2 - y1).powi(2)).sqrt().max(1.0);
     let (ux, uy) = ((x2 - x1) / len, (y2 - y1) / len);
     let (nx, ny) = (-uy, ux);
@@ -136,22 +137,27 @@ fn arrow(out: &mut String, (x1, y1): (f64, f64), (x2, y2): (f64, f64)) {
         (bx - nx * shaft, by - ny * shaft),
         (x1 - nx * shaft, y1 - ny * shaft),
     ];
-    let points: Vec<String> = points
-        .iter()
-        .map(|(x, y)| format!("{x:.1},{y:.1}"))
-        .collect();
-    let _ = writeln!(
-        out,
-        "<polygon class=\"last-move\" points=\"{}\" fill=\"#111111\" stroke=\"#FFFFFF\" \
-         stroke-width=\"2.5\" stroke-linejoin=\"round\" paint-order=\"stroke\"/>",
-        points.join(" ")
-    );
+    let style = Style {
+        fill: Some("#111111"),
+        stroke: Some("#FFFFFF"),
+        stroke_width: Some(2.5),
+        round_joins: true,
+        stroke_first: true,
+        ..Style::default()
+    };
+    p.polygon(&points, &style, &[("class", "last-move")]);
 }
 
-/// A board of hexagons as an SVG document, titled with the game's name; `captured` are the pawns
-/// the last move took, drawn faded and crossed out where they stood. The frame holds the board's
-/// cells and the cells at `also` (axial coordinates: the tiles taken off).
-pub fn draw(game: &str, view: &Board, captured: &[(Spot, usize)], also: &[(i32, i32)]) -> String {
+/// Paints a board of hexagons, titled with the game's name; `captured` are the pawns the last move
+/// took, drawn faded and crossed out where they stood. The frame holds the board's cells and the
+/// cells at `also` (axial coordinates: the tiles taken off).
+pub fn draw(
+    p: &mut dyn Painter,
+    game: &str,
+    view: &Board,
+    captured: &[(Spot, usize)],
+    also: &[(i32, i32)],
+) {
     let last = view.last_move.as_ref();
     let removed = last.and_then(|m| m.removed);
     let moved = last.and_then(|m| m.from.zip(m.to));
@@ -175,62 +181,61 @@ pub fn draw(game: &str, view: &Board, captured: &[(Spot, usize)], also: &[(i32, 
         (x + dx, y + dy)
     };
 
-    let mut out = String::new();
-    let _ = write!(
-        out,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" \
-         viewBox=\"0 0 {width:.0} {height:.0}\" font-family=\"DejaVu Sans, Verdana, sans-serif\">\n\
-         <title>{} board, move {}</title>\n\
-         <rect width=\"100%\" height=\"100%\" fill=\"#FAFAF5\"/>\n",
-        esc(game),
-        view.move_number
-    );
+    p.begin(width, height, "DejaVu Sans, Verdana, sans-serif");
+    p.title(&format!("{game} board, move {}", view.move_number));
+    p.background("#FAFAF5");
+    let ink = |fill, size| Style {
+        fill: Some(fill),
+        font_size: Some(size),
+        anchor: Some("middle"),
+        ..Style::default()
+    };
     for c in &view.cells {
         let (x, y) = at(c.q, c.r);
+        let number = c.number.to_string();
         match view.tile_of(c) {
             Some(kind) => {
-                let (fill, ink) = (&kind.fill, &kind.ink);
                 let letter = kind.letter.map(String::from).unwrap_or_default();
-                let _ = writeln!(
-                    out,
-                    "<g class=\"tile\" data-number=\"{n}\"><polygon points=\"{}\" fill=\"{fill}\" \
-                     stroke=\"#111111\" stroke-width=\"1.5\"/>\
-                     <text x=\"{x:.1}\" y=\"{:.1}\" font-size=\"9\" fill=\"{ink}\" \
-                     text-anchor=\"middle\">{n}</text>\
-                     <text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\" fill=\"{ink}\" \
-                     text-anchor=\"middle\">{letter}</text></g>",
-                    corners(x, y, HEX - 1.0),
-                    y - HEX * 0.55,
-                    x,
-                    y + HEX * 0.78,
-                    n = c.number,
-                );
+                p.group(&[("class", "tile"), ("data-number", &number)]);
+                let tile = Style {
+                    fill: Some(&kind.fill),
+                    stroke: Some("#111111"),
+                    stroke_width: Some(1.5),
+                    ..Style::default()
+                };
+                p.polygon(&corners(x, y, HEX - 1.0), &tile, &[]);
+                p.text(x, y - HEX * 0.55, &number, &ink(&kind.ink, 9.0), &[]);
+                p.text(x, y + HEX * 0.78, &letter, &ink(&kind.ink, 10.0), &[]);
+                p.end_group();
             }
             None => {
                 // A cell where a tile may be laid now (placement phases).
                 let outline = Outline {
                     class: "open",
                     stroke: "#999999",
-                    width: "1",
-                    dash: "2 3",
+                    width: 1.0,
+                    dash: &[2.0, 3.0],
                     ink: "#777777",
                 };
-                outline.write(&mut out, c.number, x, y);
+                outline.paint(p, c.number, x, y);
             }
         }
         if let Some(side) = view.piece_of(c) {
-            let (fill, ring, letter) = (&side.fill, &side.ring, side.letter);
-            let _ = writeln!(
-                out,
-                "<g class=\"pawn\" data-side=\"{}\"><circle cx=\"{x:.1}\" cy=\"{:.1}\" r=\"{:.1}\" \
-                 fill=\"{fill}\" stroke=\"{ring}\" stroke-width=\"2.5\"/>\
-                 <text x=\"{x:.1}\" y=\"{:.1}\" font-size=\"12\" font-weight=\"bold\" fill=\"{ring}\" \
-                 text-anchor=\"middle\">{letter}</text></g>",
-                esc(&side.name.to_lowercase()),
-                y + 1.0,
-                HEX * 0.42,
-                y + 5.5,
-            );
+            let name = side.name.to_lowercase();
+            p.group(&[("class", "pawn"), ("data-side", &name)]);
+            let pawn = Style {
+                fill: Some(&side.fill),
+                stroke: Some(&side.ring),
+                stroke_width: Some(2.5),
+                ..Style::default()
+            };
+            p.circle(x, y + 1.0, HEX * 0.42, &pawn, &[]);
+            let letter = Style {
+                bold: true,
+                ..ink(&side.ring, 12.0)
+            };
+            p.text(x, y + 5.5, &side.letter.to_string(), &letter, &[]);
+            p.end_group();
         }
     }
     if let Some(spot) = removed {
@@ -238,11 +243,11 @@ pub fn draw(game: &str, view: &Board, captured: &[(Spot, usize)], also: &[(i32, 
         let outline = Outline {
             class: "removed",
             stroke: "#111111",
-            width: "2",
-            dash: "5 4",
+            width: 2.0,
+            dash: &[5.0, 4.0],
             ink: "#111111",
         };
-        outline.write(&mut out, spot.number, x, y);
+        outline.paint(p, spot.number, x, y);
     }
     for (spot, seat) in captured {
         let Some(side) = view.sides.get(*seat) else {
@@ -250,36 +255,37 @@ pub fn draw(game: &str, view: &Board, captured: &[(Spot, usize)], also: &[(i32, 
         };
         let (x, y) = at(spot.q, spot.r);
         let (r, d) = (HEX * 0.42, HEX * 0.36);
-        let _ = writeln!(
-            out,
-            "<g class=\"captured\" data-number=\"{n}\" data-side=\"{}\"><circle cx=\"{x:.1}\" \
-             cy=\"{:.1}\" r=\"{r:.1}\" fill=\"{}\" fill-opacity=\"0.5\" stroke=\"{}\" \
-             stroke-width=\"2\" stroke-dasharray=\"3 2\"/><path d=\"M{:.1},{:.1} L{:.1},{:.1} \
-             M{:.1},{:.1} L{:.1},{:.1}\" stroke=\"#FFFFFF\" stroke-width=\"6\" \
-             stroke-linecap=\"round\"/><path d=\"M{:.1},{:.1} L{:.1},{:.1} M{:.1},{:.1} \
-             L{:.1},{:.1}\" stroke=\"#111111\" stroke-width=\"3\" stroke-linecap=\"round\"/></g>",
-            esc(&side.name.to_lowercase()),
-            y + 1.0,
-            side.fill,
-            side.ring,
-            x - d,
-            y - d,
-            x + d,
-            y + d,
-            x - d,
-            y + d,
-            x + d,
-            y - d,
-            x - d,
-            y - d,
-            x + d,
-            y + d,
-            x - d,
-            y + d,
-            x + d,
-            y - d,
-            n = spot.number,
-        );
+        let (number, name) = (spot.number.to_string(), side.name.to_lowercase());
+        p.group(&[
+            ("class", "captured"),
+            ("data-number", &number),
+            ("data-side", &name),
+        ]);
+        let faded = Style {
+            fill: Some(&side.fill),
+            fill_opacity: Some(0.5),
+            stroke: Some(&side.ring),
+            stroke_width: Some(2.0),
+            dash: &[3.0, 2.0],
+            ..Style::default()
+        };
+        p.circle(x, y + 1.0, r, &faded, &[]);
+        let cross = [
+            Step::Move(x - d, y - d),
+            Step::Line(x + d, y + d),
+            Step::Move(x - d, y + d),
+            Step::Line(x + d, y - d),
+        ];
+        for (colour, width) in [("#FFFFFF", 6.0), ("#111111", 3.0)] {
+            let stroke = Style {
+                stroke: Some(colour),
+                stroke_width: Some(width),
+                round_caps: true,
+                ..Style::default()
+            };
+            p.path(&cross, &stroke, &[]);
+        }
+        p.end_group();
     }
     if let Some((from, to)) = moved {
         let (start, end) = (at(from.q, from.r), at(to.q, to.r));
@@ -292,15 +298,21 @@ pub fn draw(game: &str, view: &Board, captured: &[(Spot, usize)], also: &[(i32, 
             end.0 - (end.0 - start.0) * short,
             end.1 - (end.1 - start.1) * short,
         );
-        arrow(&mut out, start, tip);
+        arrow(p, start, tip);
     }
     // Whose turn, and each side's pawns.
-    let base = height - footer + 22.0;
-    let _ = writeln!(
-        out,
-        "<text class=\"status\" x=\"{MARGIN}\" y=\"{base:.0}\" font-size=\"15\" fill=\"#111111\">{}</text>",
-        esc(&view.status)
-    );
+    let base = (height - footer + 22.0).round();
+    let status = Style {
+        fill: Some("#111111"),
+        font_size: Some(15.0),
+        ..Style::default()
+    };
+    p.text(MARGIN, base, &view.status, &status, &[("class", "status")]);
+    let legend = Style {
+        fill: Some("#333333"),
+        font_size: Some(12.0),
+        ..Style::default()
+    };
     for (k, s) in view.sides.iter().enumerate() {
         let line = format!(
             "{} ({}): {} on the board{}{}",
@@ -314,15 +326,9 @@ pub fn draw(game: &str, view: &Board, captured: &[(Spot, usize)], also: &[(i32, 
             },
             if s.in_game { "" } else { ", out" }
         );
-        let _ = writeln!(
-            out,
-            "<text class=\"legend\" x=\"{MARGIN}\" y=\"{:.0}\" font-size=\"12\" fill=\"#333333\">{}</text>",
-            base + 20.0 + LEGEND_LINE * k as f64,
-            esc(&line)
-        );
+        let y = (base + 20.0 + LEGEND_LINE * k as f64).round();
+        p.text(MARGIN, y, &line, &legend, &[("class", "legend")]);
     }
-    out.push_str("</svg>\n");
-    out
 }
 
 #[cfg(test)]

@@ -332,8 +332,9 @@ impl GameState for ParaduxGame {
         render::ascii(self)
     }
 
-    fn svg(&self) -> Option<String> {
-        Some(render::svg(self))
+    fn paint(&self, p: &mut dyn crate::picture::Painter) -> bool {
+        render::paint(self, p);
+        true
     }
 
     fn perft(&self, depth: u32) -> u64 {

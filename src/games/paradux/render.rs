@@ -7,7 +7,7 @@ use super::game::ParaduxGame;
 use super::rules::{Move, SIDES};
 use crate::games::board::{Board, Cell, Grid, LastMove, Mark, SideInfo, Spot};
 use crate::games::{GameState, Outcome, Status};
-use crate::html::escape as esc;
+use crate::picture::{Painter, Style};
 
 /// The letters of the pieces: Black `X`, White `O` (the page's diagram).
 const LETTERS: [char; 2] = ['X', 'O'];
@@ -157,9 +157,9 @@ const UNIT: f64 = 48.0;
 const MARGIN: f64 = 24.0;
 const LAST: &str = "#d55e00";
 
-/// The board as an SVG picture: the hexagon with the cell names, the pieces, the last move's cells
-/// ringed (dashed where a piece left) and an arrow for each piece it moved; the status below.
-pub fn svg(g: &ParaduxGame) -> String {
+/// Paints the board: the hexagon with the cell names, the pieces, the last move's cells ringed
+/// (dashed where a piece left) and an arrow for each piece it moved; the status below.
+pub fn paint(g: &ParaduxGame, pt: &mut dyn Painter) {
     let p = g.position();
     let geo = p.geo();
     let n = f64::from(geo.size);
@@ -174,56 +174,54 @@ pub fn svg(g: &ParaduxGame) -> String {
     };
     let w = 2.0 * MARGIN + (2.0 * n - 1.0) * UNIT;
     let h = 2.0 * MARGIN + UNIT * 1.2 + (2.0 * n - 2.0) * UNIT * s3 / 2.0 + 30.0;
-    let mut out = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.0}\" height=\"{h:.0}\" \
-         viewBox=\"0 0 {w:.0} {h:.0}\" font-family=\"DejaVu Sans, Arial, sans-serif\">\n\
-         <title>Paradux move {}</title>\n<rect width=\"100%\" height=\"100%\" fill=\"#d8cdb4\"/>\n\
-         <defs><marker id=\"head\" viewBox=\"0 0 10 10\" refX=\"8\" refY=\"5\" markerWidth=\"5\" \
-         markerHeight=\"5\" orient=\"auto-start-reverse\"><path d=\"M0,0 L10,5 L0,10 z\" \
-         fill=\"{LAST}\"/></marker></defs>\n",
-        g.move_number()
-    );
+    pt.begin(w, h, "DejaVu Sans, Arial, sans-serif");
+    pt.title(&format!("Paradux move {}", g.move_number()));
+    pt.background("#d8cdb4");
+    let cell = Style {
+        fill: Some("#f3ead6"),
+        stroke: Some("#8a7a5a"),
+        stroke_width: Some(1.0),
+        ..Style::default()
+    };
+    let name = Style {
+        fill: Some("#8a7a5a"),
+        font_size: Some(8.0),
+        anchor: Some("middle"),
+        ..Style::default()
+    };
     for c in 0..geo.cells() {
         let (x, y) = centre(c);
         let r = UNIT / s3;
-        let pts: Vec<String> = (0..6)
-            .map(|k| {
-                let a = std::f64::consts::PI / 180.0 * (60.0 * f64::from(k) - 30.0);
-                format!("{:.1},{:.1}", x + r * a.cos(), y + r * a.sin())
-            })
-            .collect();
-        let _ = writeln!(
-            out,
-            "<polygon points=\"{}\" fill=\"#f3ead6\" stroke=\"#8a7a5a\" stroke-width=\"1\"/>\
-             <text x=\"{x:.1}\" y=\"{:.1}\" font-size=\"8\" fill=\"#8a7a5a\" \
-             text-anchor=\"middle\">{}</text>",
-            pts.join(" "),
-            y + UNIT * 0.46,
-            esc(&geo.name(c))
-        );
+        let corners: [(f64, f64); 6] = std::array::from_fn(|k| {
+            let a = std::f64::consts::PI / 180.0 * (60.0 * k as f64 - 30.0);
+            (x + r * a.cos(), y + r * a.sin())
+        });
+        pt.polygon(&corners, &cell, &[]);
+        pt.text(x, y + UNIT * 0.46, &geo.name(c), &name, &[]);
         if let Some(s) = p.owner(c) {
-            let _ = writeln!(
-                out,
-                "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{:.1}\" fill=\"{}\" stroke=\"{}\" \
-                 stroke-width=\"2\" data-side=\"{}\"/>",
-                UNIT * 0.29,
-                FILL[s],
-                RING[s],
-                SIDES[s].to_lowercase()
-            );
+            let piece = Style {
+                fill: Some(FILL[s]),
+                stroke: Some(RING[s]),
+                stroke_width: Some(2.0),
+                ..Style::default()
+            };
+            let side = SIDES[s].to_lowercase();
+            pt.circle(x, y, UNIT * 0.29, &piece, &[("data-side", &side)]);
         }
-        let dash = match mark(g, c) {
-            Some(Mark::To) => Some("none"),
-            Some(Mark::From) => Some("5,4"),
+        let dash: Option<&[f32]> = match mark(g, c) {
+            Some(Mark::To) => Some(&[]),
+            Some(Mark::From) => Some(&[5.0, 4.0]),
             None => None,
         };
         if let Some(dash) = dash {
-            let _ = writeln!(
-                out,
-                "<circle class=\"last\" cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{:.1}\" fill=\"none\" \
-                 stroke=\"{LAST}\" stroke-width=\"3\" stroke-dasharray=\"{dash}\"/>",
-                UNIT * 0.36
-            );
+            let ring = Style {
+                fill: Some("none"),
+                stroke: Some(LAST),
+                stroke_width: Some(3.0),
+                dash,
+                ..Style::default()
+            };
+            pt.circle(x, y, UNIT * 0.36, &ring, &[("class", "last")]);
         }
     }
     // The steps of the last move: one arrow a piece (a switch's two pieces cross, one line with
@@ -233,37 +231,51 @@ pub fn svg(g: &ParaduxGame) -> String {
         Some(Move::Pair { from, to }) => vec![(from[0], to[0], false), (from[1], to[1], false)],
         None => Vec::new(),
     };
+    let line = Style {
+        stroke: Some(LAST),
+        stroke_width: Some(3.0),
+        ..Style::default()
+    };
+    let head_style = Style {
+        fill: Some(LAST),
+        ..Style::default()
+    };
     for (a, b, both) in steps {
         let ((x1, y1), (x2, y2)) = (centre(a), centre(b));
-        // From a third of the way to two thirds, so that the arrow sits between the discs' centres.
+        // From a fifth of the way to four fifths, so that the arrow sits between the discs' centres.
         let (dx, dy) = (x2 - x1, y2 - y1);
-        let _ = writeln!(
-            out,
-            "<line class=\"step\" x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\" \
-             stroke=\"{LAST}\" stroke-width=\"3\" marker-end=\"url(#head)\"{}/>",
-            x1 + dx * 0.2,
-            y1 + dy * 0.2,
-            x1 + dx * 0.8,
-            y1 + dy * 0.8,
-            if both {
-                " marker-start=\"url(#head)\""
-            } else {
-                ""
-            }
+        let (from, to) = (
+            (x1 + dx * 0.2, y1 + dy * 0.2),
+            (x1 + dx * 0.8, y1 + dy * 0.8),
         );
+        pt.line(from.0, from.1, to.0, to.1, &line, &[("class", "step")]);
+        let len = (dx * dx + dy * dy).sqrt().max(1.0);
+        let (ux, uy) = (dx / len, dy / len);
+        let mut heads = vec![(to, (ux, uy))];
+        if both {
+            heads.push((from, (-ux, -uy)));
+        }
+        for ((x, y), (ux, uy)) in heads {
+            // A head 15 units long and 15 wide, its tip 3 past the line's end (as the SVG marker
+            // of a 3-wide line drew it before).
+            let at = |along: f64, across: f64| {
+                (x + ux * along - uy * across, y + uy * along + ux * across)
+            };
+            let head = [at(-12.0, -7.5), at(3.0, 0.0), at(-12.0, 7.5)];
+            pt.polygon(&head, &head_style, &[("class", "head")]);
+        }
     }
     let last = g
         .last_move()
         .map(|(s, m)| format!(" · last: {} {}", SIDES[s], super::notation::write(geo, m)))
         .unwrap_or_default();
-    let _ = writeln!(
-        out,
-        "<text x=\"{MARGIN:.0}\" y=\"{:.1}\" font-size=\"14\" fill=\"#1a1a1a\">{}{}</text>\n</svg>",
-        h - MARGIN + 6.0,
-        esc(&status_line(g)),
-        esc(&last)
-    );
-    out
+    let status = Style {
+        fill: Some("#1a1a1a"),
+        font_size: Some(14.0),
+        ..Style::default()
+    };
+    let text = format!("{}{last}", status_line(g));
+    pt.text(MARGIN, h - MARGIN + 6.0, &text, &status, &[]);
 }
 
 #[cfg(test)]
@@ -311,7 +323,7 @@ mod tests {
             assert!(widest <= 72, "side {size}: {widest}\n{text}");
             assert_eq!(text.matches("[X]").count() + text.matches("[O]").count(), 2);
             assert_eq!(text.matches("(.)").count(), 2, "{text}");
-            let svg = svg(&g);
+            let svg = crate::picture::svg_with(|p| paint(&g, p));
             assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
             let pieces = g.position().pieces[0].count() + g.position().pieces[1].count();
             assert_eq!(svg.matches("data-side=").count(), pieces as usize);

@@ -157,8 +157,9 @@ impl GameState for Game {
     fn render(&self) -> String {
         view::render(self)
     }
-    fn svg(&self) -> Option<String> {
-        Some(view::svg(self))
+    fn paint(&self, p: &mut dyn crate::picture::Painter) -> bool {
+        view::paint(self, p);
+        true
     }
     fn perft(&self, depth: u32) -> u64 {
         Game::perft(self, depth)

@@ -67,9 +67,9 @@ pub fn render(g: &Game) -> String {
     stones::ascii(&drawing(g))
 }
 
-/// The SVG picture.
-pub fn svg(g: &Game) -> String {
-    stones::svg(&drawing(g))
+/// Paints the picture.
+pub fn paint(g: &Game, p: &mut dyn crate::picture::Painter) {
+    stones::paint(&drawing(g), p);
 }
 
 /// The position as the game-neutral board: cells in axial coordinates (`q = c − r`, `r − 1`), the

@@ -1,0 +1,904 @@
+//! Pictures painted, not parsed back (issue 36, section 4): a game draws its board once through a
+//! [`Painter`] (a rectangle, a circle, a line, a polygon, a path of straight lines, a text; a fill,
+//! a stroke, their widths, dashes and opacities), and the painter either writes the SVG the web
+//! pages show ([`SvgWriter`]) or fills the shapes with tiny-skia for the mail's PNG ([`Filler`]).
+//! Nothing on the mail path reads SVG: the PNG comes from the same calls that write it.
+//!
+//! The calls mirror the SVG elements the games wrote by hand before, so that the web's SVG stays
+//! what it was: coordinates written with one decimal, the same attributes (`class` and `data-*`
+//! for the pages' scripts included, given as `attrs`). The filler rounds coordinates to that same
+//! tenth, so that the PNG shows exactly what the SVG says.
+
+use std::fmt::Write as _;
+
+use tiny_skia::{
+    Color, FillRule, LineCap, LineJoin, Paint, Path, PathBuilder, Pixmap, PixmapPaint, Rect,
+    Stroke, StrokeDash, Transform,
+};
+
+use super::text::{self, Anchor};
+use crate::html::escape as esc;
+
+/// How a shape is painted. Colours are written as in SVG (`#rrggbb`, `#rgb`, or `none`); a field
+/// left at its default is not written to the SVG, and means what SVG means without it (a black
+/// fill, no stroke, a stroke 1 wide, a text of size 16 starting at its `x`).
+#[derive(Clone, Copy, Default)]
+pub struct Style<'a> {
+    /// The fill; `None`: black (SVG's default), `Some("none")`: no fill.
+    pub fill: Option<&'a str>,
+    /// The fill's opacity, 0 to 1.
+    pub fill_opacity: Option<f32>,
+    /// The outline's colour; `None`: no outline.
+    pub stroke: Option<&'a str>,
+    /// The outline's width (1 when not given).
+    pub stroke_width: Option<f32>,
+    /// Dashes and gaps along the outline; empty: a solid outline.
+    pub dash: &'a [f32],
+    /// Round ends of open outlines (`stroke-linecap="round"`), else butt ends.
+    pub round_caps: bool,
+    /// Round corners of outlines (`stroke-linejoin="round"`), else mitred.
+    pub round_joins: bool,
+    /// The outline painted under the fill (`paint-order="stroke"`).
+    pub stroke_first: bool,
+    /// The whole shape laid on the picture at this opacity (its fill and outline together).
+    pub opacity: Option<f32>,
+    /// A text's size (16 when not given).
+    pub font_size: Option<f32>,
+    /// A bold text (drawn with the one bundled face, as the pictures always were).
+    pub bold: bool,
+    /// Where a text's `x` is: `"middle"` or `"end"` (`None`: its start).
+    pub anchor: Option<&'a str>,
+}
+
+/// A step of a [`Painter::path`]: straight lines only, as the games draw.
+#[derive(Clone, Copy, Debug)]
+pub enum Step {
+    /// Starts a new part at (x, y).
+    Move(f64, f64),
+    /// A straight line to (x, y).
+    Line(f64, f64),
+    /// Closes the part.
+    Close,
+}
+
+/// What a game draws its board with. Coordinates are in picture units (the PNG has
+/// [`super::SCALE`] pixels to each); `attrs` are extra attributes for the web's SVG (`class`,
+/// `data-*`, `id`), which do not change what is painted.
+pub trait Painter {
+    /// Starts the picture: its size and the font family named in the SVG.
+    fn begin(&mut self, width: f64, height: f64, font_family: &str);
+    /// The picture's title (not painted).
+    fn title(&mut self, text: &str);
+    /// The whole picture filled with one colour.
+    fn background(&mut self, fill: &str);
+    /// Starts a group of shapes (an SVG `<g>` with `attrs`); groups nest.
+    fn group(&mut self, attrs: &[(&str, &str)]);
+    /// Ends the last group started.
+    fn end_group(&mut self);
+    /// A rectangle, its corners rounded by `rx` (0: square corners).
+    #[allow(clippy::too_many_arguments)]
+    fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, rx: f64, s: &Style, attrs: &[(&str, &str)]);
+    /// A circle.
+    fn circle(&mut self, cx: f64, cy: f64, r: f64, s: &Style, attrs: &[(&str, &str)]);
+    /// A straight line (its stroke only).
+    #[allow(clippy::too_many_arguments)]
+    fn line(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, s: &Style, attrs: &[(&str, &str)]);
+    /// A closed polygon through `points`.
+    fn polygon(&mut self, points: &[(f64, f64)], s: &Style, attrs: &[(&str, &str)]);
+    /// A path of straight lines.
+    fn path(&mut self, steps: &[Step], s: &Style, attrs: &[(&str, &str)]);
+    /// One line of text with its baseline at `y`.
+    fn text(&mut self, x: f64, y: f64, text: &str, s: &Style, attrs: &[(&str, &str)]);
+}
+
+/// A coordinate as the SVG writes it (`{:.1}`, which rounds a tie to even), and as the filler
+/// paints it: rounded to a tenth.
+fn tenth(v: f64) -> f32 {
+    ((v * 10.0).round_ties_even() / 10.0) as f32
+}
+
+/// Writes the SVG the web pages show.
+#[derive(Default)]
+pub struct SvgWriter {
+    out: String,
+    /// Groups open: an element ends its line only outside any.
+    depth: usize,
+}
+
+impl SvgWriter {
+    /// The SVG document written so far, closed.
+    pub fn finish(mut self) -> String {
+        self.out.push_str("</svg>\n");
+        self.out
+    }
+
+    fn attrs(&mut self, attrs: &[(&str, &str)]) {
+        for (k, v) in attrs {
+            let _ = write!(self.out, " {k}=\"{}\"", esc(v));
+        }
+    }
+
+    fn style(&mut self, s: &Style) {
+        let o = &mut self.out;
+        if let Some(f) = s.fill {
+            let _ = write!(o, " fill=\"{}\"", esc(f));
+        }
+        if let Some(v) = s.fill_opacity {
+            let _ = write!(o, " fill-opacity=\"{v}\"");
+        }
+        if let Some(c) = s.stroke {
+            let _ = write!(o, " stroke=\"{}\"", esc(c));
+        }
+        if let Some(w) = s.stroke_width {
+            let _ = write!(o, " stroke-width=\"{w}\"");
+        }
+        if !s.dash.is_empty() {
+            let d: Vec<String> = s.dash.iter().map(f32::to_string).collect();
+            let _ = write!(o, " stroke-dasharray=\"{}\"", d.join(" "));
+        }
+        if s.round_caps {
+            o.push_str(" stroke-linecap=\"round\"");
+        }
+        if s.round_joins {
+            o.push_str(" stroke-linejoin=\"round\"");
+        }
+        if s.stroke_first {
+            o.push_str(" paint-order=\"stroke\"");
+        }
+        if let Some(v) = s.opacity {
+            let _ = write!(o, " opacity=\"{v}\"");
+        }
+        if let Some(v) = s.font_size {
+            let _ = write!(o, " font-size=\"{v}\"");
+        }
+        if s.bold {
+            o.push_str(" font-weight=\"bold\"");
+        }
+        if let Some(a) = s.anchor {
+            let _ = write!(o, " text-anchor=\"{a}\"");
+        }
+    }
+
+    fn close(&mut self, tail: &str) {
+        self.out.push_str(tail);
+        if self.depth == 0 {
+            self.out.push('\n');
+        }
+    }
+}
+
+impl Painter for SvgWriter {
+    fn begin(&mut self, width: f64, height: f64, font_family: &str) {
+        let _ = writeln!(
+            self.out,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" \
+             viewBox=\"0 0 {width:.0} {height:.0}\" font-family=\"{}\">",
+            esc(font_family)
+        );
+    }
+
+    fn title(&mut self, text: &str) {
+        let _ = write!(self.out, "<title>{}</title>", esc(text));
+        self.close("");
+    }
+
+    fn background(&mut self, fill: &str) {
+        let _ = write!(
+            self.out,
+            "<rect width=\"100%\" height=\"100%\" fill=\"{}\"/>",
+            esc(fill)
+        );
+        self.close("");
+    }
+
+    fn group(&mut self, attrs: &[(&str, &str)]) {
+        self.out.push_str("<g");
+        self.attrs(attrs);
+        self.out.push('>');
+        self.depth += 1;
+    }
+
+    fn end_group(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+        self.close("</g>");
+    }
+
+    fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, rx: f64, s: &Style, attrs: &[(&str, &str)]) {
+        self.out.push_str("<rect");
+        self.attrs(attrs);
+        let _ = write!(
+            self.out,
+            " x=\"{x:.1}\" y=\"{y:.1}\" width=\"{w:.1}\" height=\"{h:.1}\""
+        );
+        if rx > 0.0 {
+            let _ = write!(self.out, " rx=\"{rx:.1}\"");
+        }
+        self.style(s);
+        self.close("/>");
+    }
+
+    fn circle(&mut self, cx: f64, cy: f64, r: f64, s: &Style, attrs: &[(&str, &str)]) {
+        self.out.push_str("<circle");
+        self.attrs(attrs);
+        let _ = write!(self.out, " cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"{r:.1}\"");
+        self.style(s);
+        self.close("/>");
+    }
+
+    fn line(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, s: &Style, attrs: &[(&str, &str)]) {
+        self.out.push_str("<line");
+        self.attrs(attrs);
+        let _ = write!(
+            self.out,
+            " x1=\"{x1:.1}\" y1=\"{y1:.1}\" x2=\"{x2:.1}\" y2=\"{y2:.1}\""
+        );
+        self.style(s);
+        self.close("/>");
+    }
+
+    fn polygon(&mut self, points: &[(f64, f64)], s: &Style, attrs: &[(&str, &str)]) {
+        self.out.push_str("<polygon");
+        self.attrs(attrs);
+        self.out.push_str(" points=\"");
+        for (k, (x, y)) in points.iter().enumerate() {
+            let sep = if k == 0 { "" } else { " " };
+            let _ = write!(self.out, "{sep}{x:.1},{y:.1}");
+        }
+        self.out.push('"');
+        self.style(s);
+        self.close("/>");
+    }
+
+    fn path(&mut self, steps: &[Step], s: &Style, attrs: &[(&str, &str)]) {
+        self.out.push_str("<path");
+        self.attrs(attrs);
+        self.out.push_str(" d=\"");
+        for (k, step) in steps.iter().enumerate() {
+            let sep = if k == 0 { "" } else { " " };
+            let _ = match step {
+                Step::Move(x, y) => write!(self.out, "{sep}M{x:.1},{y:.1}"),
+                Step::Line(x, y) => write!(self.out, "{sep}L{x:.1},{y:.1}"),
+                Step::Close => write!(self.out, "{sep}Z"),
+            };
+        }
+        self.out.push('"');
+        self.style(s);
+        self.close("/>");
+    }
+
+    fn text(&mut self, x: f64, y: f64, text: &str, s: &Style, attrs: &[(&str, &str)]) {
+        self.out.push_str("<text");
+        self.attrs(attrs);
+        let _ = write!(self.out, " x=\"{x:.1}\" y=\"{y:.1}\"");
+        self.style(s);
+        let _ = write!(self.out, ">{}", esc(text));
+        self.close("</text>");
+    }
+}
+
+/// Fills the shapes with tiny-skia at [`super::SCALE`] pixels a unit.
+pub struct Filler {
+    pixmap: Option<Pixmap>,
+    scale: f32,
+    /// The first thing that could not be painted (a colour not written `#rrggbb`, `#rgb` or
+    /// `none`, a character the font lacks, a picture of no size).
+    error: Option<String>,
+}
+
+impl Filler {
+    /// A filler at `scale` pixels a picture unit.
+    pub fn new(scale: f32) -> Filler {
+        Filler {
+            pixmap: None,
+            scale,
+            error: None,
+        }
+    }
+
+    /// The picture painted, or what could not be.
+    pub fn finish(self) -> Result<Pixmap, String> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        self.pixmap
+            .ok_or_else(|| "the board picture: nothing was drawn".to_string())
+    }
+
+    fn fail(&mut self, what: String) {
+        self.error
+            .get_or_insert_with(|| format!("the board picture: {what}"));
+    }
+
+    fn colour(&mut self, value: &str) -> Option<Color> {
+        match parse_colour(value) {
+            Ok(c) => c,
+            Err(()) => {
+                self.fail(format!(
+                    "the colour `{value}` is not written `#rrggbb`, `#rgb` or `none`"
+                ));
+                None
+            }
+        }
+    }
+
+    /// Paints `path` (in picture units) with `s`: fill then outline (or the outline first), as
+    /// one layer when the shape has an opacity.
+    fn shape(&mut self, path: Option<Path>, s: &Style, filled: bool) {
+        let Some(path) = path else { return };
+        let scale = self.scale;
+        let Some(device) = path.transform(Transform::from_scale(scale, scale)) else {
+            return;
+        };
+        let fill = match filled {
+            true => self.colour(s.fill.unwrap_or("#000000")),
+            false => None,
+        }
+        .map(|mut c| {
+            c.apply_opacity(s.fill_opacity.unwrap_or(1.0));
+            (device.clone(), c)
+        });
+        let width = s.stroke_width.unwrap_or(1.0);
+        let stroke = match s.stroke.and_then(|c| self.colour(c)) {
+            Some(c) if width > 0.0 => {
+                let dashed = if s.dash.iter().any(|&d| d > 0.0) {
+                    let mut d: Vec<f32> = s.dash.iter().map(|v| v * scale).collect();
+                    if d.len() % 2 == 1 {
+                        d.extend_from_slice(&d.clone());
+                    }
+                    StrokeDash::new(d, 0.0).and_then(|dash| device.dash(&dash, 1.0))
+                } else {
+                    Some(device.clone())
+                };
+                let stroke = Stroke {
+                    width: width * scale,
+                    line_cap: if s.round_caps {
+                        LineCap::Round
+                    } else {
+                        LineCap::Butt
+                    },
+                    line_join: if s.round_joins {
+                        LineJoin::Round
+                    } else {
+                        LineJoin::Miter
+                    },
+                    ..Stroke::default()
+                };
+                dashed
+                    .and_then(|p| p.stroke(&stroke, 1.0))
+                    .map(|outline| (outline, c))
+            }
+            _ => None,
+        };
+        let parts = match s.stroke_first {
+            true => [stroke, fill],
+            false => [fill, stroke],
+        };
+        let Some(pixmap) = self.pixmap.as_mut() else {
+            self.fail("a shape drawn before the picture's size".into());
+            return;
+        };
+        // A fill under an opaque solid outline at least 2 pixels wide is filled without
+        // anti-aliasing: its edge pixels lie under the outline, which covers them, and
+        // anti-aliased filling was a fifth of a Hex board's instructions.
+        let crisp = !s.stroke_first
+            && s.dash.is_empty()
+            && width * scale >= 2.0
+            && parts[1].as_ref().is_some_and(|(_, c)| c.is_opaque());
+        match s.opacity.filter(|&o| o < 1.0) {
+            None => {
+                for (k, part) in parts.iter().enumerate() {
+                    if let Some((p, c)) = part {
+                        let mut paint = Paint::default();
+                        paint.set_color(*c);
+                        paint.anti_alias = !(k == 0 && crisp);
+                        let at = Transform::identity();
+                        pixmap.fill_path(p, &paint, FillRule::Winding, at, None);
+                    }
+                }
+            }
+            Some(opacity) => {
+                // A layer, so that the outline over the fill does not show through.
+                let Some(b) = parts
+                    .iter()
+                    .flatten()
+                    .map(|(p, _)| p.bounds())
+                    .reduce(|a, b| {
+                        Rect::from_ltrb(
+                            a.left().min(b.left()),
+                            a.top().min(b.top()),
+                            a.right().max(b.right()),
+                            a.bottom().max(b.bottom()),
+                        )
+                        .unwrap_or(a)
+                    })
+                else {
+                    return;
+                };
+                let (x0, y0) = (b.left().floor() - 1.0, b.top().floor() - 1.0);
+                let (x1, y1) = (b.right().ceil() + 1.0, b.bottom().ceil() + 1.0);
+                let Some(mut layer) =
+                    Pixmap::new((x1 - x0).max(1.0) as u32, (y1 - y0).max(1.0) as u32)
+                else {
+                    return;
+                };
+                let at = Transform::from_translate(-x0, -y0);
+                for (p, c) in parts.iter().flatten() {
+                    fill_path(&mut layer, p, *c, at);
+                }
+                let paint = PixmapPaint {
+                    opacity,
+                    ..PixmapPaint::default()
+                };
+                pixmap.draw_pixmap(
+                    x0 as i32,
+                    y0 as i32,
+                    layer.as_ref(),
+                    &paint,
+                    Transform::identity(),
+                    None,
+                );
+            }
+        }
+    }
+}
+
+fn fill_path(pixmap: &mut Pixmap, path: &Path, colour: Color, at: Transform) {
+    let mut paint = Paint::default();
+    paint.set_color(colour);
+    paint.anti_alias = true;
+    pixmap.fill_path(path, &paint, FillRule::Winding, at, None);
+}
+
+/// `#rrggbb`, `#rgb` or `none` (`Ok(None)`).
+fn parse_colour(value: &str) -> Result<Option<Color>, ()> {
+    if value == "none" {
+        return Ok(None);
+    }
+    let hex = value.strip_prefix('#').ok_or(())?;
+    let digit = |b: u8| (b as char).to_digit(16).map(|d| d as u8).ok_or(());
+    let b = hex.as_bytes();
+    let (r, g, bl) = match b.len() {
+        6 => (
+            digit(b[0])? * 16 + digit(b[1])?,
+            digit(b[2])? * 16 + digit(b[3])?,
+            digit(b[4])? * 16 + digit(b[5])?,
+        ),
+        3 => (digit(b[0])? * 17, digit(b[1])? * 17, digit(b[2])? * 17),
+        _ => return Err(()),
+    };
+    Ok(Some(Color::from_rgba8(r, g, bl, 255)))
+}
+
+impl Painter for Filler {
+    fn begin(&mut self, width: f64, height: f64, _font_family: &str) {
+        // The SVG's size is written whole (`{:.0}`): so is the pixmap's.
+        let (w, h) = (width.round(), height.round());
+        if !(w >= 1.0 && h >= 1.0 && w <= 8192.0 && h <= 8192.0) {
+            self.fail(format!("a picture of {w} x {h} is not drawn"));
+            return;
+        }
+        let s = self.scale as f64;
+        self.pixmap = Pixmap::new((w * s) as u32, (h * s) as u32);
+    }
+
+    fn title(&mut self, _text: &str) {}
+
+    fn background(&mut self, fill: &str) {
+        if let Some(c) = self.colour(fill)
+            && let Some(p) = self.pixmap.as_mut()
+        {
+            p.fill(c);
+        }
+    }
+
+    fn group(&mut self, _attrs: &[(&str, &str)]) {}
+
+    fn end_group(&mut self) {}
+
+    fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, rx: f64, s: &Style, _: &[(&str, &str)]) {
+        let (x, y, w, h, rx) = (tenth(x), tenth(y), tenth(w), tenth(h), tenth(rx));
+        let r = rx.min(w / 2.0).min(h / 2.0);
+        self.shape(rounded_rect(x, y, w, h, r), s, true);
+    }
+
+    fn circle(&mut self, cx: f64, cy: f64, r: f64, s: &Style, _: &[(&str, &str)]) {
+        self.shape(
+            PathBuilder::from_circle(tenth(cx), tenth(cy), tenth(r)),
+            s,
+            true,
+        );
+    }
+
+    fn line(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, s: &Style, _: &[(&str, &str)]) {
+        let mut b = PathBuilder::new();
+        b.move_to(tenth(x1), tenth(y1));
+        b.line_to(tenth(x2), tenth(y2));
+        self.shape(b.finish(), s, false);
+    }
+
+    fn polygon(&mut self, points: &[(f64, f64)], s: &Style, _: &[(&str, &str)]) {
+        let mut b = PathBuilder::new();
+        for (k, &(x, y)) in points.iter().enumerate() {
+            if k == 0 {
+                b.move_to(tenth(x), tenth(y));
+            } else {
+                b.line_to(tenth(x), tenth(y));
+            }
+        }
+        b.close();
+        self.shape(b.finish(), s, true);
+    }
+
+    fn path(&mut self, steps: &[Step], s: &Style, _: &[(&str, &str)]) {
+        let mut b = PathBuilder::new();
+        for step in steps {
+            match *step {
+                Step::Move(x, y) => b.move_to(tenth(x), tenth(y)),
+                Step::Line(x, y) => b.line_to(tenth(x), tenth(y)),
+                Step::Close => b.close(),
+            }
+        }
+        self.shape(b.finish(), s, true);
+    }
+
+    fn text(&mut self, x: f64, y: f64, text: &str, s: &Style, _: &[(&str, &str)]) {
+        // SVG's white space: runs of blanks as one, trimmed.
+        let words: Vec<&str> = text
+            .split([' ', '\t', '\n'])
+            .filter(|w| !w.is_empty())
+            .collect();
+        let anchor = match s.anchor {
+            Some("middle") => Anchor::Middle,
+            Some("end") => Anchor::End,
+            _ => Anchor::Start,
+        };
+        match text::outline(
+            &words.join(" "),
+            tenth(x),
+            tenth(y),
+            s.font_size.unwrap_or(16.0),
+            anchor,
+            Transform::identity(),
+        ) {
+            Ok(p) => self.shape(p, s, true),
+            Err(text::Missing(c)) => {
+                self.fail(format!("the font has no `{c}` (U+{:04X})", c as u32))
+            }
+        }
+    }
+}
+
+/// A rectangle, its corners rounded by `r` (quarter circles as cubic curves).
+fn rounded_rect(x: f32, y: f32, w: f32, h: f32, r: f32) -> Option<Path> {
+    if w <= 0.0 || h <= 0.0 {
+        return None;
+    }
+    if r <= 0.0 {
+        return Some(PathBuilder::from_rect(Rect::from_xywh(x, y, w, h)?));
+    }
+    // The control points of a quarter circle: 0.5523 of the radius from each end.
+    let k = r * 0.552_284_8;
+    let (right, bottom) = (x + w, y + h);
+    let mut p = PathBuilder::new();
+    p.move_to(x + r, y);
+    p.line_to(right - r, y);
+    p.cubic_to(right - r + k, y, right, y + r - k, right, y + r);
+    p.line_to(right, bottom - r);
+    p.cubic_to(
+        right,
+        bottom - r + k,
+        right - r + k,
+        bottom,
+        right - r,
+        bottom,
+    );
+    p.line_to(x + r, bottom);
+    p.cubic_to(x + r - k, bottom, x, bottom - r + k, x, bottom - r);
+    p.line_to(x, y + r);
+    p.cubic_to(x, y + r - k, x + r - k, y, x + r, y);
+    p.close();
+    p.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `paint` on a 40 x 40 white picture at scale 1.
+    fn fill(paint: impl FnOnce(&mut dyn Painter)) -> Pixmap {
+        let mut f = Filler::new(1.0);
+        f.begin(40.0, 40.0, "DejaVu Sans");
+        f.background("#ffffff");
+        paint(&mut f);
+        f.finish().unwrap()
+    }
+
+    /// The colour of a pixel (the pictures are opaque: premultiplied is the colour).
+    fn at(p: &Pixmap, x: u32, y: u32) -> [u8; 3] {
+        let c = p.pixel(x, y).unwrap();
+        assert_eq!(c.alpha(), 255, "pixel {x},{y} is opaque");
+        [c.red(), c.green(), c.blue()]
+    }
+
+    const WHITE: [u8; 3] = [255, 255, 255];
+    const RED: [u8; 3] = [255, 0, 0];
+    const BLUE: [u8; 3] = [0, 0, 255];
+    const BLACK: [u8; 3] = [0, 0, 0];
+
+    fn filled(c: &str) -> Style<'_> {
+        Style {
+            fill: Some(c),
+            ..Style::default()
+        }
+    }
+
+    #[test]
+    fn rectangles_circles_polygons_and_paths_are_filled_where_they_are() {
+        let p = fill(|p| p.rect(10.0, 10.0, 20.0, 10.0, 0.0, &filled("#ff0000"), &[]));
+        assert_eq!(
+            (at(&p, 15, 15), at(&p, 15, 25), at(&p, 5, 15)),
+            (RED, WHITE, WHITE)
+        );
+        // Rounded corners: the corner's pixel stays white, the middle of the edge is filled.
+        let p = fill(|p| p.rect(0.0, 0.0, 40.0, 40.0, 12.0, &filled("#f00"), &[]));
+        assert_eq!(
+            (at(&p, 0, 0), at(&p, 20, 0), at(&p, 0, 20)),
+            (WHITE, RED, RED)
+        );
+        let p = fill(|p| p.circle(20.0, 20.0, 10.0, &filled("#ff0000"), &[]));
+        assert_eq!(
+            (at(&p, 20, 20), at(&p, 12, 12), at(&p, 20, 11)),
+            (RED, WHITE, RED)
+        );
+        let p = fill(|p| {
+            p.polygon(
+                &[(0.0, 0.0), (40.0, 0.0), (0.0, 40.0)],
+                &filled("#00f"),
+                &[],
+            )
+        });
+        assert_eq!((at(&p, 5, 5), at(&p, 35, 35)), (BLUE, WHITE));
+        // Two closed parts; the black default fill.
+        let square = |x: f64, y: f64| {
+            [
+                Step::Move(x, y),
+                Step::Line(x + 20.0, y),
+                Step::Line(x + 20.0, y + 5.0),
+                Step::Line(x, y + 5.0),
+                Step::Close,
+            ]
+        };
+        let steps: Vec<Step> = square(10.0, 10.0)
+            .into_iter()
+            .chain(square(10.0, 25.0))
+            .collect();
+        let p = fill(|p| p.path(&steps, &Style::default(), &[]));
+        assert_eq!(
+            (at(&p, 20, 12), at(&p, 20, 20), at(&p, 20, 27)),
+            (BLACK, WHITE, BLACK)
+        );
+        // Groups and titles paint nothing.
+        let p = fill(|p| {
+            p.title("t");
+            p.group(&[("class", "cell")]);
+            p.end_group();
+        });
+        assert_eq!(at(&p, 20, 20), WHITE);
+    }
+
+    #[test]
+    fn strokes_take_their_width_dashes_caps_joins_and_order() {
+        let line = |s: Style| fill(|p| p.line(10.0, 20.0, 30.0, 20.0, &s, &[]));
+        let red = Style {
+            stroke: Some("#ff0000"),
+            stroke_width: Some(4.0),
+            ..Style::default()
+        };
+        let p = line(red);
+        assert_eq!(
+            (at(&p, 20, 19), at(&p, 20, 22), at(&p, 20, 18)),
+            (RED, WHITE, RED)
+        );
+        // Butt ends stop at the end; round ones reach 2 past it.
+        assert_eq!(at(&p, 30, 20), WHITE);
+        let round = Style {
+            round_caps: true,
+            ..red
+        };
+        assert_eq!(at(&line(round), 30, 20), RED);
+        // Dashes of 4 on, 4 off from the start.
+        let p = line(Style {
+            dash: &[4.0, 4.0],
+            ..red
+        });
+        assert_eq!(
+            (at(&p, 12, 20), at(&p, 16, 20), at(&p, 20, 20)),
+            (RED, WHITE, RED)
+        );
+        // A square's corner: mitred joins fill it, round ones cut it; no fill inside.
+        let square = |round_joins| {
+            let s = Style {
+                fill: Some("none"),
+                stroke: Some("#0000ff"),
+                stroke_width: Some(6.0),
+                round_joins,
+                ..Style::default()
+            };
+            fill(|p| p.rect(10.0, 10.0, 20.0, 20.0, 0.0, &s, &[]))
+        };
+        assert_eq!(at(&square(false), 7, 7), BLUE);
+        assert!(
+            at(&square(true), 7, 7)[0] > 200,
+            "the round corner grazes it"
+        );
+        assert_eq!(at(&square(false), 20, 20), WHITE, "fill none");
+        // The stroke lies over the fill, or under it when painted first.
+        let disc = |stroke_first| {
+            let s = Style {
+                fill: Some("#ff0000"),
+                stroke: Some("#0000ff"),
+                stroke_width: Some(6.0),
+                stroke_first,
+                ..Style::default()
+            };
+            fill(|p| p.circle(20.0, 20.0, 10.0, &s, &[]))
+        };
+        assert_eq!(at(&disc(false), 20, 12), BLUE);
+        assert_eq!(at(&disc(true), 20, 12), RED);
+        assert_eq!(at(&disc(true), 20, 8), BLUE);
+    }
+
+    #[test]
+    fn opacities_blend_and_a_layer_hides_its_own_fill() {
+        let half = Style {
+            fill: Some("#000000"),
+            fill_opacity: Some(0.5),
+            ..Style::default()
+        };
+        let p = fill(|p| p.rect(0.0, 0.0, 40.0, 40.0, 0.0, &half, &[]));
+        let grey = at(&p, 20, 20);
+        assert!(
+            grey[0].abs_diff(128) <= 1 && grey[0] == grey[1] && grey[1] == grey[2],
+            "{grey:?}"
+        );
+        // The disc and its stroke painted, then laid at half on the picture: where the stroke
+        // covers the fill only the stroke's blue shows through, half.
+        let s = Style {
+            fill: Some("#ff0000"),
+            stroke: Some("#0000ff"),
+            stroke_width: Some(6.0),
+            opacity: Some(0.5),
+            ..Style::default()
+        };
+        let p = fill(|p| p.circle(20.0, 20.0, 10.0, &s, &[]));
+        let over = at(&p, 20, 12);
+        assert!(
+            over[0].abs_diff(128) <= 1 && over[1].abs_diff(128) <= 1 && over[2] == 255,
+            "{over:?}"
+        );
+        let inside = at(&p, 20, 20);
+        assert!(
+            inside[0] == 255 && inside[1].abs_diff(128) <= 1,
+            "{inside:?}"
+        );
+    }
+
+    #[test]
+    fn texts_are_glyphs_at_their_anchor() {
+        let size = |anchor| Style {
+            font_size: Some(20.0),
+            anchor,
+            ..Style::default()
+        };
+        // An "l" at size 20: a stem about 2 wide, 15 tall, above the baseline at y 30.
+        let p = fill(|p| p.text(20.0, 30.0, "l", &size(Some("middle")), &[]));
+        let dark = |x: u32, y: u32| at(&p, x, y)[0] < 100;
+        assert!(dark(20, 25) && dark(20, 17), "the stem");
+        assert!(
+            !dark(20, 32) && !dark(20, 12) && !dark(24, 25),
+            "nothing around it"
+        );
+        let columns = |p: &Pixmap| {
+            (0..40)
+                .filter(|&x| (15..30).any(|y| at(p, x, y) != WHITE))
+                .collect::<Vec<u32>>()
+        };
+        let start = fill(|p| {
+            let s = Style {
+                fill: Some("#ff0000"),
+                bold: true,
+                ..size(None)
+            };
+            p.text(20.0, 30.0, "HH", &s, &[]);
+        });
+        let end = fill(|p| p.text(20.0, 30.0, "HH", &size(Some("end")), &[]));
+        let (s, e) = (columns(&start), columns(&end));
+        assert!(s[0] >= 20 && s.len() > 10, "{s:?}");
+        assert!(*e.last().unwrap() < 20 && e.len() > 10, "{e:?}");
+        assert!((15..30).any(|y| at(&start, s[0] + 1, y) == RED));
+    }
+
+    #[test]
+    fn what_cannot_be_painted_is_an_error_saying_what() {
+        let mut f = Filler::new(1.0);
+        f.begin(40.0, 40.0, "");
+        f.circle(20.0, 20.0, 5.0, &filled("red"), &[]);
+        let e = f.finish().err().unwrap();
+        assert!(
+            e.contains("the colour `red` is not written `#rrggbb`"),
+            "{e}"
+        );
+        let mut f = Filler::new(1.0);
+        f.begin(40.0, 40.0, "");
+        f.text(4.0, 30.0, "\u{10FFFF}", &Style::default(), &[]);
+        let e = f.finish().err().unwrap();
+        assert!(e.contains("the font has no"), "{e}");
+        let mut f = Filler::new(1.0);
+        f.begin(0.0, 40.0, "");
+        assert!(f.finish().unwrap_err().contains("0 x 40 is not drawn"));
+        assert!(
+            Filler::new(1.0)
+                .finish()
+                .unwrap_err()
+                .contains("nothing was drawn")
+        );
+    }
+
+    #[test]
+    fn the_svg_says_what_the_filler_paints() {
+        let mut w = SvgWriter::default();
+        w.begin(40.4, 20.0, "DejaVu Sans, sans-serif");
+        w.title("Hex & Y");
+        w.background("#cccccc");
+        w.group(&[("class", "cell"), ("data-name", "a<1")]);
+        let s = Style {
+            fill: Some("#ffcc99"),
+            stroke: Some("#996633"),
+            stroke_width: Some(1.2),
+            dash: &[5.0, 4.0],
+            ..Style::default()
+        };
+        w.polygon(&[(1.04, 2.0), (3.0, 4.25), (5.0, 6.0)], &s, &[]);
+        w.circle(
+            20.0,
+            10.0,
+            5.0,
+            &Style {
+                opacity: Some(0.45),
+                ..filled("#111")
+            },
+            &[("data-side", "black")],
+        );
+        w.end_group();
+        let text = Style {
+            font_size: Some(13.0),
+            anchor: Some("end"),
+            bold: true,
+            ..Style::default()
+        };
+        w.text(4.0, 30.0, "Black & White", &text, &[("class", "status")]);
+        w.path(
+            &[Step::Move(1.0, 2.0), Step::Line(3.0, 4.0), Step::Close],
+            &Style {
+                stroke: Some("#cc0000"),
+                round_caps: true,
+                ..Style::default()
+            },
+            &[],
+        );
+        assert_eq!(
+            w.finish(),
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"40\" height=\"20\" viewBox=\"0 0 40 20\" \
+             font-family=\"DejaVu Sans, sans-serif\">\n\
+             <title>Hex &amp; Y</title>\n\
+             <rect width=\"100%\" height=\"100%\" fill=\"#cccccc\"/>\n\
+             <g class=\"cell\" data-name=\"a&lt;1\"><polygon points=\"1.0,2.0 3.0,4.2 5.0,6.0\" \
+             fill=\"#ffcc99\" stroke=\"#996633\" stroke-width=\"1.2\" stroke-dasharray=\"5 4\"/>\
+             <circle data-side=\"black\" cx=\"20.0\" cy=\"10.0\" r=\"5.0\" fill=\"#111\" opacity=\"0.45\"/></g>\n\
+             <text class=\"status\" x=\"4.0\" y=\"30.0\" font-size=\"13\" font-weight=\"bold\" \
+             text-anchor=\"end\">Black &amp; White</text>\n\
+             <path d=\"M1.0,2.0 L3.0,4.0 Z\" stroke=\"#cc0000\" stroke-linecap=\"round\"/>\n\
+             </svg>\n"
+        );
+    }
+}
