@@ -51,10 +51,11 @@ record() {
 
 # The peak memory of a record's match and its largest tree, "-" where unknown.
 memory() {
-    local rss tree
-    rss=$(cat "$1.rss" 2>/dev/null | tail -1)
+    local rss tree mb=-
+    rss=$(tail -1 "$1.rss" 2>/dev/null || true)
+    [[ $rss =~ ^[0-9]+$ ]] && mb=$((rss / 1024))
     tree=$(sed -nE 's/^largest tree ([0-9.]+) MB.*/\1/p' "$1.out" 2>/dev/null || true)
-    echo "peak ${rss:+$((rss / 1024))}${rss:--} MB, largest tree ${tree:--} MB"
+    echo "peak $mb MB, largest tree ${tree:--} MB"
 }
 
 status=0
