@@ -362,7 +362,8 @@ fn leaves_search_as_nodes_did() {
     // counts and values the search gave with every child a node (main at 91149d9, whose trees this
     // small are 8096aec's), the second move with the first's tree reused, to the bit; nodes counts
     // leaves too.
-    let before: [(&str, [(&str, u32, u32, usize, u32); 2]); 8] = [
+    type Seen = (&'static str, u32, u32, usize, u32);
+    let before: [(&str, [Seen; 2]); 8] = [
         (
             "chameleon",
             [
