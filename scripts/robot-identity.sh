@@ -15,6 +15,10 @@
 #           one file a game and match; a record already there for that binary is reused, so the old
 #           binary's games are played once
 #
+# Each record keeps beside it the whole output (.out: a new binary's says how large its largest search
+# tree was) and, with GNU time installed, the match process's peak resident memory in KB (.rss); the
+# line of each comparison shows both for the old and the new binary ("-" where a record has none).
+#
 # Both binaries need `match --moves` (added with this script: build the old commit with it cherry-picked).
 # Runs under `nice -n 19`; the robots play without a time cap, so the load changes no move.
 set -euo pipefail
@@ -35,11 +39,23 @@ record() {
     local file="$dir/$spec-$a-$b-$n.txt"
     if [[ ! -s $file ]]; then
         # A record is written whole or not at all, so an interrupted run leaves nothing half made.
-        nice -n 19 "$bin" engine "$game" match "$a" "$b" --games "$n" --seed 1000 --players 2 --moves \
-            "${opts[@]}" | grep -E '^game ' | sed -E 's/ a-ms .*//' >"$file.part"
+        local timer=()
+        [[ -x /usr/bin/time ]] && timer=(/usr/bin/time -f %M -o "$file.rss")
+        nice -n 19 "${timer[@]}" "$bin" engine "$game" match "$a" "$b" --games "$n" --seed 1000 \
+            --players 2 --moves "${opts[@]}" >"$file.out"
+        grep -E '^game ' "$file.out" | sed -E 's/ a-ms .*//' >"$file.part"
         mv "$file.part" "$file"
     fi
     echo "$file"
+}
+
+# The peak memory of a record's match and its largest tree, "-" where unknown.
+memory() {
+    local rss tree mb=-
+    rss=$(tail -1 "$1.rss" 2>/dev/null || true)
+    [[ $rss =~ ^[0-9]+$ ]] && mb=$((rss / 1024))
+    tree=$(sed -nE 's/^largest tree ([0-9.]+) MB.*/\1/p' "$1.out" 2>/dev/null || true)
+    echo "peak $mb MB, largest tree ${tree:--} MB"
 }
 
 status=0
@@ -55,7 +71,8 @@ for game in "${GAMES[@]}"; do
             echo "FAIL $game $a-$b: the old binary's record holds no move lines (no --moves?)"
             status=1
         elif cmp -s "$old" "$new"; then
-            echo "same $game $a-$b ($n games, $moves moves, $(($(date +%s) - start)) s)"
+            echo "same $game $a-$b ($n games, $moves moves, $(($(date +%s) - start)) s;" \
+                "old: $(memory "$old"); new: $(memory "$new"))"
         else
             echo "DIFFERENT $game $a-$b: $old against $new"
             # head may close the pipe first: under pipefail diff's SIGPIPE ended the whole run here.

@@ -39,8 +39,9 @@ usage: pbem engine GAME COMMAND [ARGS]   (GAME: the game's name, e.g. limit)
                                            A plays B N times; game i has seed S+i and A
                                            takes seat (S+i) mod players; one line per
                                            game, then A's wins, losses, draws, score with
-                                           its 95% interval (Wilson) and the median time
-                                           per move of each player
+                                           its 95% interval (Wilson), the median time
+                                           per move of each player and the largest
+                                           search tree (MB)
 
 Players (A, B, P): random (a random legal move); greedy (one ply: the turn that wins the most
 pawns net of its own losses, ties at random); robot1, robot2, robot3 (the search player at the

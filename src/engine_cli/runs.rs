@@ -248,6 +248,12 @@ pub(super) fn write_match(
         median(&t.b_ms),
         t.b_ms.len()
     )?;
+    writeln!(
+        out,
+        "largest tree {:.1} MB (of the {} MB cap)",
+        crate::games::search::largest_tree_bytes() as f64 / (1 << 20) as f64,
+        crate::games::search::MAX_TREE_BYTES >> 20
+    )?;
     Ok(())
 }
 

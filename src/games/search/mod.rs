@@ -26,6 +26,7 @@ pub mod reuse;
 mod tests;
 mod tree;
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use rand_chacha::ChaCha8Rng;
@@ -34,6 +35,19 @@ use rand_core::SeedableRng;
 use crate::games::{GameState, Robot};
 use pos::Pos;
 use tree::Tree;
+
+/// The largest tree any search of this process ended with, in bytes as counted against its cap.
+static LARGEST_TREE: AtomicUsize = AtomicUsize::new(0);
+
+/// The largest tree (bytes, as counted against [`tree::MAX_TREE_BYTES`]) any search of this process
+/// has held at its end: `pbem engine match` reports it, to show how far a game's trees stay under the
+/// cap (a tree only grows during a search, so its end is its largest).
+pub fn largest_tree_bytes() -> usize {
+    LARGEST_TREE.load(Ordering::Relaxed)
+}
+
+/// The cap on a search tree's memory, in bytes.
+pub const MAX_TREE_BYTES: usize = tree::MAX_TREE_BYTES;
 
 /// The most seats the search scores (games of more seats are searched as if the others shared).
 pub const MAX_SEATS: usize = 4;
@@ -106,7 +120,7 @@ pub struct Thought {
     pub playouts: u32,
     /// Visits the root already had from a reused tree.
     pub reused: u32,
-    /// Nodes in the tree at the end.
+    /// Nodes in the tree at the end (children not yet visited counted as nodes).
     pub nodes: usize,
     /// The memory the tree held at the end, as counted against its cap (bytes).
     pub bytes: usize,
@@ -227,12 +241,13 @@ pub fn think(game: &dyn GameState, budget: Budget, seed: u64) -> Option<Thought>
         }
         None => (0.0, None),
     };
+    LARGEST_TREE.fetch_max(tree.bytes(), Ordering::Relaxed);
     let thought = Thought {
         action,
         text: p.text(root.as_ref(), action),
         playouts: done,
         reused,
-        nodes: tree.nodes.len(),
+        nodes: tree.node_count(),
         bytes: tree.bytes(),
         value,
         proven,

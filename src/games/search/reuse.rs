@@ -13,7 +13,8 @@ use crate::games::GameState;
 
 /// Trees kept per thread (the oldest goes first).
 const KEPT: usize = 2;
-/// A tree larger than this is not kept (memory).
+/// A tree larger than this is not kept (memory). Its children not yet visited count as nodes, as they
+/// were when this bound was set: which trees are kept, and so the robots' moves, are as before.
 const MAX_NODES: usize = 1_500_000;
 
 struct Entry {
@@ -53,7 +54,7 @@ pub(super) fn take(game: &dyn GameState, key: u64) -> Option<Tree> {
         Some(k.remove(i))
     })?;
     let mut g = game.at_move(entry.moves.len() as u32 + 1).ok()?;
-    let tree = entry.tree;
+    let mut tree = entry.tree;
     let mut at = 0usize;
     for (text, auto) in &now[entry.moves.len()..] {
         if *auto {
@@ -71,7 +72,7 @@ pub(super) fn take(game: &dyn GameState, key: u64) -> Option<Tree> {
 
 /// Keeps `tree` (grown for `game`'s present position) for the robot's next move in this game.
 pub(super) fn put(game: &dyn GameState, key: u64, tree: Tree) {
-    if tree.nodes.len() > MAX_NODES {
+    if tree.node_count() > MAX_NODES {
         super::tree::discard(tree);
         return;
     }

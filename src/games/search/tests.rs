@@ -302,3 +302,131 @@ fn a_full_tree_stops_growing_and_searches_on() {
     assert!(bytes <= cap / 4 + slack, "hex: {bytes} bytes held");
     assert_eq!(visits, 600);
 }
+
+#[test]
+fn children_not_yet_visited_take_a_few_bytes() {
+    // Games without priors list every action of a position as a child at once, and most are never
+    // visited: Hex 11's robot3 tree held 172 MB at its first move, Chameleon 11's 512 MB, nearly all of
+    // it such children as nodes of about a hundred bytes. Kept as leaves (an action and its RAVE
+    // counts) until their first visit, they take 16 bytes each.
+    for (name, words, most) in [
+        ("hex", &["-size=11"][..], 3_000),
+        ("chameleon", &["-size=11"][..], 7_000),
+        ("y", &[][..], 3_000),
+    ] {
+        let iterations = 1_500;
+        let (bytes, _, visits, _) = capped_search(name, words, usize::MAX, iterations);
+        assert_eq!(visits, iterations, "{name}: every iteration counted");
+        let per = bytes / iterations as usize;
+        eprintln!("{name}: {bytes} bytes, {per} an iteration");
+        assert!(
+            per <= most,
+            "{name}: {per} bytes an iteration (at most {most})"
+        );
+    }
+}
+
+/// What robot searches of `playouts` playouts find from the first position of `name` at its default
+/// board: the first player's search, then (its tree kept) its next, two plies on (the reply chosen by
+/// a small search); for each the move, playouts, reused visits, nodes and the value's bits.
+fn two_searches(name: &str, playouts: u32) -> Vec<(String, u32, u32, usize, u32)> {
+    let rules = Registry::standard().find(name).expect("a standard game");
+    let mut g = rules.new_game(&[], 2, 1).expect("a new game");
+    let budget = super::Budget {
+        playouts,
+        millis: None,
+        reuse: true,
+    };
+    super::reuse::forget();
+    let mut seen = Vec::new();
+    for turn in 0..2u64 {
+        let t = super::think(g.as_ref(), budget, 5 + turn).expect("a move");
+        seen.push((
+            t.text.clone(),
+            t.playouts,
+            t.reused,
+            t.nodes,
+            t.value.to_bits(),
+        ));
+        g.play(&t.text).expect("the robot's move is legal");
+        let reply = super::think(g.as_ref(), super::Budget::playouts(200), 9).expect("a reply");
+        g.play(&reply.text).expect("the reply is legal");
+    }
+    super::reuse::forget();
+    seen
+}
+
+#[test]
+fn leaves_search_as_nodes_did() {
+    // Leaves in place of nodes change what the tree holds, not what it finds: these are the moves,
+    // counts and values the search gave with every child a node (main at 91149d9, whose trees this
+    // small are 8096aec's), the second move with the first's tree reused, to the bit; nodes counts
+    // leaves too.
+    type Seen = (&'static str, u32, u32, usize, u32);
+    let before: [(&str, [Seen; 2]); 8] = [
+        (
+            "chameleon",
+            [
+                ("b:j4", 600, 0, 201123, 1061158912),
+                ("w:d10", 600, 1, 196807, 1061158912),
+            ],
+        ),
+        (
+            "hex",
+            [
+                ("f5", 600, 0, 86183, 1060559726),
+                ("d8", 600, 0, 84245, 1059061760),
+            ],
+        ),
+        (
+            "unlur",
+            [
+                ("c8", 600, 0, 92447, 1062557013),
+                ("pass", 600, 0, 90741, 1036831949),
+            ],
+        ),
+        (
+            "y",
+            [
+                ("c11", 600, 0, 85342, 1065353216),
+                ("d8", 600, 0, 83409, 1056964608),
+            ],
+        ),
+        (
+            "ataxx",
+            [
+                ("b7", 600, 0, 6733, 1058835007),
+                ("a6", 600, 4, 16112, 1059558651),
+            ],
+        ),
+        (
+            "hexxagon",
+            [
+                ("e9f8", 600, 0, 14524, 1058013184),
+                ("b1", 600, 1, 11197, 1058806010),
+            ],
+        ),
+        (
+            "cups",
+            [
+                ("d2", 600, 0, 963, 1056953310),
+                ("d1", 600, 82, 1089, 1055131804),
+            ],
+        ),
+        (
+            "paradux",
+            [
+                ("c1d1-c2d2", 600, 0, 25594, 1059061760),
+                ("a1a2-b2b3", 600, 1, 26667, 1062171330),
+            ],
+        ),
+    ];
+    for (name, expected) in before {
+        let seen = two_searches(name, 600);
+        let expected: Vec<_> = expected
+            .iter()
+            .map(|&(m, p, r, n, v)| (m.to_string(), p, r, n, v))
+            .collect();
+        assert_eq!(seen, expected, "{name}");
+    }
+}
