@@ -198,15 +198,13 @@ impl Core {
         // proposal's, another process's) reads it; a picture that cannot be painted leaves the
         // mails as text alone.
         let picture = match self.cfg.mail.pictures {
-            true => self
-                .board_picture(tx, row, state)?
-                .map(|png| {
-                    let details = self.summary_with(tx, rules, row, state, comments, false)?;
-                    Ok::<_, StorageError>((
-                        crate::mail_out::Png(std::sync::Arc::new(png)),
-                        details + &web_line,
-                    ))
-                }),
+            true => self.board_picture(tx, row, state)?.map(|png| {
+                let details = self.summary_with(tx, rules, row, state, comments, false)?;
+                Ok::<_, StorageError>((
+                    crate::mail_out::Png(std::sync::Arc::new(png)),
+                    details + &web_line,
+                ))
+            }),
             false => None,
         }
         .transpose()?;
