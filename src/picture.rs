@@ -21,8 +21,15 @@ use crate::games::GameState;
 const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 
 /// How many device pixels a picture has per SVG unit: a phone's screen has 2 or 3 pixels per CSS
-/// pixel, and a 1x picture shown there is soft. The HTML shows the PNG at its SVG size.
+/// pixel, and a 1x picture shown there is soft. The HTML shows the PNG at half its pixels: at its
+/// SVG size, or 390 CSS pixels wide for a picture fitted to [`MAIL_WIDTH`].
 pub const SCALE: u32 = 2;
+
+/// The widest PNG a mail carries, in pixels: a phone 390 CSS pixels wide (the common width) at 2
+/// device pixels each (issue 37, section 2). A picture whose SVG is wider than half of it is
+/// painted at fewer than [`SCALE`] pixels a unit to fit: more pixels would be shrunk away on the
+/// phone and only weigh the mail.
+pub const MAIL_WIDTH: u32 = 780;
 
 thread_local! {
     /// How many pictures this thread has painted as PNG: tests count them, by thread so that
@@ -50,11 +57,19 @@ pub fn svg_of(state: &(impl GameState + ?Sized)) -> Option<String> {
     state.paint(&mut w).then(|| w.finish())
 }
 
-/// The PNG of a game's board for a mail, at [`SCALE`] times its SVG size: painted straight onto
-/// the pixmap ([`GameState::paint`]), no SVG written or read; `None` for a game without a
-/// picture.
+/// The PNG of a game's board for a mail, at [`SCALE`] times its SVG size, or [`MAIL_WIDTH`] wide
+/// when that is narrower: painted straight onto the pixmap ([`GameState::paint`]), no SVG written
+/// or read; `None` for a game without a picture.
 pub fn png_of(state: &(impl GameState + ?Sized)) -> Option<Result<Vec<u8>, String>> {
-    let mut filler = paint::Filler::new(SCALE as f32);
+    png_fitted(state, MAIL_WIDTH as f32)
+}
+
+/// [`png_of`] fitted to `width` pixels at most.
+pub(crate) fn png_fitted(
+    state: &(impl GameState + ?Sized),
+    width: f32,
+) -> Option<Result<Vec<u8>, String>> {
+    let mut filler = paint::Filler::new(SCALE as f32).fitting(width);
     if !state.paint(&mut filler) {
         return None;
     }
@@ -122,7 +137,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_board_paints_to_a_png_at_twice_its_size() {
+    fn a_board_paints_to_a_png_at_twice_its_size_at_most_a_phone_s_width() {
         let g = crate::games::limit::Game::new(Default::default(), 2, 7).unwrap();
         let before = draws();
         let png = png_of(&g).unwrap().unwrap();
@@ -134,19 +149,41 @@ mod tests {
             "{} bytes",
             png.len()
         );
-        // A real PNG that another decoder reads, at twice the SVG's size, showing its background.
+        // A real PNG that another decoder reads, showing its background: the size-8 board is
+        // 427 x 414 units, so twice that (854) is wider than a phone's 780 pixels, and the
+        // picture is fitted to them, its height in proportion.
         let (width, height, rgb) = same::rgb(&png);
         let svg = svg_of(&g).unwrap();
         let size = |key: &str| -> u32 {
             let at = svg.find(&format!(" {key}=\"")).unwrap() + key.len() + 3;
             svg[at..].split('"').next().unwrap().parse().unwrap()
         };
-        assert_eq!(
-            (width, height),
-            (size("width") * SCALE, size("height") * SCALE)
-        );
+        assert!(size("width") * SCALE > MAIL_WIDTH);
+        let fitted_height = f64::from(size("height") * MAIL_WIDTH) / f64::from(size("width"));
+        assert_eq!((width, height), (MAIL_WIDTH, fitted_height.round() as u32));
         assert_eq!(png_size(&png), Some((width, height)));
         assert_eq!(rgb[..3], [0xFA, 0xFA, 0xF5], "the background, top left");
+        // A small board is painted at twice its size.
+        let small = crate::games::limit::Game::new(
+            crate::games::limit::options::Config {
+                size: 4,
+                ..Default::default()
+            },
+            2,
+            7,
+        )
+        .unwrap();
+        let svg = svg_of(&small).unwrap();
+        let size = |key: &str| -> u32 {
+            let at = svg.find(&format!(" {key}=\"")).unwrap() + key.len() + 3;
+            svg[at..].split('"').next().unwrap().parse().unwrap()
+        };
+        assert!(size("width") * SCALE <= MAIL_WIDTH);
+        let small_png = png_of(&small).unwrap().unwrap();
+        assert_eq!(
+            png_size(&small_png),
+            Some((size("width") * SCALE, size("height") * SCALE))
+        );
         assert_eq!(png_size(b"GIF89a"), None);
     }
 }

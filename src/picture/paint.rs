@@ -280,6 +280,8 @@ impl Painter for SvgWriter {
 pub struct Filler {
     pixmap: Option<Pixmap>,
     scale: f32,
+    /// The widest pixmap, in pixels: a wider picture is painted at a smaller scale.
+    fit: Option<f32>,
     /// The first thing that could not be painted (a colour not written `#rrggbb`, `#rgb` or
     /// `none`, a character the font lacks, a picture of no size).
     error: Option<String>,
@@ -291,8 +293,15 @@ impl Filler {
         Filler {
             pixmap: None,
             scale,
+            fit: None,
             error: None,
         }
+    }
+
+    /// This filler at a smaller scale when the picture would be more than `width` pixels wide.
+    pub fn fitting(mut self, width: f32) -> Filler {
+        self.fit = Some(width);
+        self
     }
 
     /// The picture painted, or what could not be.
@@ -477,8 +486,11 @@ impl Painter for Filler {
             self.fail(format!("a picture of {w} x {h} is not drawn"));
             return;
         }
+        if let Some(fit) = self.fit {
+            self.scale = self.scale.min(fit / w as f32);
+        }
         let s = self.scale as f64;
-        self.pixmap = Pixmap::new((w * s) as u32, (h * s) as u32);
+        self.pixmap = Pixmap::new((w * s).round() as u32, (h * s).round() as u32);
     }
 
     fn title(&mut self, _text: &str) {}

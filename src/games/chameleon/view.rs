@@ -85,6 +85,7 @@ pub fn paint(g: &ChameleonGame, p: &mut dyn crate::picture::Painter) {
             stones: &[("#000000", "#333333"), ("#ffffff", "#333333")],
             top_bottom: "#333333",
             left_right: "#ffffff",
+            on_corner: false,
         },
         last_cell(g),
         &status_line(g),

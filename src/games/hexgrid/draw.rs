@@ -1,6 +1,7 @@
-//! Drawing a Hex rhombus ([`Grid::rhombus`]) as ASCII and as SVG, for Hex and Chameleon (and any game
-//! on the rhombus): row 1 on top, column `a` on the left, each row half a cell to the right of the row
-//! above, as HexGui draws it.
+//! Drawing a Hex rhombus ([`Grid::rhombus`]) as ASCII and as a picture, for Hex and Chameleon (and
+//! any game on the rhombus). The ASCII board has row 1 on top, column `a` on the left, each row half
+//! a cell to the right of the row above, as HexGui draws it; the picture stands the rhombus on its
+//! corner a1, which fits a phone's width better ([`Layout`]).
 
 use std::fmt::Write as _;
 
@@ -58,19 +59,60 @@ pub struct Palette<'a> {
     pub top_bottom: &'a str,
     /// The colour of the left and right edges.
     pub left_right: &'a str,
+    /// The rhombus stands on its corner a1 ([`Layout`]): for Hex, whose players are Black and
+    /// White; Chameleon's are Vertical and Horizontal, named by the board drawn with a side on top.
+    pub on_corner: bool,
 }
 
 /// Half the distance between opposite corners of a cell, in picture units.
 const HEX: f64 = 20.0;
-/// Room around the board for the labels and the edges.
-const MARGIN: f64 = 44.0;
+/// Room around the board's edges and labels.
+const PAD: f64 = 8.0;
+/// The labels' font size.
+const LABEL: f64 = 14.0;
+/// The caption's font size.
+const CAPTION: f64 = 15.0;
 
-fn centre(c: u8, r: u8) -> (f64, f64) {
-    let w = 3f64.sqrt() * HEX;
-    (
-        MARGIN + w * (f64::from(c) - 1.0 + (f64::from(r) - 1.0) / 2.0),
-        MARGIN + 1.5 * HEX * (f64::from(r) - 1.0),
-    )
+/// Where the picture puts things: the axial layout (row 1 on top, each row half a cell to the right
+/// of the one above), turned by 0 or 60 degrees ([`Palette::on_corner`]), then shifted so that
+/// everything drawn lies in the picture. Turned, the rhombus stands on its acute corner, row 1 and
+/// column `a` meeting at the top, so that its short diagonal spans the width: drawn with a side on
+/// top the rhombus is 1.5 times as wide, and a phone's 390 pixels showed an 11 x 11 board's cells
+/// a third smaller (issue 37, section 5).
+struct Layout {
+    /// Whether the layout is turned by 60 degrees.
+    on_corner: bool,
+    /// Added to every point after the turn.
+    shift: (f64, f64),
+}
+
+impl Layout {
+    /// The centre of the cell at column `c`, row `r` (from 1; 0 is the label's place beside the
+    /// board) before the shift.
+    fn turned(&self, c: u8, r: u8) -> (f64, f64) {
+        let w = 3f64.sqrt() * HEX;
+        let (x, y) = (
+            w * (f64::from(c) - 1.0 + (f64::from(r) - 1.0) / 2.0),
+            1.5 * HEX * (f64::from(r) - 1.0),
+        );
+        if !self.on_corner {
+            return (x, y);
+        }
+        let (sin, cos) = (std::f64::consts::FRAC_PI_3.sin(), 0.5);
+        (x * cos - y * sin, x * sin + y * cos)
+    }
+
+    fn centre(&self, c: u8, r: u8) -> (f64, f64) {
+        let (x, y) = self.turned(c, r);
+        (x + self.shift.0, y + self.shift.1)
+    }
+}
+
+/// A unit vector from `from` to `to`.
+fn towards(from: (f64, f64), to: (f64, f64)) -> (f64, f64) {
+    let (vx, vy) = (to.0 - from.0, to.1 - from.1);
+    let len = (vx * vx + vy * vy).sqrt().max(1e-9);
+    (vx / len, vy / len)
 }
 
 fn corners(x: f64, y: f64, size: f64) -> [(f64, f64); 6] {
@@ -92,28 +134,73 @@ pub fn paint(
     caption: &str,
 ) {
     let n = grid.columns();
-    let (ax, ay) = centre(1, 1);
-    let (bx, by) = centre(n, 1);
-    let (cx, cy) = centre(n, n);
-    let (dx, dy) = centre(1, n);
+    let rows = grid.rows();
+    let base = Layout {
+        on_corner: palette.on_corner,
+        shift: (0.0, 0.0),
+    };
+    let (ax, ay) = base.turned(1, 1);
+    let (bx, by) = base.turned(n, 1);
+    let (cx, cy) = base.turned(n, rows);
+    let (dx, dy) = base.turned(1, rows);
     let (mx, my) = ((ax + cx) / 2.0, (ay + cy) / 2.0);
     // Corners pushed out from the middle so the coloured triangles show beyond the cells.
     let out = |x: f64, y: f64| {
-        let (vx, vy) = (x - mx, y - my);
-        let len = (vx * vx + vy * vy).sqrt().max(1.0);
-        (x + vx / len * 2.2 * HEX, y + vy / len * 2.2 * HEX)
+        let (ux, uy) = towards((mx, my), (x, y));
+        (x + ux * 2.2 * HEX, y + uy * 2.2 * HEX)
     };
     let (a, b, c, d) = (out(ax, ay), out(bx, by), out(cx, cy), out(dx, dy));
-    let width = cx + MARGIN + HEX;
-    let height = cy + MARGIN + 24.0;
-    p.begin(width, height, "DejaVu Sans, sans-serif");
-    p.background("#cccccc");
+    // Labels sit outside the sides from a1: the numbers where a column 0 would be, the letters
+    // where a row 0 would be.
+    // Drawn with a side on top, the letters stand straight above their column.
+    let up_right = match palette.on_corner {
+        true => towards((dx, dy), (ax, ay)),
+        false => (0.0, -0.8),
+    };
+    let up_left = towards((bx, by), (ax, ay));
+    let letter_at = |col: u8| {
+        let (x, y) = base.turned(col, 1);
+        (x + up_right.0 * 2.4 * HEX, y + up_right.1 * 2.4 * HEX)
+    };
+    let number_at = |row: u8| {
+        let (x, y) = base.turned(1, row);
+        (x + up_left.0 * 2.4 * HEX, y + up_left.1 * 2.4 * HEX)
+    };
+    // The box of everything drawn: the edges' corners, and the labels with room for two digits.
+    let mut xs = vec![a.0, b.0, c.0, d.0];
+    let mut ys = vec![a.1, b.1, c.1, d.1];
+    for col in 1..=n {
+        let (x, y) = letter_at(col);
+        xs.extend([x - LABEL, x + LABEL]);
+        ys.push(y - LABEL);
+    }
+    for row in 1..=rows {
+        let (x, y) = number_at(row);
+        xs.extend([x - 1.4 * LABEL, x + 1.4 * LABEL]);
+        ys.push(y - LABEL);
+    }
+    let min = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = |v: &[f64]| v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let (left, top) = (min(&xs), min(&ys));
+    let layout = Layout {
+        shift: (PAD - left, PAD - top),
+        ..base
+    };
+    let shift = |q: (f64, f64)| (q.0 + layout.shift.0, q.1 + layout.shift.1);
+    // About 0.6 of the font size a character: the caption is never cut on a small board.
+    let caption_width = caption.chars().count() as f64 * 0.6 * CAPTION;
+    let width = (max(&xs) - left + 2.0 * PAD).max(caption_width + 2.0 * PAD);
+    let height = max(&ys) - top + 2.0 * PAD + CAPTION + 10.0;
+    p.begin(width.ceil(), height.ceil(), "DejaVu Sans, sans-serif");
+    p.background("#999999");
+    let (a, b, c, d) = (shift(a), shift(b), shift(c), shift(d));
+    let middle = shift((mx, my));
     let mut tri = |q: (f64, f64), r: (f64, f64), fill: &str| {
         let s = Style {
             fill: Some(fill),
             ..Style::default()
         };
-        p.polygon(&[(mx, my), q, r], &s, &[]);
+        p.polygon(&[middle, q, r], &s, &[]);
     };
     tri(a, b, palette.top_bottom);
     tri(c, d, palette.top_bottom);
@@ -131,7 +218,7 @@ pub fn paint(
     };
     for (cell, &colour) in stones.iter().enumerate().take(grid.len()) {
         let (col, row) = grid.coords(cell);
-        let (x, y) = centre(col, row);
+        let (x, y) = layout.centre(col, row);
         p.polygon(&corners(x, y, HEX), &cell_style, &[]);
         if colour != EMPTY
             && let Some((fill, ring)) = palette.stones.get(colour as usize - 1)
@@ -139,34 +226,34 @@ pub fn paint(
             let s = Style {
                 fill: Some(fill),
                 stroke: Some(ring),
-                stroke_width: Some(1.5),
+                stroke_width: Some(2.0),
                 ..Style::default()
             };
-            p.circle(x, y, HEX * 0.72, &s, &[]);
+            p.circle(x, y, HEX * 0.74, &s, &[]);
         }
         if last == Some(cell) {
             p.circle(x, y, HEX * 0.22, &last_style, &[]);
         }
     }
     let label = |anchor| Style {
-        font_size: Some(13.0),
+        font_size: Some(LABEL as f32),
         anchor: Some(anchor),
         ..Style::default()
     };
     for col in 1..=n {
-        let (x, y) = centre(col, 1);
+        let (x, y) = shift(letter_at(col));
         let letter = ((b'a' + col - 1) as char).to_string();
-        p.text(x, y - 1.5 * HEX, &letter, &label("middle"), &[]);
+        p.text(x, y + 0.35 * LABEL, &letter, &label("middle"), &[]);
     }
-    for row in 1..=grid.rows() {
-        let (x, y) = centre(1, row);
-        p.text(x - 1.7 * HEX, y + 4.5, &row.to_string(), &label("end"), &[]);
+    for row in 1..=rows {
+        let (x, y) = shift(number_at(row));
+        p.text(x, y + 0.35 * LABEL, &row.to_string(), &label("middle"), &[]);
     }
     let s = Style {
-        font_size: Some(15.0),
+        font_size: Some(CAPTION as f32),
         ..Style::default()
     };
-    p.text(MARGIN / 2.0, height - 10.0, caption, &s, &[]);
+    p.text(PAD, height - 10.0, caption, &s, &[]);
 }
 
 #[cfg(test)]
