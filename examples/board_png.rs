@@ -1,4 +1,4 @@
-//! Draws a board mail's picture (`picture::png_of`: the game paints the board straight onto the
+//! Draws a board mail's picture (`GameState::png`, `picture::png_of`: the game paints the board straight onto the
 //! pixmap, which is written as a PNG) for a game of SIZE after MOVES first legal moves, and times
 //! it: median of RUNS draws, each the position one move on from the one before (the game played on
 //! with its first legal move, started again when it ends), wall clock and the thread's CPU time.
@@ -46,7 +46,7 @@ fn main() {
         g.play(&m).unwrap();
     }
     let svg = g.svg().unwrap();
-    let mut png = pbem::picture::png_of(g.as_ref()).unwrap().unwrap();
+    let mut png = g.png().unwrap().unwrap();
     // The positions to draw, made before the clock starts.
     let positions: Vec<_> = (0..runs)
         .map(|_| {
@@ -61,7 +61,7 @@ fn main() {
         .iter()
         .map(|p| {
             let (t, c) = (Instant::now(), thread_cpu_ms());
-            png = pbem::picture::png_of(p.as_ref()).unwrap().unwrap();
+            png = p.png().unwrap().unwrap();
             (t.elapsed().as_secs_f64() * 1000.0, thread_cpu_ms() - c)
         })
         .unzip();
@@ -93,7 +93,7 @@ fn all(dir: &str, moves: usize) {
             println!("{}: no picture", rules.name());
             continue;
         };
-        let png = pbem::picture::png_of(g.as_ref()).unwrap().unwrap();
+        let png = g.png().unwrap().unwrap();
         std::fs::write(format!("{dir}/{}.svg", rules.name()), &svg).unwrap();
         std::fs::write(format!("{dir}/{}.png", rules.name()), &png).unwrap();
         println!("{dir}/{}.png: {} bytes", rules.name(), png.len());

@@ -370,7 +370,7 @@ mod tests {
     fn board_png() -> Png {
         let g = crate::games::limit::Game::new(Default::default(), 2, 7).unwrap();
         Png(std::sync::Arc::new(
-            crate::picture::png_of(&g).unwrap().unwrap(),
+            crate::games::GameState::png(&g).unwrap().unwrap(),
         ))
     }
 

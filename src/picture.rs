@@ -1,5 +1,5 @@
 //! Board pictures (issue "See the board", item 2; issue 36 section 4): a game paints its board once
-//! through a [`Painter`] (`paint`), which either writes the SVG the web pages show or fills the
+//! through a [`Painter`] (`GameState::paint`), which either writes the SVG the web pages show or fills the
 //! shapes with tiny-skia at [`SCALE`] times the SVG's size for the mail's PNG: no SVG is read back.
 //! The texts are the outlines of the font compiled into the binary (DejaVu Sans, assets/fonts/,
 //! `text`), so that the picture is the same on every machine whatever fonts it has; the pixels are
@@ -10,12 +10,10 @@ use std::cell::Cell;
 mod indexed;
 pub mod paint;
 #[cfg(test)]
-mod same;
+pub(crate) mod same;
 mod text;
 
 pub use paint::{Painter, Step, Style};
-
-use crate::games::GameState;
 
 /// The first eight bytes of every PNG file.
 const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
@@ -50,27 +48,27 @@ pub fn draws_in_process() -> u64 {
     DRAWN_IN_PROCESS.load(std::sync::atomic::Ordering::Relaxed)
 }
 
-/// The SVG of a game's board for the web, written by its painting ([`GameState::paint`]); `None`
-/// for a game that paints none.
-pub fn svg_of(state: &(impl GameState + ?Sized)) -> Option<String> {
+/// The SVG of what `paint` paints (a game's [`GameState::paint`](crate) for the web); `None` when
+/// it paints nothing (`paint` returns false).
+pub fn svg_of(paint: impl FnOnce(&mut dyn Painter) -> bool) -> Option<String> {
     let mut w = paint::SvgWriter::default();
-    state.paint(&mut w).then(|| w.finish())
+    paint(&mut w).then(|| w.finish())
 }
 
-/// The PNG of a game's board for a mail, at [`SCALE`] times its SVG size, or [`MAIL_WIDTH`] wide
-/// when that is narrower: painted straight onto the pixmap ([`GameState::paint`]), no SVG written
-/// or read; `None` for a game without a picture.
-pub fn png_of(state: &(impl GameState + ?Sized)) -> Option<Result<Vec<u8>, String>> {
-    png_fitted(state, MAIL_WIDTH as f32)
+/// The PNG of what `paint` paints, for a mail: at [`SCALE`] times its SVG size, or [`MAIL_WIDTH`]
+/// wide when that is narrower, painted straight onto the pixmap, no SVG written or read; `None`
+/// when it paints nothing.
+pub fn png_of(paint: impl FnOnce(&mut dyn Painter) -> bool) -> Option<Result<Vec<u8>, String>> {
+    png_fitted(paint, MAIL_WIDTH as f32)
 }
 
 /// [`png_of`] fitted to `width` pixels at most.
 pub(crate) fn png_fitted(
-    state: &(impl GameState + ?Sized),
+    paint: impl FnOnce(&mut dyn Painter) -> bool,
     width: f32,
 ) -> Option<Result<Vec<u8>, String>> {
     let mut filler = paint::Filler::new(SCALE as f32).fitting(width);
-    if !state.paint(&mut filler) {
+    if !paint(&mut filler) {
         return None;
     }
     DRAWN.with(|n| n.set(n.get() + 1));
@@ -135,12 +133,13 @@ pub fn png_size(png: &[u8]) -> Option<(u32, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::GameState;
 
     #[test]
     fn a_board_paints_to_a_png_at_twice_its_size_at_most_a_phone_s_width() {
         let g = crate::games::limit::Game::new(Default::default(), 2, 7).unwrap();
         let before = draws();
-        let png = png_of(&g).unwrap().unwrap();
+        let png = png_of(|p| g.paint(p)).unwrap().unwrap();
         assert_eq!(draws(), before + 1);
         assert_eq!(&png[..8], PNG_SIGNATURE);
         // Base64 in the mail adds a third: the picture stays under 45 KB for a mail under 70 KB.
@@ -153,7 +152,7 @@ mod tests {
         // 427 x 414 units, so twice that (854) is wider than a phone's 780 pixels, and the
         // picture is fitted to them, its height in proportion.
         let (width, height, rgb) = same::rgb(&png);
-        let svg = svg_of(&g).unwrap();
+        let svg = svg_of(|p| g.paint(p)).unwrap();
         let size = |key: &str| -> u32 {
             let at = svg.find(&format!(" {key}=\"")).unwrap() + key.len() + 3;
             svg[at..].split('"').next().unwrap().parse().unwrap()
@@ -173,13 +172,13 @@ mod tests {
             7,
         )
         .unwrap();
-        let svg = svg_of(&small).unwrap();
+        let svg = svg_of(|p| small.paint(p)).unwrap();
         let size = |key: &str| -> u32 {
             let at = svg.find(&format!(" {key}=\"")).unwrap() + key.len() + 3;
             svg[at..].split('"').next().unwrap().parse().unwrap()
         };
         assert!(size("width") * SCALE <= MAIL_WIDTH);
-        let small_png = png_of(&small).unwrap().unwrap();
+        let small_png = png_of(|p| small.paint(p)).unwrap().unwrap();
         assert_eq!(
             png_size(&small_png),
             Some((size("width") * SCALE, size("height") * SCALE))

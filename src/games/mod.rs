@@ -21,6 +21,8 @@ pub mod hex;
 pub mod hexgrid;
 pub mod limit;
 pub mod paradux;
+#[cfg(test)]
+mod picture_tests; // every game's picture against its reference PNG
 pub mod replay;
 pub mod search;
 pub mod stones;
@@ -328,7 +330,11 @@ pub trait GameState: Send {
     /// The board as an SVG picture, with the last move marked; `None` for a game without one.
     /// Written by [`GameState::paint`].
     fn svg(&self) -> Option<String> {
-        crate::picture::svg_of(self)
+        crate::picture::svg_of(|p| self.paint(p))
+    }
+    /// The board as a mail's PNG ([`crate::picture::png_of`]); `None` for a game without a picture.
+    fn png(&self) -> Option<Result<Vec<u8>, String>> {
+        crate::picture::png_of(|p| self.paint(p))
     }
     /// The number of legal move sequences of length `depth` (perft), counting from this position.
     /// Games override this with a faster walk over their own types.

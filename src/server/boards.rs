@@ -21,14 +21,14 @@ impl Core {
         row: &GameRow,
         state: &dyn GameState,
     ) -> Result<Option<Vec<u8>>, StorageError> {
-        let Some(svg) = crate::picture::svg_of(state) else {
+        let Some(svg) = state.svg() else {
             return Ok(None);
         };
         let digest = crate::mail_out::picture_digest(&svg);
         if let Some(png) = tx.picture(row.id, &digest)? {
             return Ok(Some(png));
         }
-        match crate::picture::png_of(state) {
+        match state.png() {
             Some(Ok(png)) => {
                 tx.keep_picture(row.id, &digest, &png, self.now)?;
                 Ok(Some(png))

@@ -118,7 +118,7 @@ fn news_and_the_line_to_send_come_first_then_the_picture_and_no_ascii_board() {
 }
 
 #[test]
-fn the_picture_is_drawn_at_twice_its_shown_size_with_a_caption() {
+fn the_picture_is_drawn_at_twice_its_shown_size_at_most_a_phone_s_width_with_a_caption() {
     let (env, mails, _) = after_one_move();
     let g = env.stored_game(101);
     let mail = &mails[0];
@@ -126,13 +126,19 @@ fn the_picture_is_drawn_at_twice_its_shown_size_with_a_caption() {
     let (w, h) = png_size(&png);
     let (shown_w, shown_h) = (img_attr(&html, "width"), img_attr(&html, "height"));
     assert_eq!((w, h), (2 * shown_w, 2 * shown_h), "{html}");
-    // The SVG's own size is the size shown.
+    // The size shown is the SVG's, fitted to a phone's 390 CSS pixels (issue 37 section 2): the
+    // size-8 board's SVG is 427 x 414, its PNG 780 pixels wide.
     let svg = g.svg().unwrap();
     assert!(
-        svg.contains(&format!("width=\"{shown_w}\" height=\"{shown_h}\"")),
+        svg.contains("width=\"427\" height=\"414\""),
         "{}",
         &svg[..200]
     );
+    assert_eq!(
+        (shown_w, shown_h),
+        (390, (414.0_f64 * 390.0 / 427.0).round() as u32)
+    );
+    assert_eq!(w, 780);
     let caption = format!(
         "<figcaption>Limit Board 101, move {}: Red (alice), Blue (bob)</figcaption>",
         g.move_number()

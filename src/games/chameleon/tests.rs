@@ -212,7 +212,7 @@ fn board_text_picture_and_example_lines() {
     assert_eq!(g.example_moves(), ["b:a1", "w:a1"]);
     let svg = g.svg().unwrap();
     assert!(svg.starts_with("<svg"));
-    let png = crate::picture::png_of(&g).unwrap().unwrap();
+    let png = g.png().unwrap().unwrap();
     assert!(png.starts_with(b"\x89PNG"));
     assert_eq!(g.board_view().cells.len(), 121);
 }

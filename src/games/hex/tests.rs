@@ -300,7 +300,7 @@ fn ascii_board_and_picture() {
     assert!(text.contains("O White (seat 1) joins left and right (columns a and k)"));
     let svg = g.svg().unwrap();
     assert_eq!(svg.matches("<circle").count(), 3, "two stones and the mark");
-    let png = crate::picture::png_of(&g).unwrap().unwrap();
+    let png = g.png().unwrap().unwrap();
     assert!(png.starts_with(b"\x89PNG"));
     let b = g.board_view();
     assert_eq!(b.cells.len(), 121);
