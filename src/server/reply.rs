@@ -69,6 +69,18 @@ impl Core {
         Ok(Some(reply_token::address(&self.cfg.server.address, &token)))
     }
 
+    /// The reply token a reply was sent to: the first recipient, of the envelope (`RCPT TO`) then
+    /// of the headers, that is one of the server's signed reply addresses; `None` for a mail that
+    /// is no reply.
+    fn reply_token_of(&self, incoming: &Incoming, envelope: &[String]) -> Option<Unchecked> {
+        incoming.reply_lines.as_ref()?;
+        let own = &self.cfg.server.address;
+        envelope
+            .iter()
+            .chain(&incoming.recipients)
+            .find_map(|r| reply_token::token_of(own, r).and_then(Unchecked::parse))
+    }
+
     /// Checks a reply's token, before the write lock: `envelope` are the recipients the MTA gave
     /// (LMTP's `RCPT TO`; none from a pipe), then the mail's recipient headers are looked at.
     /// `reply_to` is where answers go. `None` unless the token is right, is the reader's whose
@@ -80,14 +92,7 @@ impl Core {
         envelope: &[String],
         reply_to: &str,
     ) -> Result<Option<Grant>, StorageError> {
-        if incoming.reply_lines.is_none() {
-            return Ok(None);
-        }
-        let own = &self.cfg.server.address;
-        let token = envelope
-            .iter()
-            .chain(&incoming.recipients)
-            .find_map(|r| reply_token::token_of(own, r).and_then(Unchecked::parse));
+        let token = self.reply_token_of(incoming, envelope);
         let (Some(token), Some(from)) = (token, incoming.from.as_deref()) else {
             return Ok(None);
         };
@@ -144,15 +149,10 @@ impl Core {
         incoming: &Incoming,
         envelope: &[String],
     ) -> Result<Option<(String, u32)>, StorageError> {
-        if incoming.reply_lines.is_none() {
+        let Some(token) = self.reply_token_of(incoming, envelope) else {
             return Ok(None);
-        }
-        let own = &self.cfg.server.address;
-        let token = envelope
-            .iter()
-            .chain(&incoming.recipients)
-            .find_map(|r| reply_token::token_of(own, r).and_then(Unchecked::parse));
-        let (Some(token), Some(secret)) = (token, db.reply_secret()?) else {
+        };
+        let Some(secret) = db.reply_secret()? else {
             return Ok(None);
         };
         let Target::Board(id) = token.target else {
