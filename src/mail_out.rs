@@ -32,23 +32,6 @@ pub const AUTO_GENERATED: &str = "auto-generated";
 /// Longest Message-ID accepted in Message-ID, In-Reply-To and References.
 const MAX_MSG_ID_LEN: usize = 250;
 
-/// The version of the board pictures, part of every picture's key ([`picture_digest`]): a change
-/// to how a position is painted (the painter, [`crate::picture::SCALE`]) moves it on, so that the
-/// pictures kept by an older binary are painted again rather than served.
-pub const PICTURE_VERSION: u32 = 2;
-
-/// The key of the picture of a position: SHA-256 of [`PICTURE_VERSION`], the scale and the SVG of
-/// the position (its painting written as text). Any change to the position changes the SVG, and
-/// so the key.
-pub fn picture_digest(svg: &str) -> [u8; 32] {
-    use sha2::{Digest, Sha256};
-    let mut h = Sha256::new();
-    h.update(PICTURE_VERSION.to_le_bytes());
-    h.update(crate::picture::SCALE.to_le_bytes());
-    h.update(svg.as_bytes());
-    h.finalize().into()
-}
-
 /// A board picture's PNG bytes, shared by the mails of one move, stored in the outbox's JSON as
 /// base64.
 #[derive(Debug, Clone, PartialEq)]

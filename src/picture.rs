@@ -29,6 +29,23 @@ pub const SCALE: u32 = 2;
 /// phone and only weigh the mail.
 pub const MAIL_WIDTH: u32 = 780;
 
+/// The version of the painting, part of every picture's key ([`digest`]): a change to how a
+/// position is painted that its SVG does not show (the painter, the fill, the PNG) moves it on,
+/// so that pictures kept by an older binary are painted again rather than served.
+pub const VERSION: u32 = 2;
+
+/// The key of a position's mail picture: SHA-256 of [`VERSION`], [`SCALE`], [`MAIL_WIDTH`] and
+/// the position's SVG (its painting written as text). Whatever changes the picture changes the key.
+pub fn digest(svg: &str) -> [u8; 32] {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(VERSION.to_le_bytes());
+    h.update(SCALE.to_le_bytes());
+    h.update(MAIL_WIDTH.to_le_bytes());
+    h.update(svg.as_bytes());
+    h.finalize().into()
+}
+
 thread_local! {
     /// How many pictures this thread has painted as PNG: tests count them, by thread so that
     /// tests running at once do not count each other's.

@@ -12,7 +12,7 @@ use crate::summary::{self, SubjectState, Summary};
 
 impl Core {
     /// The PNG of `state`'s board for the mails of game `row`: the one kept with the game when
-    /// this position was painted before (keyed by [`crate::mail_out::picture_digest`] of its
+    /// this position was painted before (keyed by [`crate::picture::digest`] of its
     /// SVG, so a changed position never finds another's), else painted now and kept. `None` for
     /// a game without a picture, or one that could not be painted (said on stderr).
     fn board_picture(
@@ -24,7 +24,7 @@ impl Core {
         let Some(svg) = state.svg() else {
             return Ok(None);
         };
-        let digest = crate::mail_out::picture_digest(&svg);
+        let digest = crate::picture::digest(&svg);
         if let Some(png) = tx.picture(row.id, &digest)? {
             return Ok(Some(png));
         }
