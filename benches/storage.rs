@@ -8,8 +8,7 @@
 use std::time::Duration;
 
 mod harness;
-#[path = "../src/scratch.rs"]
-mod scratch;
+use pbem_testkit::scratch;
 
 use harness::Bencher;
 use pbem::storage::{Db, GamesFilter, SavedStatus};

@@ -7,8 +7,6 @@
 //! these together, at the time its [`clock`] gives. `docs/architecture.md` draws the whole path.
 
 pub mod accounts;
-#[cfg(test)]
-mod cases;
 pub mod cli;
 pub mod clock;
 pub mod command;
@@ -16,22 +14,25 @@ pub mod config;
 pub mod decision;
 pub mod engine_cli;
 pub mod exit;
-pub mod games;
-pub mod html;
 pub mod lmtp;
 pub mod mail_in;
 pub mod mail_out;
 pub mod mail_text;
 pub mod model;
 pub mod news;
-pub mod picture;
 pub mod ratings;
 pub mod records;
 pub mod reply_token;
-#[cfg(test)]
-mod scratch;
 pub mod server;
 pub mod storage;
 pub mod summary;
 pub mod sys;
 pub mod web;
+
+// The games, their pictures and the markup escaping the pictures share with the web live in their
+// own crate (crates/games); they keep their paths here, so `crate::games::hex` names the same thing
+// in both crates.
+pub use pbem_games::{games, html, picture};
+
+#[cfg(test)]
+use pbem_testkit::{cases, scratch};

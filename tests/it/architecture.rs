@@ -39,11 +39,30 @@ fn code_of(path: &Path) -> String {
         .join("\n")
 }
 
-/// The top-level modules of `src/` and their files.
+/// The source folders of the workspace's crates: the server's, and those under `crates/`.
+fn crate_sources() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut srcs = vec![root.join("src")];
+    for entry in std::fs::read_dir(root.join("crates")).unwrap() {
+        srcs.push(entry.unwrap().path().join("src"));
+    }
+    srcs
+}
+
+/// The top-level modules of every crate's `src/` and their files, as one graph: the server names the
+/// games crate's modules by the same paths (`crate::games`, re-exported), and no two crates share a
+/// module's name.
 fn modules() -> BTreeMap<String, Vec<PathBuf>> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut mods: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
-    for entry in std::fs::read_dir(&src).unwrap() {
+    for src in crate_sources() {
+        modules_of(&src, &mut mods);
+    }
+    assert!(mods.contains_key("games") && mods.contains_key("server"));
+    mods
+}
+
+fn modules_of(src: &Path, mods: &mut BTreeMap<String, Vec<PathBuf>>) {
+    for entry in std::fs::read_dir(src).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_stem().unwrap().to_str().unwrap().to_string();
         if name == "main" || name == "lib" {
@@ -56,7 +75,6 @@ fn modules() -> BTreeMap<String, Vec<PathBuf>> {
             files.push(path);
         }
     }
-    mods
 }
 
 /// Which modules each module names: `crate::x` and `use crate::{x, y}`.
@@ -137,6 +155,31 @@ fn the_store_and_the_rules_stand_alone() {
         "mail_in", "mail_out", "storage", "server", "command", "config",
     ] {
         assert!(!rules.contains(outside), "games reaches {outside}");
+    }
+}
+
+/// The games are a crate of their own (issue 36 section 2): the compiler keeps them from the server,
+/// and their manifest from every crate of mail, storage, the web and passwords.
+#[test]
+fn the_games_crate_needs_no_io() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest: toml::Table = std::fs::read_to_string(root.join("crates/games/Cargo.toml"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let deps = manifest["dependencies"].as_table().unwrap();
+    assert!(deps.contains_key("tiny-skia"), "the manifest is read");
+    for io in [
+        "rusqlite",
+        "lettre",
+        "tokio",
+        "axum",
+        "hyper",
+        "mail-parser",
+        "argon2",
+        "pbem",
+    ] {
+        assert!(!deps.contains_key(io), "the games crate depends on {io}");
     }
 }
 

@@ -17,12 +17,9 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use mail_parser::MessageParser;
 
-/// Randomized property tests, shared with the unit tests (the crate's `cases` module is test-only).
-#[path = "../../../src/cases.rs"]
-pub mod cases;
+/// Randomized property tests and temporary folders, shared with the unit tests (crates/testkit).
+pub use pbem_testkit::{cases, scratch};
 mod command;
-#[path = "../../../src/scratch.rs"]
-pub mod scratch;
 pub use command::Command;
 
 /// The clock every test runs at: 2026-11-18 11:06:40 UTC.

@@ -56,13 +56,17 @@ pub fn tempdir() -> std::io::Result<TempDir> {
     }
 }
 
-/// Compares `text` with the snapshot file `DIR/NAME.snap` (`DIR` from the crate's folder), as insta
+/// Compares `text` with the snapshot file `DIR/NAME.snap` (`DIR` from the folder of the package under
+/// test, which cargo names in `CARGO_MANIFEST_DIR` when it runs a test and makes the test's working
+/// folder), as insta
 /// wrote them: a header between two `---` lines, then the text; trailing white space and line ends
 /// do not count. A missing or different snapshot fails the test and writes `NAME.snap.new` beside it
 /// to look at (accept it by renaming it, or run with `PBEM_UPDATE_SNAPSHOTS=1` to write the snapshots).
 #[track_caller]
 pub fn assert_snapshot(dir: &str, name: &str, text: &str) {
-    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    // Read when the test runs, not when this crate was built: the folder is the caller's package's.
+    let package = std::env::var_os("CARGO_MANIFEST_DIR").map_or_else(PathBuf::new, PathBuf::from);
+    let folder = package.join(dir);
     let file = folder.join(format!("{name}.snap"));
     let want = std::fs::read_to_string(&file).ok().map(|s| body(&s));
     let got = normal(text);
