@@ -8,7 +8,6 @@
 use std::time::Duration;
 
 mod harness;
-use pbem_testkit::scratch;
 
 use harness::Bencher;
 use pbem::storage::{Db, GamesFilter, SavedStatus};
@@ -27,8 +26,8 @@ const DAY: i64 = 86_400;
 
 /// A database of 10,000 games with a 6 KB state each; every game's players are user `n` and the
 /// next, and user 1 is in about a hundred games.
-fn big_db() -> (scratch::TempDir, Db) {
-    let dir = scratch::tempdir().expect("temp dir");
+fn big_db() -> (tempfile::TempDir, Db) {
+    let dir = tempfile::tempdir().expect("temp dir");
     let mut db = Db::open(&dir.path().join("b.sqlite"), Duration::from_secs(5)).expect("db");
     let tx = db.transaction().expect("tx");
     let users: Vec<i64> = (0..2_000)

@@ -803,8 +803,8 @@ fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<GameRow> {
 mod tests {
     use super::*;
 
-    fn temp_db() -> (crate::scratch::TempDir, Db) {
-        let dir = crate::scratch::tempdir().unwrap();
+    fn temp_db() -> (tempfile::TempDir, Db) {
+        let dir = tempfile::tempdir().unwrap();
         let db = Db::open(&dir.path().join("t.sqlite"), Duration::from_secs(5)).unwrap();
         (dir, db)
     }
@@ -866,7 +866,7 @@ mod tests {
 
     #[test]
     fn a_database_newer_than_the_binary_is_refused() {
-        let dir = crate::scratch::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.sqlite");
         let conn = Connection::open(&path).unwrap();
         conn.pragma_update(None, "user_version", SCHEMA_VERSION + 1)
@@ -1104,7 +1104,7 @@ mod query_plans {
 
     /// Asserts that `sql` reads `table` by each of `indexes` and nothing by a scan of a whole table.
     fn uses_index(sql: &str, table: &str, indexes: &[&str]) {
-        let dir = crate::scratch::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
         let db = Db::open(&dir.path().join("t.sqlite"), Duration::from_secs(5)).unwrap();
         let lines = plan(&db, sql);
         for index in indexes {
@@ -1148,7 +1148,7 @@ mod query_plans {
     /// end of a game, a seat's player and an account's robot level (the triggers of migration 0044).
     #[test]
     fn the_robots_to_move_follow_moves_ends_seats_and_robot_levels() {
-        let dir = crate::scratch::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
         let mut db = Db::open(&dir.path().join("t.sqlite"), Duration::from_secs(5)).unwrap();
         let tx = db.transaction().unwrap();
         let alice = tx.insert_user("alice", "h", &[], 1).unwrap();

@@ -488,7 +488,7 @@ mod tests {
 
     #[test]
     fn a_healthy_folder_has_no_diagnosis() {
-        let dir = crate::scratch::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
         assert_eq!(diagnose_database(&dir.path().join("pbem.sqlite")), None);
     }
 }

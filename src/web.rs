@@ -666,7 +666,7 @@ mod tests {
 
     #[test]
     fn pages_of_an_empty_database() {
-        let dir = crate::scratch::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.sqlite");
         drop(Db::open(&path, Duration::from_secs(5)).unwrap());
         let mut db = Db::open_read_only(&path, Duration::from_secs(5)).unwrap();
@@ -687,7 +687,7 @@ mod tests {
     #[test]
     fn the_list_is_paged_newest_first_and_stored_text_is_escaped() {
         use crate::storage::SavedStatus;
-        let dir = crate::scratch::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.sqlite");
         {
             let mut db = Db::open(&path, Duration::from_secs(5)).unwrap();
@@ -754,7 +754,7 @@ mod tests {
 
     #[test]
     fn the_read_only_connection_refuses_writes() {
-        let dir = crate::scratch::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.sqlite");
         drop(Db::open(&path, Duration::from_secs(5)).unwrap());
         let mut db = Db::open_read_only(&path, Duration::from_secs(5)).unwrap();
@@ -765,7 +765,7 @@ mod tests {
     #[test]
     fn a_games_record_files_and_the_links_to_them() {
         use crate::storage::SavedStatus;
-        let dir = crate::scratch::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("t.sqlite");
         let registry = Registry::standard();
         {

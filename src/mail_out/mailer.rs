@@ -313,7 +313,7 @@ mod tests {
     #[test]
     fn a_handed_off_mail_keeps_its_status_until_it_is_recorded_sent() {
         use std::os::unix::fs::PermissionsExt;
-        let dir = crate::scratch::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
         let sendmail = dir.path().join("sendmail");
         std::fs::write(&sendmail, "#!/bin/sh\ncat >/dev/null\n").unwrap();
         std::fs::set_permissions(&sendmail, std::fs::Permissions::from_mode(0o755)).unwrap();

@@ -81,7 +81,7 @@ fn table_of(sql: &str, name: &str, tables: &[String]) -> Option<String> {
 
 #[test]
 fn every_statement_of_the_mail_path_and_of_cron_reads_by_an_index() {
-    let dir = crate::scratch::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
     let mut cfg = Config::default();
     cfg.database.path = dir.path().join("pbem.sqlite");
     cfg.mail.transport = Transport::File;

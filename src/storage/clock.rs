@@ -162,7 +162,7 @@ mod tests {
 
     #[test]
     fn clock_rows_default_then_record() {
-        let dir = crate::scratch::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
         let mut db = Db::open(&dir.path().join("t.sqlite"), Duration::from_secs(5)).unwrap();
         let tx = db.transaction().unwrap();
         let a = tx.insert_user("a", "h", &[], 1).unwrap();
@@ -245,7 +245,7 @@ mod tests {
     fn the_stored_next_look_finds_every_game_that_reading_all_of_them_finds() {
         const DAY: i64 = 86_400;
         crate::cases::check(40, |c| {
-            let dir = crate::scratch::tempdir().unwrap();
+            let dir = tempfile::tempdir().unwrap();
             let mut db = Db::open(&dir.path().join("t.sqlite"), Duration::from_secs(5)).unwrap();
             let (nag, forfeit, warning) = (c.range(1..5u32), c.range(1..12u32), 2 * DAY);
             let tx = db.transaction().unwrap();
@@ -310,7 +310,7 @@ mod tests {
     #[test]
     fn new_server_times_drop_the_stored_next_looks() {
         const DAY: i64 = 86_400;
-        let dir = crate::scratch::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
         let mut db = Db::open(&dir.path().join("t.sqlite"), Duration::from_secs(5)).unwrap();
         let tx = db.transaction().unwrap();
         let a = tx.insert_user("a", "h", &[], 1).unwrap();
@@ -333,7 +333,7 @@ mod tests {
 
     #[test]
     fn ending_vacations_keeps_the_past_cuts_the_present_drops_the_planned() {
-        let dir = crate::scratch::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
         let mut db = Db::open(&dir.path().join("t.sqlite"), Duration::from_secs(5)).unwrap();
         let tx = db.transaction().unwrap();
         let a = tx.insert_user("a", "h", &[], 1).unwrap();

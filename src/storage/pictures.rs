@@ -64,7 +64,7 @@ mod tests {
 
     #[test]
     fn a_game_keeps_its_latest_pictures_by_digest_and_old_ones_are_pruned() {
-        let dir = crate::scratch::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
         let mut db = Db::open(&dir.path().join("t.sqlite"), Duration::from_secs(5)).unwrap();
         let tx = db.transaction().unwrap();
         let alice = tx.insert_user("alice", "h", &[], 1).unwrap();

@@ -234,7 +234,7 @@ mod tests {
 
     #[test]
     fn a_proposal_is_stored_accepted_and_cleared_with_its_acceptances() {
-        let dir = crate::scratch::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
         let mut db = Db::open(&dir.path().join("t.sqlite"), Duration::from_secs(5)).unwrap();
         let (tx, g, a, b) = game(&mut db);
         assert_eq!(tx.open_proposal(g).unwrap(), None);
@@ -263,7 +263,7 @@ mod tests {
 
     #[test]
     fn one_queued_move_per_player_and_a_new_one_replaces_the_old() {
-        let dir = crate::scratch::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
         let mut db = Db::open(&dir.path().join("t.sqlite"), Duration::from_secs(5)).unwrap();
         let (tx, g, a, b) = game(&mut db);
         let q = |mv: &str| QueuedMove {

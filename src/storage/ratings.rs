@@ -197,8 +197,8 @@ mod tests {
     use crate::storage::Db;
     use crate::storage::SavedStatus;
 
-    fn setup() -> (crate::scratch::TempDir, Db) {
-        let dir = crate::scratch::tempdir().unwrap();
+    fn setup() -> (tempfile::TempDir, Db) {
+        let dir = tempfile::tempdir().unwrap();
         let db = Db::open(
             &dir.path().join("t.sqlite"),
             std::time::Duration::from_secs(5),

@@ -273,8 +273,8 @@ mod tests {
     use crate::storage::Db;
     use crate::storage::SavedStatus;
 
-    fn db() -> (crate::scratch::TempDir, Db) {
-        let dir = crate::scratch::tempdir().unwrap();
+    fn db() -> (tempfile::TempDir, Db) {
+        let dir = tempfile::tempdir().unwrap();
         let db = Db::open(&dir.path().join("t.sqlite"), Duration::from_secs(5)).unwrap();
         (dir, db)
     }

@@ -187,8 +187,8 @@ impl Db {
 mod tests {
     use super::*;
 
-    fn temp_db() -> (crate::scratch::TempDir, Db) {
-        let dir = crate::scratch::tempdir().unwrap();
+    fn temp_db() -> (tempfile::TempDir, Db) {
+        let dir = tempfile::tempdir().unwrap();
         let db = Db::open(
             &dir.path().join("t.sqlite"),
             std::time::Duration::from_secs(5),

@@ -16,7 +16,7 @@ use pbem::server::{IngestOutcome, Server};
 const START: i64 = 1_795_000_000;
 
 struct World {
-    _dir: crate::common::scratch::TempDir,
+    _dir: tempfile::TempDir,
     cfg: Config,
     outbox: PathBuf,
     now: i64,
@@ -33,7 +33,7 @@ struct Out {
 
 impl World {
     fn new(limits: impl FnOnce(&mut Config)) -> World {
-        let dir = crate::common::scratch::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
         let mut cfg = Config::default();
         cfg.server.address = "pbem@games.example".into();
         cfg.database.path = dir.path().join("pbem.sqlite");

@@ -461,7 +461,7 @@ fn sixteen_processes_on_one_game_lose_and_double_nothing() {
 /// (as an MTA does), every one of them goes through and the game is still exactly right.
 #[test]
 fn exit_75_without_busy_timeout_succeeds_when_retried() {
-    let env_dir = crate::common::scratch::tempdir().unwrap();
+    let env_dir = tempfile::tempdir().unwrap();
     let config = env_dir.path().join("pbem.toml");
     std::fs::write(&config, "[database]\nbusy_timeout_ms = 0\n").unwrap();
     let tally = same_game(4, Some(config));

@@ -19,13 +19,13 @@ const LIMIT: Game = Game {
 };
 
 struct World {
-    _dir: crate::common::scratch::TempDir,
+    _dir: tempfile::TempDir,
     cfg: Config,
 }
 
 impl World {
     fn new() -> World {
-        let dir = crate::common::scratch::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
         let mut cfg = Config::default();
         cfg.server.address = "pbem@games.example".into();
         cfg.database.path = dir.path().join("pbem.sqlite");

@@ -86,7 +86,7 @@ fn the_from_header_carries_the_server_name() {
 
 #[test]
 fn help_reads_and_writes_no_file_where_it_runs() {
-    let dir = crate::common::scratch::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
     // A configuration whose database folder does not exist: help needs none.
     let cfg = dir.path().join("elsewhere.toml");
     std::fs::write(
@@ -171,7 +171,7 @@ fn ingest_as_other_user(cwd: &Path, db: Option<&Path>, outbox: &Path) -> Output 
 
 #[test]
 fn a_relative_database_path_that_cannot_be_written_names_the_setting_not_the_folder() {
-    let top = crate::common::scratch::tempdir().unwrap();
+    let top = tempfile::tempdir().unwrap();
     chmod(top.path(), 0o755);
     // The MTA's queue folder: pbem is started there and may not write in it.
     let queue = top.path().join("queue");
@@ -326,7 +326,7 @@ fn the_systemd_units_pass_systemd_analyze_verify() {
         eprintln!("skipped: systemd-analyze is not installed (apt-get install systemd)");
         return;
     }
-    let dir = crate::common::scratch::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
     let files = units_in(dir.path(), str::to_string);
     let names: Vec<_> = files.iter().map(|f| f.file_name().unwrap()).collect();
     assert_eq!(
@@ -345,7 +345,7 @@ fn the_systemd_units_pass_systemd_analyze_verify() {
         text(&out)
     );
     // The check sees a fault (systemd only warns about this one, so any output counts).
-    let bad = crate::common::scratch::tempdir().unwrap();
+    let bad = tempfile::tempdir().unwrap();
     let files = units_in(bad.path(), |t| {
         t.replace("KillSignal=SIGTERM", "KillSignal=SIGTREM")
     });

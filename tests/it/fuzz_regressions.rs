@@ -11,7 +11,7 @@ use pbem::server::{IngestOutcome, Server};
 
 #[test]
 fn ingest_crashers_are_handled() {
-    let dir = crate::common::scratch::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
     let mut cfg = Config::default();
     cfg.server.address = "pbem@games.example".into();
     cfg.mail.outbox_dir = dir.path().join("outbox");

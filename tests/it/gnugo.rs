@@ -135,7 +135,7 @@ fn gnu_go_reads_our_sgf_to_the_same_position_komi_and_area_score() {
         eprintln!("skipped: gnugo is missing (apt-get install -y gnugo)");
         return;
     };
-    let dir = crate::common::scratch::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
     let mut gtp = Gtp::start(&program);
     let players = ["alice".to_string(), "bob".to_string()];
     // (size, komi, handicap, seed): both sizes, whole and half komi, handicaps, several seeds.

@@ -2,7 +2,6 @@
 //! fixed seeds at sizes 4, 8 and 16 and with three players, and `pbem engine limit svg` through the real
 //! binary.
 
-use crate::common;
 use crate::common::{Command, pbem_bin};
 use pbem::games::{GameOption, GameState, Registry};
 
@@ -27,24 +26,24 @@ fn game(options: &[&str], players: usize, seed: u64, moves: usize) -> Box<dyn Ga
 
 #[test]
 fn size_4_two_players_after_two_moves() {
-    common::assert_snapshot(
-        "limit_svg__size_4_two_players_after_two_moves",
+    insta::assert_snapshot!(
+        "size_4_two_players_after_two_moves",
         &game(&["-size=4"], 2, 7, 2).svg().unwrap(),
     );
 }
 
 #[test]
 fn size_8_three_players_after_three_moves() {
-    common::assert_snapshot(
-        "limit_svg__size_8_three_players_after_three_moves",
+    insta::assert_snapshot!(
+        "size_8_three_players_after_three_moves",
         &game(&[], 3, 7, 3).svg().unwrap(),
     );
 }
 
 #[test]
 fn size_16_two_players_new() {
-    common::assert_snapshot(
-        "limit_svg__size_16_two_players_new",
+    insta::assert_snapshot!(
+        "size_16_two_players_new",
         &game(&["-size=16"], 2, 7, 0).svg().unwrap(),
     );
 }

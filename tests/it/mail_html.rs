@@ -161,7 +161,7 @@ fn library_server(dir: &Path) -> pbem::server::Server {
 
 #[test]
 fn each_position_is_drawn_once_however_many_mails_show_it() {
-    let dir = crate::common::scratch::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
     let mut server = library_server(dir.path());
     let mut admin = |line: &str| {
         let out = server.run_admin(line, "").unwrap();
@@ -213,7 +213,7 @@ fn stored_state(dir: &Path) -> String {
 
 /// Runs headless Chromium on `page` at `width` px; returns what `--dump-dom` printed.
 fn chromium(args: &[&str], page: &Path) -> String {
-    let profile = crate::common::scratch::tempdir().unwrap();
+    let profile = tempfile::tempdir().unwrap();
     let out = std::process::Command::new("/usr/bin/chromium")
         .args([
             "--headless",

@@ -2,7 +2,7 @@
 //! mail. The clock and the layout seed are fixed, so the bodies are the same on every run; a change of
 //! layout or wording shows up here as a diff to review.
 
-use crate::common::{self, Env, eml, legal_moves_after};
+use crate::common::{Env, eml, legal_moves_after};
 
 #[test]
 fn board_and_error_mails() {
@@ -14,7 +14,7 @@ fn board_and_error_mails() {
         new_board.first_line(),
         "Limit Board 101: new game, alice to move"
     );
-    common::assert_snapshot("mail_snapshots__new_board_mail", &new_board.body);
+    insta::assert_snapshot!("new_board_mail", &new_board.body);
 
     let m = legal_moves_after(&[], 2, &[])[0].clone();
     env.deliver(&eml(
@@ -27,7 +27,7 @@ fn board_and_error_mails() {
         to_bob.first_line(),
         "Limit Board 101: your move (with a comment)"
     );
-    common::assert_snapshot("mail_snapshots__board_mail_after_a_move", &to_bob.body);
+    insta::assert_snapshot!("board_mail_after_a_move", &to_bob.body);
 
     env.deliver(&eml(
         "bob@example.org",
@@ -37,5 +37,5 @@ fn board_and_error_mails() {
     let error = env.take_mails().remove(0);
     assert_eq!(error.subject, "Limit Board 101");
     assert_eq!(error.first_line(), "Your command was not carried out:");
-    common::assert_snapshot("mail_snapshots__error_mail_illegal_move", &error.body);
+    insta::assert_snapshot!("error_mail_illegal_move", &error.body);
 }

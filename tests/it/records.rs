@@ -663,7 +663,7 @@ fn a_pgn_comment_with_line_ends_tags_and_braces_stays_one_comment() {
 #[ignore = "needs python3 with python-ataxx: pip install ataxx==2.2.0"]
 fn a_pgn_reader_reads_the_hostile_comment_s_game_as_one_game_with_its_moves() {
     let pgn = ataxx_pgn_with_a_hostile_comment();
-    let dir = crate::common::scratch::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("game.pgn");
     std::fs::write(&file, &pgn).unwrap();
     let script = "import sys, ataxx.pgn\n\

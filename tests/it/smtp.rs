@@ -530,7 +530,7 @@ fn tls_mailer(sink: &SmtpSink, dir: &Path) -> Mailer {
 
 #[test]
 fn smtp_starttls_with_a_private_ca() {
-    let tmp = crate::common::scratch::tempdir().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
     let sink = SmtpSink::start_tls(Policy::Accept, SinkTls::Starttls);
     let mail = board_mail(&["alice@example.net"]);
     tls_mailer(&sink, tmp.path()).send(&mail).unwrap();
@@ -542,7 +542,7 @@ fn smtp_starttls_with_a_private_ca() {
 
 #[test]
 fn smtp_implicit_tls_with_a_private_ca() {
-    let tmp = crate::common::scratch::tempdir().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
     let sink = SmtpSink::start_tls(Policy::Accept, SinkTls::Implicit);
     let mail = board_mail(&["bob@example.net"]);
     tls_mailer(&sink, tmp.path()).send(&mail).unwrap();
@@ -574,7 +574,7 @@ fn smtp_tls_refuses_an_untrusted_certificate() {
 fn smtp_starttls_required_but_not_offered_is_refused() {
     // A relay that does not offer STARTTLS (or an attacker who strips it) must not get the mail
     // in plain text.
-    let tmp = crate::common::scratch::tempdir().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
     let sink = SmtpSink::start(Policy::Accept);
     let ca = tmp.path().join("ca.pem");
     std::fs::write(&ca, TEST_CA_PEM).unwrap();
@@ -605,7 +605,7 @@ fn eml_files(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn file_transport_writes_one_eml_per_message() {
-    let tmp = crate::common::scratch::tempdir().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
     let outbox = tmp.path().join("spool/outbox");
     let mut cfg = Config::default();
     cfg.mail.outbox_dir = outbox.clone();
@@ -634,7 +634,7 @@ fn file_transport_writes_one_eml_per_message() {
 
 #[test]
 fn file_transport_into_an_unwritable_place_is_temporary() {
-    let tmp = crate::common::scratch::tempdir().unwrap();
+    let tmp = tempfile::tempdir().unwrap();
     // A regular file where the folder should be.
     let blocker = tmp.path().join("outbox");
     std::fs::write(&blocker, "not a folder").unwrap();
@@ -693,7 +693,7 @@ mod sendmail {
 
     #[test]
     fn pipes_the_message_with_envelope_arguments() {
-        let tmp = crate::common::scratch::tempdir().unwrap();
+        let tmp = tempfile::tempdir().unwrap();
         let mail = board_mail(&["alice@example.net", "-oQ@example.net"]);
         mailer(fake_sendmail(tmp.path(), 0)).send(&mail).unwrap();
         let args = std::fs::read_to_string(tmp.path().join("args")).unwrap();
@@ -713,7 +713,7 @@ mod sendmail {
 
     #[test]
     fn tempfail_exit_is_temporary() {
-        let tmp = crate::common::scratch::tempdir().unwrap();
+        let tmp = tempfile::tempdir().unwrap();
         let err = mailer(fake_sendmail(tmp.path(), 75))
             .send(&board_mail(&["alice@example.net"]))
             .unwrap_err();
@@ -727,7 +727,7 @@ mod sendmail {
 
     #[test]
     fn nouser_exit_is_a_refusal_for_good() {
-        let tmp = crate::common::scratch::tempdir().unwrap();
+        let tmp = tempfile::tempdir().unwrap();
         let err = mailer(fake_sendmail(tmp.path(), 67))
             .send(&board_mail(&["nobody@example.net"]))
             .unwrap_err();
@@ -736,7 +736,7 @@ mod sendmail {
 
     #[test]
     fn missing_command_is_temporary() {
-        let tmp = crate::common::scratch::tempdir().unwrap();
+        let tmp = tempfile::tempdir().unwrap();
         let err = mailer(tmp.path().join("no-such-sendmail"))
             .send(&board_mail(&["alice@example.net"]))
             .unwrap_err();

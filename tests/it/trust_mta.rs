@@ -291,7 +291,7 @@ mkdir -p "$D/m"
 
 #[test]
 fn a_full_disk_exits_75_and_the_mail_goes_through_once_there_is_room() {
-    let dir = crate::common::scratch::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
     // 4 MiB: a new database and its write-ahead log take about 1 MiB (the migrations' pages), and
     // each new migration adds to it; `dd` fills whatever is left.
     let script = format!(
@@ -339,7 +339,7 @@ ls "$D/m/outbox" | wc -l | sed 's/^/mails=/'
 
 #[test]
 fn a_read_only_file_system_exits_75_and_says_to_remount() {
-    let dir = crate::common::scratch::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
     let script = format!(
         r#"{MESSAGES}
 mount -t tmpfs -o size=4m tmpfs "$D/m" || exit 99

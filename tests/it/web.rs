@@ -704,7 +704,7 @@ fn board_pages_in_headless_chromium() {
     for (board, size) in [(102, 4), (101, 8), (104, 16)] {
         let png = out_dir.join(format!("web-board-size-{size}.png"));
         let _ = std::fs::remove_file(&png);
-        let profile = crate::common::scratch::tempdir().unwrap();
+        let profile = tempfile::tempdir().unwrap();
         let out = std::process::Command::new(chromium)
             .args([
                 "--headless",
@@ -845,7 +845,7 @@ fn the_move_list_is_one_column_on_a_phone() {
             ),
         )
         .unwrap();
-        let profile = crate::common::scratch::tempdir().unwrap();
+        let profile = tempfile::tempdir().unwrap();
         let out = std::process::Command::new(chromium)
             .args([
                 "--headless",
@@ -881,7 +881,7 @@ fn the_move_list_is_one_column_on_a_phone() {
     assert_eq!(columns, 3, "the moves on a desktop");
     if let Some(keep) = std::env::var_os("PBEM_SCREENSHOT_DIR").map(PathBuf::from) {
         let shot = keep.join("web-board-390.png");
-        let profile = crate::common::scratch::tempdir().unwrap();
+        let profile = tempfile::tempdir().unwrap();
         std::process::Command::new(chromium)
             .args([
                 "--headless",

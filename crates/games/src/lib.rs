@@ -8,4 +8,4 @@ pub mod html;
 pub mod picture;
 
 #[cfg(test)]
-use pbem_testkit::{cases, scratch};
+use pbem_testkit::cases;

@@ -3,4 +3,3 @@
 //! binary. Each crate names them `crate::cases` and `crate::scratch` (a `use` in its root).
 
 pub mod cases;
-pub mod scratch;

@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use mail_parser::MessageParser;
 
 /// Randomized property tests and temporary folders, shared with the unit tests (crates/testkit).
-pub use pbem_testkit::{cases, scratch};
+pub use pbem_testkit::cases;
 mod command;
 pub use command::Command;
 
@@ -29,7 +29,7 @@ pub const SEED: u64 = 7;
 
 /// A server living in a temporary folder.
 pub struct Env {
-    pub dir: crate::common::scratch::TempDir,
+    pub dir: tempfile::TempDir,
     pub db: PathBuf,
     pub outbox: PathBuf,
     pub now: i64,
@@ -122,7 +122,7 @@ pub fn eml(from: &str, subject: &str, body: &str) -> String {
 
 impl Env {
     pub fn new() -> Env {
-        let dir = crate::common::scratch::tempdir().unwrap();
+        let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("pbem.sqlite");
         let outbox = dir.path().join("outbox");
         Env {
@@ -422,10 +422,4 @@ impl Env {
             .query_row("PRAGMA integrity_check", [], |r| r.get(0))
             .unwrap()
     }
-}
-
-/// Compares `text` with the snapshot `tests/it/snapshots/it__NAME.snap` (see `scratch::assert_snapshot`).
-#[track_caller]
-pub fn assert_snapshot(name: &str, text: &str) {
-    scratch::assert_snapshot("tests/it/snapshots", &format!("it__{name}"), text);
 }

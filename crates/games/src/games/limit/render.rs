@@ -661,28 +661,16 @@ mod tests {
 
     #[test]
     fn snapshot_placement() {
-        crate::scratch::assert_snapshot(
-            "src/games/limit/snapshots",
-            "pbem__games__limit__render__tests__placement",
-            &render(&placement_view()),
-        );
+        insta::assert_snapshot!("placement", &render(&placement_view()),);
     }
 
     #[test]
     fn snapshot_movement() {
-        crate::scratch::assert_snapshot(
-            "src/games/limit/snapshots",
-            "pbem__games__limit__render__tests__movement",
-            &render(&movement_view()),
-        );
+        insta::assert_snapshot!("movement", &render(&movement_view()),);
     }
 
     #[test]
     fn snapshot_finished_classic() {
-        crate::scratch::assert_snapshot(
-            "src/games/limit/snapshots",
-            "pbem__games__limit__render__tests__finished_classic",
-            &render(&finished_view()),
-        );
+        insta::assert_snapshot!("finished_classic", &render(&finished_view()),);
     }
 }
