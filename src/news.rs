@@ -105,6 +105,12 @@ pub fn news_of(news: &News<'_>, reader: Reader) -> String {
                 .to_string(),
         );
     }
+    if let Reader::Seat(me) = reader
+        && matches!(news.state.status(), Status::ToMove(s) if s != me)
+        && let Some(note) = news.state.waiting_note(me)
+    {
+        lines.push(note);
+    }
     if let Some(over) = game_over(news, reader) {
         lines.push(over);
     }
@@ -191,28 +197,31 @@ fn move_news(
             "forfeit" => out.push(format!("{subject} lost on time (forfeit).")),
             // An agreed draw is told by the end of the game.
             "draw" => {}
-            text => {
-                let losses = st.losses(k);
-                let captured: Vec<String> = losses
-                    .iter()
-                    .filter(|l| l.seat != m.seat)
-                    .map(|l| loss_words(news, reader, m.seat, l))
-                    .collect();
-                let lost: Vec<String> = losses
-                    .iter()
-                    .filter(|l| l.seat == m.seat)
-                    .map(|l| loss_words(news, reader, m.seat, l))
-                    .collect();
-                let mut line = format!("{subject} played {text}");
-                if !captured.is_empty() {
-                    line.push_str(&format!(" and captured {}", captured.join(" and ")));
+            text => match st.entry_news(k) {
+                Some(words) => out.push(format!("{subject} {words}.")),
+                None => {
+                    let losses = st.losses(k);
+                    let captured: Vec<String> = losses
+                        .iter()
+                        .filter(|l| l.seat != m.seat)
+                        .map(|l| loss_words(news, reader, m.seat, l))
+                        .collect();
+                    let lost: Vec<String> = losses
+                        .iter()
+                        .filter(|l| l.seat == m.seat)
+                        .map(|l| loss_words(news, reader, m.seat, l))
+                        .collect();
+                    let mut line = format!("{subject} played {text}");
+                    if !captured.is_empty() {
+                        line.push_str(&format!(" and captured {}", captured.join(" and ")));
+                    }
+                    if !lost.is_empty() {
+                        line.push_str(&format!(" and lost {}", lost.join(" and ")));
+                    }
+                    line.push('.');
+                    out.push(line);
                 }
-                if !lost.is_empty() {
-                    line.push_str(&format!(" and lost {}", lost.join(" and ")));
-                }
-                line.push('.');
-                out.push(line);
-            }
+            },
         }
     }
     out.extend(notes);

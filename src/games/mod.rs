@@ -508,6 +508,26 @@ pub trait GameState: Send {
         let _ = index;
         Vec::new()
     }
+    /// How the news of a board mail tells the entry `index` (0-based, of [`GameState::moves`])
+    /// after its player's name, when `played <move>` would not read right: Go's `passed`,
+    /// `accepted the marking`. `None` (the default): `played <move>`.
+    fn entry_news(&self, index: usize) -> Option<String> {
+        let _ = index;
+        None
+    }
+    /// A line for the board mail of `seat` when the game waits for another seat but `seat` may
+    /// act too ([`GameState::acts_out_of_turn`]): what happens next and what they may send. `None`
+    /// by default.
+    fn waiting_note(&self, seat: usize) -> Option<String> {
+        let _ = seat;
+        None
+    }
+    /// The margin and the scores when a count decided the finished game, as a text record's
+    /// `Result:` line carries them after `wins by` (records.md 1.1): `7.5 (Black 1, White 1 +
+    /// 7.5)`. `None` (the default) for a game without a count or not ended by one.
+    fn score_result(&self) -> Option<String> {
+        None
+    }
     /// Lines the summary prints under the status (pawns left in the box, and the like); may be empty.
     fn notes(&self) -> Vec<String> {
         Vec::new()

@@ -149,10 +149,18 @@ impl HostedGo {
     /// The last line of the board: whose turn, the step, or how it ended.
     fn status_text(&self) -> String {
         match (&self.step, &self.agreed) {
-            (Some(_), Some(o)) => match o {
-                Outcome::Winner(s) => format!("{} wins by the agreed score", SIDES[*s]),
-                Outcome::Draw(_) => "Draw by the agreed score".into(),
-            },
+            // The margin, so that `pbem engine go show` of a replayed record shows its Result.
+            (Some(step), Some(o)) => {
+                let (b, w) = self.marked_halves(&step.dead);
+                match o {
+                    Outcome::Winner(s) => format!(
+                        "{} wins by {} (the agreed score)",
+                        SIDES[*s],
+                        half_points((b - w).abs())
+                    ),
+                    Outcome::Draw(_) => "Draw by the agreed score".into(),
+                }
+            }
             (Some(step), None) => format!(
                 "Scoring step: waiting for {} to accept, mark or resume",
                 SIDES[step.awaited]
@@ -212,6 +220,24 @@ impl HostedGo {
         let marked = for_seat(self.marked_halves(&step.dead));
         let plain = for_seat(self.marked_halves(&BTreeSet::new()));
         if marked >= plain { "accept" } else { "resume" }
+    }
+
+    /// A point for `seat`'s example of marking: a stone of the smallest unmarked block of the
+    /// other side (dead groups are most often the small ones inside a player's area; before, the
+    /// example named the first stone from a1, often a wall of the other side's that was plainly
+    /// alive), else of its own.
+    fn unmarked_example(&self, step: &Step, seat: usize) -> Option<String> {
+        let board = self.game.board();
+        let other = if seat == 0 { WHITE } else { BLACK };
+        let smallest = |colour: u8| {
+            board
+                .points()
+                .filter(|&p| board.at(p) == colour && !step.dead.contains(&p))
+                .min_by_key(|&p| scoring::block(board, p).len())
+        };
+        smallest(other)
+            .or_else(|| smallest(3 - other))
+            .map(|p| board.name(p))
     }
 
     /// The SGF point of a board point: column from `a` without skipping i, row from the top.
@@ -299,7 +325,7 @@ impl GameState for HostedGo {
             .collect()
     }
     fn options_summary(&self) -> String {
-        self.game.options_summary()
+        format!("{} -scoring=agreement", self.game.options().summary())
     }
     fn legal_moves(&self) -> Vec<String> {
         match (&self.agreed, &self.step) {
@@ -310,6 +336,24 @@ impl GameState for HostedGo {
         }
     }
     fn play(&mut self, mv: &str) -> Result<(), RuleError> {
+        // `white dead d4`: an entry as the text record and the document write it, with its side,
+        // so that a record replays through `pbem engine go play` though either player may act in
+        // the step.
+        let lower = mv.trim_start().to_lowercase();
+        for (seat, side) in ["black ", "white "].iter().enumerate() {
+            if let Some(rest) = lower.strip_prefix(side) {
+                return match self.status() {
+                    Status::Over(_) => Err(self.over()),
+                    Status::ToMove(s) if s == seat || self.acts_out_of_turn(seat) => {
+                        self.play_for(seat, rest)
+                    }
+                    Status::ToMove(s) => Err(RuleError(format!(
+                        "it is {}'s move, not {}'s",
+                        SIDES[s], SIDES[seat]
+                    ))),
+                };
+            }
+        }
         match self.status() {
             Status::ToMove(seat) => self.play_for(seat, mv),
             Status::Over(_) => Err(self.over()),
@@ -433,17 +477,9 @@ impl GameState for HostedGo {
         let (Some(step), None) = (&self.step, &self.agreed) else {
             return self.game.example_moves();
         };
-        let board = self.game.board();
-        // Players mark the other side's stones: show one of those, unmarked, if there is one.
-        let other = if step.awaited == 0 { WHITE } else { BLACK };
-        let unmarked = |colour: u8| {
-            board
-                .points()
-                .find(|&p| board.at(p) == colour && !step.dead.contains(&p))
-        };
         let mut out = vec!["accept".to_string()];
-        if let Some(p) = unmarked(other).or_else(|| unmarked(3 - other)) {
-            out.push(format!("dead {}", board.name(p)));
+        if let Some(p) = self.unmarked_example(step, step.awaited) {
+            out.push(format!("dead {p}"));
         }
         out.push("resume".into());
         out
@@ -468,23 +504,7 @@ impl GameState for HostedGo {
                     }
                     j += 1;
                 }
-                Logged::Act { seat, text } if shown => notes.push(match text.as_str() {
-                    "accept" => format!("{} accepted the marking.", SIDES[*seat]),
-                    "resume" => format!(
-                        "{} resumed play: {} to move.",
-                        SIDES[*seat],
-                        SIDES[1 - seat]
-                    ),
-                    _ => match text.split_once(' ') {
-                        Some(("dead", points)) => {
-                            format!("{} marked dead: {points}.", SIDES[*seat])
-                        }
-                        Some((_, points)) => {
-                            format!("{} took the dead mark off: {points}.", SIDES[*seat])
-                        }
-                        None => format!("{}: {text}.", SIDES[*seat]),
-                    },
-                }),
+                // An act is told once, by its news line ([`HostedGo::entry_news`]).
                 Logged::Act { .. } => {}
             }
         }
@@ -492,6 +512,81 @@ impl GameState for HostedGo {
             notes.push("Both players accepted the marking: the game ends with its score.".into());
         }
         notes
+    }
+    fn entry_news(&self, index: usize) -> Option<String> {
+        match self.log.get(index)? {
+            Logged::Game { .. } => {
+                let j = self.log[..index]
+                    .iter()
+                    .filter(|l| matches!(l, Logged::Game { .. }))
+                    .count();
+                self.game.entry_news(j)
+            }
+            Logged::Act { seat, text } => {
+                let board = self.game.board();
+                let groups = |points: &str| {
+                    let named: Vec<String> = points
+                        .split_whitespace()
+                        .filter_map(|w| board.read(w).ok())
+                        .map(|p| scoring::group_words(board, p))
+                        .collect();
+                    named.join(", ")
+                };
+                Some(match text.split_once(' ') {
+                    None if text == "accept" => "accepted the marking".into(),
+                    None if text == "resume" => {
+                        format!("resumed play; {} moves next", SIDES[1 - seat])
+                    }
+                    Some(("dead", points)) => format!("marked dead: {}", groups(points)),
+                    Some((_, points)) => format!("took the dead mark off: {}", groups(points)),
+                    None => text.clone(),
+                })
+            }
+        }
+    }
+    fn waiting_note(&self, seat: usize) -> Option<String> {
+        let (Some(step), None) = (&self.step, &self.agreed) else {
+            return None;
+        };
+        if seat > 1 || step.awaited == seat {
+            return None;
+        }
+        let other = SIDES[step.awaited];
+        let board = self.game.board();
+        // The examples: a group of the other side's as one to mark, a marked one to take off.
+        let mark = self.unmarked_example(step, seat);
+        let unmark = step.named.first().map(|&p| board.name(p));
+        let examples = match (mark, unmark) {
+            (Some(m), Some(u)) => format!("dead {m} or alive {u}"),
+            (Some(m), None) => format!("dead {m}"),
+            (None, Some(u)) => format!("alive {u}"),
+            (None, None) => String::new(),
+        };
+        let change = if examples.is_empty() {
+            "change the marking".to_string()
+        } else {
+            format!("change the marking ({examples})")
+        };
+        Some(if step.accepted[seat] {
+            format!(
+                "The game ends when {other} accepts this marking too; until then you may still \
+                 {change} or resume play."
+            )
+        } else {
+            format!(
+                "The scoring step waits for {other} to accept the marking, change it or resume \
+                 play. You may act too: {change}, accept it or resume play; the game ends when \
+                 you both accept the same marking."
+            )
+        })
+    }
+    fn score_result(&self) -> Option<String> {
+        let (Some(step), Some(_)) = (&self.step, &self.agreed) else {
+            return None;
+        };
+        let (b, w) = scoring::area(self.game.board(), &step.dead);
+        let o = self.game.options();
+        Some(scoring::result_words(b, w, o.komi_halves, &o.komi_text()))
     }
     fn notes(&self) -> Vec<String> {
         let o = self.game.options();

@@ -38,23 +38,19 @@ impl GameRules for Go {
         players: usize,
         _seed: u64,
     ) -> Result<Box<dyn GameState>, RuleError> {
-        if players != 2 {
-            return Err(RuleError(format!(
-                "Go is a game for two players, not {players}"
-            )));
-        }
-        Ok(Box::new(GoGame::new(GoOptions::read(options)?)))
+        // `pbem engine go new` gives the spec's rules alone unless -scoring=agreement asks for the
+        // server's step, so that a record's Options line makes the game it was played as.
+        new(options, players, false)
     }
     fn new_hosted_game(
         &self,
         options: &[GameOption],
         players: usize,
-        seed: u64,
+        _seed: u64,
     ) -> Result<Box<dyn GameState>, RuleError> {
-        // The same game with the scoring step after two passes (a server feature, go-rules.md 5);
-        // `pbem engine go new` keeps `new_game`, the spec's rules alone.
-        self.new_game(options, players, seed)?;
-        Ok(Box::new(hosted::HostedGo::new(GoOptions::read(options)?)))
+        // A challenge has the scoring step after two passes (a server feature, go-rules.md 5)
+        // unless it says -scoring=area.
+        new(options, players, true)
     }
     fn load(&self, json: &str) -> Result<Box<dyn GameState>, RuleError> {
         if hosted::is_hosted(json) {
@@ -76,6 +72,26 @@ impl GameRules for Go {
         }
         Goban::new(25).read(&t).map(|_| ()).map_err(RuleError)
     }
+}
+
+/// A new game of `options`, with the scoring step when they say so or (not saying) by `agreement`.
+fn new(
+    options: &[GameOption],
+    players: usize,
+    agreement: bool,
+) -> Result<Box<dyn GameState>, RuleError> {
+    if players != 2 {
+        return Err(RuleError(format!(
+            "Go is a game for two players, not {players}"
+        )));
+    }
+    let (given, rest) = options::take_scoring(options)?;
+    let opts = GoOptions::read(&rest)?;
+    Ok(if given.unwrap_or(agreement) {
+        Box::new(hosted::HostedGo::new(opts))
+    } else {
+        Box::new(GoGame::new(opts))
+    })
 }
 
 /// One entry of the move list.
@@ -371,7 +387,8 @@ impl GameState for GoGame {
             .collect()
     }
     fn options_summary(&self) -> String {
-        self.opts.summary()
+        // Said, since a challenge's default is the scoring step: a rematch reads this line back.
+        format!("{} -scoring=area", self.opts.summary())
     }
     fn legal_moves(&self) -> Vec<String> {
         if self.result.is_some() {
@@ -546,10 +563,20 @@ impl GameState for GoGame {
                     self.board.name(*point),
                     if *captured == 1 { "" } else { "s" }
                 )),
-                Entry::Passed { seat } => Some(format!("{} passed.", SIDES[*seat])),
                 _ => None,
             })
             .collect()
+    }
+    fn entry_news(&self, index: usize) -> Option<String> {
+        // `alice passed.`, not `alice played pass.` and a second line `Black passed.` (issue 37).
+        matches!(self.entries.get(index), Some(Entry::Passed { .. })).then(|| "passed".into())
+    }
+    fn score_result(&self) -> Option<String> {
+        self.ended_by_passes().then(|| {
+            let (b, w) = self.board.area();
+            let o = self.opts;
+            scoring::result_words(b, w, o.komi_halves, &o.komi_text())
+        })
     }
     fn notes(&self) -> Vec<String> {
         let mut notes = vec![format!(
