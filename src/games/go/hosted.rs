@@ -240,6 +240,14 @@ impl HostedGo {
             .map(|p| board.name(p))
     }
 
+    /// The index in the engine's move list of the log's entry `index` (an engine entry).
+    fn engine_index(&self, index: usize) -> usize {
+        self.log[..index]
+            .iter()
+            .filter(|l| matches!(l, Logged::Game { .. }))
+            .count()
+    }
+
     /// The SGF point of a board point: column from `a` without skipping i, row from the top.
     fn sgf_point(&self, p: usize) -> String {
         let n = self.game.board().n;
@@ -485,43 +493,29 @@ impl GameState for HostedGo {
         out
     }
     fn turn_notes(&self, since: u32) -> Vec<String> {
-        let mut notes = Vec::new();
-        let mut j = 0;
-        for (i, l) in self.log.iter().enumerate() {
-            let shown = i + 1 >= since as usize;
-            match l {
-                Logged::Game { opened } => {
-                    if shown {
-                        // The engine's notes of its entry j alone.
-                        let from = self.game.turn_notes(j as u32 + 1);
-                        let after = self.game.turn_notes(j as u32 + 2).len();
-                        notes.extend(from[..from.len() - after].iter().cloned());
-                        if *opened {
-                            notes.push(
-                                "Both players passed: the scoring step is open (see below).".into(),
-                            );
-                        }
-                    }
-                    j += 1;
-                }
-                // An act is told once, by its news line ([`HostedGo::entry_news`]).
-                Logged::Act { .. } => {}
-            }
-        }
+        // The entries themselves are told by their news lines ([`HostedGo::entry_news`]) and
+        // losses; the notes say what the step makes of them.
+        let mut notes: Vec<String> = self
+            .log
+            .iter()
+            .skip(since.saturating_sub(1) as usize)
+            .filter(|l| matches!(l, Logged::Game { opened: true }))
+            .map(|_| "Both players passed: the scoring step is open (see below).".to_string())
+            .collect();
         if self.agreed.is_some() && since <= self.log.len() as u32 {
             notes.push("Both players accepted the marking: the game ends with its score.".into());
         }
         notes
     }
+    fn losses(&self, index: usize) -> Vec<crate::games::Loss> {
+        match self.log.get(index) {
+            Some(Logged::Game { .. }) => self.game.losses(self.engine_index(index)),
+            _ => Vec::new(),
+        }
+    }
     fn entry_news(&self, index: usize) -> Option<String> {
         match self.log.get(index)? {
-            Logged::Game { .. } => {
-                let j = self.log[..index]
-                    .iter()
-                    .filter(|l| matches!(l, Logged::Game { .. }))
-                    .count();
-                self.game.entry_news(j)
-            }
+            Logged::Game { .. } => self.game.entry_news(self.engine_index(index)),
             Logged::Act { seat, text } => {
                 let board = self.game.board();
                 let groups = |points: &str| {
@@ -1016,5 +1010,33 @@ mod tests {
         assert!(e.contains("scoring step"), "{e}");
         let mut h = new("5");
         assert!(h.play("white c3").unwrap_err().0.contains("Black's move"));
+    }
+
+    /// A capture is told by the news line itself (`bob played a2 and captured your stone on
+    /// a1.`), from the stones it took; no note repeats it. It holds after a resumed step too.
+    #[test]
+    fn a_capture_names_the_stones_it_took() {
+        let mut g = new("5");
+        play(
+            &mut g,
+            &[
+                (0, "b1"),
+                (1, "a1"),
+                (0, "pass"),
+                (1, "pass"),
+                (0, "resume"),
+            ],
+        );
+        play(&mut g, &[(1, "c3"), (0, "a2")]);
+        assert_eq!(
+            g.losses(6),
+            [crate::games::Loss {
+                seat: 1,
+                cells: vec!["a1".into()],
+                piece: "stone"
+            }]
+        );
+        assert!(g.losses(5).is_empty() && g.losses(4).is_empty());
+        assert!(g.turn_notes(6).is_empty(), "{:?}", g.turn_notes(6));
     }
 }

@@ -12,7 +12,9 @@ pub mod scoring;
 
 use serde::{Deserialize, Serialize};
 
-use super::{GameOption, GameRules, GameState, MoveRecord, Outcome, RuleError, SgfForm, Status};
+use super::{
+    GameOption, GameRules, GameState, Loss, MoveRecord, Outcome, RuleError, SgfForm, Status,
+};
 use board::{BLACK, Goban, Illegal, WHITE};
 use options::{GoOptions, half_points};
 
@@ -548,24 +550,40 @@ impl GameState for GoGame {
         render::paint(self, p);
         true
     }
-    fn turn_notes(&self, since: u32) -> Vec<String> {
-        self.entries
-            .iter()
-            .skip(since.saturating_sub(1) as usize)
-            .filter_map(|e| match e {
-                Entry::Placed {
-                    seat,
-                    point,
-                    captured,
-                } if *captured > 0 => Some(format!(
-                    "{} on {} captured {captured} stone{}.",
-                    SIDES[*seat],
-                    self.board.name(*point),
-                    if *captured == 1 { "" } else { "s" }
-                )),
-                _ => None,
-            })
-            .collect()
+    fn losses(&self, index: usize) -> Vec<Loss> {
+        // The stones a capture took, by point, so that the news says `bob played e5 and captured
+        // your stones on d4 and d5.` (before: `bob played e5.` and a note `White on e5 captured 2
+        // stones.`). The board is replayed from the start: only placing changes it, so a game
+        // resumed after the scoring step replays too.
+        let Some(&Entry::Placed {
+            seat,
+            point,
+            captured,
+        }) = self.entries.get(index)
+        else {
+            return Vec::new();
+        };
+        if captured == 0 {
+            return Vec::new();
+        }
+        let mut board = GoGame::new(self.opts).board;
+        for e in &self.entries[..index] {
+            if let Entry::Placed { seat, point, .. } = e {
+                let _ = board.place(*point, Self::colour(*seat));
+            }
+        }
+        let foe = Self::colour(1 - seat);
+        let before: Vec<usize> = board.points().filter(|&p| board.at(p) == foe).collect();
+        let _ = board.place(point, Self::colour(seat));
+        vec![Loss {
+            seat: 1 - seat,
+            cells: before
+                .into_iter()
+                .filter(|&p| board.at(p) != foe)
+                .map(|p| board.name(p))
+                .collect(),
+            piece: "stone",
+        }]
     }
     fn entry_news(&self, index: usize) -> Option<String> {
         // `alice passed.`, not `alice played pass.` and a second line `Black passed.` (issue 37).
