@@ -248,6 +248,12 @@ pub trait GameRules: Sync {
     /// the game's move notation, not that it is legal anywhere: a queued move is read when it is
     /// queued, so that only a move is stored and mailed back later, and played when its turn comes.
     fn read_move(&self, mv: &str) -> Result<(), RuleError>;
+    /// Whether a line of a reply to a board mail is a move of this game: by default what
+    /// [`GameRules::read_move`] reads; a game adds the words it takes only at the moment they are
+    /// sent and so refuses to queue (Go's scoring step: `resume` replied alone was a chat).
+    fn reads_as_move(&self, mv: &str) -> bool {
+        self.read_move(mv).is_ok()
+    }
     /// True when the game has a robot player ([`GameState::robot_move`]): only then may the robot
     /// accounts (robot1..robot3) be challenged to it. Every game has one by default: the generic
     /// search ([`search`]) plays any game, through action ids when the game gives them and through

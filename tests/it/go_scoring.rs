@@ -738,3 +738,20 @@ fn a_nine_by_nine_game_by_replies_through_scoring_reads_right_and_its_record_rep
     let sgf = env.admin_ok("go history 101 -sgf");
     assert!(sgf.contains("RE[W+7.5]"), "{sgf}");
 }
+
+/// The scoring step's words replied alone are moves, not table talk: `resume` (no digit in it, and
+/// not a word `go queue` takes) went to the other player as a chat before.
+#[test]
+fn resume_replied_alone_resumes_play() {
+    let env = started("");
+    let mails = to_the_step(&env);
+    let mails = reply(&env, "alice", to(&mails, "alice"), "resume");
+    let bob = to(&mails, "bob").flat_body();
+    assert!(
+        bob.contains("alice resumed play; White moves next."),
+        "{bob}"
+    );
+    let last = stored(&env).moves().last().cloned().unwrap();
+    assert_eq!((last.seat, last.text.as_str()), (0, "resume"));
+    assert_eq!(stored(&env).status(), Status::ToMove(1));
+}

@@ -74,6 +74,10 @@ impl GameRules for Go {
         }
         Goban::new(25).read(&t).map(|_| ()).map_err(RuleError)
     }
+    fn reads_as_move(&self, mv: &str) -> bool {
+        // The scoring step's words, read on the largest board (the game's own reads them again).
+        self.read_move(mv).is_ok() || matches!(scoring::read_act(&Goban::new(25), mv), Ok(Some(_)))
+    }
 }
 
 /// A new game of `options`, with the scoring step when they say so or (not saying) by `agreement`.
