@@ -517,8 +517,11 @@ fn the_score_is_told_only_when_a_pass_could_end_the_game() {
     for who in ["alice", "bob"] {
         let body = to(&mails, who).flat_body();
         assert!(
-            body.contains("The last move was a pass: a second pass ends the game.")
-                && body.contains("Score if the game ended now: Black 25, White 0 + 7.5 = 7.5: Black wins by 17.5."),
+            body.contains(
+                "The last move was a pass: a second pass ends play and opens the scoring step."
+            ) && body.contains(
+                "Score now, every stone alive: Black 25, White 0 + 7.5 = 7.5: Black wins by 17.5."
+            ),
             "{who}: {body}"
         );
     }
@@ -612,7 +615,7 @@ fn a_nine_by_nine_game_by_replies_through_scoring_reads_right_and_its_record_rep
     assert!(bob.contains("alice passed."), "{bob}");
     assert!(
         bob.contains(
-            "Score if the game ended now: Black 11, White 11 + 7.5 = 18.5: White wins by 7.5."
+            "Score now, every stone alive: Black 11, White 11 + 7.5 = 18.5: White wins by 7.5."
         ),
         "a pass could end the game now: {bob}"
     );

@@ -589,6 +589,11 @@ impl GameState for HostedGo {
         // Each note a line of at most 72 columns: the marking may name many groups.
         let mut say = |text: String| notes.extend(wrap(&text));
         match (&self.step, &self.agreed) {
+            (Some(step), Some(_)) if step.dead.is_empty() => {
+                // The same score twice (agreed, and every stone alive) said once.
+                say("Final score by the players' agreement, every stone alive:".into());
+                say(format!("  {}.", self.game.score_line()));
+            }
             (Some(step), Some(_)) => {
                 say(format!(
                     "Final score by the players' agreement, dead: {}.",
@@ -616,7 +621,7 @@ impl GameState for HostedGo {
                     ),
                 });
             }
-            (None, _) => notes.extend(self.game.notes().into_iter().skip(1)),
+            (None, _) => notes.extend(self.game.pass_notes(true)),
         }
         notes
     }
@@ -953,6 +958,26 @@ mod tests {
         assert_eq!(
             plain.score_result().as_deref(),
             Some("7.5 (Black 1, White 1 + 7.5)")
+        );
+        // Nothing marked: the agreed score is the count of every stone, said once.
+        let mut even = new("5");
+        play(
+            &mut even,
+            &[
+                (0, "c3"),
+                (1, "pass"),
+                (0, "pass"),
+                (1, "accept"),
+                (0, "accept"),
+            ],
+        );
+        let notes = even.notes();
+        assert_eq!(
+            notes[1..],
+            [
+                "Final score by the players' agreement, every stone alive:",
+                "  Black 25, White 0 + 7.5 = 7.5: Black wins by 17.5."
+            ]
         );
         let mut resigned = new("5");
         resigned.resign(0).unwrap();

@@ -237,6 +237,31 @@ impl GoGame {
         )
     }
 
+    /// After a pass that a second one would answer, what that second pass does and the score as
+    /// it stands; nothing otherwise. The score is told only then: after move 1 it read "Black wins
+    /// by 73.5" (issue 37), true by the rules and useless to a player. With the scoring `step` (the
+    /// hosted game) the second pass opens it instead of ending the game.
+    pub(super) fn pass_notes(&self, step: bool) -> Vec<String> {
+        if self.result.is_some()
+            || !matches!(self.entries.last(), Some(Entry::Passed { .. }))
+            || self.entries.len() <= self.resumed_at
+        {
+            return Vec::new();
+        }
+        if step {
+            vec![
+                "The last move was a pass: a second pass ends play and opens the scoring step."
+                    .into(),
+                format!("Score now, every stone alive: {}.", self.score_line()),
+            ]
+        } else {
+            vec![
+                "The last move was a pass: a second pass ends the game.".into(),
+                format!("Score if the game ended now: {}.", self.score_line()),
+            ]
+        }
+    }
+
     /// True when the game ended by two passes (so the score decided it).
     fn ended_by_passes(&self) -> bool {
         self.result.is_some()
@@ -610,17 +635,8 @@ impl GameState for GoGame {
                 "Final score (area, every stone counts): {}.",
                 self.score_line()
             ));
-        } else if self.result.is_none()
-            && matches!(self.entries.last(), Some(Entry::Passed { .. }))
-            && self.entries.len() > self.resumed_at
-        {
-            // The score is told only when a pass could end the game: after move 1 it read
-            // "Black wins by 73.5" (issue 37), true by the rules and useless to a player.
-            notes.push("The last move was a pass: a second pass ends the game.".into());
-            notes.push(format!(
-                "Score if the game ended now: {}.",
-                self.score_line()
-            ));
+        } else {
+            notes.extend(self.pass_notes(false));
         }
         notes
     }
