@@ -578,7 +578,7 @@ fn a_nine_by_nine_game_by_replies_through_scoring_reads_right_and_its_record_rep
     env.admin_ok("go challenge -size=9 alice bob");
     let mails = env.take_mails();
     let mut last = std::collections::HashMap::new();
-    let mut keep = |mails: &[Sent], last: &mut std::collections::HashMap<String, Sent>| {
+    let keep = |mails: &[Sent], last: &mut std::collections::HashMap<String, Sent>| {
         for who in ["alice", "bob"] {
             last.insert(who.to_string(), to(mails, who).clone());
         }
