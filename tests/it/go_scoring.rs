@@ -758,3 +758,35 @@ fn resume_replied_alone_resumes_play() {
     assert_eq!((last.seat, last.text.as_str()), (0, "resume"));
     assert_eq!(stored(&env).status(), Status::ToMove(1));
 }
+
+/// `-scoring=area`: a game by mail that two passes end at once on the count of every stone, as
+/// `pbem engine go` plays by default; its record's Result has the margin. A value that is neither
+/// is refused with the two that work.
+#[test]
+fn a_challenge_with_area_scoring_ends_at_two_passes_and_records_its_margin() {
+    let env = Env::new();
+    env.players(&["alice", "bob"]);
+    let refused = env.admin("go challenge -size=5 -scoring=japanese alice bob");
+    let said = String::from_utf8_lossy(&refused.stdout).to_string()
+        + &String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        crate::common::flat(&said).contains("-scoring is agreement (after two passes"),
+        "{said}"
+    );
+    env.admin_ok("go challenge -size=5 -scoring=area alice bob");
+    env.take_mails();
+    send(&env, "alice", "c3#1");
+    send(&env, "bob", "pass#2");
+    let mails = send(&env, "alice", "pass#3");
+    assert!(
+        to(&mails, "bob")
+            .flat_body()
+            .contains("Game over: alice wins")
+    );
+    let record = env.admin_ok("go history 101 -record");
+    assert!(
+        record.contains("\nOptions: -size=5 -komi=7.5 -scoring=area\n")
+            && record.contains("\nResult: Black wins by 17.5 (Black 25, White 0 + 7.5)\n"),
+        "{record}"
+    );
+}
