@@ -191,37 +191,37 @@ fn move_news(
     notes.truncate(notes.len().saturating_sub(later));
     let subject = who(news, reader, m.seat);
     let mut out = Vec::new();
+    // The game's own words for the entry (Go's `passed`), said once in place of `played <move>`.
+    let words = st.entry_news(k);
     if !m.auto {
         match m.text.as_str() {
             "resign" => out.push(format!("{subject} resigned.")),
             "forfeit" => out.push(format!("{subject} lost on time (forfeit).")),
             // An agreed draw is told by the end of the game.
             "draw" => {}
-            text => match st.entry_news(k) {
-                Some(words) => out.push(format!("{subject} {words}.")),
-                None => {
-                    let losses = st.losses(k);
-                    let captured: Vec<String> = losses
-                        .iter()
-                        .filter(|l| l.seat != m.seat)
-                        .map(|l| loss_words(news, reader, m.seat, l))
-                        .collect();
-                    let lost: Vec<String> = losses
-                        .iter()
-                        .filter(|l| l.seat == m.seat)
-                        .map(|l| loss_words(news, reader, m.seat, l))
-                        .collect();
-                    let mut line = format!("{subject} played {text}");
-                    if !captured.is_empty() {
-                        line.push_str(&format!(" and captured {}", captured.join(" and ")));
-                    }
-                    if !lost.is_empty() {
-                        line.push_str(&format!(" and lost {}", lost.join(" and ")));
-                    }
-                    line.push('.');
-                    out.push(line);
+            _ if words.is_some() => out.extend(words.iter().map(|w| format!("{subject} {w}."))),
+            text => {
+                let losses = st.losses(k);
+                let captured: Vec<String> = losses
+                    .iter()
+                    .filter(|l| l.seat != m.seat)
+                    .map(|l| loss_words(news, reader, m.seat, l))
+                    .collect();
+                let lost: Vec<String> = losses
+                    .iter()
+                    .filter(|l| l.seat == m.seat)
+                    .map(|l| loss_words(news, reader, m.seat, l))
+                    .collect();
+                let mut line = format!("{subject} played {text}");
+                if !captured.is_empty() {
+                    line.push_str(&format!(" and captured {}", captured.join(" and ")));
                 }
-            },
+                if !lost.is_empty() {
+                    line.push_str(&format!(" and lost {}", lost.join(" and ")));
+                }
+                line.push('.');
+                out.push(line);
+            }
         }
     }
     out.extend(notes);

@@ -76,8 +76,8 @@ pub fn text_record(state: &dyn GameState, info: &RecordInfo<'_>) -> String {
     out.replace('\t', "    ").replace("\r\n", "\n")
 }
 
-/// The `Result:` value: `Black wins` (the caller adds a count's margin), `White wins by resignation`, `Red wins on time`, `Draw`,
-/// `in progress`.
+/// The `Result:` value: `Black wins` (the caller adds a count's margin), `White wins by
+/// resignation`, `Red wins on time`, `Draw`, `in progress`.
 fn result_text(end: &Ending, names: &[String]) -> String {
     let name = |s: usize| names.get(s).cloned().unwrap_or_else(|| format!("Seat {s}"));
     match end {
