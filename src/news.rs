@@ -105,6 +105,12 @@ pub fn news_of(news: &News<'_>, reader: Reader) -> String {
                 .to_string(),
         );
     }
+    if let Reader::Seat(me) = reader
+        && matches!(news.state.status(), Status::ToMove(s) if s != me)
+        && let Some(note) = news.state.waiting_note(me)
+    {
+        lines.push(note);
+    }
     if let Some(over) = game_over(news, reader) {
         lines.push(over);
     }
@@ -185,12 +191,15 @@ fn move_news(
     notes.truncate(notes.len().saturating_sub(later));
     let subject = who(news, reader, m.seat);
     let mut out = Vec::new();
+    // The game's own words for the entry (Go's `passed`), said once in place of `played <move>`.
+    let words = st.entry_news(k);
     if !m.auto {
         match m.text.as_str() {
             "resign" => out.push(format!("{subject} resigned.")),
             "forfeit" => out.push(format!("{subject} lost on time (forfeit).")),
             // An agreed draw is told by the end of the game.
             "draw" => {}
+            _ if words.is_some() => out.extend(words.iter().map(|w| format!("{subject} {w}."))),
             text => {
                 let losses = st.losses(k);
                 let captured: Vec<String> = losses

@@ -24,7 +24,12 @@ pub fn text_record(state: &dyn GameState, info: &RecordInfo<'_>) -> String {
     if end != Ending::InProgress {
         out.push_str(&format!("Ended: {}\n", date(info.last_move)));
     }
-    out.push_str(&format!("Result: {}\n", result_text(&end, &names)));
+    let mut result = result_text(&end, &names);
+    if let (Ending::Won(_), Some(score)) = (&end, state.score_result()) {
+        // A count decided it: `White wins by 7.5 (Black 36, White 36 + 7.5)` (records.md 1.1).
+        result.push_str(&format!(" by {score}"));
+    }
+    out.push_str(&format!("Result: {result}\n"));
 
     out.push_str("\n0: Setup\n");
     let setup = state
@@ -71,8 +76,8 @@ pub fn text_record(state: &dyn GameState, info: &RecordInfo<'_>) -> String {
     out.replace('\t', "    ").replace("\r\n", "\n")
 }
 
-/// The `Result:` value: `Black wins`, `White wins by resignation`, `Red wins on time`, `Draw`,
-/// `in progress`.
+/// The `Result:` value: `Black wins` (the caller adds a count's margin), `White wins by
+/// resignation`, `Red wins on time`, `Draw`, `in progress`.
 fn result_text(end: &Ending, names: &[String]) -> String {
     let name = |s: usize| names.get(s).cloned().unwrap_or_else(|| format!("Seat {s}"));
     match end {

@@ -287,7 +287,7 @@ fn board_line(grant: &Grant, rules: &dyn GameRules, board: u32, line: &str) -> O
         _ => {
             // A move, with or without the `#N` that says which move it answers.
             let mv = line.split_once('#').map_or(line, |(m, _)| m).trim();
-            if mv.is_empty() || rules.read_move(mv).is_err() {
+            if mv.is_empty() || !rules.reads_as_move(mv) {
                 return None;
             }
             format!("{game} move {board} {login} {line}")

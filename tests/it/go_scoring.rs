@@ -131,7 +131,10 @@ fn two_passes_open_the_step_and_both_accepting_the_marking_ends_the_game_rated()
         body.contains(" 1  o . . . . 1"),
         "a1 drawn as a dead stone:\n{body}"
     );
-    assert!(body.contains("White marked dead: a1."), "{body}");
+    assert!(
+        body.contains("bob marked dead: a1 (1 white stone)."),
+        "{body}"
+    );
     assert!(
         red_pixels(to(&mails, "alice")) > 20,
         "a1 crossed in the picture"
@@ -224,7 +227,7 @@ fn a_change_of_marking_clears_acceptances_and_resume_gives_the_move_to_the_other
     assert!(
         to(&mails, "bob")
             .flat_body()
-            .contains("Black resumed play: White to move."),
+            .contains("alice resumed play; White moves next."),
         "{}",
         to(&mails, "bob").body
     );
@@ -514,9 +517,276 @@ fn the_score_is_told_only_when_a_pass_could_end_the_game() {
     for who in ["alice", "bob"] {
         let body = to(&mails, who).flat_body();
         assert!(
-            body.contains("The last move was a pass: a second pass ends the game.")
-                && body.contains("Score if the game ended now: Black 25, White 0 + 7.5 = 7.5: Black wins by 17.5."),
+            body.contains(
+                "The last move was a pass: a second pass ends play and opens the scoring step."
+            ) && body.contains(
+                "Score now, every stone alive: Black 25, White 0 + 7.5 = 7.5: Black wins by 17.5."
+            ),
             "{who}: {body}"
         );
     }
+}
+
+/// A reply to `mail` from `who` holding just `text` above the quoted board, as Gmail sends it;
+/// the mails it caused.
+fn reply(env: &Env, who: &str, mail: &Sent, text: &str) -> Vec<Sent> {
+    let quoted: String = mail.body.lines().map(|l| format!("> {l}\n")).collect();
+    let body = format!(
+        "{text}\n\nOn Wed, Nov 18, 2026 at 11:06 AM pbem <pbem@localhost> wrote:\n\n{quoted}"
+    );
+    let message = eml(
+        &format!("{who}@example.org"),
+        &format!("Re: {}", mail.subject),
+        &body,
+    )
+    .replacen(
+        "To: pbem@localhost",
+        &format!("To: pbem <{}>", mail.reply_address()),
+        1,
+    );
+    env.deliver(&message);
+    env.take_mails()
+}
+
+/// `pbem engine go ARGS` with `stdin`, in the real binary: its output, which must be a success.
+fn engine(args: &[&str], stdin: &str) -> String {
+    let out = crate::common::Command::new(crate::common::pbem_bin())
+        .arg("engine")
+        .arg("go")
+        .args(args)
+        .write_stdin(stdin)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "engine go {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Issue 37, section 5, "Go scoring": a whole 9×9 game by replies through the scoring step. Each
+/// step is said once (`alice passed.`, not `alice played pass.` and `Black passed.`), a marked
+/// group is named by the stone its player named (`dead b5` was listed as `b4 (2 white
+/// stones)`), the player the step does not wait for gets a line saying what happens next, no
+/// score is claimed before a pass could end the game, and the text record carries the margin in
+/// its Result and replays through `pbem engine go` to the stored game.
+#[test]
+fn a_nine_by_nine_game_by_replies_through_scoring_reads_right_and_its_record_replays() {
+    let env = Env::new();
+    env.players(&["alice", "bob"]);
+    env.admin_ok("go challenge -size=9 alice bob");
+    let mails = env.take_mails();
+    let mut last = std::collections::HashMap::new();
+    let keep = |mails: &[Sent], last: &mut std::collections::HashMap<String, Sent>| {
+        for who in ["alice", "bob"] {
+            last.insert(who.to_string(), to(mails, who).clone());
+        }
+    };
+    keep(&mails, &mut last);
+    // Black walls the d-column, White the f-column; each then drops two stones into the other's
+    // area (h5 h4 for Black, b5 b4 for White) that cannot live.
+    let mut moves: Vec<(&str, String)> = Vec::new();
+    for row in 1..=9 {
+        moves.push(("alice", format!("d{row}")));
+        moves.push(("bob", format!("f{row}")));
+    }
+    for (who, mv) in [
+        ("alice", "h5"),
+        ("bob", "b5"),
+        ("alice", "h4"),
+        ("bob", "b4"),
+    ] {
+        moves.push((who, mv.to_string()));
+    }
+    for (who, mv) in &moves {
+        let mails = reply(&env, who, &last[*who], mv);
+        for m in &mails {
+            assert!(
+                !m.flat_body().contains("wins by"),
+                "no score claimed yet: {}",
+                m.body
+            );
+        }
+        keep(&mails, &mut last);
+    }
+    let mails = reply(&env, "alice", &last["alice"], "pass");
+    let bob = to(&mails, "bob").flat_body();
+    assert!(bob.contains("alice passed."), "{bob}");
+    assert!(
+        bob.contains(
+            "Score now, every stone alive: Black 11, White 11 + 7.5 = 18.5: White wins by 7.5."
+        ),
+        "a pass could end the game now: {bob}"
+    );
+    keep(&mails, &mut last);
+    let mails = reply(&env, "bob", &last["bob"], "pass");
+    let alice = to(&mails, "alice").flat_body();
+    assert!(
+        alice.contains("bob passed. Both players passed: the scoring step is open"),
+        "{alice}"
+    );
+    // The example of marking is White's smallest group, not the wall from f1.
+    assert!(
+        alice.contains("go move 101 alice <password> dead b4#25"),
+        "{alice}"
+    );
+    let bob = to(&mails, "bob").flat_body();
+    assert!(
+        bob.contains(
+            "You passed. Both players passed: the scoring step is open (see below). The scoring \
+             step waits for Black to accept the marking, change it or resume play. You may act \
+             too: change the marking (dead h4), accept it or resume play"
+        ),
+        "{bob}"
+    );
+    keep(&mails, &mut last);
+
+    // bob, not awaited, marks Black's h5 h4 by replying to his mail.
+    let mails = reply(&env, "bob", &last["bob"], "dead h5");
+    let alice = to(&mails, "alice").flat_body();
+    assert!(
+        alice.contains("bob marked dead: h5 (2 black stones).")
+            && alice.contains("Marked dead: h5 (2 black stones)."),
+        "{alice}"
+    );
+    keep(&mails, &mut last);
+    let mails = reply(&env, "alice", &last["alice"], "dead b5");
+    let bob = to(&mails, "bob").flat_body();
+    assert!(
+        bob.contains("alice marked dead: b5 (2 white stones).")
+            && bob.contains("Marked dead: h5 (2 black stones), b5 (2 white stones)."),
+        "{bob}"
+    );
+    let alice = to(&mails, "alice").flat_body();
+    assert!(
+        alice.contains("You marked dead: b5 (2 white stones). The scoring step waits for White"),
+        "{alice}"
+    );
+    keep(&mails, &mut last);
+    let mails = reply(&env, "bob", &last["bob"], "accept");
+    let bob = to(&mails, "bob").flat_body();
+    assert!(
+        bob.contains(
+            "You accepted the marking. The game ends when Black accepts this marking too; until \
+             then you may still change the marking"
+        ),
+        "{bob}"
+    );
+    assert!(
+        to(&mails, "alice")
+            .flat_body()
+            .contains("bob accepted the marking."),
+        "{}",
+        to(&mails, "alice").body
+    );
+    keep(&mails, &mut last);
+    let mails = reply(&env, "alice", &last["alice"], "accept");
+    let bob = to(&mails, "bob").flat_body();
+    assert!(
+        bob.contains("alice accepted the marking. Both players accepted the marking")
+            && bob.contains("Game over: you win"),
+        "{bob}"
+    );
+    // Every step was told once: never as `played <move>` nor again as a note of the side.
+    let history = env.admin_ok("go history 101");
+    assert!(history.contains("dead h5"), "{history}");
+    assert_eq!(
+        stored(&env).status(),
+        Status::Over(pbem::games::Outcome::Winner(1))
+    );
+
+    let record = env.admin_ok("go history 101 -record");
+    assert!(
+        record.contains("\nOptions: -size=9 -komi=7.5 -scoring=agreement\n"),
+        "{record}"
+    );
+    assert!(
+        record.contains("\nResult: White wins by 7.5 (Black 36, White 36 + 7.5)\n"),
+        "{record}"
+    );
+    assert!(record.contains("\n25. white dead h5\n"), "{record}");
+    // The record replays through the engine: the Options line makes the game, each entry is
+    // played with its side (in the step either player may act), and the game is the stored one.
+    let options: Vec<&str> = record
+        .lines()
+        .find_map(|l| l.strip_prefix("Options: "))
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    let entries: Vec<&str> = record
+        .lines()
+        .filter(|l| !l.starts_with(' '))
+        .filter_map(|l| l.split_once(". ").filter(|(n, _)| n.parse::<u32>().is_ok()))
+        .map(|(_, entry)| entry)
+        .collect();
+    assert_eq!(entries.len(), 28, "{record}");
+    let mut args = vec!["new"];
+    args.extend(&options);
+    let new = engine(&args, "");
+    let mut args = vec!["play"];
+    args.extend(&entries);
+    let replayed = engine(&args, &new);
+    assert_eq!(
+        replayed.trim(),
+        raw_state(&env).trim(),
+        "the same game, step and all"
+    );
+    assert_eq!(engine(&["status"], &replayed).trim(), "winner white");
+    assert!(
+        engine(&["show"], &replayed).contains("White wins by 7.5 (the agreed score)"),
+        "{}",
+        engine(&["show"], &replayed)
+    );
+    let sgf = env.admin_ok("go history 101 -sgf");
+    assert!(sgf.contains("RE[W+7.5]"), "{sgf}");
+}
+
+/// The scoring step's words replied alone are moves, not table talk: `resume` (no digit in it, and
+/// not a word `go queue` takes) went to the other player as a chat before.
+#[test]
+fn resume_replied_alone_resumes_play() {
+    let env = started("");
+    let mails = to_the_step(&env);
+    let mails = reply(&env, "alice", to(&mails, "alice"), "resume");
+    let bob = to(&mails, "bob").flat_body();
+    assert!(
+        bob.contains("alice resumed play; White moves next."),
+        "{bob}"
+    );
+    let last = stored(&env).moves().last().cloned().unwrap();
+    assert_eq!((last.seat, last.text.as_str()), (0, "resume"));
+    assert_eq!(stored(&env).status(), Status::ToMove(1));
+}
+
+/// `-scoring=area`: a game by mail that two passes end at once on the count of every stone, as
+/// `pbem engine go` plays by default; its record's Result has the margin. A value that is neither
+/// is refused with the two that work.
+#[test]
+fn a_challenge_with_area_scoring_ends_at_two_passes_and_records_its_margin() {
+    let env = Env::new();
+    env.players(&["alice", "bob"]);
+    let refused = env.admin("go challenge -size=5 -scoring=japanese alice bob");
+    let said = String::from_utf8_lossy(&refused.stdout).to_string()
+        + &String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        crate::common::flat(&said).contains("-scoring is agreement (after two passes"),
+        "{said}"
+    );
+    env.admin_ok("go challenge -size=5 -scoring=area alice bob");
+    env.take_mails();
+    send(&env, "alice", "c3#1");
+    send(&env, "bob", "pass#2");
+    let mails = send(&env, "alice", "pass#3");
+    assert!(
+        to(&mails, "bob")
+            .flat_body()
+            .contains("Game over: alice wins")
+    );
+    let record = env.admin_ok("go history 101 -record");
+    assert!(
+        record.contains("\nOptions: -size=5 -komi=7.5 -scoring=area\n")
+            && record.contains("\nResult: Black wins by 17.5 (Black 25, White 0 + 7.5)\n"),
+        "{record}"
+    );
 }

@@ -248,6 +248,12 @@ pub trait GameRules: Sync {
     /// the game's move notation, not that it is legal anywhere: a queued move is read when it is
     /// queued, so that only a move is stored and mailed back later, and played when its turn comes.
     fn read_move(&self, mv: &str) -> Result<(), RuleError>;
+    /// Whether a line of a reply to a board mail is a move of this game: by default what
+    /// [`GameRules::read_move`] reads; a game adds the words it takes only at the moment they are
+    /// sent and so refuses to queue (Go's scoring step: `resume` replied alone was a chat).
+    fn reads_as_move(&self, mv: &str) -> bool {
+        self.read_move(mv).is_ok()
+    }
     /// True when the game has a robot player ([`GameState::robot_move`]): only then may the robot
     /// accounts (robot1..robot3) be challenged to it. Every game has one by default: the generic
     /// search ([`search`]) plays any game, through action ids when the game gives them and through
@@ -507,6 +513,26 @@ pub trait GameState: Send {
     fn losses(&self, index: usize) -> Vec<Loss> {
         let _ = index;
         Vec::new()
+    }
+    /// How the news of a board mail tells the entry `index` (0-based, of [`GameState::moves`])
+    /// after its player's name, when `played <move>` would not read right: Go's `passed`,
+    /// `accepted the marking`. `None` (the default): `played <move>`.
+    fn entry_news(&self, index: usize) -> Option<String> {
+        let _ = index;
+        None
+    }
+    /// A line for the board mail of `seat` when the game waits for another seat but `seat` may
+    /// act too ([`GameState::acts_out_of_turn`]): what happens next and what they may send. `None`
+    /// by default.
+    fn waiting_note(&self, seat: usize) -> Option<String> {
+        let _ = seat;
+        None
+    }
+    /// The margin and the scores when a count decided the finished game, as a text record's
+    /// `Result:` line carries them after `wins by` (records.md 1.1): `7.5 (Black 1, White 1 +
+    /// 7.5)`. `None` (the default) for a game without a count or not ended by one.
+    fn score_result(&self) -> Option<String> {
+        None
     }
     /// Lines the summary prints under the status (pawns left in the box, and the like); may be empty.
     fn notes(&self) -> Vec<String> {

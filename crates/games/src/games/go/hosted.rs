@@ -149,10 +149,18 @@ impl HostedGo {
     /// The last line of the board: whose turn, the step, or how it ended.
     fn status_text(&self) -> String {
         match (&self.step, &self.agreed) {
-            (Some(_), Some(o)) => match o {
-                Outcome::Winner(s) => format!("{} wins by the agreed score", SIDES[*s]),
-                Outcome::Draw(_) => "Draw by the agreed score".into(),
-            },
+            // The margin, so that `pbem engine go show` of a replayed record shows its Result.
+            (Some(step), Some(o)) => {
+                let (b, w) = self.marked_halves(&step.dead);
+                match o {
+                    Outcome::Winner(s) => format!(
+                        "{} wins by {} (the agreed score)",
+                        SIDES[*s],
+                        half_points((b - w).abs())
+                    ),
+                    Outcome::Draw(_) => "Draw by the agreed score".into(),
+                }
+            }
             (Some(step), None) => format!(
                 "Scoring step: waiting for {} to accept, mark or resume",
                 SIDES[step.awaited]
@@ -212,6 +220,32 @@ impl HostedGo {
         let marked = for_seat(self.marked_halves(&step.dead));
         let plain = for_seat(self.marked_halves(&BTreeSet::new()));
         if marked >= plain { "accept" } else { "resume" }
+    }
+
+    /// A point for `seat`'s example of marking: a stone of the smallest unmarked block of the
+    /// other side (dead groups are most often the small ones inside a player's area; before, the
+    /// example named the first stone from a1, often a wall of the other side's that was plainly
+    /// alive), else of its own.
+    fn unmarked_example(&self, step: &Step, seat: usize) -> Option<String> {
+        let board = self.game.board();
+        let other = if seat == 0 { WHITE } else { BLACK };
+        let smallest = |colour: u8| {
+            board
+                .points()
+                .filter(|&p| board.at(p) == colour && !step.dead.contains(&p))
+                .min_by_key(|&p| scoring::block(board, p).len())
+        };
+        smallest(other)
+            .or_else(|| smallest(3 - other))
+            .map(|p| board.name(p))
+    }
+
+    /// The index in the engine's move list of the log's entry `index` (an engine entry).
+    fn engine_index(&self, index: usize) -> usize {
+        self.log[..index]
+            .iter()
+            .filter(|l| matches!(l, Logged::Game { .. }))
+            .count()
     }
 
     /// The SGF point of a board point: column from `a` without skipping i, row from the top.
@@ -299,7 +333,7 @@ impl GameState for HostedGo {
             .collect()
     }
     fn options_summary(&self) -> String {
-        self.game.options_summary()
+        format!("{} -scoring=agreement", self.game.options().summary())
     }
     fn legal_moves(&self) -> Vec<String> {
         match (&self.agreed, &self.step) {
@@ -310,6 +344,24 @@ impl GameState for HostedGo {
         }
     }
     fn play(&mut self, mv: &str) -> Result<(), RuleError> {
+        // `white dead d4`: an entry as the text record and the document write it, with its side,
+        // so that a record replays through `pbem engine go play` though either player may act in
+        // the step.
+        let lower = mv.trim_start().to_lowercase();
+        for (seat, side) in ["black ", "white "].iter().enumerate() {
+            if let Some(rest) = lower.strip_prefix(side) {
+                return match self.status() {
+                    Status::Over(_) => Err(self.over()),
+                    Status::ToMove(s) if s == seat || self.acts_out_of_turn(seat) => {
+                        self.play_for(seat, rest)
+                    }
+                    Status::ToMove(s) => Err(RuleError(format!(
+                        "it is {}'s move, not {}'s",
+                        SIDES[s], SIDES[seat]
+                    ))),
+                };
+            }
+        }
         match self.status() {
             Status::ToMove(seat) => self.play_for(seat, mv),
             Status::Over(_) => Err(self.over()),
@@ -433,65 +485,102 @@ impl GameState for HostedGo {
         let (Some(step), None) = (&self.step, &self.agreed) else {
             return self.game.example_moves();
         };
-        let board = self.game.board();
-        // Players mark the other side's stones: show one of those, unmarked, if there is one.
-        let other = if step.awaited == 0 { WHITE } else { BLACK };
-        let unmarked = |colour: u8| {
-            board
-                .points()
-                .find(|&p| board.at(p) == colour && !step.dead.contains(&p))
-        };
         let mut out = vec!["accept".to_string()];
-        if let Some(p) = unmarked(other).or_else(|| unmarked(3 - other)) {
-            out.push(format!("dead {}", board.name(p)));
+        if let Some(p) = self.unmarked_example(step, step.awaited) {
+            out.push(format!("dead {p}"));
         }
         out.push("resume".into());
         out
     }
     fn turn_notes(&self, since: u32) -> Vec<String> {
-        let mut notes = Vec::new();
-        let mut j = 0;
-        for (i, l) in self.log.iter().enumerate() {
-            let shown = i + 1 >= since as usize;
-            match l {
-                Logged::Game { opened } => {
-                    if shown {
-                        // The engine's notes of its entry j alone.
-                        let from = self.game.turn_notes(j as u32 + 1);
-                        let after = self.game.turn_notes(j as u32 + 2).len();
-                        notes.extend(from[..from.len() - after].iter().cloned());
-                        if *opened {
-                            notes.push(
-                                "Both players passed: the scoring step is open (see below).".into(),
-                            );
-                        }
-                    }
-                    j += 1;
-                }
-                Logged::Act { seat, text } if shown => notes.push(match text.as_str() {
-                    "accept" => format!("{} accepted the marking.", SIDES[*seat]),
-                    "resume" => format!(
-                        "{} resumed play: {} to move.",
-                        SIDES[*seat],
-                        SIDES[1 - seat]
-                    ),
-                    _ => match text.split_once(' ') {
-                        Some(("dead", points)) => {
-                            format!("{} marked dead: {points}.", SIDES[*seat])
-                        }
-                        Some((_, points)) => {
-                            format!("{} took the dead mark off: {points}.", SIDES[*seat])
-                        }
-                        None => format!("{}: {text}.", SIDES[*seat]),
-                    },
-                }),
-                Logged::Act { .. } => {}
-            }
-        }
+        // The entries themselves are told by their news lines ([`HostedGo::entry_news`]) and
+        // losses; the notes say what the step makes of them.
+        let mut notes: Vec<String> = self
+            .log
+            .iter()
+            .skip(since.saturating_sub(1) as usize)
+            .filter(|l| matches!(l, Logged::Game { opened: true }))
+            .map(|_| "Both players passed: the scoring step is open (see below).".to_string())
+            .collect();
         if self.agreed.is_some() && since <= self.log.len() as u32 {
             notes.push("Both players accepted the marking: the game ends with its score.".into());
         }
         notes
+    }
+    fn losses(&self, index: usize) -> Vec<crate::games::Loss> {
+        match self.log.get(index) {
+            Some(Logged::Game { .. }) => self.game.losses(self.engine_index(index)),
+            _ => Vec::new(),
+        }
+    }
+    fn entry_news(&self, index: usize) -> Option<String> {
+        match self.log.get(index)? {
+            Logged::Game { .. } => self.game.entry_news(self.engine_index(index)),
+            Logged::Act { seat, text } => {
+                let board = self.game.board();
+                let groups = |points: &str| {
+                    let named: Vec<String> = points
+                        .split_whitespace()
+                        .filter_map(|w| board.read(w).ok())
+                        .map(|p| scoring::group_words(board, p))
+                        .collect();
+                    named.join(", ")
+                };
+                Some(match text.split_once(' ') {
+                    None if text == "accept" => "accepted the marking".into(),
+                    None if text == "resume" => {
+                        format!("resumed play; {} moves next", SIDES[1 - seat])
+                    }
+                    Some(("dead", points)) => format!("marked dead: {}", groups(points)),
+                    Some((_, points)) => format!("took the dead mark off: {}", groups(points)),
+                    None => text.clone(),
+                })
+            }
+        }
+    }
+    fn waiting_note(&self, seat: usize) -> Option<String> {
+        let (Some(step), None) = (&self.step, &self.agreed) else {
+            return None;
+        };
+        if seat > 1 || step.awaited == seat {
+            return None;
+        }
+        let other = SIDES[step.awaited];
+        let board = self.game.board();
+        // The examples: a group of the other side's as one to mark, a marked one to take off.
+        let mark = self.unmarked_example(step, seat);
+        let unmark = step.named.first().map(|&p| board.name(p));
+        let examples = match (mark, unmark) {
+            (Some(m), Some(u)) => format!("dead {m} or alive {u}"),
+            (Some(m), None) => format!("dead {m}"),
+            (None, Some(u)) => format!("alive {u}"),
+            (None, None) => String::new(),
+        };
+        let change = if examples.is_empty() {
+            "change the marking".to_string()
+        } else {
+            format!("change the marking ({examples})")
+        };
+        Some(if step.accepted[seat] {
+            format!(
+                "The game ends when {other} accepts this marking too; until then you may still \
+                 {change} or resume play."
+            )
+        } else {
+            format!(
+                "The scoring step waits for {other} to accept the marking, change it or resume \
+                 play. You may act too: {change}, accept it or resume play; the game ends when \
+                 you both accept the same marking."
+            )
+        })
+    }
+    fn score_result(&self) -> Option<String> {
+        let (Some(step), Some(_)) = (&self.step, &self.agreed) else {
+            return None;
+        };
+        let (b, w) = scoring::area(self.game.board(), &step.dead);
+        let o = self.game.options();
+        Some(scoring::result_words(b, w, o.komi_halves, &o.komi_text()))
     }
     fn notes(&self) -> Vec<String> {
         let o = self.game.options();
@@ -500,6 +589,11 @@ impl GameState for HostedGo {
         // Each note a line of at most 72 columns: the marking may name many groups.
         let mut say = |text: String| notes.extend(wrap(&text));
         match (&self.step, &self.agreed) {
+            (Some(step), Some(_)) if step.dead.is_empty() => {
+                // The same score twice (agreed, and every stone alive) said once.
+                say("Final score by the players' agreement, every stone alive:".into());
+                say(format!("  {}.", self.game.score_line()));
+            }
             (Some(step), Some(_)) => {
                 say(format!(
                     "Final score by the players' agreement, dead: {}.",
@@ -527,7 +621,7 @@ impl GameState for HostedGo {
                     ),
                 });
             }
-            (None, _) => notes.extend(self.game.notes().into_iter().skip(1)),
+            (None, _) => notes.extend(self.game.pass_notes(true)),
         }
         notes
     }
@@ -729,5 +823,245 @@ mod tests {
                 g.to_json()
             );
         }
+    }
+
+    /// Issue 37: the news tells each step once, by the player's name and its own words; the
+    /// game's notes no longer repeat it (`alice played pass.` and `White passed.` before).
+    #[test]
+    fn each_step_is_told_once_in_words_of_its_own() {
+        let mut g = new("5");
+        play(
+            &mut g,
+            &[
+                (0, "c3"),
+                (1, "a1"),
+                (0, "b1"),
+                (1, "pass"),
+                (0, "pass"),
+                (1, "dead a1"),
+            ],
+        );
+        let news: Vec<Option<String>> = (0..6).map(|k| g.entry_news(k)).collect();
+        assert_eq!(
+            news,
+            [
+                None,
+                None,
+                None,
+                Some("passed".into()),
+                Some("passed".into()),
+                Some("marked dead: a1 (1 white stone)".into()),
+            ]
+        );
+        let notes = g.turn_notes(1);
+        assert_eq!(
+            notes,
+            ["Both players passed: the scoring step is open (see below)."],
+            "no note repeats an entry"
+        );
+        play(&mut g, &[(0, "alive a1"), (1, "accept"), (0, "resume")]);
+        assert_eq!(
+            g.entry_news(6).as_deref(),
+            Some("took the dead mark off: a1 (1 white stone)")
+        );
+        assert_eq!(g.entry_news(7).as_deref(), Some("accepted the marking"));
+        assert_eq!(
+            g.entry_news(8).as_deref(),
+            Some("resumed play; White moves next")
+        );
+        assert!(g.turn_notes(6).is_empty(), "{:?}", g.turn_notes(6));
+    }
+
+    /// Issue 37: the player the step does not wait for is told what happens next and what they
+    /// may send; the awaited one gets the line to send instead.
+    #[test]
+    fn the_player_not_awaited_is_told_what_happens_next() {
+        let mut g = new("5");
+        play(&mut g, &[(0, "c3"), (1, "a1"), (0, "pass")]);
+        assert_eq!(g.waiting_note(0), None, "in play: nothing to say");
+        play(&mut g, &[(1, "pass")]);
+        assert_eq!(g.waiting_note(0), None, "Black is awaited");
+        let white = g.waiting_note(1).unwrap();
+        assert!(
+            white.starts_with("The scoring step waits for Black to accept the marking")
+                && white.contains("(dead c3)"),
+            "{white}"
+        );
+        play(&mut g, &[(0, "dead a1"), (1, "accept")]);
+        let white = g.waiting_note(1).unwrap();
+        assert!(
+            white.starts_with("The game ends when Black accepts this marking too")
+                && white.contains("(dead c3 or alive a1)"),
+            "{white}"
+        );
+        play(&mut g, &[(0, "accept")]);
+        assert_eq!((g.waiting_note(0), g.waiting_note(1)), (None, None));
+    }
+
+    /// The example of marking names the other side's smallest unmarked block, not the first stone
+    /// from a1 (a live wall, often).
+    #[test]
+    fn the_example_of_marking_is_the_other_sides_smallest_group() {
+        let mut g = new("5");
+        // White: a wall b1..b5 (5 stones) and one stone on e5; Black: d1..d4 and c5.
+        play(
+            &mut g,
+            &[
+                (0, "d1"),
+                (1, "b1"),
+                (0, "d2"),
+                (1, "b2"),
+                (0, "d3"),
+                (1, "b3"),
+                (0, "d4"),
+                (1, "b4"),
+                (0, "c5"),
+                (1, "e5"),
+                (0, "pass"),
+                (1, "pass"),
+            ],
+        );
+        assert_eq!(g.example_moves(), ["accept", "dead e5", "resume"]);
+    }
+
+    /// Issue 37: the Result of the text record carries the margin and the scores, from the
+    /// agreement in a hosted game and from the count in the engine's own game.
+    #[test]
+    fn the_result_carries_the_margin() {
+        let mut g = new("5");
+        play(
+            &mut g,
+            &[
+                (0, "c3"),
+                (1, "a1"),
+                (0, "pass"),
+                (1, "pass"),
+                (0, "dead a1"),
+            ],
+        );
+        assert_eq!(g.score_result(), None, "not over");
+        play(&mut g, &[(1, "accept"), (0, "accept")]);
+        assert_eq!(
+            g.score_result().as_deref(),
+            Some("17.5 (Black 25, White 0 + 7.5)")
+        );
+        assert!(
+            g.render().contains("Black wins by 17.5 (the agreed score)"),
+            "{}",
+            g.render()
+        );
+        let mut plain =
+            GoGame::new(GoOptions::read(&[GameOption::with_value("size", "5")]).unwrap());
+        for m in ["c3", "a1", "pass", "pass"] {
+            plain.play(m).unwrap();
+        }
+        assert_eq!(
+            plain.score_result().as_deref(),
+            Some("7.5 (Black 1, White 1 + 7.5)")
+        );
+        // Nothing marked: the agreed score is the count of every stone, said once.
+        let mut even = new("5");
+        play(
+            &mut even,
+            &[
+                (0, "c3"),
+                (1, "pass"),
+                (0, "pass"),
+                (1, "accept"),
+                (0, "accept"),
+            ],
+        );
+        let notes = even.notes();
+        assert_eq!(
+            notes[1..],
+            [
+                "Final score by the players' agreement, every stone alive:",
+                "  Black 25, White 0 + 7.5 = 7.5: Black wins by 17.5."
+            ]
+        );
+        let mut resigned = new("5");
+        resigned.resign(0).unwrap();
+        assert_eq!(resigned.score_result(), None);
+    }
+
+    /// Issue 37: `-scoring=` says which game a challenge or `pbem engine go new` makes, the board
+    /// summary says it, and the hosted game plays an entry written with its side, as the text
+    /// record writes it, for either player in the step.
+    #[test]
+    fn scoring_option_and_entries_with_their_side() {
+        use crate::games::GameRules;
+        let opt = |v: &str| {
+            vec![
+                GameOption::with_value("size", "5"),
+                GameOption::with_value("scoring", v),
+            ]
+        };
+        let engine = super::super::Go.new_game(&opt("agreement"), 2, 0).unwrap();
+        assert!(is_hosted(&engine.to_json()));
+        assert_eq!(
+            engine.options_summary(),
+            "-size=5 -komi=7.5 -scoring=agreement"
+        );
+        let plain = super::super::Go
+            .new_hosted_game(&opt("area"), 2, 0)
+            .unwrap();
+        assert!(!is_hosted(&plain.to_json()));
+        assert_eq!(plain.options_summary(), "-size=5 -komi=7.5 -scoring=area");
+        let default = super::super::Go.new_game(&opt("area")[..1], 2, 0).unwrap();
+        assert_eq!(default.options_summary(), "-size=5 -komi=7.5 -scoring=area");
+        let Err(RuleError(e)) = super::super::Go.new_game(&opt("japanese"), 2, 0) else {
+            panic!("-scoring=japanese was taken");
+        };
+        assert!(
+            e.contains("-scoring=agreement") && e.contains("'japanese'"),
+            "{e}"
+        );
+        let mut twice = opt("area");
+        twice.push(GameOption::with_value("scoring", "area"));
+        let Err(RuleError(e)) = super::super::Go.new_game(&twice, 2, 0) else {
+            panic!("-scoring twice was taken");
+        };
+        assert!(e.contains("twice"), "{e}");
+
+        let mut g = new("5");
+        for m in ["black c3", "White a1", "black pass", "white pass"] {
+            g.play(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        }
+        // Black is awaited; White marks out of turn, by its side.
+        g.play("white dead a1").unwrap();
+        assert_eq!(g.moves()[4].seat, 1);
+        assert!(g.play("white accept").is_ok());
+        let e = g.play("black d4").unwrap_err().0;
+        assert!(e.contains("scoring step"), "{e}");
+        let mut h = new("5");
+        assert!(h.play("white c3").unwrap_err().0.contains("Black's move"));
+    }
+
+    /// A capture is told by the news line itself (`bob played a2 and captured your stone on
+    /// a1.`), from the stones it took; no note repeats it. It holds after a resumed step too.
+    #[test]
+    fn a_capture_names_the_stones_it_took() {
+        let mut g = new("5");
+        play(
+            &mut g,
+            &[
+                (0, "b1"),
+                (1, "a1"),
+                (0, "pass"),
+                (1, "pass"),
+                (0, "resume"),
+            ],
+        );
+        play(&mut g, &[(1, "c3"), (0, "a2")]);
+        assert_eq!(
+            g.losses(6),
+            [crate::games::Loss {
+                seat: 1,
+                cells: vec!["a1".into()],
+                piece: "stone"
+            }]
+        );
+        assert!(g.losses(5).is_empty() && g.losses(4).is_empty());
+        assert!(g.turn_notes(6).is_empty(), "{:?}", g.turn_notes(6));
     }
 }

@@ -12,7 +12,9 @@ pub mod scoring;
 
 use serde::{Deserialize, Serialize};
 
-use super::{GameOption, GameRules, GameState, MoveRecord, Outcome, RuleError, SgfForm, Status};
+use super::{
+    GameOption, GameRules, GameState, Loss, MoveRecord, Outcome, RuleError, SgfForm, Status,
+};
 use board::{BLACK, Goban, Illegal, WHITE};
 use options::{GoOptions, half_points};
 
@@ -38,23 +40,19 @@ impl GameRules for Go {
         players: usize,
         _seed: u64,
     ) -> Result<Box<dyn GameState>, RuleError> {
-        if players != 2 {
-            return Err(RuleError(format!(
-                "Go is a game for two players, not {players}"
-            )));
-        }
-        Ok(Box::new(GoGame::new(GoOptions::read(options)?)))
+        // `pbem engine go new` gives the spec's rules alone unless -scoring=agreement asks for the
+        // server's step, so that a record's Options line makes the game it was played as.
+        new(options, players, false)
     }
     fn new_hosted_game(
         &self,
         options: &[GameOption],
         players: usize,
-        seed: u64,
+        _seed: u64,
     ) -> Result<Box<dyn GameState>, RuleError> {
-        // The same game with the scoring step after two passes (a server feature, go-rules.md 5);
-        // `pbem engine go new` keeps `new_game`, the spec's rules alone.
-        self.new_game(options, players, seed)?;
-        Ok(Box::new(hosted::HostedGo::new(GoOptions::read(options)?)))
+        // A challenge has the scoring step after two passes (a server feature, go-rules.md 5)
+        // unless it says -scoring=area.
+        new(options, players, true)
     }
     fn load(&self, json: &str) -> Result<Box<dyn GameState>, RuleError> {
         if hosted::is_hosted(json) {
@@ -76,6 +74,30 @@ impl GameRules for Go {
         }
         Goban::new(25).read(&t).map(|_| ()).map_err(RuleError)
     }
+    fn reads_as_move(&self, mv: &str) -> bool {
+        // The scoring step's words, read on the largest board (the game's own reads them again).
+        self.read_move(mv).is_ok() || matches!(scoring::read_act(&Goban::new(25), mv), Ok(Some(_)))
+    }
+}
+
+/// A new game of `options`, with the scoring step when they say so or (not saying) by `agreement`.
+fn new(
+    options: &[GameOption],
+    players: usize,
+    agreement: bool,
+) -> Result<Box<dyn GameState>, RuleError> {
+    if players != 2 {
+        return Err(RuleError(format!(
+            "Go is a game for two players, not {players}"
+        )));
+    }
+    let (given, rest) = options::take_scoring(options)?;
+    let opts = GoOptions::read(&rest)?;
+    Ok(if given.unwrap_or(agreement) {
+        Box::new(hosted::HostedGo::new(opts))
+    } else {
+        Box::new(GoGame::new(opts))
+    })
 }
 
 /// One entry of the move list.
@@ -213,6 +235,31 @@ impl GoGame {
             self.opts.komi_text(),
             half_points(wh)
         )
+    }
+
+    /// After a pass that a second one would answer, what that second pass does and the score as
+    /// it stands; nothing otherwise. The score is told only then: after move 1 it read "Black wins
+    /// by 73.5" (issue 37), true by the rules and useless to a player. With the scoring `step` (the
+    /// hosted game) the second pass opens it instead of ending the game.
+    pub(super) fn pass_notes(&self, step: bool) -> Vec<String> {
+        if self.result.is_some()
+            || !matches!(self.entries.last(), Some(Entry::Passed { .. }))
+            || self.entries.len() <= self.resumed_at
+        {
+            return Vec::new();
+        }
+        if step {
+            vec![
+                "The last move was a pass: a second pass ends play and opens the scoring step."
+                    .into(),
+                format!("Score now, every stone alive: {}.", self.score_line()),
+            ]
+        } else {
+            vec![
+                "The last move was a pass: a second pass ends the game.".into(),
+                format!("Score if the game ended now: {}.", self.score_line()),
+            ]
+        }
     }
 
     /// True when the game ended by two passes (so the score decided it).
@@ -371,7 +418,8 @@ impl GameState for GoGame {
             .collect()
     }
     fn options_summary(&self) -> String {
-        self.opts.summary()
+        // Said, since a challenge's default is the scoring step: a rematch reads this line back.
+        format!("{} -scoring=area", self.opts.summary())
     }
     fn legal_moves(&self) -> Vec<String> {
         if self.result.is_some() {
@@ -531,25 +579,51 @@ impl GameState for GoGame {
         render::paint(self, p);
         true
     }
-    fn turn_notes(&self, since: u32) -> Vec<String> {
-        self.entries
-            .iter()
-            .skip(since.saturating_sub(1) as usize)
-            .filter_map(|e| match e {
-                Entry::Placed {
-                    seat,
-                    point,
-                    captured,
-                } if *captured > 0 => Some(format!(
-                    "{} on {} captured {captured} stone{}.",
-                    SIDES[*seat],
-                    self.board.name(*point),
-                    if *captured == 1 { "" } else { "s" }
-                )),
-                Entry::Passed { seat } => Some(format!("{} passed.", SIDES[*seat])),
-                _ => None,
-            })
-            .collect()
+    fn losses(&self, index: usize) -> Vec<Loss> {
+        // The stones a capture took, by point, so that the news says `bob played e5 and captured
+        // your stones on d4 and d5.` (before: `bob played e5.` and a note `White on e5 captured 2
+        // stones.`). The board is replayed from the start: only placing changes it, so a game
+        // resumed after the scoring step replays too.
+        let Some(&Entry::Placed {
+            seat,
+            point,
+            captured,
+        }) = self.entries.get(index)
+        else {
+            return Vec::new();
+        };
+        if captured == 0 {
+            return Vec::new();
+        }
+        let mut board = GoGame::new(self.opts).board;
+        for e in &self.entries[..index] {
+            if let Entry::Placed { seat, point, .. } = e {
+                let _ = board.place(*point, Self::colour(*seat));
+            }
+        }
+        let foe = Self::colour(1 - seat);
+        let before: Vec<usize> = board.points().filter(|&p| board.at(p) == foe).collect();
+        let _ = board.place(point, Self::colour(seat));
+        vec![Loss {
+            seat: 1 - seat,
+            cells: before
+                .into_iter()
+                .filter(|&p| board.at(p) != foe)
+                .map(|p| board.name(p))
+                .collect(),
+            piece: "stone",
+        }]
+    }
+    fn entry_news(&self, index: usize) -> Option<String> {
+        // `alice passed.`, not `alice played pass.` and a second line `Black passed.` (issue 37).
+        matches!(self.entries.get(index), Some(Entry::Passed { .. })).then(|| "passed".into())
+    }
+    fn score_result(&self) -> Option<String> {
+        self.ended_by_passes().then(|| {
+            let (b, w) = self.board.area();
+            let o = self.opts;
+            scoring::result_words(b, w, o.komi_halves, &o.komi_text())
+        })
     }
     fn notes(&self) -> Vec<String> {
         let mut notes = vec![format!(
@@ -561,17 +635,8 @@ impl GameState for GoGame {
                 "Final score (area, every stone counts): {}.",
                 self.score_line()
             ));
-        } else if self.result.is_none()
-            && matches!(self.entries.last(), Some(Entry::Passed { .. }))
-            && self.entries.len() > self.resumed_at
-        {
-            // The score is told only when a pass could end the game: after move 1 it read
-            // "Black wins by 73.5" (issue 37), true by the rules and useless to a player.
-            notes.push("The last move was a pass: a second pass ends the game.".into());
-            notes.push(format!(
-                "Score if the game ended now: {}.",
-                self.score_line()
-            ));
+        } else {
+            notes.extend(self.pass_notes(false));
         }
         notes
     }

@@ -15,8 +15,40 @@ pub struct GoOptions {
 }
 
 const VALID: &str = "the options are -size=N (2 to 25, default 19), -komi=K (a whole or half \
-                     number, default 7.5, or 0.5 with a handicap) and -handicap=H (2 to 9 on odd \
-                     sizes from 9, 2 to 4 on even sizes from 8)";
+                     number, default 7.5, or 0.5 with a handicap), -handicap=H (2 to 9 on odd \
+                     sizes from 9, 2 to 4 on even sizes from 8) and -scoring=agreement or area \
+                     (a challenge's default: agreement)";
+
+/// How a game ends after two passes, from `-scoring=` (the server's option, on top of
+/// `go-rules.md`): the dead-stone agreement (`agreement`, a challenge's default) or the
+/// Tromp–Taylor count at once (`area`, `pbem engine go new`'s default). `None` when not given.
+/// Returns the other options.
+pub fn take_scoring(options: &[GameOption]) -> Result<(Option<bool>, Vec<GameOption>), RuleError> {
+    let mut agreement = None;
+    let mut rest = Vec::new();
+    for o in options {
+        if !o.name.eq_ignore_ascii_case("scoring") {
+            rest.push(o.clone());
+            continue;
+        }
+        if agreement.is_some() {
+            return Err(RuleError("-scoring is given twice: give it once".into()));
+        }
+        let value = o.value.as_deref().unwrap_or("").trim().to_ascii_lowercase();
+        agreement = Some(match value.as_str() {
+            "agreement" => true,
+            "area" => false,
+            _ => {
+                return Err(RuleError(format!(
+                    "-scoring is agreement (after two passes the players agree on dead stones, \
+                     as on KGS) or area (two passes end the game, every stone counted): \
+                     -scoring=agreement; '{value}' is neither"
+                )));
+            }
+        });
+    }
+    Ok((agreement, rest))
+}
 
 impl GoOptions {
     /// Reads a challenge's options.

@@ -179,11 +179,22 @@ pub fn score_line(b: u32, w: u32, komi_halves: i32, komi: &str) -> String {
     )
 }
 
+/// The margin and the scores as a text record's `Result:` line gives them after `wins by`
+/// (records.md 1.1): `7.5 (Black 36, White 36 + 7.5)`.
+pub fn result_words(b: u32, w: u32, komi_halves: i32, komi: &str) -> String {
+    let margin = (2 * b as i32 - 2 * w as i32 - komi_halves).abs();
+    format!("{} (Black {b}, White {w} + {komi})", half_points(margin))
+}
+
 /// The scoring step in progress: the marking and who accepted it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Step {
     /// Every stone of the blocks marked dead.
     pub dead: BTreeSet<usize>,
+    /// The point the player named for each marked block, in the order marked: the board mail
+    /// names a block by it (issue 37: `dead g4` was listed as `h1 (7 black stones)`, the block's
+    /// first stone, which the player never wrote).
+    pub named: Vec<usize>,
     /// Which seats accepted the marking as it stands.
     pub accepted: [bool; 2],
     /// The seat the step waits for (the clocks and the robots read it): a seat that has not
@@ -196,6 +207,7 @@ impl Step {
     pub fn open(seat: usize) -> Step {
         Step {
             dead: BTreeSet::new(),
+            named: Vec::new(),
             accepted: [false; 2],
             awaited: seat,
         }
@@ -211,6 +223,7 @@ impl Step {
         dead: bool,
     ) -> Result<(), String> {
         let mut next = self.dead.clone();
+        let mut named = self.named.clone();
         for &p in points {
             let name = board.name(p);
             if board.at(p) == EMPTY {
@@ -232,15 +245,21 @@ impl Step {
                     "the group on {name} is not marked dead: there is no mark to take off"
                 ));
             }
-            for q in stones {
-                if dead {
-                    next.insert(q);
-                } else {
+            if dead {
+                // `dead b5 b4` names one block twice: it is listed once, by the first name.
+                if !next.contains(&p) {
+                    named.push(p);
+                }
+                next.extend(stones);
+            } else {
+                named.retain(|q| !stones.contains(q));
+                for q in stones {
                     next.remove(&q);
                 }
             }
         }
         self.dead = next;
+        self.named = named;
         self.accepted = [false; 2];
         self.awaited = 1 - seat;
         Ok(())
@@ -260,35 +279,27 @@ impl Step {
         Ok(self.accepted == [true, true])
     }
 
-    /// The marked blocks in words: `d4 (3 black stones), q16 (1 white stone)`, each named by its
-    /// first stone; `none` when nothing is marked.
+    /// The marked blocks in words, in the order marked, each by the point its player named:
+    /// `d4 (3 black stones), q16 (1 white stone)`; `none` when nothing is marked.
     pub fn describe(&self, board: &Goban) -> String {
-        let mut done = BTreeSet::new();
-        let mut parts = Vec::new();
-        for &p in &self.dead {
-            if done.contains(&p) {
-                continue;
-            }
-            let stones = block(board, p);
-            done.extend(stones.iter().copied());
-            let colour = if board.at(p) == BLACK {
-                "black"
-            } else {
-                "white"
-            };
-            let plural = if stones.len() == 1 { "" } else { "s" };
-            parts.push(format!(
-                "{} ({} {colour} stone{plural})",
-                board.name(p),
-                stones.len()
-            ));
+        if self.named.is_empty() {
+            return "none".into();
         }
-        if parts.is_empty() {
-            "none".into()
-        } else {
-            parts.join(", ")
-        }
+        let parts: Vec<String> = self.named.iter().map(|&p| group_words(board, p)).collect();
+        parts.join(", ")
     }
+}
+
+/// The block on `p` in words: `b5 (2 white stones)`; the point alone when it holds no stone.
+pub fn group_words(board: &Goban, p: usize) -> String {
+    let colour = match board.at(p) {
+        BLACK => "black",
+        WHITE => "white",
+        _ => return board.name(p),
+    };
+    let n = block(board, p).len();
+    let plural = if n == 1 { "" } else { "s" };
+    format!("{} ({n} {colour} stone{plural})", board.name(p))
 }
 
 #[cfg(test)]
@@ -400,5 +411,23 @@ mod tests {
         assert!(step.dead.is_empty());
         assert!(!step.accept(0, ["Black", "White"]).unwrap());
         assert!(step.accept(1, ["Black", "White"]).unwrap());
+    }
+
+    #[test]
+    fn a_marked_group_is_named_by_the_stone_its_player_named() {
+        let g = board(&ROWS);
+        let mut step = Step::open(0);
+        // b3 is in the middle of Black's block b1..b5 + c4; e3 is White's single stone's foe.
+        step.mark(&g, 1, &pts(&g, &["b3", "b4"]), true).unwrap();
+        step.mark(&g, 0, &pts(&g, &["a3"]), true).unwrap();
+        assert_eq!(
+            step.describe(&g),
+            "b3 (6 black stones), a3 (1 white stone)",
+            "in the order marked, each block once, by its first name"
+        );
+        // Taking the mark off by another stone of the block drops its name.
+        step.mark(&g, 0, &pts(&g, &["c4"]), false).unwrap();
+        assert_eq!(step.describe(&g), "a3 (1 white stone)");
+        assert_eq!(group_words(&g, g.read("c3").unwrap()), "c3");
     }
 }
