@@ -94,6 +94,7 @@ impl Core {
             Vec::new()
         };
         let subscribers = self.subscriber_names(tx, row)?;
+        let web = self.cfg.web.game_url(rules.name(), row.board);
         let summary = Summary {
             title: rules.title(),
             board: row.board,
@@ -107,6 +108,8 @@ impl Core {
             last_move: row.updated_at,
             now: self.now,
             time_used: &tx.time_used(row.id)?,
+            game: rules.name(),
+            web: web.as_deref(),
         };
         Ok(if with_board {
             summary.render()
@@ -213,9 +216,13 @@ impl Core {
             picture.as_ref().map(|(png, details)| Picture {
                 png: png.clone(),
                 page: BoardPage {
+                    // Set as the mail is made (`letters_to_mails`), as the text part's.
+                    headline: String::new(),
                     news: news::news_of(&news, reader),
                     send: match reader {
-                        Reader::Seat(seat) => news::line_to_send(&news, seat).unwrap_or_default(),
+                        Reader::Seat(seat) => {
+                            news::line_to_send(&news, seat, true).unwrap_or_default()
+                        }
                         Reader::Spectator => String::new(),
                     },
                     caption: caption(rules, row, state),
@@ -233,7 +240,8 @@ impl Core {
                     true => topic.clone(),
                     false => subject(Some(seat)),
                 },
-                body: with_top(news::top_of_mail(&news, Reader::Seat(seat))),
+                // Signed below (`sign`): a reply with the move alone plays it.
+                body: with_top(news::top_of_mail(&news, Reader::Seat(seat), true)),
                 reply: Some(seat) == actor,
                 picture: picture_for(Reader::Seat(seat)),
                 sign: Some(Sign {
@@ -244,7 +252,7 @@ impl Core {
                 headline: plain.then(|| subject(Some(seat))),
             });
         }
-        let spectators = with_top(news::top_of_mail(&news, Reader::Spectator));
+        let spectators = with_top(news::top_of_mail(&news, Reader::Spectator, false));
         letters.extend(
             self.subscriber_letters(tx, row, [&subject(None), &topic], &spectators)?
                 .into_iter()

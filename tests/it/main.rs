@@ -21,6 +21,7 @@ mod fuzz_regressions;
 mod gnugo;
 mod go_scoring;
 mod hostile;
+mod light_mail;
 mod limit_board_snapshots;
 mod limit_properties;
 mod limit_robot;
