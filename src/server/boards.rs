@@ -270,14 +270,25 @@ impl Core {
         })
     }
 
+    /// `show`: the summary of each board asked for. Its Subject is the game's one Subject, as a
+    /// board mail's (issue 37), with the state as the first line of each board's part, unless the
+    /// sender (`reply_to`; `None` at the shell) chose `subject state`; an answer to one of the
+    /// game's players says "your move" for them, and sits in their thread of the game with their
+    /// signed Reply-To, as their board mails do.
     pub(super) fn show(
         &self,
         tx: &Tx<'_>,
         rules: &dyn GameRules,
         boards: &[(u32, Option<u32>)],
+        reply_to: Option<&str>,
     ) -> Step<Outcome> {
+        let state_subject = match reply_to {
+            Some(address) => tx.state_subject_at(address)?,
+            None => false,
+        };
         let mut text = String::new();
         let mut subject = None;
+        let mut in_game = None;
         for &(board, at) in boards {
             let (row, state) = self.load_game(tx, rules, board)?;
             let now_at = state.move_number();
@@ -288,29 +299,50 @@ impl Core {
                 None => state,
             };
             let players = userids(&row);
-            subject.get_or_insert_with(|| {
-                summary::board_subject(
-                    rules.title(),
-                    board,
-                    state.as_ref(),
-                    &players,
-                    SubjectState {
-                        reader: None,
-                        new: false,
-                        proposal: None,
-                        with_comment: false,
-                    },
-                )
+            let reader = reply_to.and_then(|address| {
+                row.players
+                    .iter()
+                    .position(|p| p.addresses.iter().any(|a| a.eq_ignore_ascii_case(address)))
             });
+            let state_line = summary::board_subject(
+                rules.title(),
+                board,
+                state.as_ref(),
+                &players,
+                SubjectState {
+                    reader,
+                    new: false,
+                    proposal: None,
+                    with_comment: false,
+                },
+            );
+            if subject.is_none() {
+                if let Some(address) = reply_to {
+                    in_game = self.answer_in_game(tx, rules.name(), board, address)?;
+                }
+                subject = Some(match state_subject {
+                    true => state_line.clone(),
+                    false => summary::game_subject(rules.title(), board),
+                });
+            }
             if !text.is_empty() {
                 text.push_str("\n\n");
             }
+            if !state_subject {
+                text.push_str(&state_line);
+                text.push_str("\n\n");
+            }
             if let Some(n) = at.filter(|&n| n != now_at) {
-                text.push_str(&format!(
+                let note = format!(
                     "This is board {board} as it was at move {n}; the game is now at move \
-                     {now_at}. Send `{} show {board}` for the board as it stands.\n\n",
+                     {now_at}. Send `{} show {board}` for the board as it stands.",
                     rules.name()
-                ));
+                );
+                for part in summary::wrap(&note, summary::ERROR_WIDTH) {
+                    text.push_str(part);
+                    text.push('\n');
+                }
+                text.push('\n');
             }
             // The comments that came with the last move, as its board mail showed them.
             let comments: Vec<Comment> = if at.is_none() {
@@ -323,10 +355,13 @@ impl Core {
             };
             text.push_str(&self.summary(tx, rules, &row, state.as_ref(), &comments)?);
         }
-        Ok(Outcome::reply(
-            subject.unwrap_or_else(|| format!("{} show", rules.title())),
-            text,
-        ))
+        Ok(Outcome {
+            in_game,
+            ..Outcome::reply(
+                subject.unwrap_or_else(|| format!("{} show", rules.title())),
+                text,
+            )
+        })
     }
 }
 

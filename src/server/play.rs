@@ -136,7 +136,9 @@ impl Core {
                 userid,
                 password,
             } => self.resign(tx, rules, *board, userid, password.expose(), comment),
-            GameCommand::Show { boards } => self.show(tx, rules, boards),
+            GameCommand::Show { boards } => {
+                self.show(tx, rules, boards, origin.reply_to.as_deref())
+            }
             GameCommand::History { board, page, form } => match board {
                 Some(board) => self.history(tx, rules, *board, *form),
                 None => self.history_all(tx, rules, page.unwrap_or(1)),

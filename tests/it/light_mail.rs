@@ -182,3 +182,62 @@ fn a_player_who_chose_subject_state_gets_no_state_line_in_either_part() {
     assert!(!page.contains("class=\"state\""), "{page}");
     assert!(page.contains("alice played c3."), "{page}");
 }
+
+#[test]
+fn show_answers_under_the_games_one_subject_with_the_state_first_and_subject_state_keeps_it() {
+    let env = Env::new();
+    env.players(&["alice", "bob", "carol"]);
+    env.deliver(&eml("alice@example.org", "hex challenge alice bob", ""));
+    let firsts = env.take_mails();
+    let alice_root = to(&firsts, "alice@example.org")
+        .header("Message-ID")
+        .unwrap();
+    env.deliver(&eml(
+        "alice@example.org",
+        "hex move 101 alice pw-alice c3",
+        "",
+    ));
+    env.take_mails();
+    // A player of the game: the game's Subject, "your move" first, in the game's thread, with a
+    // Reply-To of their own (a bare move in reply to it plays).
+    env.deliver(&eml("bob@example.org", "hex show 101", ""));
+    let bob = env.only_mail_to("bob@example.org");
+    assert_eq!(bob.subject, "Hex Board 101");
+    assert_eq!(bob.first_line(), "Hex Board 101: your move", "{}", bob.body);
+    assert!(bob.after_state().starts_with("Summary of Hex Board 101\n"));
+    assert!(bob.reply_address().starts_with("pbem+"), "{:?}", bob.raw);
+    env.deliver(
+        &eml("bob@example.org", "Re: Hex Board 101", "d4\n").replace(
+            "To: pbem@localhost",
+            &format!("To: {}", bob.reply_address()),
+        ),
+    );
+    env.take_mails();
+    assert_eq!(
+        env.stored_game_of("hex", 101).moves().len(),
+        2,
+        "the bare reply to show played"
+    );
+    // Someone else: the same Subject, the state as anyone reads it.
+    env.deliver(&eml("carol@example.org", "hex show 101", ""));
+    let carol = env.only_mail_to("carol@example.org");
+    assert_eq!(carol.subject, "Hex Board 101");
+    assert_eq!(carol.first_line(), "Hex Board 101: alice to move");
+    // `subject state`: the state in the Subject, as before.
+    env.deliver(&eml(
+        "alice@example.org",
+        "set alice pw-alice subject state",
+        "",
+    ));
+    env.take_mails();
+    env.deliver(&eml("alice@example.org", "hex show 101", ""));
+    let alice = env.only_mail_to("alice@example.org");
+    assert_eq!(alice.subject, "Hex Board 101: your move");
+    assert_eq!(alice.first_line(), "Summary of Hex Board 101");
+    // In the thread of her board mails: their first one is among the answer's References.
+    let references = alice.header("References").unwrap_or_default();
+    assert!(
+        references.contains(&alice_root),
+        "{references} lacks {alice_root}"
+    );
+}
