@@ -335,8 +335,9 @@ pub fn wrap(line: &str, width: usize) -> Vec<&str> {
 }
 
 /// Where the words of a line of a help page begin after its own prefix, for the lines that wrap
-/// under it: after a bullet (`* `, `- `, `1) `), or after the gap of three blanks or more that
-/// parts a table's two columns (`  -size=n     pawns per player`); else at its indentation.
+/// under it: after a bullet (`* `, `- `, `1) `), or after the gap that parts a table's two
+/// columns: three blanks or more (`  -size=n     pawns per player`), or two after a first column
+/// of one word (`  clone  put a new piece`); else at its indentation.
 fn hanging_indent(line: &str) -> usize {
     let indent = line.len() - line.trim_start().len();
     let rest = &line[indent..];
@@ -351,8 +352,14 @@ fn hanging_indent(line: &str) -> usize {
     {
         return indent + close + 2;
     }
+    // A table's first column: up to three blanks, or two after its one word (Ataxx's `clone  put
+    // a new piece`, Go's `-handicap=H  Black starts`: refilled as one line, the next line that
+    // went on under the second column was left as a fragment, issue 37).
+    let word_gap = rest
+        .find("  ")
+        .filter(|&gap| gap > 0 && !rest[..gap].contains(' '));
     if indent > 0
-        && let Some(gap) = rest.find("   ")
+        && let Some(gap) = rest.find("   ").or(word_gap)
     {
         let after = rest[gap..].len() - rest[gap..].trim_start().len();
         return indent + gap + after;
@@ -376,11 +383,15 @@ pub fn reflow(text: &str, width: usize) -> String {
             continue;
         }
         let hang = hanging_indent(first);
+        let first_indent = first.len() - first.trim_start().len();
         let mut end = i + 1;
         while end < lines.len() {
             let l = lines[end];
             let indent = l.len() - l.trim_start().len();
-            if l.trim().is_empty() || indent != hang || hanging_indent(l) != hang {
+            // Under a hanging first line (a bullet, a table's second column) every line at the
+            // hang goes on with it, whatever gaps it holds (`Written as the cell:      g2`).
+            let goes_on = indent == hang && (hang > first_indent || hanging_indent(l) == hang);
+            if l.trim().is_empty() || !goes_on {
                 break;
             }
             end += 1;
@@ -455,6 +466,19 @@ pub fn error_body(message: &str, board: Option<&str>, original: &str) -> String 
     let mut out = String::new();
     out.push_str("Your command was not carried out:\n\n");
     for line in message.trim_end().lines() {
+        // A usage line with a comment column (`   or: set ... plain|state   (state: in the
+        // Subject)`) too wide for the mail: the comment goes under it (issue 37). Other indented
+        // lines are examples, kept whole.
+        let indent = line.len() - line.trim_start().len();
+        if indent > 0 && line.chars().count() > ERROR_WIDTH - 2 && line.trim_start().contains("   ")
+        {
+            for part in reflow(line, ERROR_WIDTH - 2).lines() {
+                out.push_str("  ");
+                out.push_str(part);
+                out.push('\n');
+            }
+            continue;
+        }
         for part in wrap(line, ERROR_WIDTH - 2) {
             out.push_str("  ");
             out.push_str(part);

@@ -66,3 +66,4 @@ mod trust_relay;
 mod trust_typos;
 mod web;
 mod welcome;
+mod wrapping;
