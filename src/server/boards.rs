@@ -317,7 +317,9 @@ impl Core {
                 },
             );
             if subject.is_none() {
-                if let Some(address) = reply_to {
+                // Only a player of the game has a thread of it (a stranger's `show` reads no
+                // more than before).
+                if let (Some(address), Some(_)) = (reply_to, reader) {
                     in_game = self.answer_in_game(tx, rules.name(), board, address)?;
                 }
                 subject = Some(match state_subject {
