@@ -241,3 +241,34 @@ fn show_answers_under_the_games_one_subject_with_the_state_first_and_subject_sta
         "{references} lacks {alice_root}"
     );
 }
+
+/// A reminder says, as a board mail does, that the move alone is enough in reply to it, and it is.
+#[test]
+fn a_reminder_offers_the_bare_reply_first_and_a_bare_reply_to_it_plays() {
+    let mut env = Env::new();
+    env.players(&["alice", "bob"]);
+    env.deliver(&eml("alice@example.org", "hex challenge alice bob", ""));
+    env.take_mails();
+    env.now = crate::common::NOW + 7 * 86_400 + 60;
+    let out = env.cmd().arg("cron").output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let nag = env.only_mail_to("alice@example.org");
+    assert!(
+        nag.first_line().starts_with("Nag: Hex Board 101"),
+        "{}",
+        nag.body
+    );
+    let lines: Vec<&str> = nag.body.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| *l == "To move:      reply to this mail with just your move, or send")
+        .unwrap_or_else(|| panic!("{}", nag.body));
+    assert_eq!(lines[at + 1].trim(), "hex move 101 alice <password> <move>");
+    env.deliver(
+        &eml("alice@example.org", "Re: Hex Board 101", "c3\n").replace(
+            "To: pbem@localhost",
+            &format!("To: {}", nag.reply_address()),
+        ),
+    );
+    assert_eq!(env.stored_game_of("hex", 101).moves().len(), 1);
+}
