@@ -310,20 +310,20 @@ pub fn line_to_send(news: &News<'_>, seat: usize, bare_reply: bool) -> Option<St
         1 => ", for example",
         _ => ", one of these for example",
     };
-    if !bare_reply {
-        return Some(format!(
-            "{}{lines}",
-            para(format!(
-                "Your move, {who}: send this line as the Subject, with your password and your \
-                 move{which}:"
-            ))
-        ));
-    }
-    let bare: String = examples.iter().map(|m| format!("    {m}\n")).collect();
     let command = match examples.len() {
         1 => "this line",
         _ => "one of these lines",
     };
+    if !bare_reply {
+        return Some(format!(
+            "{}{lines}",
+            para(format!(
+                "Your move, {who}: send {command} as the Subject, with your password and your \
+                 move in place of the example:"
+            ))
+        ));
+    }
+    let bare: String = examples.iter().map(|m| format!("    {m}\n")).collect();
     Some(format!(
         "{}{bare}{}{lines}",
         para(format!(

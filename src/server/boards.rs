@@ -212,6 +212,14 @@ impl Core {
         }
         .transpose()?;
         // The HTML part says what the text part says: the same news and line to send.
+        // Whether a bare reply works for a reader: their letter gets a signed Reply-To only when
+        // their account has a password (`Core::reply_address`).
+        let signed: Vec<bool> = row
+            .players
+            .iter()
+            .map(|p| tx.reply_generation(p.id).map(|g| g.is_some()))
+            .collect::<Result<_, _>>()?;
+        let bare = |seat: usize| signed.get(seat).copied().unwrap_or(false);
         let picture_for = |reader: Reader| {
             picture.as_ref().map(|(png, details)| Picture {
                 png: png.clone(),
@@ -221,7 +229,7 @@ impl Core {
                     news: news::news_of(&news, reader),
                     send: match reader {
                         Reader::Seat(seat) => {
-                            news::line_to_send(&news, seat, true).unwrap_or_default()
+                            news::line_to_send(&news, seat, bare(seat)).unwrap_or_default()
                         }
                         Reader::Spectator => String::new(),
                     },
@@ -240,8 +248,7 @@ impl Core {
                     true => topic.clone(),
                     false => subject(Some(seat)),
                 },
-                // Signed below (`sign`): a reply with the move alone plays it.
-                body: with_top(news::top_of_mail(&news, Reader::Seat(seat), true)),
+                body: with_top(news::top_of_mail(&news, Reader::Seat(seat), bare(seat))),
                 reply: Some(seat) == actor,
                 picture: picture_for(Reader::Seat(seat)),
                 sign: Some(Sign {

@@ -272,3 +272,43 @@ fn a_reminder_offers_the_bare_reply_first_and_a_bare_reply_to_it_plays() {
     );
     assert_eq!(env.stored_game_of("hex", 101).moves().len(), 1);
 }
+
+/// A player whose letters carry no signed Reply-To (an account without a password: a reply could
+/// not be proved theirs) is not told to reply with the move alone; the command line stays.
+#[test]
+fn without_a_signed_reply_to_the_mail_offers_only_the_command() {
+    let env = Env::new();
+    env.players(&["alice", "bob"]);
+    env.deliver(&eml("alice@example.org", "hex challenge alice bob", ""));
+    env.take_mails();
+    env.sqlite()
+        .execute(
+            "UPDATE users SET password_hash = NULL WHERE userid = 'bob'",
+            [],
+        )
+        .unwrap();
+    env.deliver(&eml(
+        "alice@example.org",
+        "hex move 101 alice pw-alice c3",
+        "",
+    ));
+    let mails = env.take_mails();
+    let bob = to(&mails, "bob@example.org");
+    assert!(bob.header("Reply-To").is_none(), "{}", bob.raw);
+    assert!(!bob.body.contains("just your move"), "{}", bob.body);
+    assert!(
+        bob.flat_body().contains(
+            "Your move, bob: send one of these lines as the Subject, with your password and \
+             your move in place of the example:"
+        ),
+        "{}",
+        bob.body
+    );
+    assert!(
+        bob.body.contains("\n    hex move 101 bob <password> "),
+        "{}",
+        bob.body
+    );
+    let page = html(bob);
+    assert!(!page.contains("just your move"), "{page}");
+}
