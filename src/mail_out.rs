@@ -429,6 +429,7 @@ mod tests {
         );
         // With a page, the page's words lead and the text part's are not repeated whole.
         let page = BoardPage {
+            headline: String::new(),
             news: "bob played 3-7,4.".into(),
             send: String::new(),
             caption: "Limit Board 101".into(),

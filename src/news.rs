@@ -61,11 +61,12 @@ pub struct News<'a> {
 
 /// The news for `reader` and, when it is their move, the line to send, as the first lines of the
 /// board mail (each ending in a newline; a blank line between the news and the line to send).
-/// Empty when there is nothing to tell and nothing to send.
-pub fn top_of_mail(news: &News<'_>, reader: Reader) -> String {
+/// Empty when there is nothing to tell and nothing to send. `bare_reply`: the mail carries the
+/// reader's signed Reply-To, so the move alone is offered first ([`line_to_send`]).
+pub fn top_of_mail(news: &News<'_>, reader: Reader, bare_reply: bool) -> String {
     let mut out = news_of(news, reader);
     if let Reader::Seat(me) = reader
-        && let Some(send) = line_to_send(news, me)
+        && let Some(send) = line_to_send(news, me, bare_reply)
     {
         if !out.is_empty() {
             out.push('\n');
@@ -294,52 +295,57 @@ fn proposal_news(news: &News<'_>, p: &OpenProposal, reader: Reader) -> String {
 }
 
 /// The line to send for the player to move (`None` when `seat` is not to move or the game shows no
-/// example): the exact command with their board, userid and `<password>`, and the game's example
-/// moves of this position ([`GameState::example_moves`]: one legal move, and Hex's `swap` where it is
-/// legal), a line each.
-pub fn line_to_send(news: &News<'_>, seat: usize) -> Option<String> {
+/// example), in one line of words each (issue 37): first the bare reply, the move alone (when
+/// `bare_reply`: the reader's board mail carries their signed Reply-To, server/reply.rs), then the
+/// exact command with their board, userid and `<password>`; the game's example moves of this
+/// position ([`GameState::example_moves`]: one legal move, and Hex's `swap` where it is legal), a
+/// line each.
+pub fn line_to_send(news: &News<'_>, seat: usize, bare_reply: bool) -> Option<String> {
     let st = news.state;
     if st.status() != Status::ToMove(seat) {
         return None;
     }
     let who = news.players.get(seat)?;
     let examples = st.example_moves();
-    let first = examples.first()?;
-    let n = st.move_number();
+    examples.first()?;
     let lines: String = send_lines(news.game, news.board, who, st).concat();
-    let which = match examples.as_slice() {
-        [_] => format!("{first} is one legal move here"),
-        [rest @ .., last] => format!("{} and {last} are legal moves here", rest.join(", ")),
-        [] => return None,
-    };
-    let send = if examples.len() == 1 {
-        "this line"
-    } else {
-        "one of these lines"
-    };
     let para = |text: String| -> String {
         crate::summary::wrap(&text, crate::summary::ERROR_WIDTH)
             .into_iter()
             .map(|l| format!("{l}\n"))
             .collect()
     };
-    let intro = para(format!(
-        "It is your move, {who}. Send {send} as the Subject (or alone on a line of a reply), \
-         with your password and your move in place of the example:"
-    ));
-    let explain = para(format!(
-        "({which}; #{n} makes sure the move is played only at move {n}.)"
-    ));
-    // The board mail to the player on move carries their signed Reply-To (server/reply.rs).
-    let reply = para(format!(
-        "Or reply to this mail with just your move ({first}): from your registered address \
-         no password is needed."
-    ));
-    Some(format!("{intro}\n{lines}\n{explain}{reply}"))
+    let which = match examples.len() {
+        1 => ", for example",
+        _ => ", one of these for example",
+    };
+    let command = match examples.len() {
+        1 => "this line",
+        _ => "one of these lines",
+    };
+    if !bare_reply {
+        return Some(format!(
+            "{}{lines}",
+            para(format!(
+                "Your move, {who}: send {command} as the Subject, with your password and your \
+                 move in place of the example:"
+            ))
+        ));
+    }
+    let bare: String = examples.iter().map(|m| format!("    {m}\n")).collect();
+    Some(format!(
+        "{}{bare}{}{lines}",
+        para(format!(
+            "Your move, {who}: reply with just your move{which}:"
+        )),
+        para(format!(
+            "Or send {command} as the Subject, with your password:"
+        )),
+    ))
 }
 
 /// The lines to send for `who` on move in `state` (each indented and ending in a newline), one per
-/// example move of the position: what the board mail shows under "It is your move" and the digest
+/// example move of the position: what the board mail shows under "Your move" and the digest
 /// lists per game.
 pub fn send_lines(game: &str, board: u32, who: &str, state: &dyn GameState) -> Vec<String> {
     let n = state.move_number();

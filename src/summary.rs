@@ -31,7 +31,18 @@ pub struct Summary<'a> {
     pub now: i64,
     /// Seconds each seat has had the move (empty: not shown).
     pub time_used: &'a [i64],
+    /// The game's command word (`hex`), for the line that says how to get the whole move list.
+    pub game: &'a str,
+    /// The game's web page, if the server has one.
+    pub web: Option<&'a str>,
 }
+
+/// How many entries of the move list a board mail shows, the last ones (issue 37): in a game of
+/// two, each side's last three moves, which is the exchange a reader needs to see around the news
+/// at the top (the moves since their last mail); the whole list is one `history` away. A 19x19 Go
+/// game printed 250 lines of moves and a Hex mail grew by 40 KB over a game; this keeps the list
+/// a few hundred bytes at any move.
+pub const MOVES_SHOWN: usize = 6;
 
 /// `Red (alice)`: a seat as players read it.
 pub fn seat_label(state: &dyn GameState, players: &[String], seat: usize) -> String {
@@ -133,6 +144,11 @@ pub fn format_time(unix: i64) -> String {
 
 /// The move list: one entry a line, numbered from 1, with the side and the player.
 pub fn move_list(state: &dyn GameState, players: &[String]) -> String {
+    move_list_from(state, players, 0)
+}
+
+/// The move list from entry `first` (0-based) on, numbered as in the whole list.
+fn move_list_from(state: &dyn GameState, players: &[String], first: usize) -> String {
     let moves = state.moves();
     if moves.is_empty() {
         return "  (no moves yet)\n".to_string();
@@ -143,7 +159,7 @@ pub fn move_list(state: &dyn GameState, players: &[String]) -> String {
         .collect();
     let width = labels.iter().map(String::len).max().unwrap_or(0);
     let mut out = String::new();
-    for (i, (m, label)) in moves.iter().zip(&labels).enumerate() {
+    for (i, (m, label)) in moves.iter().zip(&labels).enumerate().skip(first) {
         let auto = if m.auto { " (Auto)" } else { "" };
         out.push_str(&format!(
             "{:>5}. {label:<width$}  {}{auto}\n",
@@ -210,8 +226,29 @@ impl Summary<'_> {
             }
         }
         out.push_str(&format!("Options: {}\n\n", st.options_summary()));
-        out.push_str("Moves:\n");
-        out.push_str(&move_list(st, self.players));
+        let count = st.moves().len();
+        if count > MOVES_SHOWN {
+            // The last few and the way to the rest: a board mail stays the same size at any move.
+            out.push_str(&format!(
+                "Moves ({count} in all; the last {MOVES_SHOWN}):\n"
+            ));
+            out.push_str(&move_list_from(st, self.players, count - MOVES_SHOWN));
+            let web = self
+                .web
+                .map(|url| format!(", or see {url}"))
+                .unwrap_or_default();
+            let line = format!(
+                "All {count} moves: send `{} history {}`{web}",
+                self.game, self.board
+            );
+            for part in wrap(&line, ERROR_WIDTH) {
+                out.push_str(part);
+                out.push('\n');
+            }
+        } else {
+            out.push_str("Moves:\n");
+            out.push_str(&move_list(st, self.players));
+        }
         out.push('\n');
         if with_board {
             out.push_str(st.render().trim_end());
@@ -298,8 +335,9 @@ pub fn wrap(line: &str, width: usize) -> Vec<&str> {
 }
 
 /// Where the words of a line of a help page begin after its own prefix, for the lines that wrap
-/// under it: after a bullet (`* `, `- `, `1) `), or after the gap of three blanks or more that
-/// parts a table's two columns (`  -size=n     pawns per player`); else at its indentation.
+/// under it: after a bullet (`* `, `- `, `1) `), or after the gap that parts a table's two
+/// columns: three blanks or more (`  -size=n     pawns per player`), or two after a first column
+/// of one word (`  clone  put a new piece`); else at its indentation.
 fn hanging_indent(line: &str) -> usize {
     let indent = line.len() - line.trim_start().len();
     let rest = &line[indent..];
@@ -314,8 +352,14 @@ fn hanging_indent(line: &str) -> usize {
     {
         return indent + close + 2;
     }
+    // A table's first column: up to three blanks, or two after its one word (Ataxx's `clone  put
+    // a new piece`, Go's `-handicap=H  Black starts`: refilled as one line, the next line that
+    // went on under the second column was left as a fragment, issue 37).
+    let word_gap = rest
+        .find("  ")
+        .filter(|&gap| gap > 0 && !rest[..gap].contains(' '));
     if indent > 0
-        && let Some(gap) = rest.find("   ")
+        && let Some(gap) = rest.find("   ").or(word_gap)
     {
         let after = rest[gap..].len() - rest[gap..].trim_start().len();
         return indent + gap + after;
@@ -339,11 +383,15 @@ pub fn reflow(text: &str, width: usize) -> String {
             continue;
         }
         let hang = hanging_indent(first);
+        let first_indent = first.len() - first.trim_start().len();
         let mut end = i + 1;
         while end < lines.len() {
             let l = lines[end];
             let indent = l.len() - l.trim_start().len();
-            if l.trim().is_empty() || indent != hang || hanging_indent(l) != hang {
+            // Under a hanging first line (a bullet, a table's second column) every line at the
+            // hang goes on with it, whatever gaps it holds (`Written as the cell:      g2`).
+            let goes_on = indent == hang && (hang > first_indent || hanging_indent(l) == hang);
+            if l.trim().is_empty() || !goes_on {
                 break;
             }
             end += 1;
@@ -418,6 +466,19 @@ pub fn error_body(message: &str, board: Option<&str>, original: &str) -> String 
     let mut out = String::new();
     out.push_str("Your command was not carried out:\n\n");
     for line in message.trim_end().lines() {
+        // A usage line with a comment column (`   or: set ... plain|state   (state: in the
+        // Subject)`) too wide for the mail: the comment goes under it (issue 37). Other indented
+        // lines are examples, kept whole.
+        let indent = line.len() - line.trim_start().len();
+        if indent > 0 && line.chars().count() > ERROR_WIDTH - 2 && line.trim_start().contains("   ")
+        {
+            for part in reflow(line, ERROR_WIDTH - 2).lines() {
+                out.push_str("  ");
+                out.push_str(part);
+                out.push('\n');
+            }
+            continue;
+        }
         for part in wrap(line, ERROR_WIDTH - 2) {
             out.push_str("  ");
             out.push_str(part);

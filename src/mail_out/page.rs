@@ -11,6 +11,11 @@ use crate::html::escape as esc;
 /// text part carries the same words; this keeps them apart so that the HTML can put each first.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq, Default)]
 pub struct BoardPage {
+    /// The state line the text part begins with under a game's one Subject (`Hex Board 101: your
+    /// move`), empty when the Subject says it (`subject state`). Absent from mails queued before
+    /// it was added.
+    #[serde(default)]
+    pub headline: String,
     /// What happened, for this reader (prose, wrapped at 72 columns in the text part).
     pub news: String,
     /// The reader's line(s) to send with the words around them (lines indented by four spaces are
@@ -44,6 +49,12 @@ impl BoardPage {
              <title>{}</title><style>{STYLE}</style></head>\n<body>\n",
             esc(title)
         );
+        if !self.headline.trim().is_empty() {
+            out.push_str(&format!(
+                "<p class=\"state\"><strong>{}</strong></p>\n",
+                esc(self.headline.trim())
+            ));
+        }
         if !self.news.trim().is_empty() {
             out.push_str("<div class=\"news\">\n");
             out.push_str(&prose(&self.news));
@@ -130,6 +141,7 @@ mod tests {
 
     fn page() -> BoardPage {
         BoardPage {
+            headline: "Limit Board 101: your move".into(),
             news: "bob played 2-19,59.\nRed (alice) to move.\n".into(),
             send: "It is your move, alice. Send this line as the Subject (or alone on a\n\
                    line of a reply):\n\n    limit move 101 alice <password> 3-7,4#5\n\n\
@@ -149,6 +161,7 @@ mod tests {
             html.find(s)
                 .unwrap_or_else(|| panic!("{s} missing: {html}"))
         };
+        assert!(at("<strong>Limit Board 101: your move</strong>") < at("bob played 2-19,59."));
         assert!(at("bob played 2-19,59.") < at("<code>limit move 101 alice"));
         assert!(at("<code>limit move 101 alice") < at("<img src=\"cid:board@pbem\""));
         assert!(at("<img") < at("<figcaption>Limit Board 101, move 5: Red (alice)"));
@@ -166,13 +179,14 @@ mod tests {
     #[test]
     fn player_text_is_escaped_everywhere() {
         let p = BoardPage {
+            headline: "<u>".into(),
             news: "<b>x</b>".into(),
             send: "    <i>y</i>".into(),
             caption: "a&b".into(),
             details: "  <script>".into(),
         };
         let html = p.html("<t>", "c", 1, 1);
-        for raw in ["<b>", "<i>", "<script>", "a&b", "<t>"] {
+        for raw in ["<u>", "<b>", "<i>", "<script>", "a&b", "<t>"] {
             assert!(!html.contains(raw), "{raw} unescaped: {html}");
         }
     }

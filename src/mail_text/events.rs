@@ -264,7 +264,8 @@ pub fn nag(event: &Event) -> Option<(String, String)> {
         summary::format_time(*deadline),
     ));
     let text = format!(
-        "{prose}To move:      {} move {board} {who} <password> <move>\n\
+        "{prose}To move:      reply to this mail with just your move, or send\n\
+         \x20             {} move {board} {who} <password> <move>\n\
          Going away?   vacation {who} <password> <first day> <last day>\n\
          \x20             with the days as YYYY-MM-DD: it stops the clock of\n\
          \x20             all your games while you are away.\n\n",
@@ -1085,7 +1086,8 @@ mod tests {
              After 14 days without a move the open draw proposal is accepted and the\n\
              game is drawn: that is on 1970-01-15 00:00 UTC, unless you move before\n\
              then. You are reminded every 7 days until you move.\n\n\
-             To move:      limit move 7 bob <password> <move>\n\
+             To move:      reply to this mail with just your move, or send\n\
+             \x20             limit move 7 bob <password> <move>\n\
              Going away?   vacation bob <password> <first day> <last day>\n\
              \x20             with the days as YYYY-MM-DD: it stops the clock of\n\
              \x20             all your games while you are away.\n\n"

@@ -94,6 +94,7 @@ impl Core {
             Vec::new()
         };
         let subscribers = self.subscriber_names(tx, row)?;
+        let web = self.cfg.web.game_url(rules.name(), row.board);
         let summary = Summary {
             title: rules.title(),
             board: row.board,
@@ -107,6 +108,8 @@ impl Core {
             last_move: row.updated_at,
             now: self.now,
             time_used: &tx.time_used(row.id)?,
+            game: rules.name(),
+            web: web.as_deref(),
         };
         Ok(if with_board {
             summary.render()
@@ -209,13 +212,25 @@ impl Core {
         }
         .transpose()?;
         // The HTML part says what the text part says: the same news and line to send.
+        // Whether a bare reply works for a reader: their letter gets a signed Reply-To only when
+        // their account has a password (`Core::reply_address`).
+        let signed: Vec<bool> = row
+            .players
+            .iter()
+            .map(|p| tx.reply_generation(p.id).map(|g| g.is_some()))
+            .collect::<Result<_, _>>()?;
+        let bare = |seat: usize| signed.get(seat).copied().unwrap_or(false);
         let picture_for = |reader: Reader| {
             picture.as_ref().map(|(png, details)| Picture {
                 png: png.clone(),
                 page: BoardPage {
+                    // Set as the mail is made (`letters_to_mails`), as the text part's.
+                    headline: String::new(),
                     news: news::news_of(&news, reader),
                     send: match reader {
-                        Reader::Seat(seat) => news::line_to_send(&news, seat).unwrap_or_default(),
+                        Reader::Seat(seat) => {
+                            news::line_to_send(&news, seat, bare(seat)).unwrap_or_default()
+                        }
                         Reader::Spectator => String::new(),
                     },
                     caption: caption(rules, row, state),
@@ -233,7 +248,7 @@ impl Core {
                     true => topic.clone(),
                     false => subject(Some(seat)),
                 },
-                body: with_top(news::top_of_mail(&news, Reader::Seat(seat))),
+                body: with_top(news::top_of_mail(&news, Reader::Seat(seat), bare(seat))),
                 reply: Some(seat) == actor,
                 picture: picture_for(Reader::Seat(seat)),
                 sign: Some(Sign {
@@ -244,7 +259,7 @@ impl Core {
                 headline: plain.then(|| subject(Some(seat))),
             });
         }
-        let spectators = with_top(news::top_of_mail(&news, Reader::Spectator));
+        let spectators = with_top(news::top_of_mail(&news, Reader::Spectator, false));
         letters.extend(
             self.subscriber_letters(tx, row, [&subject(None), &topic], &spectators)?
                 .into_iter()
@@ -262,14 +277,25 @@ impl Core {
         })
     }
 
+    /// `show`: the summary of each board asked for. Its Subject is the game's one Subject, as a
+    /// board mail's (issue 37), with the state as the first line of each board's part, unless the
+    /// sender (`reply_to`; `None` at the shell) chose `subject state`; an answer to one of the
+    /// game's players says "your move" for them, and sits in their thread of the game with their
+    /// signed Reply-To, as their board mails do.
     pub(super) fn show(
         &self,
         tx: &Tx<'_>,
         rules: &dyn GameRules,
         boards: &[(u32, Option<u32>)],
+        reply_to: Option<&str>,
     ) -> Step<Outcome> {
+        let state_subject = match reply_to {
+            Some(address) => tx.state_subject_at(address)?,
+            None => false,
+        };
         let mut text = String::new();
         let mut subject = None;
+        let mut in_game = None;
         for &(board, at) in boards {
             let (row, state) = self.load_game(tx, rules, board)?;
             let now_at = state.move_number();
@@ -280,29 +306,52 @@ impl Core {
                 None => state,
             };
             let players = userids(&row);
-            subject.get_or_insert_with(|| {
-                summary::board_subject(
-                    rules.title(),
-                    board,
-                    state.as_ref(),
-                    &players,
-                    SubjectState {
-                        reader: None,
-                        new: false,
-                        proposal: None,
-                        with_comment: false,
-                    },
-                )
+            let reader = reply_to.and_then(|address| {
+                row.players
+                    .iter()
+                    .position(|p| p.addresses.iter().any(|a| a.eq_ignore_ascii_case(address)))
             });
+            let state_line = summary::board_subject(
+                rules.title(),
+                board,
+                state.as_ref(),
+                &players,
+                SubjectState {
+                    reader,
+                    new: false,
+                    proposal: None,
+                    with_comment: false,
+                },
+            );
+            if subject.is_none() {
+                // Only a player of the game has a thread of it (a stranger's `show` reads no
+                // more than before).
+                if let (Some(address), Some(_)) = (reply_to, reader) {
+                    in_game = self.answer_in_game(tx, rules.name(), board, address)?;
+                }
+                subject = Some(match state_subject {
+                    true => state_line.clone(),
+                    false => summary::game_subject(rules.title(), board),
+                });
+            }
             if !text.is_empty() {
                 text.push_str("\n\n");
             }
+            if !state_subject {
+                text.push_str(&state_line);
+                text.push_str("\n\n");
+            }
             if let Some(n) = at.filter(|&n| n != now_at) {
-                text.push_str(&format!(
+                let note = format!(
                     "This is board {board} as it was at move {n}; the game is now at move \
-                     {now_at}. Send `{} show {board}` for the board as it stands.\n\n",
+                     {now_at}. Send `{} show {board}` for the board as it stands.",
                     rules.name()
-                ));
+                );
+                for part in summary::wrap(&note, summary::ERROR_WIDTH) {
+                    text.push_str(part);
+                    text.push('\n');
+                }
+                text.push('\n');
             }
             // The comments that came with the last move, as its board mail showed them.
             let comments: Vec<Comment> = if at.is_none() {
@@ -315,10 +364,13 @@ impl Core {
             };
             text.push_str(&self.summary(tx, rules, &row, state.as_ref(), &comments)?);
         }
-        Ok(Outcome::reply(
-            subject.unwrap_or_else(|| format!("{} show", rules.title())),
-            text,
-        ))
+        Ok(Outcome {
+            in_game,
+            ..Outcome::reply(
+                subject.unwrap_or_else(|| format!("{} show", rules.title())),
+                text,
+            )
+        })
     }
 }
 

@@ -298,7 +298,7 @@ impl Core {
     /// The game's thread and signed Reply-To for an answer about board `board` to `address`,
     /// when the address is one of that game's players' (issue 37: an error answer is a mail of the
     /// game, and the corrected move can be a bare reply to it).
-    fn answer_in_game(
+    pub(super) fn answer_in_game(
         &self,
         tx: &Tx<'_>,
         game_type: &str,

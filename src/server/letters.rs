@@ -221,9 +221,15 @@ impl Core {
                 if to.is_empty() {
                     continue;
                 }
-                let picture = self.picture_for(tx, &to, l.picture)?;
+                let mut picture = self.picture_for(tx, &to, l.picture)?;
                 let body = match l.headline {
-                    Some(headline) => format!("{headline}\n\n{}", l.body),
+                    Some(headline) => {
+                        // The HTML part begins as the text part does (issue 37).
+                        if let Some(p) = picture.as_mut() {
+                            p.page.headline.clone_from(&headline);
+                        }
+                        format!("{headline}\n\n{}", l.body)
+                    }
                     None => l.body,
                 };
                 let mut mail = self.mail(origin, to, l.subject, body, l.reply, picture, l.thread);

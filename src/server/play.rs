@@ -136,7 +136,9 @@ impl Core {
                 userid,
                 password,
             } => self.resign(tx, rules, *board, userid, password.expose(), comment),
-            GameCommand::Show { boards } => self.show(tx, rules, boards),
+            GameCommand::Show { boards } => {
+                self.show(tx, rules, boards, origin.reply_to.as_deref())
+            }
             GameCommand::History { board, page, form } => match board {
                 Some(board) => self.history(tx, rules, *board, *form),
                 None => self.history_all(tx, rules, page.unwrap_or(1)),
@@ -356,7 +358,8 @@ impl Core {
     }
 
     /// `<game> rematch board userid password` (a bare `rematch` in reply to a board mail): once the
-    /// board is over, a player of it starts the same game again with its options and the seats
+    /// board is over, a player of it starts the same game again with its options, its own nag and
+    /// forfeit times, and the seats
     /// turned by one (two players swap colours), as a challenge that is the player's agreement: the
     /// others get the new game's mail and agree by acting on it, as after any challenge.
     #[allow(clippy::too_many_arguments)]
@@ -389,6 +392,16 @@ impl Core {
             .split_whitespace()
             .filter_map(games::GameOption::parse)
             .collect();
+        // The game's own clock, as its challenge set it (`--nagtime`, `--forfeittime`): a player
+        // who asked for a slow game keeps it; a game on the server's times keeps following them.
+        let clock = tx.game_clock(row.id)?;
+        let clock_options: Vec<(String, Option<String>)> = [
+            ("nagtime", clock.nag_days),
+            ("forfeittime", clock.forfeit_days),
+        ]
+        .into_iter()
+        .filter_map(|(name, days)| days.map(|d| (name.to_string(), Some(d.to_string()))))
+        .collect();
         let mut players = userids(&row);
         players.rotate_left(1);
         let proven = (seat + players.len() - 1) % players.len();
@@ -396,7 +409,7 @@ impl Core {
             tx,
             rules,
             &options,
-            &[],
+            &clock_options,
             &players,
             None,
             Some(proven),

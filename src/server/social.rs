@@ -455,7 +455,7 @@ impl Core {
             Some(n) => format!("at most {} by challenge", mail_text::active_games(n, title)),
         };
         text.push_str(&format!(
-            "  Limit:             {limit}; active now: {active}\n"
+            "  Limit:             {limit}\n  Active now:        {active}\n"
         ));
         let names = |list| -> Result<String, StorageError> {
             let users = tx.challenge_list(name, user.id, list)?;
@@ -498,13 +498,13 @@ impl Core {
                     .join(", ")
             }
         ));
+        // Wrapped at 72 columns (issue 37: the first sentence was one line of 101).
         text.push_str(&format!(
-            "\nThe limit and the lists apply to challenges by others; your own challenges are not \
-             held back by them.\n\
-             Change them with:\n\
+            "\nThe limit and the lists apply to challenges by others; your own\n\
+             challenges are not held back by them. Change them with:\n\
              \x20 {name} limit <userid> <password> <N>|off\n\
-             \x20 {name} accept <userid> <password> [<userid>...]   (none: from anyone)\n\
-             \x20 {name} reject <userid> <password> [<userid>...]   (none: clear)\n\
+             \x20 {name} accept <userid> <password> [<userid>...]  (none: anyone)\n\
+             \x20 {name} reject <userid> <password> [<userid>...]  (none: clear)\n\
              \x20 {name} notify <userid> <password> [on|off|<board>...]\n"
         ));
         Ok(Outcome {

@@ -398,11 +398,7 @@ mod y {
             &format!("y move {b} alice pw-alice b3#1"),
             "bob",
         );
-        assert!(
-            to_bob.body.contains("It is your move, bob."),
-            "{}",
-            to_bob.body
-        );
+        assert!(to_bob.body.contains("Your move, bob:"), "{}", to_bob.body);
         assert!(
             to_bob.flat_body().contains("White may answer with `swap`"),
             "{}",
@@ -567,11 +563,7 @@ mod unlur {
             &format!("unlur move {b} alice pw-alice c3#1"),
             "bob",
         );
-        assert!(
-            to_bob.body.contains("It is your move, bob."),
-            "{}",
-            to_bob.body
-        );
+        assert!(to_bob.body.contains("Your move, bob:"), "{}", to_bob.body);
         assert!(
             to_bob.flat_body().contains("or send `pass`"),
             "{}",

@@ -180,7 +180,7 @@ fn the_board_mail_to_the_player_on_move_shows_the_line_to_send_before_the_board(
             .find(|m| m.to == [format!("{}@example.org", to_move.2)])
             .unwrap();
         assert!(
-            !theirs.body.contains("is one legal move here"),
+            !theirs.body.contains("reply with just your move"),
             "{}",
             theirs.body
         );
@@ -199,7 +199,7 @@ fn the_board_mail_to_the_player_on_move_shows_the_line_to_send_before_the_board(
         assert!(line.ends_with(&format!("#{turn}")), "{line}");
         // What to do comes first (issue 25): the line and its explanation, then the board.
         let summary = mine.body.find("Summary of Limit Board 101").unwrap();
-        let explained = mine.body.find("is one legal move here").unwrap();
+        let explained = mine.body.find("reply with just your move").unwrap();
         assert!(explained < summary, "{}", mine.body);
         env.deliver(&eml(
             &format!("{}@example.org", to_move.0),

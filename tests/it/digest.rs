@@ -182,10 +182,7 @@ fn with_the_digest_on_moves_wait_for_one_mail_a_day_listing_the_games() {
     assert_eq!(to(&mails, "bob@example.org").len(), 1, "{mails:#?}");
     let alice = to(&mails, "alice@example.org");
     assert_eq!(alice.len(), 1, "{mails:#?}");
-    assert!(
-        alice[0].body.contains("It is your move, alice"),
-        "{alice:#?}"
-    );
+    assert!(alice[0].body.contains("Your move, alice:"), "{alice:#?}");
 
     // The next day: one digest again, with the game still on bob's move.
     let (_, mails) = cron_at(&mut env, DAY + DAY / 2);
@@ -258,7 +255,7 @@ fn text_only_board_mails_have_no_html_part() {
     let bob = to(&mails, "bob@example.org");
     assert_eq!(bob.len(), 1, "{mails:#?}");
     assert!(!bob[0].raw.contains("text/html"), "{bob:#?}");
-    assert!(bob[0].body.contains("It is your move, bob"), "{bob:#?}");
+    assert!(bob[0].body.contains("Your move, bob:"), "{bob:#?}");
 }
 
 #[test]

@@ -143,7 +143,7 @@ fn two_passes_open_the_step_and_both_accepting_the_marking_ends_the_game_rated()
     let notes: Vec<&str> = body
         .lines()
         .skip_while(|l| !l.starts_with("Komi"))
-        .take_while(|l| !l.starts_with("Moves:"))
+        .take_while(|l| !l.starts_with("Moves"))
         .collect();
     assert!(notes.len() >= 5, "{body}");
     assert!(notes.iter().all(|l| l.chars().count() <= 72), "{notes:#?}");

@@ -97,7 +97,7 @@ fn a_capture_is_the_first_line_for_both_players_and_the_line_to_send_comes_befor
         let pawns = if taken.len() == 1 { "pawn" } else { "pawns" };
         assert!(
             theirs.after_state().starts_with(&format!(
-                "{me} played {mv} and captured your {pawns} on {}.\n\nIt is your move, {other}.",
+                "{me} played {mv} and captured your {pawns} on {}.\n\nYour move, {other}:",
                 cells(&taken)
             )),
             "{}",
@@ -272,7 +272,7 @@ fn the_news_is_there_for_every_game_not_only_limit() {
     assert_eq!(bob.first_line(), "Hex Board 101: your move");
     assert!(
         bob.after_state()
-            .starts_with("alice played c3.\n\nIt is your move, bob."),
+            .starts_with("alice played c3.\n\nYour move, bob:"),
         "{}",
         bob.body
     );
@@ -436,7 +436,7 @@ fn a_new_game_is_the_news_of_its_first_mail_with_a_robots_opening_move() {
     let played = lines.next().unwrap_or_default();
     assert!(played.starts_with("robot1 played "), "{}", alice[0].body);
     assert!(
-        alice[0].body.contains("\nIt is your move, alice."),
+        alice[0].body.contains("\nYour move, alice:"),
         "{}",
         alice[0].body
     );

@@ -212,3 +212,93 @@ fn a_reply_from_an_unregistered_address_says_to_send_from_the_registered_one() {
     let plain = env.only_mail_to("alice@phone.example").flat_body();
     assert!(!plain.contains("registered address"), "{plain}");
 }
+
+/// What `rematch` carries over of a game's options: each game's options as a challenge wrote
+/// them come back whole from its options line, so the new game is the same game.
+#[test]
+fn every_games_options_line_starts_the_same_game_again() {
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "limit",
+            &["-size=4", "-manual", "-move_or_remove", "-no_equaliser"],
+        ),
+        ("limit", &["-classic"]),
+        ("limit", &["-must_touch=2", "-free_edges=2", "-can_isolate"]),
+        ("hex", &["-size=7", "-no_swap"]),
+        ("chameleon", &["-size=5"]),
+        ("y", &["-size=9", "-no_swap"]),
+        ("unlur", &["-size=5"]),
+        ("go", &["-size=9", "-handicap=2", "-komi=0.5"]),
+        ("go", &["-size=13", "-komi=6"]),
+        ("ataxx", &[]),
+        ("hexxagon", &[]),
+        ("cups", &[]),
+    ];
+    let registry = pbem::games::Registry::standard();
+    for (game, options) in cases {
+        let rules = registry.find(game).unwrap();
+        let parse = |words: &[&str]| -> Vec<pbem::games::GameOption> {
+            words
+                .iter()
+                .map(|w| pbem::games::GameOption::parse(w).unwrap())
+                .collect()
+        };
+        let players = *rules.players().start();
+        let first = rules.new_hosted_game(&parse(options), players, 7).unwrap();
+        let line = first.options_summary();
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let again = rules.new_hosted_game(&parse(&words), players, 7).unwrap();
+        assert_eq!(again.options_summary(), line, "{game} {options:?}");
+        assert_eq!(
+            again.to_json(),
+            first.to_json(),
+            "{game} {options:?}: {line}"
+        );
+    }
+}
+
+/// A rematch keeps the finished game's own nag and forfeit times (issue 37): the new game nags
+/// after two days, as the first did, not after the server's seven.
+#[test]
+fn a_rematch_keeps_the_games_own_nag_and_forfeit_times() {
+    let mut env = Env::new();
+    env.players(&["alice", "bob"]);
+    env.deliver(&eml(
+        "alice@example.org",
+        "hex challenge -size=5 --nagtime=2 --forfeittime=5 alice bob",
+        "",
+    ));
+    env.take_mails();
+    env.deliver(&eml("bob@example.org", "hex resign 101 bob pw-bob", ""));
+    let over = env.take_mails();
+    env.deliver(&reply(to(&over, "bob"), "bob@example.org", "rematch"));
+    env.take_mails();
+    let clock = |board: u32| -> (Option<u32>, Option<u32>) {
+        env.sqlite()
+            .query_row(
+                "SELECT c.nag_days, c.forfeit_days FROM game_clocks c
+                 JOIN games g ON g.id = c.game_id WHERE g.game_type = 'hex' AND g.board = ?1",
+                [board],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap_or((None, None))
+    };
+    assert_eq!(clock(101), (Some(2), Some(5)));
+    assert_eq!(clock(102), (Some(2), Some(5)));
+    // bob, Black in the rematch, is to move; two days later he is reminded.
+    env.now = crate::common::NOW + 2 * 86_400 + 60;
+    let out = env.cmd().arg("cron").output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let nags = env.take_mails();
+    let bob = to(&nags, "bob");
+    assert!(
+        bob.flat_body().contains("it is your move on Hex Board 102"),
+        "{}",
+        bob.body
+    );
+    assert!(
+        bob.flat_body().contains("reminded every 2 days"),
+        "{}",
+        bob.body
+    );
+}

@@ -52,7 +52,7 @@ fn a_challenge_mails_each_player_a_new_board() {
     for m in &mails {
         let alice = m.to == ["alice@example.org"];
         let (subject, top) = if alice {
-            ("your move", "It is your move, alice.")
+            ("your move", "Your move, alice:")
         } else {
             ("alice to move", "Summary of Limit Board 101\n")
         };

@@ -339,10 +339,9 @@ fn a_limit_refuses_challenges_until_a_game_ends_or_it_is_raised() {
         m.body
             .contains("The limit of Limit games for bob is now 1.")
     );
-    assert!(
-        m.body
-            .contains("Limit:             at most 1 active Limit game by challenge; active now: 0")
-    );
+    assert!(m.body.contains(
+        "Limit:             at most 1 active Limit game by challenge\n  Active now:        0"
+    ));
 
     assert_eq!(challenge(&env, "alice", "alice bob").len(), 2);
     let m = refused(
@@ -374,7 +373,7 @@ fn a_limit_refuses_challenges_until_a_game_ends_or_it_is_raised() {
     let m = ask(&env, "bob@example.org", "limit limit bob pw-bob 2");
     assert!(
         m.body
-            .contains("at most 2 active Limit games by challenge; active now: 1"),
+            .contains("at most 2 active Limit games by challenge\n  Active now:        1"),
         "{}",
         m.body
     );
@@ -399,7 +398,7 @@ fn a_limit_refuses_challenges_until_a_game_ends_or_it_is_raised() {
     assert!(m.body.starts_with("Limit settings of bob:\n"), "{}", m.body);
     assert!(
         m.body
-            .contains("0 (no new games by challenge); active now: 3"),
+            .contains("0 (no new games by challenge)\n  Active now:        3"),
         "{}",
         m.body
     );
@@ -409,7 +408,8 @@ fn a_limit_refuses_challenges_until_a_game_ends_or_it_is_raised() {
             .contains("The limit of Limit games for bob is lifted.")
     );
     assert!(
-        m.body.contains("Limit:             none; active now: 3"),
+        m.body
+            .contains("Limit:             none\n  Active now:        3"),
         "{}",
         m.body
     );
@@ -591,7 +591,7 @@ fn bad_input_is_refused_and_changes_nothing() {
     let m = ask(&env, "bob@example.org", "limit limit bob pw-bob");
     assert!(
         m.body
-            .contains("at most 2 active Limit games by challenge; active now: 1"),
+            .contains("at most 2 active Limit games by challenge\n  Active now:        1"),
         "{}",
         m.body
     );

@@ -110,7 +110,7 @@ fn by_default_a_games_subject_stays_the_same_and_subject_state_brings_the_state_
             .any(|m| m.first_line() == "Limit Board 101: your move")
     );
     assert!(
-        bob.iter().any(|m| m.body.contains("It is your move, bob")),
+        bob.iter().any(|m| m.body.contains("Your move, bob:")),
         "{bob:#?}"
     );
     assert!(carol.len() >= 6, "{carol:#?}");
