@@ -11,8 +11,9 @@
 //!
 //! The document is `{"game": "othello", "moves": ["f5", "resign 1"], <the options>}`: each option
 //! of [`Rules::options`] a key (`"size": 8`, a flag `true`), the entries as [`super::replay`] reads
-//! them (the engine's passes are not stored: replaying the moves makes them again). Cups's and
-//! Ataxx's documents have this shape already, so a converted game can keep reading its old ones.
+//! them (the engine's passes are not stored: replaying the moves makes them again). Cups's documents
+//! have this shape already, and Ataxx's but for a `status` line for people (skipped on reading), so
+//! those games can keep reading their old documents once converted.
 
 use std::fmt;
 
@@ -262,7 +263,7 @@ impl<G: Rules> Match<G> {
     pub fn load(json: &str) -> Result<Match<G>, RuleError> {
         let title = G::GAME;
         let doc: Map<String, Value> = serde_json::from_str(json)
-            .map_err(|e| RuleError(format!("this is not a {title} game document: {e}")))?;
+            .map_err(|e| RuleError(format!("this is not a game document of {title}: {e}")))?;
         match doc.get("game").and_then(Value::as_str) {
             Some(g) if g == G::GAME => {}
             Some(g) => {
@@ -282,7 +283,8 @@ impl<G: Rules> Match<G> {
         let mut options = Vec::new();
         for (name, value) in &doc {
             match (name.as_str(), value) {
-                ("game" | "moves" | "players", _) => {}
+                // `status` is a line for people in older documents (Ataxx's), never read.
+                ("game" | "moves" | "players" | "status", _) => {}
                 (_, Value::Bool(true)) => options.push(GameOption::flag(name)),
                 (_, Value::Bool(false)) => {}
                 (_, Value::Number(n)) => options.push(GameOption::with_value(name, &n.to_string())),
@@ -564,4 +566,68 @@ pub fn perft<G: Rules>(pos: &G, depth: u32) -> u64 {
             perft(&next, depth - 1)
         })
         .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::othello::Position;
+
+    type Game = Match<Position>;
+
+    #[test]
+    fn a_document_reads_back_and_bad_entries_say_which_and_why() {
+        let g = Game::load(
+            r#"{"game":"othello","size":8,"status":"for people","moves":["f5","d6","draw"]}"#,
+        )
+        .unwrap();
+        assert_eq!(g.status(), Status::Over(Outcome::Draw(vec![0, 1])));
+        assert_eq!(g.move_number(), 4);
+        assert_eq!(Game::load(&g.to_json()).unwrap().moves(), g.moves());
+        let no_options = Game::load(r#"{"game":"othello","moves":[]}"#).unwrap();
+        assert_eq!(no_options.options_summary(), "-size=8");
+        for (doc, want) in [
+            (
+                r#"{"game":"othello","moves":["resign 7"]}"#,
+                "move 1 of the document ('resign 7'): there is no seat 7",
+            ),
+            (
+                r#"{"game":"othello","moves":["resign x"]}"#,
+                "'resign x' names no seat by its number",
+            ),
+            (
+                r#"{"game":"othello","size":[8]}"#,
+                "the document's option size is [8], not a number, a word or true",
+            ),
+            (
+                r#"{"game":"othello","size":6}"#,
+                "Othello is played on 8 by 8 only",
+            ),
+            (r#"{"moves":[]}"#, "the document names no game"),
+            (r#"{"game":"othello","moves":"f5"}"#, "not a list of words"),
+            ("f5", "this is not a game document of othello"),
+        ] {
+            let e = Game::load(doc).unwrap_err().0;
+            assert!(e.contains(want), "{doc}: {e}");
+        }
+    }
+
+    #[test]
+    fn entries_after_the_end_are_refused_and_earlier_positions_replay() {
+        let mut g = Game::new(&[], 2).unwrap();
+        g.play("f5").unwrap();
+        g.forfeit(1).unwrap();
+        assert_eq!(g.status(), Status::Over(Outcome::Winner(0)));
+        assert_eq!(g.moves()[1].text, "forfeit");
+        assert!(g.resign(0).is_err());
+        assert!(g.agree_draw().is_err());
+        assert!(g.resign(2).unwrap_err().0.contains("no seat 2"));
+        let e = g.at_move(4).err().unwrap().0;
+        assert_eq!(e, "move 4 does not exist: this game is at move 3");
+        let before = g.at_move(2).unwrap();
+        assert_eq!(before.status(), Status::ToMove(1));
+        assert_eq!(before.moves().len(), 1);
+        let back = Game::load(&g.to_json()).unwrap();
+        assert_eq!(back.status(), Status::Over(Outcome::Winner(0)));
+    }
 }
