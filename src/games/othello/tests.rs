@@ -213,18 +213,19 @@ fn the_robot_plays_legal_moves() {
     }
 }
 
-/// A search of 300 playouts a move against random moves, 10 games with each colour (a debug build
-/// plays them in seconds); the release figures for level 2 are in docs/robot.md.
+/// A search of 200 playouts a move against random moves, 5 games with each colour (a debug build
+/// plays them in about half a minute); level 2's figures (release, 5,000 playouts) are in
+/// docs/robot.md.
 #[test]
 fn the_search_beats_a_random_player() {
     let mut wins = 0;
-    for game in 0..20u64 {
+    for game in 0..10u64 {
         let robot_seat = (game % 2) as usize;
         let mut g = OthelloGame::new(&[], 2).unwrap();
         let mut turn = 0u64;
         while let Status::ToMove(s) = g.status() {
             let robot = if s == robot_seat {
-                Robot::Playouts(300)
+                Robot::Playouts(200)
             } else {
                 Robot::Random
             };
@@ -236,5 +237,5 @@ fn the_search_beats_a_random_player() {
             wins += 1;
         }
     }
-    assert!(wins >= 17, "the search won {wins} of 20");
+    assert!(wins >= 9, "the search won {wins} of 10");
 }
