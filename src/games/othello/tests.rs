@@ -32,6 +32,13 @@ fn the_start_and_its_four_moves() {
 }
 
 #[test]
+fn the_help_page_fits_a_mail_and_shows_a_move() {
+    let help = Othello.help();
+    assert!(help.lines().all(|l| l.chars().count() <= 72), "{help}");
+    assert!(help.contains("othello move 101 alice <password> f5"));
+}
+
+#[test]
 fn options_other_than_size_8_are_refused_with_the_right_form() {
     assert!(
         Othello
