@@ -217,6 +217,9 @@ impl<G: Rules> Match<G> {
         let seat = self.pos.to_move();
         let passes = self.pos.apply(mv);
         self.entries.push(Entry::Moved { seat, mv });
+        if passes == 0 {
+            return;
+        }
         let n = self.pos.seat_names().len().max(1);
         for k in 0..passes as usize {
             self.entries.push(Entry::Passed {
