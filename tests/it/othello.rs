@@ -166,6 +166,15 @@ fn a_game_of_othello_by_mail_with_a_pass_and_the_end() {
     ] {
         assert!(body.contains(line), "{line}: {body}");
     }
+    // No SGF (othello-rules.md, "Records"): the refusal points to the text record.
+    env.deliver(&eml("carol@example.org", "othello history 101 -sgf", ""));
+    let sgf = env.only_mail_to("carol@example.org");
+    assert!(
+        sgf.flat_body()
+            .contains("There is no SGF or PGN file of Othello Board 101"),
+        "{}",
+        sgf.body
+    );
 }
 
 #[test]
