@@ -37,6 +37,7 @@ mod mail_width;
 mod maildir_outbox;
 mod news;
 mod notation;
+mod othello;
 mod picture_store;
 mod proposals;
 mod ratings;

@@ -97,3 +97,8 @@ fn robot2_plays_hexxagon_by_mail() {
 fn robot3_plays_paradux_by_mail() {
     robot_plays_by_mail("paradux", "Paradux", "robot3");
 }
+
+#[test]
+fn robot1_plays_othello_by_mail() {
+    robot_plays_by_mail("othello", "Othello", "robot1");
+}

@@ -988,3 +988,35 @@ fn the_go_page_shows_the_agreed_score() {
     );
     assert!(page.contains("Black wins by"), "{page}");
 }
+
+#[test]
+fn the_othello_page_shows_its_board_and_record() {
+    let env = Env::new();
+    env.players(&["alice", "bob"]);
+    env.admin_ok("othello challenge alice bob");
+    for (who, line) in [("alice", "f5#1"), ("bob", "d6#2")] {
+        env.admin_ok(&format!("othello move 101 {who} pw-{who} {line}"));
+    }
+    let web = start_web(&env);
+    let (status, page) = get(&web.addr, "/othello/101");
+    assert_eq!(status, 200);
+    assert!(page.contains("Othello"), "{page}");
+    // The painted board: d6 took d5 back, three discs each; Black's legal squares dotted.
+    assert_eq!(page.matches("class=\"disc\"").count(), 6, "{page}");
+    assert_eq!(page.matches("data-side=\"white\"").count(), 3, "{page}");
+    assert!(page.contains("class=\"legal\""), "{page}");
+    let (status, old) = get(&web.addr, "/othello/101?move=2");
+    assert_eq!(status, 200);
+    assert_eq!(old.matches("class=\"disc\"").count(), 5, "{old}");
+    assert!(page.contains("href=\"/othello/101/record.txt\""), "{page}");
+    let mut s = TcpStream::connect(&web.addr).unwrap();
+    s.write_all(
+        b"GET /othello/101/record.txt HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+    )
+    .unwrap();
+    let mut record = String::new();
+    s.read_to_string(&mut record).unwrap();
+    assert!(record.starts_with("HTTP/1.1 200"), "{record}");
+    assert!(record.contains("Game: othello 101"), "{record}");
+    assert!(record.contains("1. black f5\n\n2. white d6\n"), "{record}");
+}

@@ -20,6 +20,8 @@ pub mod go;
 pub mod hex;
 pub mod hexgrid;
 pub mod limit;
+pub mod matchplay;
+pub mod othello;
 pub mod paradux;
 #[cfg(test)]
 mod picture_tests; // every game's picture against its reference PNG
@@ -621,6 +623,7 @@ const STANDARD: &[&dyn GameRules] = &[
     &ataxx::Hexxagon,
     &cups::Cups,
     &paradux::Paradux,
+    &othello::Othello,
 ];
 
 /// The game types a server hosts, in the order `list` prints them. The server, the web page and

@@ -1,0 +1,636 @@
+//! One move record for every game (issue 36, section 1): [`Match`] keeps the move list (moves, the
+//! engine's automatic passes, resignations, forfeits, an agreed draw), answers `status`, `moves`,
+//! `at_move` (by replaying from the start) and writes and reads the stored document, for any game
+//! whose rules are a [`Rules`] position. A game is then a position (its rules, [`Rules`]), a notation
+//! ([`Rules::read`], [`Rules::write`]) and a view ([`View`]); [`Search`] holds the robot's optional
+//! hooks. `Match<G>` implements [`GameState`] for all of them, so the server, the records and the
+//! search take such a game as they take any other.
+//!
+//! Othello is the first game on it; the other ten still keep their own records (see
+//! docs/architecture.md, "Adding a game").
+//!
+//! The document is `{"game": "othello", "moves": ["f5", "resign 1"], <the options>}`: each option
+//! of [`Rules::options`] a key (`"size": 8`, a flag `true`), the entries as [`super::replay`] reads
+//! them (the engine's passes are not stored: replaying the moves makes them again). Cups's documents
+//! have this shape already, and Ataxx's but for a `status` line for people (skipped on reading), so
+//! those games can keep reading their old documents once converted.
+
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+use super::replay;
+use super::{GameOption, GameState, MoveRecord, Outcome, RuleError, Status};
+use crate::picture::Painter;
+
+/// A game's rules as a position: everything [`Match`] needs to keep a game of it. Two players or
+/// more take turns; the position knows whose turn it is and when the game is over.
+pub trait Rules: Clone + Send + Sync + 'static {
+    /// One move as the rules see it (a square, a jump); its text is [`Rules::write`].
+    type Move: Copy + PartialEq + fmt::Debug + Send + Sync;
+    /// The command word, lower case, as the stored document names the game: `othello`.
+    const GAME: &'static str;
+    /// The start position for a challenge's options; a refused option says what may be written.
+    fn start(options: &[GameOption], players: usize) -> Result<Self, RuleError>;
+    /// The options in force, canonical, so that [`Rules::start`] with them gives this game again.
+    fn options(&self) -> Vec<GameOption>;
+    /// The name of each seat's side (`Black`, `White`).
+    fn seat_names(&self) -> Vec<String>;
+    /// The seat to move (whatever it is once the game is over).
+    fn to_move(&self) -> usize;
+    /// How the game ended by its rules, or `None` while it goes on.
+    fn outcome(&self) -> Option<Outcome>;
+    /// The legal moves of the seat to move into `out` (cleared first); empty once the game is over.
+    fn legal(&self, out: &mut Vec<Self::Move>);
+    /// Whether `mv` is legal here; if not, the error says why (and how a legal move looks).
+    fn check(&self, mv: Self::Move) -> Result<(), RuleError>;
+    /// Plays a legal move, then the passes the rules make by themselves; returns how many passes were
+    /// made (each by the next seat in turn).
+    fn apply(&mut self, mv: Self::Move) -> u32;
+    /// Reads a move as a player writes it (the notation, not its legality here); the error names the
+    /// right form.
+    fn read(text: &str) -> Result<Self::Move, RuleError>;
+    /// The move in canonical notation (what `moves` lists and the record prints).
+    fn write(mv: Self::Move) -> String;
+    /// How many action ids the search may use (every id below it); 0: the search works on the moves'
+    /// texts. A game with ids gives [`Rules::action`] and [`Rules::from_action`] too.
+    fn action_space(&self) -> u32 {
+        0
+    }
+    /// The action id of a move (the same id for the same move in every position).
+    fn action(mv: Self::Move) -> u32 {
+        let _ = mv;
+        unreachable!("Rules::action on a game without action ids")
+    }
+    /// The move of an action id.
+    fn from_action(action: u32) -> Self::Move {
+        let _ = action;
+        unreachable!("Rules::from_action on a game without action ids")
+    }
+}
+
+/// How a game is shown: the ASCII board is required, the rest optional.
+pub trait View: Rules {
+    /// The ASCII board a player reads, with its legend and whose turn it is.
+    fn ascii(game: &Match<Self>) -> String;
+    /// Paints the board (see [`GameState::paint`]); false, the default, for a game without a picture.
+    fn paint(game: &Match<Self>, painter: &mut dyn Painter) -> bool {
+        let _ = (game, painter);
+        false
+    }
+    /// Lines under the status in the summary (disc counts and the like).
+    fn notes(game: &Match<Self>) -> Vec<String> {
+        let _ = game;
+        Vec::new()
+    }
+    /// The start position for the record's `0: Setup` (records.md section 1); `None`: `Empty board.`
+    fn setup_text(&self) -> Option<String> {
+        None
+    }
+}
+
+/// The robot's optional hooks (see the same-named methods of [`GameState`]), on the position.
+pub trait Search: Rules {
+    /// Whether the search keeps all-moves-as-first statistics; by default when the game has ids.
+    fn rave(&self) -> bool {
+        self.action_space() > 0
+    }
+    /// Scores of `actions` before any search, higher first ([`GameState::action_priors`]).
+    fn priors(&self, actions: &[u32], out: &mut Vec<f32>) {
+        let _ = actions;
+        out.clear();
+    }
+    /// Plays to the end with the game's own policy ([`GameState::search_playout`]); false, having
+    /// changed nothing, for a game without one.
+    fn playout(
+        &mut self,
+        pick: &mut dyn FnMut(usize) -> usize,
+        played: Option<&mut Vec<(usize, u32)>>,
+    ) -> bool {
+        let _ = (pick, played);
+        false
+    }
+    /// Whether `action` could end the game at once ([`GameState::may_win_at_once`]).
+    fn may_win_at_once(&self, action: u32) -> bool {
+        let _ = action;
+        true
+    }
+}
+
+/// How a seat left a game before its end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Leave {
+    /// The player resigned.
+    Resign,
+    /// The player lost on time.
+    Forfeit,
+}
+
+impl Leave {
+    fn word(self) -> &'static str {
+        match self {
+            Leave::Resign => "resign",
+            Leave::Forfeit => "forfeit",
+        }
+    }
+}
+
+/// One entry of the move list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Entry<M> {
+    /// A seat moved.
+    Moved {
+        /// The seat.
+        seat: usize,
+        /// Its move.
+        mv: M,
+    },
+    /// The engine passed for a seat that had no legal move.
+    Passed {
+        /// The seat.
+        seat: usize,
+    },
+    /// A seat resigned or lost on time.
+    Left {
+        /// The seat.
+        seat: usize,
+        /// How.
+        how: Leave,
+    },
+    /// The players agreed a draw (the seat is the one that was to move).
+    Drawn {
+        /// The seat to move then.
+        seat: usize,
+    },
+}
+
+/// One game of `G`: its start, its position now, the move list and how it ended if not by the rules.
+#[derive(Debug, Clone)]
+pub struct Match<G: Rules> {
+    start: G,
+    pos: G,
+    entries: Vec<Entry<G::Move>>,
+    ended: Option<Outcome>,
+}
+
+impl<G: Rules> Match<G> {
+    /// A new game from the challenge's options.
+    pub fn new(options: &[GameOption], players: usize) -> Result<Match<G>, RuleError> {
+        Ok(Match::from_position(G::start(options, players)?))
+    }
+
+    /// A new game from `start`.
+    pub fn from_position(start: G) -> Match<G> {
+        Match {
+            pos: start.clone(),
+            start,
+            entries: Vec::new(),
+            ended: None,
+        }
+    }
+
+    /// The position now.
+    pub fn position(&self) -> &G {
+        &self.pos
+    }
+
+    /// The move list.
+    pub fn entries(&self) -> &[Entry<G::Move>] {
+        &self.entries
+    }
+
+    /// The last move a player made, with its seat.
+    pub fn last_move(&self) -> Option<(usize, G::Move)> {
+        self.entries.iter().rev().find_map(|e| match e {
+            Entry::Moved { seat, mv } => Some((*seat, *mv)),
+            _ => None,
+        })
+    }
+
+    /// The result, whether by the rules or by a resignation, a forfeit or a draw.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.ended.clone().or_else(|| self.pos.outcome())
+    }
+
+    /// Plays a legal move and records it with the passes that follow.
+    pub fn push(&mut self, mv: G::Move) {
+        let seat = self.pos.to_move();
+        let passes = self.pos.apply(mv);
+        self.entries.push(Entry::Moved { seat, mv });
+        if passes == 0 {
+            return;
+        }
+        let n = self.pos.seat_names().len().max(1);
+        for k in 0..passes as usize {
+            self.entries.push(Entry::Passed {
+                seat: (seat + 1 + k) % n,
+            });
+        }
+    }
+
+    fn leave(&mut self, seat: usize, how: Leave) -> Result<(), RuleError> {
+        let n = self.pos.seat_names().len();
+        if seat >= n {
+            return Err(RuleError(format!("there is no seat {seat}")));
+        }
+        if self.outcome().is_some() {
+            return Err(RuleError("the game is already over".into()));
+        }
+        // With two players the other wins; with more, the game would go on without the seat, which
+        // no game on this record has yet (Limit keeps its own).
+        if n != 2 {
+            return Err(RuleError(format!(
+                "a game of {n} players cannot end by one leaving on this record"
+            )));
+        }
+        self.ended = Some(Outcome::Winner(1 - seat));
+        self.entries.push(Entry::Left { seat, how });
+        Ok(())
+    }
+
+    /// The document's entries (see the module's documentation).
+    fn stored_moves(&self) -> Vec<Value> {
+        self.entries
+            .iter()
+            .filter_map(|e| match e {
+                Entry::Moved { mv, .. } => Some(G::write(*mv)),
+                Entry::Passed { .. } => None,
+                Entry::Left { seat, how } => Some(replay::left(how.word(), *seat)),
+                Entry::Drawn { .. } => Some("draw".into()),
+            })
+            .map(Value::String)
+            .collect()
+    }
+
+    /// Reads a game back from its document, replaying its entries.
+    pub fn load(json: &str) -> Result<Match<G>, RuleError> {
+        let title = G::GAME;
+        let doc: Map<String, Value> = serde_json::from_str(json)
+            .map_err(|e| RuleError(format!("this is not a game document of {title}: {e}")))?;
+        match doc.get("game").and_then(Value::as_str) {
+            Some(g) if g == G::GAME => {}
+            Some(g) => {
+                return Err(RuleError(format!(
+                    "this document is a game of '{g}', not {title}"
+                )));
+            }
+            None => return Err(RuleError("the document names no game".into())),
+        }
+        let players = match doc.get("players") {
+            None => 2,
+            Some(v) => v
+                .as_u64()
+                .ok_or_else(|| RuleError(format!("the document's players is {v}, not a number")))?
+                as usize,
+        };
+        let mut options = Vec::new();
+        for (name, value) in &doc {
+            match (name.as_str(), value) {
+                // `status` is a line for people in older documents (Ataxx's), never read.
+                ("game" | "moves" | "players" | "status", _) => {}
+                (_, Value::Bool(true)) => options.push(GameOption::flag(name)),
+                (_, Value::Bool(false)) => {}
+                (_, Value::Number(n)) => options.push(GameOption::with_value(name, &n.to_string())),
+                (_, Value::String(s)) => options.push(GameOption::with_value(name, s)),
+                _ => {
+                    return Err(RuleError(format!(
+                        "the document's option {name} is {value}, not a number, a word or true"
+                    )));
+                }
+            }
+        }
+        let moves: Vec<String> = match doc.get("moves") {
+            None => Vec::new(),
+            Some(v) => serde_json::from_value(v.clone()).map_err(|e| {
+                RuleError(format!("the document's moves are not a list of words: {e}"))
+            })?,
+        };
+        let mut game = Match::new(&options, players)?;
+        for (i, m) in moves.iter().enumerate() {
+            game.replay_entry(m)
+                .map_err(|e| RuleError(format!("move {} of the document ('{m}'): {e}", i + 1)))?;
+        }
+        Ok(game)
+    }
+
+    /// Replays one stored entry: a move, `resign N`, `forfeit N` or `draw` (as [`replay::entry`]
+    /// reads them for the games with records of their own).
+    fn replay_entry(&mut self, m: &str) -> Result<(), RuleError> {
+        let seat = |rest: &str| {
+            rest.trim()
+                .parse::<usize>()
+                .map_err(|_| RuleError(format!("'{m}' names no seat by its number")))
+        };
+        if let Some(rest) = m.strip_prefix("resign ") {
+            return self.leave(seat(rest)?, Leave::Resign);
+        }
+        if let Some(rest) = m.strip_prefix("forfeit ") {
+            return self.leave(seat(rest)?, Leave::Forfeit);
+        }
+        if m == "draw" {
+            return self.draw();
+        }
+        self.play_text(m)
+    }
+
+    /// Plays a move written in the game's notation, if it is legal; else nothing changes.
+    pub fn play_text(&mut self, text: &str) -> Result<(), RuleError> {
+        if let Some(o) = self.outcome() {
+            let names = self.pos.seat_names();
+            let how = match o {
+                Outcome::Winner(s) => format!("{} won", names[s]),
+                Outcome::Draw(_) => "it was drawn".into(),
+            };
+            return Err(RuleError(format!("the game is over ({how})")));
+        }
+        let mv = G::read(text)?;
+        self.pos.check(mv)?;
+        self.push(mv);
+        Ok(())
+    }
+
+    /// Ends the game as a draw among all seats.
+    fn draw(&mut self) -> Result<(), RuleError> {
+        if self.outcome().is_some() {
+            return Err(RuleError("the game is already over".into()));
+        }
+        let seats = (0..self.pos.seat_names().len()).collect();
+        self.ended = Some(Outcome::Draw(seats));
+        self.entries.push(Entry::Drawn {
+            seat: self.pos.to_move(),
+        });
+        Ok(())
+    }
+}
+
+/// An option's value as the document stores it: a whole number as a number, a flag as `true`.
+fn option_value(o: &GameOption) -> Value {
+    match &o.value {
+        None => Value::Bool(true),
+        Some(v) => match v.parse::<u64>() {
+            Ok(n) if n.to_string() == *v => Value::from(n),
+            _ => Value::String(v.clone()),
+        },
+    }
+}
+
+impl<G: Rules + View + Search> GameState for Match<G> {
+    fn to_json(&self) -> String {
+        let mut doc = Map::new();
+        doc.insert("game".into(), Value::from(G::GAME));
+        let players = self.pos.seat_names().len();
+        if players != 2 {
+            doc.insert("players".into(), Value::from(players));
+        }
+        for o in self.start.options() {
+            doc.insert(o.name.clone(), option_value(&o));
+        }
+        doc.insert("moves".into(), Value::Array(self.stored_moves()));
+        serde_json::to_string_pretty(&Value::Object(doc)).expect("the document serializes")
+    }
+    fn clone_box(&self) -> Box<dyn GameState> {
+        Box::new(self.clone())
+    }
+    fn status(&self) -> Status {
+        match self.outcome() {
+            Some(o) => Status::Over(o),
+            None => Status::ToMove(self.pos.to_move()),
+        }
+    }
+    fn seat_names(&self) -> Vec<String> {
+        self.pos.seat_names()
+    }
+    fn move_number(&self) -> u32 {
+        self.entries.len() as u32 + 1
+    }
+    fn moves(&self) -> Vec<MoveRecord> {
+        self.entries
+            .iter()
+            .map(|e| match e {
+                Entry::Moved { seat, mv } => (*seat, G::write(*mv), false),
+                Entry::Passed { seat } => (*seat, "pass".into(), true),
+                Entry::Left { seat, how } => (*seat, how.word().into(), false),
+                Entry::Drawn { seat } => (*seat, "draw".into(), false),
+            })
+            .map(|(seat, text, auto)| MoveRecord { seat, text, auto })
+            .collect()
+    }
+    fn options_summary(&self) -> String {
+        let words: Vec<String> = self.start.options().iter().map(|o| o.to_string()).collect();
+        words.join(" ")
+    }
+    fn legal_moves(&self) -> Vec<String> {
+        if self.outcome().is_some() {
+            return Vec::new();
+        }
+        let mut moves = Vec::new();
+        self.pos.legal(&mut moves);
+        let mut texts: Vec<String> = moves.into_iter().map(G::write).collect();
+        texts.sort();
+        texts
+    }
+    fn play(&mut self, text: &str) -> Result<(), RuleError> {
+        self.play_text(text)
+    }
+    fn resign(&mut self, seat: usize) -> Result<(), RuleError> {
+        self.leave(seat, Leave::Resign)
+    }
+    fn forfeit(&mut self, seat: usize) -> Result<(), RuleError> {
+        self.leave(seat, Leave::Forfeit)
+    }
+    fn agree_draw(&mut self) -> Result<(), RuleError> {
+        self.draw()
+    }
+    fn at_move(&self, n: u32) -> Result<Box<dyn GameState>, RuleError> {
+        if n == 0 || n > self.move_number() {
+            return Err(RuleError(format!(
+                "move {n} does not exist: this game is at move {}",
+                self.move_number()
+            )));
+        }
+        let mut g = Match::from_position(self.start.clone());
+        for e in &self.entries {
+            if g.entries.len() as u32 >= n - 1 {
+                break;
+            }
+            match e {
+                Entry::Moved { mv, .. } => g.push(*mv),
+                // Made again by the move before it.
+                Entry::Passed { .. } => {}
+                Entry::Left { seat, how } => g.leave(*seat, *how)?,
+                Entry::Drawn { .. } => g.draw()?,
+            }
+        }
+        Ok(Box::new(g))
+    }
+    fn render(&self) -> String {
+        G::ascii(self)
+    }
+    fn paint(&self, painter: &mut dyn Painter) -> bool {
+        G::paint(self, painter)
+    }
+    fn perft(&self, depth: u32) -> u64 {
+        if self.outcome().is_some() {
+            return u64::from(depth == 0);
+        }
+        perft(&self.pos, depth)
+    }
+    fn random_playout(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> u32 {
+        let mut moves = Vec::new();
+        let mut played = 0;
+        while self.outcome().is_none() {
+            self.pos.legal(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            self.push(moves[pick(moves.len())]);
+            played += 1;
+        }
+        played
+    }
+    fn action_space(&self) -> u32 {
+        self.pos.action_space()
+    }
+    fn legal_actions(&self, out: &mut Vec<u32>) {
+        out.clear();
+        if self.outcome().is_some() {
+            return;
+        }
+        let mut moves = Vec::new();
+        self.pos.legal(&mut moves);
+        out.extend(moves.into_iter().map(G::action));
+    }
+    fn apply_action(&mut self, action: u32) {
+        self.push(G::from_action(action));
+    }
+    fn action_text(&self, action: u32) -> String {
+        G::write(G::from_action(action))
+    }
+    fn search_rave(&self) -> bool {
+        self.pos.rave()
+    }
+    fn action_priors(&self, actions: &[u32], out: &mut Vec<f32>) {
+        self.pos.priors(actions, out);
+    }
+    fn may_win_at_once(&self, action: u32) -> bool {
+        self.pos.may_win_at_once(action)
+    }
+    /// The policy plays on the position only: the move list of a search's copy stays behind, which
+    /// the search never reads.
+    fn search_playout(
+        &mut self,
+        pick: &mut dyn FnMut(usize) -> usize,
+        played: Option<&mut Vec<(usize, u32)>>,
+    ) -> bool {
+        self.ended.is_none() && self.pos.playout(pick, played)
+    }
+    fn turn_notes(&self, since: u32) -> Vec<String> {
+        let names = self.pos.seat_names();
+        let n = names.len().max(1);
+        self.entries
+            .iter()
+            .skip(since.saturating_sub(1) as usize)
+            .filter_map(|e| match e {
+                Entry::Passed { seat } => Some(format!(
+                    "{} had no legal move, so the engine passed; {} moves again.",
+                    names[*seat],
+                    names[(seat + 1) % n]
+                )),
+                _ => None,
+            })
+            .collect()
+    }
+    fn notes(&self) -> Vec<String> {
+        G::notes(self)
+    }
+    fn setup_text(&self) -> String {
+        match self.start.setup_text() {
+            Some(t) => t,
+            None => "Empty board.".into(),
+        }
+    }
+}
+
+/// Perft on the position alone: the automatic passes inside [`Rules::apply`] take no depth level.
+pub fn perft<G: Rules>(pos: &G, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut moves = Vec::new();
+    pos.legal(&mut moves);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|&m| {
+            let mut next = pos.clone();
+            next.apply(m);
+            perft(&next, depth - 1)
+        })
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::othello::Position;
+
+    type Game = Match<Position>;
+
+    #[test]
+    fn a_document_reads_back_and_bad_entries_say_which_and_why() {
+        let g = Game::load(
+            r#"{"game":"othello","size":8,"status":"for people","moves":["f5","d6","draw"]}"#,
+        )
+        .unwrap();
+        assert_eq!(g.status(), Status::Over(Outcome::Draw(vec![0, 1])));
+        assert_eq!(g.move_number(), 4);
+        assert_eq!(Game::load(&g.to_json()).unwrap().moves(), g.moves());
+        let no_options = Game::load(r#"{"game":"othello","moves":[]}"#).unwrap();
+        assert_eq!(no_options.options_summary(), "-size=8");
+        for (doc, want) in [
+            (
+                r#"{"game":"othello","moves":["resign 7"]}"#,
+                "move 1 of the document ('resign 7'): there is no seat 7",
+            ),
+            (
+                r#"{"game":"othello","moves":["resign x"]}"#,
+                "'resign x' names no seat by its number",
+            ),
+            (
+                r#"{"game":"othello","size":[8]}"#,
+                "the document's option size is [8], not a number, a word or true",
+            ),
+            (
+                r#"{"game":"othello","size":6}"#,
+                "Othello is played on 8 by 8 only",
+            ),
+            (r#"{"moves":[]}"#, "the document names no game"),
+            (r#"{"game":"othello","moves":"f5"}"#, "not a list of words"),
+            ("f5", "this is not a game document of othello"),
+        ] {
+            let e = Game::load(doc).unwrap_err().0;
+            assert!(e.contains(want), "{doc}: {e}");
+        }
+    }
+
+    #[test]
+    fn entries_after_the_end_are_refused_and_earlier_positions_replay() {
+        let mut g = Game::new(&[], 2).unwrap();
+        g.play("f5").unwrap();
+        g.forfeit(1).unwrap();
+        assert_eq!(g.status(), Status::Over(Outcome::Winner(0)));
+        assert_eq!(g.moves()[1].text, "forfeit");
+        assert!(g.resign(0).is_err());
+        assert!(g.agree_draw().is_err());
+        assert!(g.resign(2).unwrap_err().0.contains("no seat 2"));
+        let e = g.at_move(4).err().unwrap().0;
+        assert_eq!(e, "move 4 does not exist: this game is at move 3");
+        let before = g.at_move(2).unwrap();
+        assert_eq!(before.status(), Status::ToMove(1));
+        assert_eq!(before.moves().len(), 1);
+        let back = Game::load(&g.to_json()).unwrap();
+        assert_eq!(back.status(), Status::Over(Outcome::Winner(0)));
+    }
+}
