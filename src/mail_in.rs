@@ -658,23 +658,24 @@ mod tests {
 
     mod props {
         use super::super::*;
-        use crate::cases;
+        use crate::props::string_where;
+        use proptest::prelude::*;
 
-        #[test]
-        fn any_bytes_any_answer() {
-            cases::check(256, |c| {
-                let raw = c.bytes(0..2000);
+        proptest! {
+            #![proptest_config(crate::props::with_cases(256))]
+
+            #[test]
+            fn any_bytes_any_answer(raw in prop::collection::vec(any::<u8>(), 0..2000)) {
                 let m = parse(&raw, &MailLimits::default(), "pbem@example.org", &["limit"]);
-                assert!(!m.key.is_empty());
-                assert!(m.commands.len() <= MailLimits::default().max_commands);
-            });
-        }
+                prop_assert!(!m.key.is_empty());
+                prop_assert!(m.commands.len() <= MailLimits::default().max_commands);
+            }
 
-        #[test]
-        fn header_shaped_noise() {
-            cases::check(256, |c| {
-                let subject = c.string_where(0..=60, |ch| !ch.is_control());
-                let body = c.string_where(0..=400, |ch| (' '..='~').contains(&ch) || ch == '\n');
+            #[test]
+            fn header_shaped_noise(
+                subject in string_where(0..=60, |ch| !ch.is_control()),
+                body in string_where(0..=400, |ch| (' '..='~').contains(&ch) || ch == '\n'),
+            ) {
                 let raw = format!("From: a@example.org\r\nSubject: {subject}\r\n\r\n{body}");
                 let m = parse(
                     raw.as_bytes(),
@@ -683,9 +684,9 @@ mod tests {
                     &["limit"],
                 );
                 for c in &m.commands {
-                    assert!(!c.starts_with('>'));
+                    prop_assert!(!c.starts_with('>'));
                 }
-            });
+            }
         }
     }
 }
