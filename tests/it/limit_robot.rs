@@ -50,16 +50,16 @@ fn position(set: usize, players: usize, seed: u64, depth: usize) -> Game {
 }
 
 proptest! {
-#![proptest_config(with_cases(48))]
+    #![proptest_config(with_cases(48))]
 
-#[test]
-fn the_robot_plays_only_legal_moves(
-    set in 0..OPTION_SETS.len(),
-    players in 2usize..=3,
-    seed: u64,
-    depth in 0usize..40,
-    think_seed: u64,
-) {
+    #[test]
+    fn the_robot_plays_only_legal_moves(
+        set in 0..OPTION_SETS.len(),
+        players in 2usize..=3,
+        seed: u64,
+        depth in 0usize..40,
+        think_seed: u64,
+    ) {
         let g = position(set, players, seed, depth);
         let legal = g.legal_moves();
         let over = g.phase() == Phase::Over;
@@ -89,14 +89,14 @@ fn the_robot_plays_only_legal_moves(
                 &a
             );
         }
-}
+    }
 
-#[test]
-fn policy_playouts_end_every_game(set in 0..OPTION_SETS.len(), players in 2usize..=3, seed: u64) {
+    #[test]
+    fn policy_playouts_end_every_game(set in 0..OPTION_SETS.len(), players in 2usize..=3, seed: u64) {
         let mut g = position(set, players, seed, 0);
         robot::policy_playout(&mut g, seed);
         assert_eq!(g.phase(), Phase::Over);
-}
+    }
 }
 
 #[test]
