@@ -661,6 +661,17 @@ mod tests {
         use crate::props::string_where;
         use proptest::prelude::*;
 
+        /// Printable ASCII with a line break one time in 80 and the quote and command marks a little
+        /// more often than the other characters (drawn, not filtered from any character: filtering
+        /// would reject about one draw in two, close to proptest's limit over 256 mails).
+        fn printable_or_newline() -> impl Strategy<Value = char> {
+            prop_oneof![
+                76 => proptest::char::range(' ', '~'),
+                1 => Just('\n'),
+                4 => prop::sample::select(&['>', '#', '"', '\\', '='][..]),
+            ]
+        }
+
         proptest! {
             #![proptest_config(crate::props::with_cases(256))]
 
@@ -674,7 +685,8 @@ mod tests {
             #[test]
             fn header_shaped_noise(
                 subject in string_where(0..=60, |ch| !ch.is_control()),
-                body in string_where(0..=400, |ch| (' '..='~').contains(&ch) || ch == '\n'),
+                body in prop::collection::vec(printable_or_newline(), 0..=400)
+                    .prop_map(|chars| chars.into_iter().collect::<String>()),
             ) {
                 let raw = format!("From: a@example.org\r\nSubject: {subject}\r\n\r\n{body}");
                 let m = parse(
