@@ -35,4 +35,4 @@ pub mod web;
 pub use pbem_games::{games, html, picture};
 
 #[cfg(test)]
-use pbem_testkit::cases;
+pub(crate) mod props;

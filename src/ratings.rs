@@ -203,7 +203,7 @@ pub fn rate(before: &[Rating], outcome: &Outcome) -> Result<Vec<Rating>, RatingE
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cases;
+    use proptest::prelude::*;
 
     fn new() -> Rating {
         Rating::initial()
@@ -426,25 +426,28 @@ mod tests {
         );
     }
 
-    fn outcome2(c: &mut cases::Case) -> Outcome {
-        c.pick(&[
+    /// The outcomes of a two-player game.
+    fn outcome2() -> impl Strategy<Value = Outcome> {
+        prop::sample::select(vec![
             Outcome::Winner(0),
             Outcome::Winner(1),
             Outcome::Draw(vec![0, 1]),
             Outcome::Draw(vec![0]),
             Outcome::Draw(vec![1]),
         ])
-        .clone()
     }
 
-    #[test]
-    fn a_two_player_game_with_equal_k_is_zero_sum() {
-        cases::check(256, |c| {
-            let ra = c.range(100i32..3000);
-            let rb = c.range(100i32..3000);
-            let established = c.bool();
-            let games = c.range(0u32..PROVISIONAL_GAMES);
-            let outcome = outcome2(c);
+    proptest! {
+        #![proptest_config(crate::props::with_cases(256))]
+
+        #[test]
+        fn a_two_player_game_with_equal_k_is_zero_sum(
+            ra in 100i32..3000,
+            rb in 100i32..3000,
+            established: bool,
+            games in 0u32..PROVISIONAL_GAMES,
+            outcome in outcome2(),
+        ) {
             let g = if established {
                 PROVISIONAL_GAMES + games
             } else {
@@ -461,28 +464,25 @@ mod tests {
                 },
             ];
             let after = rate(&before, &outcome).unwrap();
-            assert_eq!((after[0].rating - ra) + (after[1].rating - rb), 0);
-            assert_eq!(after[0].games, g + 1);
-        });
-    }
+            prop_assert_eq!((after[0].rating - ra) + (after[1].rating - rb), 0);
+            prop_assert_eq!(after[0].games, g + 1);
+        }
 
-    #[test]
-    fn the_winner_never_loses_points_and_no_change_exceeds_k() {
-        cases::check(256, |c| {
-            let r = c.vec(2..=3, |c| c.range(100i32..3000));
-            let games = c.vec(3..=3, |c| c.range(0u32..40));
-            let winner = c.range(0usize..3);
-            let before: Vec<Rating> = r
+        #[test]
+        fn the_winner_never_loses_points_and_no_change_exceeds_k(
+            players in prop::collection::vec((100i32..3000, 0u32..40), 2..=3),
+            winner in 0usize..3,
+        ) {
+            let before: Vec<Rating> = players
                 .iter()
-                .zip(&games)
-                .map(|(&rating, &games)| Rating { rating, games })
+                .map(|&(rating, games)| Rating { rating, games })
                 .collect();
             let winner = winner % before.len();
             let after = rate(&before, &Outcome::Winner(winner)).unwrap();
-            assert!(after[winner].rating >= before[winner].rating);
+            prop_assert!(after[winner].rating >= before[winner].rating);
             for (a, b) in after.iter().zip(&before) {
-                assert!(f64::from((a.rating - b.rating).abs()) <= b.k());
+                prop_assert!(f64::from((a.rating - b.rating).abs()) <= b.k());
             }
-        });
+        }
     }
 }

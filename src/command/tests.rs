@@ -1207,13 +1207,16 @@ fn edit_distance_by_matrix(a: &str, b: &str) -> usize {
     d[a.len()][b.len()]
 }
 
-#[test]
-fn edit_distance_agrees_with_the_full_matrix() {
-    crate::cases::check(256, |c| {
-        let a = c.string_of("abcdé", 0..=70);
-        let b = c.string_of("abcdé", 0..=70);
-        assert_eq!(edit_distance(&a, &b), edit_distance_by_matrix(&a, &b));
-    });
+proptest::proptest! {
+    #![proptest_config(crate::props::with_cases(256))]
+
+    #[test]
+    fn edit_distance_agrees_with_the_full_matrix(
+        a in crate::props::string_of("abcdé", 0..=70),
+        b in crate::props::string_of("abcdé", 0..=70),
+    ) {
+        proptest::prop_assert_eq!(edit_distance(&a, &b), edit_distance_by_matrix(&a, &b));
+    }
 }
 
 #[test]
@@ -1297,40 +1300,40 @@ fn mask_secrets_terminates_and_hides() {
 
 mod props {
     use super::super::*;
-    use crate::cases::{self, Case};
+    use crate::props::{string_of, string_where};
+    use proptest::prelude::*;
+    use proptest::sample::select;
 
     /// Any text, or words of commands, numbers, options and any characters.
-    fn any_line(c: &mut Case) -> String {
-        if c.bool() {
-            return c.string_where(0..40, |_| true);
-        }
-        c.vec(0..8, |c| match c.range(0..10u8) {
-            0..=6 => c
-                .pick(&[
-                    "limit",
-                    "move",
-                    "show",
-                    "signup",
-                    "change",
-                    "password",
-                    "challenge",
-                    "#",
-                ])
-                .to_string(),
-            7 => c.string_of("0123456789", 1..=12),
-            8 => {
-                let dashes = "-".repeat(c.range(0..=2));
-                dashes + &c.string_of("abcdefghijklmnopqrstuvwxyz=#0123456789,", 0..=6)
-            }
-            _ => c.string_where(0..=8, |ch| !ch.is_control()),
-        })
-        .join(" ")
+    fn any_line() -> impl Strategy<Value = String> {
+        let word = prop_oneof![
+            7 => select(&[
+                "limit",
+                "move",
+                "show",
+                "signup",
+                "change",
+                "password",
+                "challenge",
+                "#",
+            ][..])
+            .prop_map(str::to_string),
+            1 => string_of("0123456789", 1..=12),
+            1 => (0usize..=2, string_of("abcdefghijklmnopqrstuvwxyz=#0123456789,", 0..=6))
+                .prop_map(|(dashes, rest)| "-".repeat(dashes) + &rest),
+            1 => string_where(0..=8, |ch| !ch.is_control()),
+        ];
+        prop_oneof![
+            string_where(0..40, |_| true),
+            prop::collection::vec(word, 0..8).prop_map(|words| words.join(" ")),
+        ]
     }
 
-    #[test]
-    fn never_panics() {
-        cases::check(256, |c| {
-            let line = any_line(c);
+    proptest! {
+        #![proptest_config(crate::props::with_cases(256))]
+
+        #[test]
+        fn never_panics(line in any_line()) {
             let _ = tokenize(&line);
             let _ = password_candidates(&line, &["limit"]);
             let _ = looks_like_command(&line, &["limit"]);
@@ -1342,19 +1345,18 @@ mod props {
                     let _ = e.to_string();
                 }
             }
-        });
-    }
+        }
 
-    #[test]
-    fn redacted_hides_the_password() {
-        cases::check(256, |c| {
-            let pw = c.string_where(1..=12, |ch| !ch.is_whitespace());
-            let user = c.string_of(
+        #[test]
+        fn redacted_hides_the_password(
+            pw in string_where(1..=12, |ch| !ch.is_whitespace()),
+            user in string_of(
                 "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_",
                 1..=20,
-            );
-            let mv = c.string_of("abcdefghijklmnopqrstuvwxyz0123456789 ,-", 1..=10);
-            let which = c.range(0usize..6);
+            ),
+            mv in string_of("abcdefghijklmnopqrstuvwxyz0123456789 ,-", 1..=10),
+            which in 0usize..6,
+        ) {
             let line = match which {
                 0 => format!("signup {user} {pw} {user}@example.org"),
                 1 => format!("change password {user} {pw} {pw}x"),
@@ -1365,31 +1367,31 @@ mod props {
             };
             match parse(&line) {
                 Ok(c) => {
-                    assert!(c.passwords().contains(&pw.as_str()));
+                    prop_assert!(c.passwords().contains(&pw.as_str()));
                     let r = c.redacted();
                     for p in c.passwords() {
-                        assert!(!r.contains(p), "{} -> {}", line, r);
+                        prop_assert!(!r.contains(p), "{} -> {}", line, r);
                     }
                 }
                 // Not parsed: the server checks the candidates, the password's place first.
                 Err(_) if !is_placeholder(&pw) => {
                     let c = password_candidates(&line, &["limit"]);
-                    assert!(c.contains(&pw.as_str()), "{} -> {:?}", line, c);
+                    prop_assert!(c.contains(&pw.as_str()), "{} -> {:?}", line, c);
                 }
                 Err(_) => {}
             }
-        });
-    }
+        }
 
-    #[test]
-    fn a_password_in_its_place_is_a_candidate_when_the_line_does_not_parse() {
-        cases::check(256, |c| {
-            let pw = c.string_of("abcdefghijklmnopqrstuvwxyz0123456789!$%&", 10..=16);
-            let words = c.vec(3..4, |c| {
-                c.string_of("abcdefghijklmnopqrstuvwxyz0123456789#!-", 1..=5)
-            });
-            let cmd = *c.pick(&["move", "resign", "chat", "mvoe", "xyz"]);
-            let which = c.range(0usize..5);
+        #[test]
+        fn a_password_in_its_place_is_a_candidate_when_the_line_does_not_parse(
+            pw in string_of("abcdefghijklmnopqrstuvwxyz0123456789!$%&", 10..=16),
+            words in prop::collection::vec(
+                string_of("abcdefghijklmnopqrstuvwxyz0123456789#!-", 1..=5),
+                3..4,
+            ),
+            cmd in select(&["move", "resign", "chat", "mvoe", "xyz"][..]),
+            which in 0usize..5,
+        ) {
             let w = |i: usize| words.get(i).cloned().unwrap_or_default();
             let line = match which {
                 0 => format!("signup {} {pw} {}", w(0), w(1)),
@@ -1404,8 +1406,8 @@ mod props {
                 || super::super::words::parse_positive(&w(0)).is_some();
             if parse(&line).is_err() && shaped {
                 let c = password_candidates(&line, &["limit"]);
-                assert!(c.contains(&pw.as_str()), "{} -> {:?}", line, c);
+                prop_assert!(c.contains(&pw.as_str()), "{} -> {:?}", line, c);
             }
-        });
+        }
     }
 }

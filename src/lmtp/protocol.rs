@@ -461,7 +461,7 @@ fn one_line(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cases::{self, Case};
+    use proptest::prelude::*;
 
     const MAX: usize = 1024;
 
@@ -827,7 +827,7 @@ mod tests {
     }
 
     /// Pieces of real conversations, for the random streams to be made of besides random bytes.
-    fn fragment(c: &mut Case) -> Vec<u8> {
+    fn fragment() -> impl Strategy<Value = Vec<u8>> {
         const REAL: &[&[u8]] = &[
             b"LHLO x\r\n",
             b"MAIL FROM:<a@b>\r\n",
@@ -838,25 +838,25 @@ mod tests {
             b"RSET\r\n",
             b"\r\n",
         ];
-        match c.range(0..10u8) {
-            0..=7 => c.pick(REAL).to_vec(),
-            8 => {
-                let n = c.range(1usize..6000);
-                vec![c.byte(); n]
-            }
-            _ => c.bytes(0..300),
-        }
+        prop_oneof![
+            8 => prop::sample::select(REAL).prop_map(<[u8]>::to_vec),
+            1 => (1usize..6000, any::<u8>()).prop_map(|(n, byte)| vec![byte; n]),
+            1 => prop::collection::vec(any::<u8>(), 0..300),
+        ]
     }
 
-    /// Any byte stream, cut into reads anywhere: no panic, and what the session holds never
-    /// exceeds its bounds, nor does a delivered message.
-    #[test]
-    fn random_streams_never_panic_nor_grow_past_the_limits() {
-        cases::check(400, |c| {
-            let parts = c.vec(0..60, fragment);
-            let cuts = c.vec(1..20, |c| c.range(1usize..4000));
-            let max = c.range(1024usize..4096);
-            let shutdown_at = c.maybe(0usize..60);
+    proptest! {
+        #![proptest_config(crate::props::with_cases(400))]
+
+        /// Any byte stream, cut into reads anywhere: no panic, and what the session holds never
+        /// exceeds its bounds, nor does a delivered message.
+        #[test]
+        fn random_streams_never_panic_nor_grow_past_the_limits(
+            parts in prop::collection::vec(fragment(), 0..60),
+            cuts in prop::collection::vec(1usize..4000, 1..20),
+            max in 1024usize..4096,
+            shutdown_at in prop::option::weighted(0.9, 0usize..60),
+        ) {
             let stream: Vec<u8> = parts.concat();
             let mut s = Session::new("h", max);
             let mut pos = 0;
@@ -869,30 +869,30 @@ mod tests {
                 i += 1;
                 let mut rest = &stream[pos..end];
                 while let Some(step) = s.feed(&mut rest) {
-                    assert!(s.held_bytes() <= Session::max_held_bytes(max));
+                    prop_assert!(s.held_bytes() <= Session::max_held_bytes(max));
                     match step {
                         Step::Reply(r) | Step::Close(r) => {
-                            assert!(r.ends_with("\r\n"));
-                            assert!(r.lines().all(|l| l.len() >= 3 && l.len() < 1000));
+                            prop_assert!(r.ends_with("\r\n"));
+                            prop_assert!(r.lines().all(|l| l.len() >= 3 && l.len() < 1000));
                         }
                         Step::Deliver(m) => {
-                            assert!(m.raw.len() <= max + 1);
-                            assert!(m.raw.capacity() <= max + 1);
-                            assert!(m.size >= m.raw.len());
-                            assert!(!m.recipients.is_empty());
+                            prop_assert!(m.raw.len() <= max + 1);
+                            prop_assert!(m.raw.capacity() <= max + 1);
+                            prop_assert!(m.size >= m.raw.len());
+                            prop_assert!(!m.recipients.is_empty());
                             let replies = s.delivered(&Verdict::Accepted("ok".into()));
-                            assert_eq!(replies.lines().count(), m.recipients.len());
+                            prop_assert_eq!(replies.lines().count(), m.recipients.len());
                         }
                     }
                 }
-                assert!(s.held_bytes() <= Session::max_held_bytes(max));
+                prop_assert!(s.held_bytes() <= Session::max_held_bytes(max));
                 pos = end - rest.len();
                 if !rest.is_empty() {
                     // Only a closed session leaves input unread.
-                    assert!(s.is_closed());
+                    prop_assert!(s.is_closed());
                     break;
                 }
             }
-        });
+        }
     }
 }

@@ -237,23 +237,40 @@ mod tests {
             OR (wait >= nag AND (wait / nag > sent OR (wait >= forfeit AND sent = 0)))
          ORDER BY board";
 
-    /// The next look that cron stores (`reschedule_clock`) never hides a game that reading every
-    /// waiting game finds due: random games (their own times or the server's, nags sent for this
-    /// wait or an older one, a move after the look), a look at a random time, then every six
-    /// hours for a month the two tests must name the same games.
-    #[test]
-    fn the_stored_next_look_finds_every_game_that_reading_all_of_them_finds() {
-        const DAY: i64 = 86_400;
-        crate::cases::check(40, |c| {
+    const DAY: i64 = 86_400;
+
+    proptest::proptest! {
+        #![proptest_config(crate::props::with_cases(40))]
+
+        /// The next look that cron stores (`reschedule_clock`) never hides a game that reading every
+        /// waiting game finds due: random games (their own times or the server's, nags sent for this
+        /// wait or an older one, a move after the look), a look at a random time, then every six
+        /// hours for a month the two tests must name the same games. Each game: when it moved, its
+        /// own nag and forfeit days if it has them, and the nag recorded (for this wait or the one
+        /// before, the first nag's time after the move, the sent count) if one was.
+        #[test]
+        fn the_stored_next_look_finds_every_game_that_reading_all_of_them_finds(
+            nag in 1..5u32,
+            forfeit in 1..12u32,
+            drawn in proptest::collection::vec(
+                (
+                    0..3 * DAY,
+                    proptest::option::of((1..5u32, 1..12u32)),
+                    proptest::option::of((proptest::bool::ANY, DAY..8 * DAY, 1..4u32)),
+                ),
+                4,
+            ),
+            look in 0..10 * DAY,
+            moved_after in proptest::option::of(0..4usize),
+        ) {
             let dir = tempfile::tempdir().unwrap();
             let mut db = Db::open(&dir.path().join("t.sqlite"), Duration::from_secs(5)).unwrap();
-            let (nag, forfeit, warning) = (c.range(1..5u32), c.range(1..12u32), 2 * DAY);
+            let warning = 2 * DAY;
             let tx = db.transaction().unwrap();
             let a = tx.insert_user("a", "h", &[], 1).unwrap();
             let b = tx.insert_user("b", "h", &[], 1).unwrap();
             let mut games = Vec::new();
-            for board in 101..105u32 {
-                let moved = c.range(0..3 * DAY);
+            for (board, &(moved, clock, nagged)) in (101..105u32).zip(&drawn) {
                 let g = tx
                     .insert_game(
                         "limit",
@@ -264,23 +281,20 @@ mod tests {
                         moved,
                     )
                     .unwrap();
-                if c.bool() {
-                    tx.set_clock_days(g, Some(c.range(1..5u32)), Some(c.range(1..12u32)))
-                        .unwrap();
+                if let Some((nag, forfeit)) = clock {
+                    tx.set_clock_days(g, Some(nag), Some(forfeit)).unwrap();
                 }
-                if c.bool() {
-                    let wait = if c.bool() { moved } else { moved - 1 };
-                    let first = moved + c.range(DAY..8 * DAY);
-                    tx.record_nag(g, wait, c.range(1..4u32), first).unwrap();
+                if let Some((this_wait, after, sent)) = nagged {
+                    let wait = if this_wait { moved } else { moved - 1 };
+                    tx.record_nag(g, wait, sent, moved + after).unwrap();
                 }
                 games.push((g, moved));
             }
             tx.commit().unwrap();
-            let look = c.range(0..10 * DAY);
             db.reschedule_clock(look, nag, forfeit, warning).unwrap();
-            if c.bool() {
+            if let Some(i) = moved_after {
                 // A move after the look starts a new wait.
-                let (g, moved) = games[c.range(0..games.len())];
+                let (g, moved) = games[i];
                 let tx = db.transaction().unwrap();
                 tx.update_game(g, "{}", &SavedStatus::bare(false), moved + look)
                     .unwrap();
@@ -300,16 +314,15 @@ mod tests {
                     .unwrap()
                     .collect::<rusqlite::Result<_>>()
                     .unwrap();
-                assert_eq!(stored, every, "at {now}, looked at {look}");
+                proptest::prop_assert_eq!(stored, every, "at {}, looked at {}", now, look);
             }
-        });
+        }
     }
 
     /// Cron's own times changed (a new configuration): every stored next look is dropped, since
     /// a shorter nag time than the one it was computed with would otherwise be missed.
     #[test]
     fn new_server_times_drop_the_stored_next_looks() {
-        const DAY: i64 = 86_400;
         let dir = tempfile::tempdir().unwrap();
         let mut db = Db::open(&dir.path().join("t.sqlite"), Duration::from_secs(5)).unwrap();
         let tx = db.transaction().unwrap();

@@ -1,7 +1,7 @@
 //! Property tests of the Limit engine over random games: every rule set, both player counts and a spread of
 //! options. Case counts are kept small so that the file runs in seconds in a debug build.
 
-use crate::common::cases;
+use crate::common::props::{string_of, with_cases};
 use pbem::games::GameOption;
 use pbem::games::limit::board::bits;
 use pbem::games::limit::layout::below;
@@ -9,6 +9,8 @@ use pbem::games::limit::layout::{check_layout, random_layout};
 use pbem::games::limit::{Config, Game, Move, Phase, json};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
+
+use proptest::prelude::*;
 
 const OPTION_SETS: &[&[&str]] = &[
     &[],
@@ -81,15 +83,16 @@ fn mutate(m: &Move, r: &mut ChaCha8Rng) -> String {
     }
 }
 
-#[test]
-fn random_games_keep_every_invariant() {
-    cases::check(40, |c| {
-        let (set, players, seed, walk) = (
-            c.range(0..OPTION_SETS.len()),
-            c.range(2usize..=3),
-            c.u64(),
-            c.u64(),
-        );
+proptest! {
+    #![proptest_config(with_cases(40))]
+
+    #[test]
+    fn random_games_keep_every_invariant(
+        set in 0..OPTION_SETS.len(),
+        players in 2usize..=3,
+        seed: u64,
+        walk: u64,
+    ) {
         let cfg = config(OPTION_SETS[set]);
         let mut g = Game::new(cfg, players, seed).unwrap();
         let mut r = rng(walk);
@@ -145,18 +148,15 @@ fn random_games_keep_every_invariant() {
         }
         let text = json::to_json(&g);
         assert_eq!(json::to_json(&json::from_json(&text).unwrap()), text);
-    });
-}
+    }
 
-#[test]
-fn fast_playouts_end_with_every_invariant() {
-    cases::check(40, |c| {
-        let (set, players, seed, walk) = (
-            c.range(0..OPTION_SETS.len()),
-            c.range(2usize..=3),
-            c.u64(),
-            c.u64(),
-        );
+    #[test]
+    fn fast_playouts_end_with_every_invariant(
+        set in 0..OPTION_SETS.len(),
+        players in 2usize..=3,
+        seed: u64,
+        walk: u64,
+    ) {
         let mut g = Game::new(config(OPTION_SETS[set]), players, seed).unwrap();
         let mut r = rng(walk);
         g.playout(&mut |n| below(&mut r, n));
@@ -165,18 +165,15 @@ fn fast_playouts_end_with_every_invariant() {
         // The fast path plays only legal moves: the replay of its move list agrees.
         let back = json::from_json(&json::to_json(&g)).unwrap();
         assert_eq!(back, g);
-    });
-}
+    }
 
-#[test]
-fn random_layouts_meet_their_three_constraints() {
-    cases::check(40, |c| {
-        let (size, players, must_touch, seed) = (
-            c.range(2u32..=16),
-            c.range(2usize..=3),
-            c.range(1u32..=2),
-            c.u64(),
-        );
+    #[test]
+    fn random_layouts_meet_their_three_constraints(
+        size in 2u32..=16,
+        players in 2usize..=3,
+        must_touch in 1u32..=2,
+        seed: u64,
+    ) {
         let l = random_layout(seed, size, players, must_touch);
         assert_eq!(check_layout(&l, size, players, must_touch), Ok(()));
         // The board of a new game is that layout with the pawns on their colours.
@@ -190,16 +187,13 @@ fn random_layouts_meet_their_three_constraints() {
         for s in 0..players {
             assert_eq!(bits(b.m.pawns[s]).count(), size as usize);
         }
-    });
-}
+    }
 
-#[test]
-fn nonsense_never_plays() {
-    cases::check(40, |c| {
-        let (text, seed) = (
-            c.string_of("0123456789abcdefghijklmnopqrstuvwxyz@#,x -", 0..=12),
-            c.range(0u64..50),
-        );
+    #[test]
+    fn nonsense_never_plays(
+        text in string_of("0123456789abcdefghijklmnopqrstuvwxyz@#,x -", 0..=12),
+        seed in 0u64..50,
+    ) {
         let g = Game::new(Config::default(), 2, seed).unwrap();
         let legal = g.legal();
         let listed = Move::parse(&text)
@@ -207,5 +201,5 @@ fn nonsense_never_plays() {
             .unwrap_or(false);
         let mut h = g.clone();
         assert_eq!(h.play_str(&text).is_ok(), listed);
-    });
+    }
 }

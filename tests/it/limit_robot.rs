@@ -2,7 +2,7 @@
 //! placement phases as well as the movement phase. Budgets are kept small so that the file runs in seconds
 //! in a debug build; the search's strength is measured by `scripts/robot-ladder.sh`, not here.
 
-use crate::common::cases;
+use crate::common::props::with_cases;
 use pbem::games::limit::layout::below;
 use pbem::games::limit::robot::{self, Budget};
 use pbem::games::limit::{Config, Game, Phase};
@@ -10,6 +10,8 @@ use pbem::games::search;
 use pbem::games::{GameOption, GameState, Robot};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
+
+use proptest::prelude::*;
 
 const OPTION_SETS: &[&[&str]] = &[
     &[],
@@ -47,11 +49,17 @@ fn position(set: usize, players: usize, seed: u64, depth: usize) -> Game {
     g
 }
 
-#[test]
-fn the_robot_plays_only_legal_moves() {
-    cases::check(48, |c| {
-        let (set, players, seed) = (c.range(0..OPTION_SETS.len()), c.range(2usize..=3), c.u64());
-        let (depth, think_seed) = (c.range(0usize..40), c.u64());
+proptest! {
+    #![proptest_config(with_cases(48))]
+
+    #[test]
+    fn the_robot_plays_only_legal_moves(
+        set in 0..OPTION_SETS.len(),
+        players in 2usize..=3,
+        seed: u64,
+        depth in 0usize..40,
+        think_seed: u64,
+    ) {
         let g = position(set, players, seed, depth);
         let legal = g.legal_moves();
         let over = g.phase() == Phase::Over;
@@ -81,17 +89,14 @@ fn the_robot_plays_only_legal_moves() {
                 &a
             );
         }
-    });
-}
+    }
 
-#[test]
-fn policy_playouts_end_every_game() {
-    cases::check(48, |c| {
-        let (set, players, seed) = (c.range(0..OPTION_SETS.len()), c.range(2usize..=3), c.u64());
+    #[test]
+    fn policy_playouts_end_every_game(set in 0..OPTION_SETS.len(), players in 2usize..=3, seed: u64) {
         let mut g = position(set, players, seed, 0);
         robot::policy_playout(&mut g, seed);
         assert_eq!(g.phase(), Phase::Over);
-    });
+    }
 }
 
 #[test]

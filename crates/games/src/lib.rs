@@ -7,5 +7,16 @@ pub mod games;
 pub mod html;
 pub mod picture;
 
+/// A seeded `pick(n)` (a number below `n`), the form the engines' random playouts take their
+/// choices in, for the tests that walk random games. It draws as the test runner it replaced did
+/// (two ChaCha8 words modulo `n`), so those tests walk the same games as before.
 #[cfg(test)]
-use pbem_testkit::cases;
+pub(crate) fn picker(seed: u64) -> impl FnMut(usize) -> usize {
+    use rand_chacha::ChaCha8Rng;
+    use rand_chacha::rand_core::{Rng, SeedableRng};
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    move |n: usize| {
+        let r = u128::from(rng.next_u64()) << 64 | u128::from(rng.next_u64());
+        (r % n as u128) as usize
+    }
+}

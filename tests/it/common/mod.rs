@@ -17,9 +17,9 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use mail_parser::MessageParser;
 
-/// Randomized property tests and temporary folders, shared with the unit tests (crates/testkit).
-pub use pbem_testkit::cases;
 mod command;
+/// The property tests' settings (proptest).
+pub mod props;
 pub use command::Command;
 
 /// The clock every test runs at: 2026-11-18 11:06:40 UTC.

@@ -130,8 +130,8 @@ fn playout_loop(
 mod tests {
     use super::super::game::AtaxxGame;
     use super::*;
-    use crate::cases::picker;
     use crate::games::{GameState, Outcome, Status};
+    use crate::picker;
 
     /// The parts of a game the rules and the move list hold (the JSON is compared on some).
     fn state(g: &AtaxxGame) -> impl PartialEq + std::fmt::Debug {

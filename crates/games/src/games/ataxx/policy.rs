@@ -78,7 +78,7 @@ mod tests {
 
     use super::super::geometry::{Geometry, Shape};
     use super::*;
-    use crate::cases::picker;
+    use crate::picker;
 
     fn start() -> Position {
         Position::start(Arc::new(Geometry::new(Shape::Square, 7)))

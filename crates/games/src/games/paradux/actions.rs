@@ -96,8 +96,8 @@ mod tests {
     use super::super::Options;
     use super::super::game::ParaduxGame;
     use super::*;
-    use crate::cases::picker;
     use crate::games::{GameState, Outcome, Status};
+    use crate::picker;
 
     /// The parts of a game the rules and the move list hold (the JSON is compared on some).
     fn state(g: &ParaduxGame) -> impl PartialEq + std::fmt::Debug {

@@ -184,8 +184,8 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cases::picker;
     use crate::games::{GameState, Outcome};
+    use crate::picker;
 
     /// A game of side `size` after `moves` (written moves, all legal).
     fn played(size: u8, moves: &[String]) -> Game {
