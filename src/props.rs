@@ -1,5 +1,5 @@
-//! The property tests' settings and the strategies several of them draw from (proptest; the
-//! end-to-end tests have the settings and `string_of` in `tests/it/common/props.rs`).
+//! The property tests' settings and the strategies several of them draw from (proptest). The
+//! end-to-end tests include this same file (`tests/it/common/mod.rs`).
 
 use proptest::collection::{SizeRange, vec};
 use proptest::prelude::*;

@@ -18,7 +18,9 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use mail_parser::MessageParser;
 
 mod command;
-/// The property tests' settings (proptest).
+/// The property tests' settings (proptest): the unit tests' own file, so both run the same way.
+#[path = "../../../src/props.rs"]
+#[allow(dead_code)]
 pub mod props;
 pub use command::Command;
 
