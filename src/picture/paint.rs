@@ -287,10 +287,13 @@ pub struct Filler {
     error: Option<String>,
     /// Shapes painted once and copied wherever the same shape in the same style comes again
     /// (a board's cells and stones), keyed by [`sprite_key`].
-    sprites: std::collections::HashMap<String, Sprite>,
+    sprites: std::collections::HashMap<Vec<u8>, Sprite>,
     /// The bytes of pixels [`Filler::sprites`] holds: past [`SPRITE_BYTES`] shapes are painted
     /// where they are, as before.
     sprite_bytes: usize,
+    /// The colours painted with, as `0xBBGGRR`, each once: they keep their exact value in a
+    /// small palette (`indexed::quantize_small`).
+    painted: Vec<u32>,
 }
 
 /// A shape painted on its own small transparent pixmap, and where the point it was keyed by
@@ -309,21 +312,43 @@ const SPRITE_PIXELS: f32 = 160.0 * 160.0;
 
 /// What makes two shapes paint the same pixels but for where they are: the style and the
 /// filler's choices that follow from it, and `geometry` (the shape's points relative to its
-/// anchor, written by the caller).
-fn sprite_key(s: &Style, filled: bool, geometry: &str) -> String {
-    format!(
-        "{geometry}|{:?}|{:?}|{:?}|{:?}|{:?}|{}{}{}{}|{:?}",
-        s.fill,
-        s.fill_opacity,
-        s.stroke,
-        s.stroke_width,
-        s.dash,
-        u8::from(filled),
-        u8::from(s.round_caps),
-        u8::from(s.round_joins),
-        u8::from(s.stroke_first),
-        s.opacity,
-    )
+/// anchor, in hundredths of a unit, written by [`Geometry`]).
+fn sprite_key(s: &Style, filled: bool, geometry: &[u8]) -> Vec<u8> {
+    let mut key = geometry.to_vec();
+    for text in [s.fill, s.stroke] {
+        key.extend_from_slice(text.unwrap_or("-").as_bytes());
+        key.push(0);
+    }
+    for v in [s.fill_opacity, s.stroke_width, s.opacity] {
+        key.extend_from_slice(&v.unwrap_or(f32::NAN).to_bits().to_le_bytes());
+    }
+    for d in s.dash {
+        key.extend_from_slice(&d.to_bits().to_le_bytes());
+    }
+    key.push(
+        u8::from(filled)
+            | u8::from(s.round_caps) << 1
+            | u8::from(s.round_joins) << 2
+            | u8::from(s.stroke_first) << 3,
+    );
+    key
+}
+
+/// A shape's points relative to its anchor, in hundredths of a unit: the part of a sprite's key
+/// that says its form.
+#[derive(Default)]
+struct Geometry(Vec<u8>);
+
+impl Geometry {
+    fn kind(mut self, k: u8) -> Geometry {
+        self.0.push(k);
+        self
+    }
+
+    fn push(&mut self, v: f64) {
+        self.0
+            .extend_from_slice(&((v * 100.0).round() as i32).to_le_bytes());
+    }
 }
 
 /// `src` laid over `dst` with its top left corner at (`x`, `y`): premultiplied source-over, as
@@ -371,6 +396,7 @@ impl Filler {
             error: None,
             sprites: std::collections::HashMap::new(),
             sprite_bytes: 0,
+            painted: Vec::new(),
         }
     }
 
@@ -378,6 +404,11 @@ impl Filler {
     pub fn fitting(mut self, width: f32) -> Filler {
         self.fit = Some(width);
         self
+    }
+
+    /// The colours painted with so far, as `0xBBGGRR`, in the order first used.
+    pub fn painted(&self) -> &[u32] {
+        &self.painted
     }
 
     /// The picture painted, or what could not be.
@@ -396,7 +427,16 @@ impl Filler {
 
     fn colour(&mut self, value: &str) -> Option<Color> {
         match parse_colour(value) {
-            Ok(c) => c,
+            Ok(c) => {
+                if let Some(c) = c {
+                    let c = c.to_color_u8();
+                    let bgr = u32::from_le_bytes([c.red(), c.green(), c.blue(), 0]);
+                    if !self.painted.contains(&bgr) {
+                        self.painted.push(bgr);
+                    }
+                }
+                c
+            }
             Err(()) => {
                 self.fail(format!(
                     "the colour `{value}` is not written `#rrggbb`, `#rgb` or `none`"
@@ -421,7 +461,7 @@ impl Filler {
         path: Option<Path>,
         s: &Style,
         filled: bool,
-        sprite: Option<(&str, (f32, f32))>,
+        sprite: Option<(&[u8], (f32, f32))>,
     ) {
         let Some(path) = path else { return };
         let scale = self.scale;
@@ -642,23 +682,27 @@ impl Painter for Filler {
     fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, rx: f64, s: &Style, _: &[(&str, &str)]) {
         let (x, y, w, h, rx) = (tenth(x), tenth(y), tenth(w), tenth(h), tenth(rx));
         let r = rx.min(w / 2.0).min(h / 2.0);
-        let geometry = format!("r{w},{h},{r}");
+        let mut geometry = Geometry::default().kind(b'r');
+        for v in [w, h, r] {
+            geometry.push(f64::from(v));
+        }
         self.shape_at(
             rounded_rect(x, y, w, h, r),
             s,
             true,
-            Some((&geometry, (x, y))),
+            Some((&geometry.0, (x, y))),
         );
     }
 
     fn circle(&mut self, cx: f64, cy: f64, r: f64, s: &Style, _: &[(&str, &str)]) {
         let (cx, cy, r) = (tenth(cx), tenth(cy), tenth(r));
-        let geometry = format!("c{r}");
+        let mut geometry = Geometry::default().kind(b'c');
+        geometry.push(f64::from(r));
         self.shape_at(
             PathBuilder::from_circle(cx, cy, r),
             s,
             true,
-            Some((&geometry, (cx, cy))),
+            Some((&geometry.0, (cx, cy))),
         );
     }
 
@@ -666,14 +710,16 @@ impl Painter for Filler {
         let mut b = PathBuilder::new();
         b.move_to(tenth(x1), tenth(y1));
         b.line_to(tenth(x2), tenth(y2));
-        let geometry = format!("l{:.2},{:.2}", x2 - x1, y2 - y1);
+        let mut geometry = Geometry::default().kind(b'l');
+        geometry.push(x2 - x1);
+        geometry.push(y2 - y1);
         let anchor = (tenth(x1), tenth(y1));
-        self.shape_at(b.finish(), s, false, Some((&geometry, anchor)));
+        self.shape_at(b.finish(), s, false, Some((&geometry.0, anchor)));
     }
 
     fn polygon(&mut self, points: &[(f64, f64)], s: &Style, _: &[(&str, &str)]) {
         let mut b = PathBuilder::new();
-        let mut geometry = String::from("p");
+        let mut geometry = Geometry::default().kind(b'p');
         let (x0, y0) = points.first().copied().unwrap_or_default();
         for (k, &(x, y)) in points.iter().enumerate() {
             if k == 0 {
@@ -681,38 +727,43 @@ impl Painter for Filler {
             } else {
                 b.line_to(tenth(x), tenth(y));
             }
-            let _ = write!(geometry, "{:.2},{:.2} ", x - x0, y - y0);
+            geometry.push(x - x0);
+            geometry.push(y - y0);
         }
         b.close();
         let anchor = (tenth(x0), tenth(y0));
-        self.shape_at(b.finish(), s, true, Some((&geometry, anchor)));
+        self.shape_at(b.finish(), s, true, Some((&geometry.0, anchor)));
     }
 
     fn path(&mut self, steps: &[Step], s: &Style, _: &[(&str, &str)]) {
         let mut b = PathBuilder::new();
-        let mut geometry = String::from("s");
+        let mut geometry = Geometry::default().kind(b's');
         let mut anchor: Option<(f64, f64)> = None;
         for step in steps {
-            let (x0, y0) = anchor.unwrap_or_default();
             match *step {
                 Step::Move(x, y) => {
                     let (x0, y0) = *anchor.get_or_insert((x, y));
                     b.move_to(tenth(x), tenth(y));
-                    let _ = write!(geometry, "M{:.2},{:.2}", x - x0, y - y0);
+                    geometry.0.push(b'M');
+                    geometry.push(x - x0);
+                    geometry.push(y - y0);
                 }
                 Step::Line(x, y) => {
+                    let (x0, y0) = anchor.unwrap_or_default();
                     b.line_to(tenth(x), tenth(y));
-                    let _ = write!(geometry, "L{:.2},{:.2}", x - x0, y - y0);
+                    geometry.0.push(b'L');
+                    geometry.push(x - x0);
+                    geometry.push(y - y0);
                 }
                 Step::Close => {
                     b.close();
-                    geometry.push('Z');
+                    geometry.0.push(b'Z');
                 }
             }
         }
         let (x0, y0) = anchor.unwrap_or_default();
         let anchor = (tenth(x0), tenth(y0));
-        self.shape_at(b.finish(), s, true, Some((&geometry, anchor)));
+        self.shape_at(b.finish(), s, true, Some((&geometry.0, anchor)));
     }
 
     fn text(&mut self, x: f64, y: f64, text: &str, s: &Style, _: &[(&str, &str)]) {
