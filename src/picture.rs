@@ -32,7 +32,7 @@ pub const MAIL_WIDTH: u32 = 780;
 /// The version of the painting, part of every picture's key ([`digest`]): a change to how a
 /// position is painted that its SVG does not show (the painter, the fill, the PNG) moves it on,
 /// so that pictures kept by an older binary are painted again rather than served.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// The key of a position's mail picture: SHA-256 of [`VERSION`], [`SCALE`], [`MAIL_WIDTH`] and
 /// the position's SVG (its painting written as text). Whatever changes the picture changes the key.

@@ -5,7 +5,10 @@
 //! MOVES times, seed 7), for 6 and for 40 moves; this test plays the same games and compares
 //! pixel by pixel. Hex's and Chameleon's were written again (at twice the size, by the same example), when their
 //! picture changed on purpose (issue 37 section 5: Hex on its corner, a darker background, white
-//! stones ringed wider), and guard that picture from then on.
+//! stones ringed wider), and guard that picture from then on. All twenty were written again by this
+//! test (`PBEM_WRITE_PICTURES=1 cargo test --lib picture_tests`) when the painting changed on
+//! purpose (issue 35 item 2, issue 37 section 2): repeated shapes copied onto whole pixels (moved by
+//! up to half a pixel) and a 4-bit palette where a picture is painted with at most 16 colours.
 
 use crate::games::Registry;
 use crate::picture::same::{compare, rgb};
@@ -32,6 +35,10 @@ fn every_game_s_painted_picture_looks_as_its_svg_drew_it_before() {
             let png = crate::picture::png_fitted(|p| g.paint(p), f32::INFINITY)
                 .expect("every game paints")
                 .unwrap();
+            if std::env::var_os("PBEM_WRITE_PICTURES").is_some() {
+                std::fs::write(format!("{dir}/{name}"), &png).unwrap();
+                continue;
+            }
             let (w0, h0, before) = rgb(&reference);
             let (w1, h1, after) = rgb(&png);
             assert_eq!((w1, h1), (w0, h0), "{name}: the size");
@@ -50,6 +57,9 @@ fn every_game_s_painted_picture_looks_as_its_svg_drew_it_before() {
             );
             compared += 1;
         }
+    }
+    if std::env::var_os("PBEM_WRITE_PICTURES").is_some() {
+        panic!("the reference pictures were written again: run the test without PBEM_WRITE_PICTURES");
     }
     assert_eq!(compared, 20, "ten games, two positions each");
     // The comparison sees a difference: a game's two positions are far apart.
