@@ -59,7 +59,9 @@ fn every_game_s_painted_picture_looks_as_its_svg_drew_it_before() {
         }
     }
     if std::env::var_os("PBEM_WRITE_PICTURES").is_some() {
-        panic!("the reference pictures were written again: run the test without PBEM_WRITE_PICTURES");
+        panic!(
+            "the reference pictures were written again: run the test without PBEM_WRITE_PICTURES"
+        );
     }
     assert_eq!(compared, 20, "ten games, two positions each");
     // The comparison sees a difference: a game's two positions are far apart.
@@ -89,7 +91,11 @@ fn every_default_board_s_mail_picture_is_light() {
             }
             let png = g.png().expect("every game paints").unwrap();
             let (w, _) = crate::picture::png_size(&png).unwrap();
-            assert!(w <= crate::picture::MAIL_WIDTH, "{}: {w} wide", rules.name());
+            assert!(
+                w <= crate::picture::MAIL_WIDTH,
+                "{}: {w} wide",
+                rules.name()
+            );
             eprintln!("{} at move {played}: {} bytes", rules.name(), png.len());
             sizes.push((rules.name(), played, png.len()));
         }

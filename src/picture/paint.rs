@@ -612,7 +612,12 @@ impl Filler {
 
 /// Paints a shape's parts (fill and outline, in the order given) moved by `at`; the first part
 /// without anti-aliasing when `crisp` (a fill under an outline that covers its edge).
-fn paint_parts(pixmap: &mut Pixmap, parts: &[Option<(Path, Color)>; 2], crisp: bool, at: Transform) {
+fn paint_parts(
+    pixmap: &mut Pixmap,
+    parts: &[Option<(Path, Color)>; 2],
+    crisp: bool,
+    at: Transform,
+) {
     for (k, part) in parts.iter().enumerate() {
         if let Some((p, c)) = part {
             let mut paint = Paint::default();
