@@ -253,6 +253,44 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_picture_of_few_colours_keeps_them_and_its_commonest_blends_in_sixteen() {
+        let px = |r: u8, g: u8, b: u8| [r, g, b, 255];
+        // Two painted colours, 20 blends: the blend of 30 pixels is kept, the rest go to the
+        // nearest of the sixteen.
+        let mut rgba: Vec<u8> = [px(255, 255, 255); 100].concat();
+        rgba.extend([px(0, 0, 0); 100].concat());
+        rgba.extend([px(128, 128, 128); 30].concat());
+        for i in 0..20u8 {
+            rgba.extend(px(10 * i, 10 * i, 10 * i + 1));
+        }
+        let (palette, indices) = quantize_small(&rgba, &[0xFF_FF_FF, 0]).unwrap();
+        assert_eq!(palette.len(), SMALL * 3);
+        assert_eq!(&palette[..6], &[255, 255, 255, 0, 0, 0], "the painted colours first");
+        assert_eq!(&palette[6..9], &[128, 128, 128], "the commonest blend");
+        assert_eq!((indices[0], indices[100], indices[200]), (0, 1, 2));
+        assert!(indices.iter().all(|&i| usize::from(i) < SMALL));
+        // Each pixel's colour is at most the distance to its nearest palette colour away.
+        for (k, p) in rgba.chunks(4).enumerate() {
+            let i = usize::from(indices[k]) * 3;
+            let d = (0..3)
+                .map(|c| (i32::from(p[c]) - i32::from(palette[i + c])).pow(2))
+                .sum::<i32>();
+            let best = (0..SMALL)
+                .map(|j| {
+                    (0..3)
+                        .map(|c| (i32::from(p[c]) - i32::from(palette[j * 3 + c])).pow(2))
+                        .sum::<i32>()
+                })
+                .min()
+                .unwrap();
+            assert_eq!(d, best, "pixel {k}");
+        }
+        // Painted with more than sixteen colours: not for a small palette.
+        let many: Vec<u32> = (0..17).collect();
+        assert!(quantize_small(&rgba, &many).is_none());
+    }
+
+    #[test]
     fn pixels_index_their_palette_exactly_or_rounded() {
         let px = |r: u8, g: u8, b: u8| [r, g, b, 255];
         let rgba = [px(1, 2, 3), px(1, 2, 3), px(200, 0, 9), px(1, 2, 3)].concat();

@@ -1049,6 +1049,41 @@ mod tests {
     }
 
     #[test]
+    fn a_shape_painted_again_elsewhere_is_the_same_pixels_on_whole_pixels() {
+        // Two rings at different fractions of a pixel: copied from one painting, each lands on
+        // whole pixels, so the two look alike pixel for pixel (painted where they fall, their
+        // anti-aliased edges differed).
+        let s = Style {
+            fill: Some("#ff0000"),
+            stroke: Some("#0000ff"),
+            stroke_width: Some(1.5),
+            ..Style::default()
+        };
+        let p = fill(|p| {
+            p.circle(10.3, 10.2, 6.0, &s, &[]);
+            p.circle(27.0, 26.6, 6.0, &s, &[]);
+        });
+        let window = |cx: u32, cy: u32| {
+            let mut v = Vec::new();
+            for y in cy - 8..=cy + 8 {
+                for x in cx - 8..=cx + 8 {
+                    v.push(at(&p, x, y));
+                }
+            }
+            v
+        };
+        assert_eq!(window(10, 10), window(27, 27));
+        assert_eq!(at(&p, 10, 10), RED);
+        assert_eq!(at(&p, 10, 2), WHITE);
+        // A different style is another shape.
+        let p = fill(|p| {
+            p.circle(10.0, 10.0, 6.0, &s, &[]);
+            p.circle(27.0, 27.0, 6.0, &filled("#00f"), &[]);
+        });
+        assert_eq!((at(&p, 10, 10), at(&p, 27, 27)), (RED, BLUE));
+    }
+
+    #[test]
     fn what_cannot_be_painted_is_an_error_saying_what() {
         let mut f = Filler::new(1.0);
         f.begin(40.0, 40.0, "");
