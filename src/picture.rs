@@ -218,6 +218,10 @@ mod tests {
         );
         assert_eq!(png_size(b"GIF89a"), None);
         // Limit is painted with fewer than 16 colours: a 4-bit palette (IHDR's bit depth).
-        assert_eq!((png[24], png[25]), (4, 3), "bit depth 4, colour type 3 (palette)");
+        assert_eq!(
+            (png[24], png[25]),
+            (4, 3),
+            "bit depth 4, colour type 3 (palette)"
+        );
     }
 }

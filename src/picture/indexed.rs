@@ -265,7 +265,11 @@ mod tests {
         }
         let (palette, indices) = quantize_small(&rgba, &[0xFF_FF_FF, 0]).unwrap();
         assert_eq!(palette.len(), SMALL * 3);
-        assert_eq!(&palette[..6], &[255, 255, 255, 0, 0, 0], "the painted colours first");
+        assert_eq!(
+            &palette[..6],
+            &[255, 255, 255, 0, 0, 0],
+            "the painted colours first"
+        );
         assert_eq!(&palette[6..9], &[128, 128, 128], "the commonest blend");
         assert_eq!((indices[0], indices[100], indices[200]), (0, 1, 2));
         assert!(indices.iter().all(|&i| usize::from(i) < SMALL));
