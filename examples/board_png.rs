@@ -14,6 +14,13 @@
 //! played, default 4) to DIR as `GAME.svg` and `GAME.png`: to look at every game's picture
 //! before and after a change to the painting.
 //!
+//!   cargo run --release --features tools --example board_png -- --games [PLAYOUTS] [SEED]
+//!
+//! `--games` plays one whole game of every game's default board, the search player with PLAYOUTS
+//! playouts a move (default 200) on both sides, and prints the mail PNG's size at every position
+//! (each a line `GAME MOVE BYTES WIDTH HEIGHT`), then per game the mean and the largest (issue 37,
+//! section 2: what the picture adds to every board mail). `scripts/picture-sizes.sh` runs it.
+//!
 //! `scripts/picture-speed.sh` runs it for the wall-clock median and under callgrind for the
 //! instructions of one draw.
 
@@ -24,6 +31,11 @@ use pbem::games::{GameOption, Registry};
 fn main() {
     let mut args = std::env::args().skip(1);
     let out = args.next().unwrap_or_else(|| "board.png".into());
+    if out == "--games" {
+        let playouts = args.next().and_then(|s| s.parse().ok()).unwrap_or(200);
+        let seed = args.next().and_then(|s| s.parse().ok()).unwrap_or(1);
+        return games(playouts, seed);
+    }
     if out == "--all" {
         let dir = args.next().expect("--all DIR: the folder to write to");
         let moves = args.next().and_then(|s| s.parse().ok()).unwrap_or(4);
@@ -97,6 +109,34 @@ fn all(dir: &str, moves: usize) {
         std::fs::write(format!("{dir}/{}.svg", rules.name()), &svg).unwrap();
         std::fs::write(format!("{dir}/{}.png", rules.name()), &png).unwrap();
         println!("{dir}/{}.png: {} bytes", rules.name(), png.len());
+    }
+}
+
+/// Every game's default board played through by the search player, the PNG's size at each position.
+fn games(playouts: u32, seed: u64) {
+    for rules in Registry::standard().iter() {
+        let players = (*rules.players().start()).max(2);
+        let mut g = rules.new_game(&[], players, seed).unwrap();
+        let mut sizes = Vec::new();
+        for ply in 0..600u64 {
+            let Some(png) = g.png() else { break };
+            let png = png.unwrap();
+            let (w, h) = pbem::picture::png_size(&png).unwrap();
+            println!("{} {ply} {} {w} {h}", rules.name(), png.len());
+            sizes.push(png.len());
+            let robot = pbem::games::Robot::Playouts(playouts);
+            let Some(m) = g.robot_move(robot, seed + ply) else {
+                break;
+            };
+            g.play(&m).unwrap();
+        }
+        let mean = sizes.iter().sum::<usize>() as f64 / sizes.len().max(1) as f64;
+        println!(
+            "# {}: {} positions, PNG mean {mean:.0} bytes, largest {}",
+            rules.name(),
+            sizes.len(),
+            sizes.iter().max().copied().unwrap_or(0)
+        );
     }
 }
 

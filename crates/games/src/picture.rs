@@ -32,7 +32,7 @@ pub const MAIL_WIDTH: u32 = 780;
 /// The version of the painting, part of every picture's key ([`digest`]): a change to how a
 /// position is painted that its SVG does not show (the painter, the fill, the PNG) moves it on,
 /// so that pictures kept by an older binary are painted again rather than served.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 /// The key of a position's mail picture: SHA-256 of [`VERSION`], [`SCALE`], [`MAIL_WIDTH`] and
 /// the position's SVG (its painting written as text). Whatever changes the picture changes the key.
@@ -90,7 +90,8 @@ pub(crate) fn png_fitted(
     }
     DRAWN.with(|n| n.set(n.get() + 1));
     DRAWN_IN_PROCESS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    Some(filler.finish().and_then(|pixmap| encode(&pixmap)))
+    let painted = filler.painted().to_vec();
+    Some(filler.finish().and_then(|pixmap| encode(&pixmap, &painted)))
 }
 
 /// The SVG of what `paint` paints.
@@ -104,23 +105,38 @@ pub fn svg_with(paint: impl FnOnce(&mut dyn Painter)) -> String {
 pub fn png_with(paint: impl FnOnce(&mut dyn Painter)) -> Result<Vec<u8>, String> {
     let mut filler = paint::Filler::new(SCALE as f32);
     paint(&mut filler);
-    encode(&filler.finish()?)
+    let painted = filler.painted().to_vec();
+    encode(&filler.finish()?, &painted)
 }
 
 /// A painted picture as a PNG: 8-bit indices into a palette (`indexed::quantize`), deflated at
 /// zlib's fastest level (flate2) and written by the `png` crate. (The `png` crate's own fast level,
 /// fdeflate, finds only runs: a Hex board's mail was 116 KB with it against 67 KB; its default
 /// level cost 100 M instructions more a picture: docs/performance.md.)
-fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, String> {
+fn encode(pixmap: &tiny_skia::Pixmap, painted: &[u32]) -> Result<Vec<u8>, String> {
     use std::io::Write as _;
     let fail = |e: &dyn std::fmt::Display| format!("the board picture: {e}");
     let (width, height) = (pixmap.width(), pixmap.height());
-    let (palette, indices) = indexed::quantize(pixmap.data());
-    // Each row a filter byte, 0 (none: indices are names, not intensities), then its indices.
+    let (palette, indices, depth) = match indexed::quantize_small(pixmap.data(), painted) {
+        Some((palette, indices)) => (palette, indices, ::png::BitDepth::Four),
+        None => {
+            let (palette, indices) = indexed::quantize(pixmap.data());
+            (palette, indices, ::png::BitDepth::Eight)
+        }
+    };
+    // Each row a filter byte, 0 (none: indices are names, not intensities), then its indices,
+    // two to a byte at 4 bits (the first in the high half).
     let mut raw = Vec::with_capacity(indices.len() + height as usize);
     for row in indices.chunks(width as usize) {
         raw.push(0);
-        raw.extend_from_slice(row);
+        match depth {
+            ::png::BitDepth::Four => {
+                let (pairs, odd) = row.as_chunks::<2>();
+                raw.extend(pairs.iter().map(|&[a, b]| a << 4 | b));
+                raw.extend(odd.iter().map(|a| a << 4));
+            }
+            _ => raw.extend_from_slice(row),
+        }
     }
     let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
     z.write_all(&raw).map_err(|e| fail(&e))?;
@@ -128,7 +144,7 @@ fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, String> {
     let mut out = Vec::with_capacity(idat.len() + palette.len() + 64);
     let mut e = ::png::Encoder::new(&mut out, width, height);
     e.set_color(::png::ColorType::Indexed);
-    e.set_depth(::png::BitDepth::Eight);
+    e.set_depth(depth);
     e.set_palette(palette);
     let mut w = e.write_header().map_err(|e| fail(&e))?;
     w.write_chunk(::png::chunk::IDAT, &idat)
@@ -201,5 +217,11 @@ mod tests {
             Some((size("width") * SCALE, size("height") * SCALE))
         );
         assert_eq!(png_size(b"GIF89a"), None);
+        // Limit is painted with fewer than 16 colours: a 4-bit palette (IHDR's bit depth).
+        assert_eq!(
+            (png[24], png[25]),
+            (4, 3),
+            "bit depth 4, colour type 3 (palette)"
+        );
     }
 }

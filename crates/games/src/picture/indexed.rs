@@ -153,9 +153,146 @@ pub(super) fn quantize(rgba: &[u8]) -> (Vec<u8>, Vec<u8>) {
     (colours, indices)
 }
 
+/// The picture as runs of one colour (`0xBBGGRR`, how many pixels), row after row: a board is
+/// mostly flat fills, so there are a few runs for every hundred pixels, and a run is found eight
+/// pixels at a time.
+fn runs_of(pixels: &[[u8; 4]]) -> Vec<(u32, u32)> {
+    let mut runs = Vec::with_capacity(pixels.len() / 16);
+    let mut at = 0;
+    while at < pixels.len() {
+        let first = pixels[at];
+        let mut end = at + 1;
+        while let Some(eight) = pixels.get(end..end + 8)
+            && eight.iter().all(|p| *p == first)
+        {
+            end += 8;
+        }
+        while end < pixels.len() && pixels[end] == first {
+            end += 1;
+        }
+        runs.push((colour(&first), (end - at) as u32));
+        at = end;
+    }
+    runs
+}
+
+/// The most colours of a 4-bit palette ([`quantize_small`]).
+pub(super) const SMALL: usize = 16;
+
+/// Opaque RGBA pixels as a palette of at most [`SMALL`] colours and one index a pixel (for a 4-bit
+/// PNG, half the bytes of an 8-bit one before deflate and far fewer distinct runs after it): the
+/// colours the picture was painted with (`painted`, as `0xBBGGRR`) keep their exact value, the
+/// most frequent of the other colours (the blends at anti-aliased edges, which the copied shapes
+/// repeat) fill the palette, and every other pixel takes the nearest colour of it. `None` when the
+/// picture was painted with more than [`SMALL`] colours.
+pub(super) fn quantize_small(rgba: &[u8], painted: &[u32]) -> Option<(Vec<u8>, Vec<u8>)> {
+    let mut palette: Vec<u32> = Vec::with_capacity(SMALL);
+    for &c in painted {
+        if !palette.contains(&c) {
+            palette.push(c);
+        }
+    }
+    if palette.len() > SMALL {
+        return None;
+    }
+    let (pixels, _) = rgba.as_chunks::<4>();
+    let runs = runs_of(pixels);
+    let mut table = Table::new();
+    let mut distinct: Vec<u32> = Vec::new();
+    for &(c, n) in &runs {
+        let at = table.slot(c);
+        if table.0[at].0 == 0 {
+            if distinct.len() >= SLOTS / 2 {
+                return None;
+            }
+            table.0[at].0 = c | 1 << 31;
+            distinct.push(c);
+        }
+        table.0[at].1 += n;
+    }
+    let mut others: Vec<(u32, u32)> = distinct
+        .iter()
+        .filter(|c| !palette.contains(c))
+        .map(|&c| (table.0[table.slot(c)].1, c))
+        .collect();
+    others.sort_unstable_by(|a, b| b.cmp(a));
+    palette.extend(others.iter().take(SMALL - palette.len()).map(|&(_, c)| c));
+    let channels = |c: u32| [c & 0xFF, c >> 8 & 0xFF, c >> 16 & 0xFF].map(|v| v as i32);
+    let nearest = |c: u32| -> u32 {
+        let a = channels(c);
+        (0..palette.len())
+            .min_by_key(|&k| {
+                let b = channels(palette[k]);
+                (0..3).map(|i| (a[i] - b[i]).pow(2)).sum::<i32>()
+            })
+            .unwrap_or(0) as u32
+    };
+    for &c in &distinct {
+        let at = table.slot(c);
+        table.0[at].1 = match palette.iter().position(|&p| p == c) {
+            Some(k) => k as u32,
+            None => nearest(c),
+        };
+    }
+    let mut indices = vec![0u8; pixels.len()];
+    let mut at = 0;
+    for &(c, n) in &runs {
+        let n = n as usize;
+        indices[at..at + n].fill(table.get(c).unwrap_or(0));
+        at += n;
+    }
+    let colours = palette
+        .iter()
+        .flat_map(|c| [*c as u8, (c >> 8) as u8, (c >> 16) as u8])
+        .collect();
+    Some((colours, indices))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_picture_of_few_colours_keeps_them_and_its_commonest_blends_in_sixteen() {
+        let px = |r: u8, g: u8, b: u8| [r, g, b, 255];
+        // Two painted colours, 20 blends: the blend of 30 pixels is kept, the rest go to the
+        // nearest of the sixteen.
+        let mut rgba: Vec<u8> = [px(255, 255, 255); 100].concat();
+        rgba.extend([px(0, 0, 0); 100].concat());
+        rgba.extend([px(128, 128, 128); 30].concat());
+        for i in 0..20u8 {
+            rgba.extend(px(10 * i, 10 * i, 10 * i + 1));
+        }
+        let (palette, indices) = quantize_small(&rgba, &[0xFF_FF_FF, 0]).unwrap();
+        assert_eq!(palette.len(), SMALL * 3);
+        assert_eq!(
+            &palette[..6],
+            &[255, 255, 255, 0, 0, 0],
+            "the painted colours first"
+        );
+        assert_eq!(&palette[6..9], &[128, 128, 128], "the commonest blend");
+        assert_eq!((indices[0], indices[100], indices[200]), (0, 1, 2));
+        assert!(indices.iter().all(|&i| usize::from(i) < SMALL));
+        // Each pixel's colour is at most the distance to its nearest palette colour away.
+        for (k, p) in rgba.chunks(4).enumerate() {
+            let i = usize::from(indices[k]) * 3;
+            let d = (0..3)
+                .map(|c| (i32::from(p[c]) - i32::from(palette[i + c])).pow(2))
+                .sum::<i32>();
+            let best = (0..SMALL)
+                .map(|j| {
+                    (0..3)
+                        .map(|c| (i32::from(p[c]) - i32::from(palette[j * 3 + c])).pow(2))
+                        .sum::<i32>()
+                })
+                .min()
+                .unwrap();
+            assert_eq!(d, best, "pixel {k}");
+        }
+        // Painted with more than sixteen colours: not for a small palette.
+        let many: Vec<u32> = (0..17).collect();
+        assert!(quantize_small(&rgba, &many).is_none());
+    }
 
     #[test]
     fn pixels_index_their_palette_exactly_or_rounded() {

@@ -285,6 +285,105 @@ pub struct Filler {
     /// The first thing that could not be painted (a colour not written `#rrggbb`, `#rgb` or
     /// `none`, a character the font lacks, a picture of no size).
     error: Option<String>,
+    /// Shapes painted once and copied wherever the same shape in the same style comes again
+    /// (a board's cells and stones), keyed by [`sprite_key`].
+    sprites: std::collections::HashMap<Vec<u8>, Sprite>,
+    /// The bytes of pixels [`Filler::sprites`] holds: past [`SPRITE_BYTES`] shapes are painted
+    /// where they are, as before.
+    sprite_bytes: usize,
+    /// The colours painted with, as `0xBBGGRR`, each once: they keep their exact value in a
+    /// small palette (`indexed::quantize_small`).
+    painted: Vec<u32>,
+}
+
+/// A shape painted on its own small transparent pixmap, and where the point it was keyed by
+/// (its first point, or a circle's centre) lies on it.
+struct Sprite {
+    pixels: Pixmap,
+    anchor: (i32, i32),
+}
+
+/// The most bytes of sprites one picture keeps (a Hex cell at a phone's width is about 16 KB).
+const SPRITE_BYTES: usize = 4 << 20;
+
+/// The largest sprite, in pixels: a bigger shape (an edge's triangle, a caption) is seldom
+/// repeated, and copying it would cost what painting it does.
+const SPRITE_PIXELS: f32 = 160.0 * 160.0;
+
+/// What makes two shapes paint the same pixels but for where they are: the style and the
+/// filler's choices that follow from it, and `geometry` (the shape's points relative to its
+/// anchor, in hundredths of a unit, written by [`Geometry`]).
+fn sprite_key(s: &Style, filled: bool, geometry: &[u8]) -> Vec<u8> {
+    let mut key = geometry.to_vec();
+    for text in [s.fill, s.stroke] {
+        key.extend_from_slice(text.unwrap_or("-").as_bytes());
+        key.push(0);
+    }
+    for v in [s.fill_opacity, s.stroke_width, s.opacity] {
+        key.extend_from_slice(&v.unwrap_or(f32::NAN).to_bits().to_le_bytes());
+    }
+    for d in s.dash {
+        key.extend_from_slice(&d.to_bits().to_le_bytes());
+    }
+    key.push(
+        u8::from(filled)
+            | u8::from(s.round_caps) << 1
+            | u8::from(s.round_joins) << 2
+            | u8::from(s.stroke_first) << 3,
+    );
+    key
+}
+
+/// A shape's points relative to its anchor, in hundredths of a unit: the part of a sprite's key
+/// that says its form.
+#[derive(Default)]
+struct Geometry(Vec<u8>);
+
+impl Geometry {
+    fn kind(mut self, k: u8) -> Geometry {
+        self.0.push(k);
+        self
+    }
+
+    fn push(&mut self, v: f64) {
+        self.0
+            .extend_from_slice(&((v * 100.0).round() as i32).to_le_bytes());
+    }
+}
+
+/// `src` laid over `dst` with its top left corner at (`x`, `y`): premultiplied source-over, as
+/// tiny-skia paints a shape, so that a copied shape is the shape painted there.
+fn blit(dst: &mut Pixmap, src: &Pixmap, x: i32, y: i32) {
+    let (dw, dh) = (dst.width() as i32, dst.height() as i32);
+    let sw = src.width() as i32;
+    let (x0, x1) = (x.max(0), (x + sw).min(dw));
+    let (y0, y1) = (y.max(0), (y + src.height() as i32).min(dh));
+    if x0 >= x1 || y0 >= y1 {
+        return;
+    }
+    let from = src.data();
+    let to = dst.data_mut();
+    for row in y0..y1 {
+        let s = (((row - y) * sw + (x0 - x)) * 4) as usize;
+        let d = ((row * dw + x0) * 4) as usize;
+        let n = ((x1 - x0) * 4) as usize;
+        for (sp, dp) in from[s..s + n]
+            .chunks_exact(4)
+            .zip(to[d..d + n].chunks_exact_mut(4))
+        {
+            match sp[3] {
+                0 => {}
+                255 => dp.copy_from_slice(sp),
+                a => {
+                    let keep = 255 - u32::from(a);
+                    for k in 0..4 {
+                        let v = u32::from(dp[k]) * keep + 128;
+                        dp[k] = sp[k] + ((v + (v >> 8)) >> 8) as u8;
+                    }
+                }
+            }
+        }
+    }
 }
 
 impl Filler {
@@ -295,6 +394,9 @@ impl Filler {
             scale,
             fit: None,
             error: None,
+            sprites: std::collections::HashMap::new(),
+            sprite_bytes: 0,
+            painted: Vec::new(),
         }
     }
 
@@ -302,6 +404,11 @@ impl Filler {
     pub fn fitting(mut self, width: f32) -> Filler {
         self.fit = Some(width);
         self
+    }
+
+    /// The colours painted with so far, as `0xBBGGRR`, in the order first used.
+    pub fn painted(&self) -> &[u32] {
+        &self.painted
     }
 
     /// The picture painted, or what could not be.
@@ -320,7 +427,16 @@ impl Filler {
 
     fn colour(&mut self, value: &str) -> Option<Color> {
         match parse_colour(value) {
-            Ok(c) => c,
+            Ok(c) => {
+                if let Some(c) = c {
+                    let c = c.to_color_u8();
+                    let bgr = u32::from_le_bytes([c.red(), c.green(), c.blue(), 0]);
+                    if !self.painted.contains(&bgr) {
+                        self.painted.push(bgr);
+                    }
+                }
+                c
+            }
             Err(()) => {
                 self.fail(format!(
                     "the colour `{value}` is not written `#rrggbb`, `#rgb` or `none`"
@@ -333,6 +449,20 @@ impl Filler {
     /// Paints `path` (in picture units) with `s`: fill then outline (or the outline first), as
     /// one layer when the shape has an opacity.
     fn shape(&mut self, path: Option<Path>, s: &Style, filled: bool) {
+        self.shape_at(path, s, filled, None);
+    }
+
+    /// [`Filler::shape`], copying the pixels of the same shape painted before when `sprite` names
+    /// it: its geometry relative to `anchor` (a point of the shape, in picture units), written as
+    /// [`sprite_key`] takes it. The copy lands on whole pixels: the shape moves by up to half a
+    /// pixel, which no eye sees, and every copy of it is alike, which the PNG's deflate likes.
+    fn shape_at(
+        &mut self,
+        path: Option<Path>,
+        s: &Style,
+        filled: bool,
+        sprite: Option<(&[u8], (f32, f32))>,
+    ) {
         let Some(path) = path else { return };
         let scale = self.scale;
         let Some(device) = path.transform(Transform::from_scale(scale, scale)) else {
@@ -382,10 +512,10 @@ impl Filler {
             true => [stroke, fill],
             false => [fill, stroke],
         };
-        let Some(pixmap) = self.pixmap.as_mut() else {
+        if self.pixmap.is_none() {
             self.fail("a shape drawn before the picture's size".into());
             return;
-        };
+        }
         // A fill under an opaque solid outline at least 2 pixels wide is filled without
         // anti-aliasing: its edge pixels lie under the outline, which covers them, and
         // anti-aliased filling was a fifth of a Hex board's instructions.
@@ -393,34 +523,63 @@ impl Filler {
             && s.dash.is_empty()
             && width * scale >= 2.0
             && parts[1].as_ref().is_some_and(|(_, c)| c.is_opaque());
+        let bounds = || {
+            parts
+                .iter()
+                .flatten()
+                .map(|(p, _)| p.bounds())
+                .reduce(|a, b| {
+                    Rect::from_ltrb(
+                        a.left().min(b.left()),
+                        a.top().min(b.top()),
+                        a.right().max(b.right()),
+                        a.bottom().max(b.bottom()),
+                    )
+                    .unwrap_or(a)
+                })
+        };
         match s.opacity.filter(|&o| o < 1.0) {
             None => {
-                for (k, part) in parts.iter().enumerate() {
-                    if let Some((p, c)) = part {
-                        let mut paint = Paint::default();
-                        paint.set_color(*c);
-                        paint.anti_alias = !(k == 0 && crisp);
-                        let at = Transform::identity();
-                        pixmap.fill_path(p, &paint, FillRule::Winding, at, None);
+                if let Some((geometry, (ax, ay))) = sprite
+                    && let Some(b) = bounds()
+                    && b.width() * b.height() <= SPRITE_PIXELS
+                    && self.sprite_bytes < SPRITE_BYTES
+                {
+                    let (ax, ay) = (ax * scale, ay * scale);
+                    let key = sprite_key(s, filled, geometry);
+                    if !self.sprites.contains_key(&key) {
+                        // The anchor on a whole pixel of the sprite, a pixel of room around.
+                        let (ox, oy) = ((ax - b.left()).ceil() + 1.0, (ay - b.top()).ceil() + 1.0);
+                        let w = ox + (b.right() - ax).ceil() + 2.0;
+                        let h = oy + (b.bottom() - ay).ceil() + 2.0;
+                        let Some(mut pixels) = Pixmap::new(w as u32, h as u32) else {
+                            return;
+                        };
+                        let at = Transform::from_translate(ox - ax, oy - ay);
+                        paint_parts(&mut pixels, &parts, crisp, at);
+                        self.sprite_bytes += pixels.data().len();
+                        let anchor = (ox as i32, oy as i32);
+                        self.sprites.insert(key.clone(), Sprite { pixels, anchor });
                     }
+                    let sprite = &self.sprites[&key];
+                    if let Some(pixmap) = self.pixmap.as_mut() {
+                        let x = ax.round() as i32 - sprite.anchor.0;
+                        let y = ay.round() as i32 - sprite.anchor.1;
+                        blit(pixmap, &sprite.pixels, x, y);
+                    }
+                    return;
                 }
+                let Some(pixmap) = self.pixmap.as_mut() else {
+                    return;
+                };
+                paint_parts(pixmap, &parts, crisp, Transform::identity());
             }
             Some(opacity) => {
                 // A layer, so that the outline over the fill does not show through.
-                let Some(b) = parts
-                    .iter()
-                    .flatten()
-                    .map(|(p, _)| p.bounds())
-                    .reduce(|a, b| {
-                        Rect::from_ltrb(
-                            a.left().min(b.left()),
-                            a.top().min(b.top()),
-                            a.right().max(b.right()),
-                            a.bottom().max(b.bottom()),
-                        )
-                        .unwrap_or(a)
-                    })
-                else {
+                let Some(b) = bounds() else {
+                    return;
+                };
+                let Some(pixmap) = self.pixmap.as_mut() else {
                     return;
                 };
                 let (x0, y0) = (b.left().floor() - 1.0, b.top().floor() - 1.0);
@@ -447,6 +606,24 @@ impl Filler {
                     None,
                 );
             }
+        }
+    }
+}
+
+/// Paints a shape's parts (fill and outline, in the order given) moved by `at`; the first part
+/// without anti-aliasing when `crisp` (a fill under an outline that covers its edge).
+fn paint_parts(
+    pixmap: &mut Pixmap,
+    parts: &[Option<(Path, Color)>; 2],
+    crisp: bool,
+    at: Transform,
+) {
+    for (k, part) in parts.iter().enumerate() {
+        if let Some((p, c)) = part {
+            let mut paint = Paint::default();
+            paint.set_color(*c);
+            paint.anti_alias = !(k == 0 && crisp);
+            pixmap.fill_path(p, &paint, FillRule::Winding, at, None);
         }
     }
 }
@@ -510,14 +687,27 @@ impl Painter for Filler {
     fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, rx: f64, s: &Style, _: &[(&str, &str)]) {
         let (x, y, w, h, rx) = (tenth(x), tenth(y), tenth(w), tenth(h), tenth(rx));
         let r = rx.min(w / 2.0).min(h / 2.0);
-        self.shape(rounded_rect(x, y, w, h, r), s, true);
+        let mut geometry = Geometry::default().kind(b'r');
+        for v in [w, h, r] {
+            geometry.push(f64::from(v));
+        }
+        self.shape_at(
+            rounded_rect(x, y, w, h, r),
+            s,
+            true,
+            Some((&geometry.0, (x, y))),
+        );
     }
 
     fn circle(&mut self, cx: f64, cy: f64, r: f64, s: &Style, _: &[(&str, &str)]) {
-        self.shape(
-            PathBuilder::from_circle(tenth(cx), tenth(cy), tenth(r)),
+        let (cx, cy, r) = (tenth(cx), tenth(cy), tenth(r));
+        let mut geometry = Geometry::default().kind(b'c');
+        geometry.push(f64::from(r));
+        self.shape_at(
+            PathBuilder::from_circle(cx, cy, r),
             s,
             true,
+            Some((&geometry.0, (cx, cy))),
         );
     }
 
@@ -525,32 +715,60 @@ impl Painter for Filler {
         let mut b = PathBuilder::new();
         b.move_to(tenth(x1), tenth(y1));
         b.line_to(tenth(x2), tenth(y2));
-        self.shape(b.finish(), s, false);
+        let mut geometry = Geometry::default().kind(b'l');
+        geometry.push(x2 - x1);
+        geometry.push(y2 - y1);
+        let anchor = (tenth(x1), tenth(y1));
+        self.shape_at(b.finish(), s, false, Some((&geometry.0, anchor)));
     }
 
     fn polygon(&mut self, points: &[(f64, f64)], s: &Style, _: &[(&str, &str)]) {
         let mut b = PathBuilder::new();
+        let mut geometry = Geometry::default().kind(b'p');
+        let (x0, y0) = points.first().copied().unwrap_or_default();
         for (k, &(x, y)) in points.iter().enumerate() {
             if k == 0 {
                 b.move_to(tenth(x), tenth(y));
             } else {
                 b.line_to(tenth(x), tenth(y));
             }
+            geometry.push(x - x0);
+            geometry.push(y - y0);
         }
         b.close();
-        self.shape(b.finish(), s, true);
+        let anchor = (tenth(x0), tenth(y0));
+        self.shape_at(b.finish(), s, true, Some((&geometry.0, anchor)));
     }
 
     fn path(&mut self, steps: &[Step], s: &Style, _: &[(&str, &str)]) {
         let mut b = PathBuilder::new();
+        let mut geometry = Geometry::default().kind(b's');
+        let mut anchor: Option<(f64, f64)> = None;
         for step in steps {
             match *step {
-                Step::Move(x, y) => b.move_to(tenth(x), tenth(y)),
-                Step::Line(x, y) => b.line_to(tenth(x), tenth(y)),
-                Step::Close => b.close(),
+                Step::Move(x, y) => {
+                    let (x0, y0) = *anchor.get_or_insert((x, y));
+                    b.move_to(tenth(x), tenth(y));
+                    geometry.0.push(b'M');
+                    geometry.push(x - x0);
+                    geometry.push(y - y0);
+                }
+                Step::Line(x, y) => {
+                    let (x0, y0) = anchor.unwrap_or_default();
+                    b.line_to(tenth(x), tenth(y));
+                    geometry.0.push(b'L');
+                    geometry.push(x - x0);
+                    geometry.push(y - y0);
+                }
+                Step::Close => {
+                    b.close();
+                    geometry.0.push(b'Z');
+                }
             }
         }
-        self.shape(b.finish(), s, true);
+        let (x0, y0) = anchor.unwrap_or_default();
+        let anchor = (tenth(x0), tenth(y0));
+        self.shape_at(b.finish(), s, true, Some((&geometry.0, anchor)));
     }
 
     fn text(&mut self, x: f64, y: f64, text: &str, s: &Style, _: &[(&str, &str)]) {
@@ -828,6 +1046,41 @@ mod tests {
         assert!(s[0] >= 20 && s.len() > 10, "{s:?}");
         assert!(*e.last().unwrap() < 20 && e.len() > 10, "{e:?}");
         assert!((15..30).any(|y| at(&start, s[0] + 1, y) == RED));
+    }
+
+    #[test]
+    fn a_shape_painted_again_elsewhere_is_the_same_pixels_on_whole_pixels() {
+        // Two rings at different fractions of a pixel: copied from one painting, each lands on
+        // whole pixels, so the two look alike pixel for pixel (painted where they fall, their
+        // anti-aliased edges differed).
+        let s = Style {
+            fill: Some("#ff0000"),
+            stroke: Some("#0000ff"),
+            stroke_width: Some(1.5),
+            ..Style::default()
+        };
+        let p = fill(|p| {
+            p.circle(10.3, 10.2, 6.0, &s, &[]);
+            p.circle(27.0, 26.6, 6.0, &s, &[]);
+        });
+        let window = |cx: u32, cy: u32| {
+            let mut v = Vec::new();
+            for y in cy - 8..=cy + 8 {
+                for x in cx - 8..=cx + 8 {
+                    v.push(at(&p, x, y));
+                }
+            }
+            v
+        };
+        assert_eq!(window(10, 10), window(27, 27));
+        assert_eq!(at(&p, 10, 10), RED);
+        assert_eq!(at(&p, 10, 2), WHITE);
+        // A different style is another shape.
+        let p = fill(|p| {
+            p.circle(10.0, 10.0, 6.0, &s, &[]);
+            p.circle(27.0, 27.0, 6.0, &filled("#00f"), &[]);
+        });
+        assert_eq!((at(&p, 10, 10), at(&p, 27, 27)), (RED, BLUE));
     }
 
     #[test]

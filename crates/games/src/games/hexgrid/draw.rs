@@ -194,18 +194,21 @@ pub fn paint(
     p.begin(width.ceil(), height.ceil(), "DejaVu Sans, sans-serif");
     p.background("#999999");
     let (a, b, c, d) = (shift(a), shift(b), shift(c), shift(d));
-    let middle = shift((mx, my));
-    let mut tri = |q: (f64, f64), r: (f64, f64), fill: &str| {
+    // Each edge a band from the outer corners to the corner cells' centres: the cells cover the
+    // rest of what a triangle to the middle would fill, and filling it was a tenth of a Hex
+    // board's instructions.
+    let inner = [(ax, ay), (bx, by), (cx, cy), (dx, dy)].map(shift);
+    let mut band = |q: (f64, f64), r: (f64, f64), qi: usize, ri: usize, fill: &str| {
         let s = Style {
             fill: Some(fill),
             ..Style::default()
         };
-        p.polygon(&[middle, q, r], &s, &[]);
+        p.polygon(&[inner[qi], q, r, inner[ri]], &s, &[]);
     };
-    tri(a, b, palette.top_bottom);
-    tri(c, d, palette.top_bottom);
-    tri(b, c, palette.left_right);
-    tri(d, a, palette.left_right);
+    band(a, b, 0, 1, palette.top_bottom);
+    band(c, d, 2, 3, palette.top_bottom);
+    band(b, c, 1, 2, palette.left_right);
+    band(d, a, 3, 0, palette.left_right);
     let cell_style = Style {
         fill: Some("#ffcc99"),
         stroke: Some("#996633"),
