@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Search playouts per second of Go's robot (its playout policy, src/games/go/playout.rs, with the
+# Search playouts per second of Go's robot (its playout policy, crates/games/src/games/go/playout.rs, with the
 # tree around it): `pbem engine go best --playouts N` on an empty board, CPU seconds (user) of each
 # run by /usr/bin/time, the median of RUNS runs with seeds 1..RUNS. CPU time rather than wall time,
 # so that a busy machine changes the figure less (it still does: caches are shared).

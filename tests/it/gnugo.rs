@@ -77,7 +77,7 @@ impl Drop for Gtp {
     }
 }
 
-/// A game played to two passes by Go's playout policy (`src/games/go/playout.rs`: random legal
+/// A game played to two passes by Go's playout policy (`crates/games/src/games/go/playout.rs`: random legal
 /// points that fill no own eye, answering ataris), from a fixed seed.
 fn played_out(size: u8, komi: &str, handicap: u8, seed: u64) -> GoGame {
     let mut opts = vec![

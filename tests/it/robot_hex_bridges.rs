@@ -1,4 +1,4 @@
-//! Hex's playouts save bridges (`src/games/hex/playout.rs`): a search on them sees a chain of bridges
+//! Hex's playouts save bridges (`crates/games/src/games/hex/playout.rs`): a search on them sees a chain of bridges
 //! as the players do, joined, where a search on random playouts lets each bridge be cut a quarter of
 //! the time, rates a position won by a chain of bridges as open, and so does not play the stone that
 //! completes one. And the robots answer a bridge intrusion: ten positions where White has just

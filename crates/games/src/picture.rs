@@ -1,7 +1,7 @@
 //! Board pictures (issue "See the board", item 2; issue 36 section 4): a game paints its board once
 //! through a [`Painter`] (`GameState::paint`), which either writes the SVG the web pages show or fills the
 //! shapes with tiny-skia at [`SCALE`] times the SVG's size for the mail's PNG: no SVG is read back.
-//! The texts are the outlines of the font compiled into the binary (DejaVu Sans, assets/fonts/,
+//! The texts are the outlines of the font compiled into the binary (DejaVu Sans, crates/games/assets/fonts/,
 //! `text`), so that the picture is the same on every machine whatever fonts it has; the pixels are
 //! quantized to a palette (`indexed`) and written by the `png` crate.
 

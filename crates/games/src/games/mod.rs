@@ -417,7 +417,7 @@ pub trait GameState: Send {
         x ^= x >> 31;
         Some(moves[(x % moves.len() as u64) as usize].clone())
     }
-    // ---- optional hooks of the search (src/games/search/), each with a default that works ----------
+    // ---- optional hooks of the search (games/search/), each with a default that works ----------
     /// Whether the search keeps all-moves-as-first (RAVE) statistics: they help where a move's worth
     /// hardly depends on when it is played (connection games). By default on whenever the game gives
     /// action ids.

@@ -1,6 +1,6 @@
 //! Every game's painted picture against the PNG its SVG gave before pictures were painted (main at
 //! 91149d9: the game's SVG text read back by our own SVG reader and filled with tiny-skia). The
-//! reference PNGs in `tests/pictures/` were written by that commit's
+//! reference PNGs in `crates/games/tests/pictures/` were written by that commit's
 //! `examples/board_png.rs --all DIR MOVES` (two players, default options, the first legal move
 //! MOVES times, seed 7), for 6 and for 40 moves; this test plays the same games and compares
 //! pixel by pixel. Hex's and Chameleon's were written again (at twice the size, by the same example), when their

@@ -1,4 +1,4 @@
-//! The pictures' texts as outlines: the glyphs of the bundled DejaVu Sans (assets/fonts/), read
+//! The pictures' texts as outlines: the glyphs of the bundled DejaVu Sans (crates/games/assets/fonts/), read
 //! with ttf-parser, laid out one after the other by their advance widths and the font's kerning
 //! pairs. No shaping: the boards' texts are labels and status lines in Latin letters, digits and
 //! punctuation, where each character is one glyph (resvg with its text shaper and font database
