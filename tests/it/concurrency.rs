@@ -395,11 +395,19 @@ fn same_game(moves: usize, config: Option<std::path::PathBuf>) -> Tally {
             }
             Kind::Show => {
                 assert!(
-                    reply.subject.starts_with("Limit Board 101:"),
+                    // The game's one Subject, plain by default (issue 37 section 3).
+                    reply.subject == "Limit Board 101",
                     "{}",
                     reply.subject
                 );
-                assert!(reply.body.starts_with("Summary of Limit Board 101\n"));
+                assert!(
+                    reply.first_line().starts_with("Limit Board 101: ")
+                        && reply
+                            .after_state()
+                            .starts_with("Summary of Limit Board 101\n"),
+                    "{}",
+                    reply.body
+                );
             }
         }
     }
