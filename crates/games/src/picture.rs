@@ -109,10 +109,17 @@ pub fn png_with(paint: impl FnOnce(&mut dyn Painter)) -> Result<Vec<u8>, String>
     encode(&filler.finish()?, &painted)
 }
 
-/// A painted picture as a PNG: 8-bit indices into a palette (`indexed::quantize`), deflated at
-/// zlib's fastest level (flate2) and written by the `png` crate. (The `png` crate's own fast level,
-/// fdeflate, finds only runs: a Hex board's mail was 116 KB with it against 67 KB; its default
-/// level cost 100 M instructions more a picture: docs/performance.md.)
+/// A painted picture as a PNG: 4- or 8-bit indices into a palette (`indexed::quantize_small`,
+/// `indexed::quantize`), deflated by flate2 on zlib-rs at level [`DEFLATE_LEVEL`] and written by the
+/// `png` crate. (The `png` crate's own fast level, fdeflate, finds only runs: a Hex board's mail was
+/// 116 KB with it against 67 KB; docs/performance.md.)
+/// How hard the PNG's rows are deflated: zlib's default level, on zlib-rs. A board mail is the
+/// picture for the most part, and players read it on phones (issue 37 section 2): level 6 makes the
+/// fresh Hex 11 board mail 25.2 KB instead of 41.2 KB at level 1 (3: 30.5 KB, 4: 28.4 KB, 9:
+/// 24.2 KB), for 13 M more instructions a picture (49.98 M -> 63.09 M the whole reply move; 9 costs
+/// 160 M), painted once a position (docs/performance.md, "The PNG's deflate level").
+const DEFLATE_LEVEL: u32 = 6;
+
 fn encode(pixmap: &tiny_skia::Pixmap, painted: &[u32]) -> Result<Vec<u8>, String> {
     use std::io::Write as _;
     let fail = |e: &dyn std::fmt::Display| format!("the board picture: {e}");
@@ -138,7 +145,7 @@ fn encode(pixmap: &tiny_skia::Pixmap, painted: &[u32]) -> Result<Vec<u8>, String
             _ => raw.extend_from_slice(row),
         }
     }
-    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::new(DEFLATE_LEVEL));
     z.write_all(&raw).map_err(|e| fail(&e))?;
     let idat = z.finish().map_err(|e| fail(&e))?;
     let mut out = Vec::with_capacity(idat.len() + palette.len() + 64);

@@ -101,8 +101,11 @@ fn every_default_board_s_mail_picture_is_light() {
             sizes.push((rules.name(), played, png.len()));
         }
     }
-    let heavy: Vec<_> = sizes.iter().filter(|s| s.2 > 44_000).collect();
-    assert!(heavy.is_empty(), "over 44 KB: {heavy:?}");
+    // A board mail is its PNG in base64 (4/3 of the bytes) and about 5 KB of text, HTML and headers:
+    // a PNG of at most 26 KB keeps the mail under issue 37's 40 KB. At deflate level 6 the largest
+    // here is Unlur's, 21.7 KB, and the mean 13.0 KB; at level 1 Hex's and Unlur's reached 35 KB.
+    let heavy: Vec<_> = sizes.iter().filter(|s| s.2 > 26_000).collect();
+    assert!(heavy.is_empty(), "over 26 KB: {heavy:?}");
     let mean = sizes.iter().map(|s| s.2).sum::<usize>() / sizes.len();
-    assert!(mean <= 32_000, "mean {mean} bytes");
+    assert!(mean <= 16_000, "mean {mean} bytes");
 }
