@@ -145,7 +145,8 @@ fn encode(pixmap: &tiny_skia::Pixmap, painted: &[u32]) -> Result<Vec<u8>, String
             _ => raw.extend_from_slice(row),
         }
     }
-    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::new(DEFLATE_LEVEL));
+    let mut z =
+        flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::new(DEFLATE_LEVEL));
     z.write_all(&raw).map_err(|e| fail(&e))?;
     let idat = z.finish().map_err(|e| fail(&e))?;
     let mut out = Vec::with_capacity(idat.len() + palette.len() + 64);
