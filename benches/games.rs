@@ -4,9 +4,7 @@
 //! Run with `cargo bench --bench games`. Throughput is printed as items per second (median): games for
 //! the playout benchmarks, leaves for perft.
 
-mod harness;
-
-use harness::{Bencher, ItemsCount, black_box};
+use divan::{Bencher, black_box, counter::ItemsCount};
 use pbem::games::GameState;
 use pbem::games::chameleon::ChameleonGame;
 use pbem::games::hex::{Config, HexGame};
@@ -14,26 +12,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
 fn main() {
-    harness::main(&[
-        ("hex_playout", hex_playout),
-        ("hex_perft_2", hex_perft_2),
-        ("chameleon_playout", chameleon_playout),
-        ("chameleon_perft_2", chameleon_perft_2),
-        ("y_playout", y_playout),
-        ("y_perft_2", y_perft_2),
-        ("unlur_playout", unlur_playout),
-        ("unlur_perft_2", unlur_perft_2),
-        ("go_playout", go_playout),
-        ("go_perft_2", go_perft_2),
-        ("ataxx_playout", ataxx_playout),
-        ("ataxx_perft_3", ataxx_perft_3),
-        ("hexxagon_playout", hexxagon_playout),
-        ("hexxagon_perft_3", hexxagon_perft_3),
-        ("paradux_playout", paradux_playout),
-        ("paradux_perft_2", paradux_perft_2),
-        ("cups_playout", cups_playout),
-        ("cups_perft_5", cups_perft_5),
-    ]);
+    divan::main();
 }
 
 /// How many games one benchmark iteration plays.
@@ -46,6 +25,7 @@ fn picker(seed: u64) -> impl FnMut(usize) -> usize {
 }
 
 /// Whole random Hex games on the default 11 × 11 board with the swap; throughput counts games.
+#[divan::bench]
 fn hex_playout(b: Bencher) {
     let start = HexGame::new(Config::default());
     let mut pick = picker(11);
@@ -60,6 +40,7 @@ fn hex_playout(b: Bencher) {
 }
 
 /// Hex perft 2 from the start of the default board (14,641 leaves); throughput counts leaves.
+#[divan::bench]
 fn hex_perft_2(b: Bencher) {
     let start = HexGame::new(Config::default());
     b.counter(ItemsCount::new(14_641usize))
@@ -67,6 +48,7 @@ fn hex_perft_2(b: Bencher) {
 }
 
 /// Whole random Chameleon games on the default 11 × 11 board; throughput counts games.
+#[divan::bench]
 fn chameleon_playout(b: Bencher) {
     let start = ChameleonGame::new(11);
     let mut pick = picker(12);
@@ -81,6 +63,7 @@ fn chameleon_playout(b: Bencher) {
 }
 
 /// Chameleon perft 2 from the start of the default board (242 × 240 leaves); throughput counts leaves.
+#[divan::bench]
 fn chameleon_perft_2(b: Bencher) {
     let start = ChameleonGame::new(11);
     b.counter(ItemsCount::new(242 * 240usize))
@@ -88,6 +71,7 @@ fn chameleon_perft_2(b: Bencher) {
 }
 
 /// Whole random Y games on the default side-15 triangle with the swap; throughput counts games.
+#[divan::bench]
 fn y_playout(b: Bencher) {
     let start = pbem::games::y::Game::new(pbem::games::y::Config::default());
     let mut pick = picker(13);
@@ -102,6 +86,7 @@ fn y_playout(b: Bencher) {
 }
 
 /// Y perft 2 from the start of the default board (120 × 120 leaves, the swap among them).
+#[divan::bench]
 fn y_perft_2(b: Bencher) {
     let start = pbem::games::y::Game::new(pbem::games::y::Config::default());
     b.counter(ItemsCount::new(14_400usize))
@@ -110,6 +95,7 @@ fn y_perft_2(b: Bencher) {
 
 /// Whole random Unlur games (contract and main phase) on the default side-8 hexagon; throughput counts
 /// games.
+#[divan::bench]
 fn unlur_playout(b: Bencher) {
     let start = pbem::games::unlur::Game::new(8);
     let mut pick = picker(14);
@@ -124,6 +110,7 @@ fn unlur_playout(b: Bencher) {
 }
 
 /// Unlur perft 2 from the start of the default board; throughput counts leaves.
+#[divan::bench]
 fn unlur_perft_2(b: Bencher) {
     let start = pbem::games::unlur::Game::new(8);
     let leaves = start.perft(2) as usize;
@@ -163,51 +150,61 @@ fn perft_of(b: Bencher, game: &str, depth: u32) {
 }
 
 /// Whole random Go games on the default board (9 × 9, komi 7.5).
+#[divan::bench]
 fn go_playout(b: Bencher) {
     playout_of(b, "go", 15);
 }
 
 /// Go perft 2 from the empty default board.
+#[divan::bench]
 fn go_perft_2(b: Bencher) {
     perft_of(b, "go", 2);
 }
 
 /// Whole random Ataxx games from the default start.
+#[divan::bench]
 fn ataxx_playout(b: Bencher) {
     playout_of(b, "ataxx", 16);
 }
 
 /// Ataxx perft 3 from the default start (6,460 leaves, as the page gives).
+#[divan::bench]
 fn ataxx_perft_3(b: Bencher) {
     perft_of(b, "ataxx", 3);
 }
 
 /// Whole random Hexxagon games from the default start.
+#[divan::bench]
 fn hexxagon_playout(b: Bencher) {
     playout_of(b, "hexxagon", 17);
 }
 
 /// Hexxagon perft 3 from the default start (16,824 leaves, as the page gives).
+#[divan::bench]
 fn hexxagon_perft_3(b: Bencher) {
     perft_of(b, "hexxagon", 3);
 }
 
 /// Whole random Paradux games from the default start.
+#[divan::bench]
 fn paradux_playout(b: Bencher) {
     playout_of(b, "paradux", 18);
 }
 
 /// Paradux perft 2 from the default start (1,690 leaves, as the page gives).
+#[divan::bench]
 fn paradux_perft_2(b: Bencher) {
     perft_of(b, "paradux", 2);
 }
 
 /// Whole random Cups games from the default start.
+#[divan::bench]
 fn cups_playout(b: Bencher) {
     playout_of(b, "cups", 19);
 }
 
 /// Cups perft 5 from the default start.
+#[divan::bench]
 fn cups_perft_5(b: Bencher) {
     perft_of(b, "cups", 5);
 }

@@ -4,9 +4,7 @@
 //! for the generation benchmark, games for the playout benchmarks (random, and the robot's playout
 //! policy), playouts for the robot's whole search.
 
-mod harness;
-
-use harness::{Bencher, ItemsCount, black_box};
+use divan::{Bencher, black_box, counter::ItemsCount};
 use pbem::games::limit::layout::below;
 use pbem::games::limit::robot::{self, Budget};
 use pbem::games::limit::{Config, Game, Phase};
@@ -14,13 +12,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
 fn main() {
-    harness::main(&[
-        ("legal_turns", legal_turns),
-        ("random_default_games", random_default_games),
-        ("robot_policy_playouts", robot_policy_playouts),
-        ("robot_search/1000", |b| robot_search(b, 1_000)),
-        ("robot_search/5000", |b| robot_search(b, 5_000)),
-    ]);
+    divan::main();
 }
 
 /// The seeded random stream of these random games.
@@ -50,6 +42,7 @@ fn positions() -> Vec<Game> {
 }
 
 /// Generates every legal turn of a set of default positions; throughput counts legal turns.
+#[divan::bench]
 fn legal_turns(b: Bencher) {
     let ps = positions();
     let total: usize = ps.iter().map(|g| g.legal_acts().len()).sum();
@@ -63,6 +56,7 @@ fn legal_turns(b: Bencher) {
 }
 
 /// Plays whole random default two-player games from the start; throughput counts games.
+#[divan::bench]
 fn random_default_games(b: Bencher) {
     let starts: Vec<Game> = (0..64)
         .map(|s| Game::new(Config::default(), 2, s).expect("game"))
@@ -80,6 +74,7 @@ fn random_default_games(b: Bencher) {
 
 /// Plays whole default two-player games from the start with the robot's playout policy (captures first,
 /// no self-captures); throughput counts games, i.e. the robot's playouts from the start.
+#[divan::bench]
 fn robot_policy_playouts(b: Bencher) {
     let starts: Vec<Game> = (0..64)
         .map(|s| Game::new(Config::default(), 2, s).expect("game"))
@@ -98,6 +93,7 @@ fn robot_policy_playouts(b: Bencher) {
 
 /// The robot's whole search (tree and playouts) from the start of a default game; throughput counts
 /// playouts.
+#[divan::bench(args = [1_000, 5_000])]
 fn robot_search(b: Bencher, playouts: u32) {
     let g = Game::new(Config::default(), 2, 5).expect("game");
     b.counter(ItemsCount::new(playouts as usize))

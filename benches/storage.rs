@@ -7,18 +7,11 @@
 
 use std::time::Duration;
 
-mod harness;
-
-use harness::Bencher;
+use divan::Bencher;
 use pbem::storage::{Db, GamesFilter, SavedStatus};
 
 fn main() {
-    harness::main(&[
-        ("clock_candidates", clock_candidates),
-        ("history_first_page", history_first_page),
-        ("games_of_a_player", games_of_a_player),
-        ("standings", standings),
-    ]);
+    divan::main();
 }
 
 const NOW: i64 = 1_795_000_000;
@@ -69,6 +62,7 @@ fn big_db() -> (tempfile::TempDir, Db) {
     (dir, db)
 }
 
+#[divan::bench]
 fn clock_candidates(bencher: Bencher) {
     let (_dir, db) = big_db();
     bencher.bench_local(|| {
@@ -78,6 +72,7 @@ fn clock_candidates(bencher: Bencher) {
     });
 }
 
+#[divan::bench]
 fn history_first_page(bencher: Bencher) {
     let (_dir, mut db) = big_db();
     bencher.bench_local(|| {
@@ -86,6 +81,7 @@ fn history_first_page(bencher: Bencher) {
     });
 }
 
+#[divan::bench]
 fn games_of_a_player(bencher: Bencher) {
     let (_dir, mut db) = big_db();
     bencher.bench_local(|| {
@@ -97,6 +93,7 @@ fn games_of_a_player(bencher: Bencher) {
     });
 }
 
+#[divan::bench]
 fn standings(bencher: Bencher) {
     let (_dir, mut db) = big_db();
     bencher.bench_local(|| {
