@@ -6,8 +6,8 @@
 
 use divan::{Bencher, black_box, counter::ItemsCount};
 use pbem::games::GameState;
-use pbem::games::chameleon::ChameleonGame;
-use pbem::games::hex::{Config, HexGame};
+use pbem::games::chameleon::{self, ChameleonGame};
+use pbem::games::hex::{self, Config, HexGame};
 use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
@@ -27,7 +27,7 @@ fn picker(seed: u64) -> impl FnMut(usize) -> usize {
 /// Whole random Hex games on the default 11 × 11 board with the swap; throughput counts games.
 #[divan::bench]
 fn hex_playout(b: Bencher) {
-    let start = HexGame::new(Config::default());
+    let start = HexGame::from_position(hex::Position::new(Config::default()));
     let mut pick = picker(11);
     b.counter(ItemsCount::new(GAMES)).bench_local(|| {
         let mut moves = 0;
@@ -42,7 +42,7 @@ fn hex_playout(b: Bencher) {
 /// Hex perft 2 from the start of the default board (14,641 leaves); throughput counts leaves.
 #[divan::bench]
 fn hex_perft_2(b: Bencher) {
-    let start = HexGame::new(Config::default());
+    let start = HexGame::from_position(hex::Position::new(Config::default()));
     b.counter(ItemsCount::new(14_641usize))
         .bench(|| black_box(&start).perft(2));
 }
@@ -50,7 +50,7 @@ fn hex_perft_2(b: Bencher) {
 /// Whole random Chameleon games on the default 11 × 11 board; throughput counts games.
 #[divan::bench]
 fn chameleon_playout(b: Bencher) {
-    let start = ChameleonGame::new(11);
+    let start = ChameleonGame::from_position(chameleon::Position::new(11));
     let mut pick = picker(12);
     b.counter(ItemsCount::new(GAMES)).bench_local(|| {
         let mut moves = 0;
@@ -65,7 +65,7 @@ fn chameleon_playout(b: Bencher) {
 /// Chameleon perft 2 from the start of the default board (242 × 240 leaves); throughput counts leaves.
 #[divan::bench]
 fn chameleon_perft_2(b: Bencher) {
-    let start = ChameleonGame::new(11);
+    let start = ChameleonGame::from_position(chameleon::Position::new(11));
     b.counter(ItemsCount::new(242 * 240usize))
         .bench(|| black_box(&start).perft(2));
 }

@@ -16,11 +16,15 @@
 //! those games can keep reading their old documents once converted.
 
 use std::fmt;
+use std::ops::Deref;
+use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
 use super::replay;
-use super::{GameOption, GameState, MoveRecord, Outcome, RuleError, Status};
+use super::{
+    Board, GameOption, GameState, Loss, MoveRecord, Outcome, RuleError, SgfForm, Status,
+};
 use crate::picture::Painter;
 
 /// A game's rules as a position: everything [`Match`] needs to keep a game of it. Two players or
@@ -52,6 +56,26 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn read(text: &str) -> Result<Self::Move, RuleError>;
     /// The move in canonical notation (what `moves` lists and the record prints).
     fn write(mv: Self::Move) -> String;
+    /// Why the players may not agree a draw, for a game that has none (Hex); `None`, the default:
+    /// they may.
+    fn no_draw(&self) -> Option<RuleError> {
+        None
+    }
+    /// Rewrites a document an earlier version of the game wrote into the record's shape, before
+    /// [`Match::load`] reads it (Hex's `"swap": false` is `"no_swap": true`); by default nothing.
+    fn upgrade(doc: &mut Map<String, Value>) -> Result<(), RuleError> {
+        let _ = doc;
+        Ok(())
+    }
+    /// The action id of `mv` on this position's board: by default [`Rules::action`]; a game whose
+    /// ids depend on the board's size (Hex's cell indices) gives it here.
+    fn action_here(&self, mv: Self::Move) -> u32 {
+        Self::action(mv)
+    }
+    /// The move of an action id on this position's board: by default [`Rules::from_action`].
+    fn move_here(&self, action: u32) -> Self::Move {
+        Self::from_action(action)
+    }
     /// How many action ids the search may use (every id below it); 0: the search works on the moves'
     /// texts. A game with ids gives [`Rules::action`] and [`Rules::from_action`] too.
     fn action_space(&self) -> u32 {
@@ -87,6 +111,39 @@ pub trait View: Rules {
     fn setup_text(&self) -> Option<String> {
         None
     }
+    /// How `pbem engine GAME status` names a seat ([`GameState::status_seat`]); `None`, the default:
+    /// its name in lower case.
+    fn status_seat(seat: usize) -> Option<String> {
+        let _ = seat;
+        None
+    }
+    /// The game-neutral board ([`GameState::board_view`]); `None`, the default: a board without cells.
+    fn board_view(game: &Match<Self>) -> Option<Board> {
+        let _ = game;
+        None
+    }
+    /// The lines to send the board mail shows ([`GameState::example_moves`]); `None`, the default:
+    /// the first legal move.
+    fn example_moves(game: &Match<Self>) -> Option<Vec<String>> {
+        let _ = game;
+        None
+    }
+    /// What the board mail tells from move `since` on, after the record's own notes on the engine's
+    /// passes ([`GameState::turn_notes`]).
+    fn turn_notes(game: &Match<Self>, since: u32) -> Vec<String> {
+        let _ = (game, since);
+        Vec::new()
+    }
+    /// The pieces the entry `index` took ([`GameState::losses`]).
+    fn losses(game: &Match<Self>, index: usize) -> Vec<Loss> {
+        let _ = (game, index);
+        Vec::new()
+    }
+    /// The game in SGF terms ([`GameState::sgf_form`]), for a game whose players' tools read SGF.
+    fn sgf_form(game: &Match<Self>) -> Option<SgfForm> {
+        let _ = game;
+        None
+    }
 }
 
 /// The robot's optional hooks (see the same-named methods of [`GameState`]), on the position.
@@ -110,6 +167,11 @@ pub trait Search: Rules {
         let _ = (pick, played);
         false
     }
+    /// The playouts a robot level spends here ([`GameState::level_playouts`]); `None`: the search's.
+    fn level_playouts(&self, level: u8) -> Option<u32> {
+        let _ = level;
+        None
+    }
     /// Whether `action` could end the game at once ([`GameState::may_win_at_once`]).
     fn may_win_at_once(&self, action: u32) -> bool {
         let _ = action;
@@ -126,8 +188,18 @@ pub enum Leave {
     Forfeit,
 }
 
+/// The seat that left a game before its end, and how.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Left {
+    /// The seat.
+    pub seat: usize,
+    /// Resigned or lost on time.
+    pub how: Leave,
+}
+
 impl Leave {
-    fn word(self) -> &'static str {
+    /// The word of the move list: `resign`, `forfeit`.
+    pub fn word(self) -> &'static str {
         match self {
             Leave::Resign => "resign",
             Leave::Forfeit => "forfeit",
@@ -167,7 +239,8 @@ pub enum Entry<M> {
 /// One game of `G`: its start, its position now, the move list and how it ended if not by the rules.
 #[derive(Debug, Clone)]
 pub struct Match<G: Rules> {
-    start: G,
+    /// Shared by a game's copies (the search makes thousands): only `at_move` reads it.
+    start: Arc<G>,
     pos: G,
     entries: Vec<Entry<G::Move>>,
     ended: Option<Outcome>,
@@ -183,7 +256,7 @@ impl<G: Rules> Match<G> {
     pub fn from_position(start: G) -> Match<G> {
         Match {
             pos: start.clone(),
-            start,
+            start: Arc::new(start),
             entries: Vec::new(),
             ended: None,
         }
@@ -205,6 +278,31 @@ impl<G: Rules> Match<G> {
             Entry::Moved { seat, mv } => Some((*seat, *mv)),
             _ => None,
         })
+    }
+
+    /// The seat that resigned or lost on time, if one did.
+    pub fn left(&self) -> Option<Left> {
+        self.entries.iter().rev().find_map(|e| match e {
+            Entry::Left { seat, how } => Some(Left {
+                seat: *seat,
+                how: *how,
+            }),
+            _ => None,
+        })
+    }
+
+    /// The winner, by the rules or because the other seat left; `None` while the game goes on or
+    /// after a draw.
+    pub fn winner(&self) -> Option<usize> {
+        match self.outcome() {
+            Some(Outcome::Winner(s)) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The seat to move, `None` once the game is over.
+    pub fn to_move(&self) -> Option<usize> {
+        self.outcome().is_none().then(|| self.pos.to_move())
     }
 
     /// The result, whether by the rules or by a resignation, a forfeit or a draw.
@@ -265,8 +363,10 @@ impl<G: Rules> Match<G> {
     /// Reads a game back from its document, replaying its entries.
     pub fn load(json: &str) -> Result<Match<G>, RuleError> {
         let title = G::GAME;
-        let doc: Map<String, Value> = serde_json::from_str(json)
+        let mut doc: Map<String, Value> = serde_json::from_str(json)
             .map_err(|e| RuleError(format!("this is not a game document of {title}: {e}")))?;
+        G::upgrade(&mut doc)?;
+        left_field(&mut doc)?;
         match doc.get("game").and_then(Value::as_str) {
             Some(g) if g == G::GAME => {}
             Some(g) => {
@@ -305,7 +405,7 @@ impl<G: Rules> Match<G> {
                 RuleError(format!("the document's moves are not a list of words: {e}"))
             })?,
         };
-        let mut game = Match::new(&options, players)?;
+        let mut game = Match::<G>::new(&options, players)?;
         for (i, m) in moves.iter().enumerate() {
             game.replay_entry(m)
                 .map_err(|e| RuleError(format!("move {} of the document ('{m}'): {e}", i + 1)))?;
@@ -351,6 +451,9 @@ impl<G: Rules> Match<G> {
 
     /// Ends the game as a draw among all seats.
     fn draw(&mut self) -> Result<(), RuleError> {
+        if let Some(e) = self.pos.no_draw() {
+            return Err(e);
+        }
         if self.outcome().is_some() {
             return Err(RuleError("the game is already over".into()));
         }
@@ -361,6 +464,85 @@ impl<G: Rules> Match<G> {
         });
         Ok(())
     }
+}
+
+/// Hex's and Chameleon's documents until issue 36 kept a resignation or a loss on time apart from
+/// the moves, `"left": {"seat": 0, "how": "resign"}`: it becomes the last entry, `resign 0`.
+fn left_field(doc: &mut Map<String, Value>) -> Result<(), RuleError> {
+    let Some(left) = doc.remove("left") else {
+        return Ok(());
+    };
+    let seat = left.get("seat").and_then(Value::as_u64);
+    let how = left.get("how").and_then(Value::as_str);
+    let (Some(seat), Some(how @ ("resign" | "forfeit"))) = (seat, how) else {
+        return Err(RuleError(format!(
+            "the document's left is {left}, not {{\"seat\": 0, \"how\": \"resign\"}} (or \"forfeit\")"
+        )));
+    };
+    let entry = Value::from(format!("{how} {seat}"));
+    match doc.get_mut("moves") {
+        Some(Value::Array(moves)) => moves.push(entry),
+        None => {
+            doc.insert("moves".into(), Value::Array(vec![entry]));
+        }
+        // Refused with its reason where the moves are read.
+        Some(_) => {}
+    }
+    Ok(())
+}
+
+/// Rewrites a document of Y or Unlur before issue 36 (`game` names it in the errors): `version` 1,
+/// each entry with its seat (`{"seat": 1, "text": "resign"}`), which becomes the record's word
+/// (`resign 1`). Its status line stays, for [`check_status`].
+pub fn upgrade_seated(doc: &mut Map<String, Value>, game: &str) -> Result<(), RuleError> {
+    match doc.remove("version") {
+        None => {}
+        Some(v) if v == Value::from(1) => {}
+        Some(v) => {
+            return Err(RuleError(format!(
+                "this {game} document has version {v}; this server reads version 1"
+            )));
+        }
+    }
+    let Some(Value::Array(moves)) = doc.get_mut("moves") else {
+        return Ok(());
+    };
+    for m in moves.iter_mut() {
+        let Value::Object(entry) = m else { continue };
+        let seat = entry.get("seat").and_then(Value::as_u64);
+        let text = entry.get("text").and_then(Value::as_str);
+        let (Some(seat), Some(text)) = (seat, text) else {
+            return Err(RuleError(format!(
+                "the document's entry {m} is not {{\"seat\": 0, \"text\": \"c3\"}}"
+            )));
+        };
+        *m = Value::from(match text {
+            "resign" | "forfeit" => format!("{text} {seat}"),
+            _ => text.to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// Refuses as corrupt a document whose status line (`to-move 0`, `winner 1`, `draw`; Y's and
+/// Unlur's before issue 36) disagrees with its replayed moves; a document without one passes.
+pub fn check_status<G: Rules>(game: &Match<G>, json: &str) -> Result<(), RuleError> {
+    let doc: Map<String, Value> = serde_json::from_str(json)
+        .map_err(|e| RuleError(format!("this is not a game document: {e}")))?;
+    let Some(status) = doc.get("status").and_then(Value::as_str) else {
+        return Ok(());
+    };
+    let replayed = match game.outcome() {
+        Some(Outcome::Winner(s)) => format!("winner {s}"),
+        Some(Outcome::Draw(_)) => "draw".into(),
+        None => format!("to-move {}", game.pos.to_move()),
+    };
+    if replayed != status {
+        return Err(RuleError(format!(
+            "the document is corrupt: its status is {status:?}, but its moves give {replayed:?}"
+        )));
+    }
+    Ok(())
 }
 
 /// An option's value as the document stores it: a whole number as a number, a flag as `true`.
@@ -399,6 +581,15 @@ impl<G: Rules + View + Search> GameState for Match<G> {
     }
     fn seat_names(&self) -> Vec<String> {
         self.pos.seat_names()
+    }
+    fn status_seat(&self, seat: usize) -> String {
+        G::status_seat(seat).unwrap_or_else(|| {
+            self.pos
+                .seat_names()
+                .get(seat)
+                .map(|n| n.to_lowercase())
+                .unwrap_or_else(|| format!("seat{seat}"))
+        })
     }
     fn move_number(&self) -> u32 {
         self.entries.len() as u32 + 1
@@ -448,7 +639,7 @@ impl<G: Rules + View + Search> GameState for Match<G> {
                 self.move_number()
             )));
         }
-        let mut g = Match::from_position(self.start.clone());
+        let mut g = Match::from_position(G::clone(&self.start));
         for e in &self.entries {
             if g.entries.len() as u32 >= n - 1 {
                 break;
@@ -462,6 +653,9 @@ impl<G: Rules + View + Search> GameState for Match<G> {
             }
         }
         Ok(Box::new(g))
+    }
+    fn board_view(&self) -> Board {
+        G::board_view(self).unwrap_or_else(|| Board::without_cells(self))
     }
     fn render(&self) -> String {
         G::ascii(self)
@@ -498,13 +692,13 @@ impl<G: Rules + View + Search> GameState for Match<G> {
         }
         let mut moves = Vec::new();
         self.pos.legal(&mut moves);
-        out.extend(moves.into_iter().map(G::action));
+        out.extend(moves.into_iter().map(|m| self.pos.action_here(m)));
     }
     fn apply_action(&mut self, action: u32) {
-        self.push(G::from_action(action));
+        self.push(self.pos.move_here(action));
     }
     fn action_text(&self, action: u32) -> String {
-        G::write(G::from_action(action))
+        G::write(self.pos.move_here(action))
     }
     fn search_rave(&self) -> bool {
         self.pos.rave()
@@ -514,6 +708,9 @@ impl<G: Rules + View + Search> GameState for Match<G> {
     }
     fn may_win_at_once(&self, action: u32) -> bool {
         self.pos.may_win_at_once(action)
+    }
+    fn level_playouts(&self, level: u8) -> Option<u32> {
+        self.pos.level_playouts(level)
     }
     /// The policy plays on the position only: the move list of a search's copy stays behind, which
     /// the search never reads.
@@ -527,7 +724,8 @@ impl<G: Rules + View + Search> GameState for Match<G> {
     fn turn_notes(&self, since: u32) -> Vec<String> {
         let names = self.pos.seat_names();
         let n = names.len().max(1);
-        self.entries
+        let mut notes: Vec<String> = self
+            .entries
             .iter()
             .skip(since.saturating_sub(1) as usize)
             .filter_map(|e| match e {
@@ -538,7 +736,19 @@ impl<G: Rules + View + Search> GameState for Match<G> {
                 )),
                 _ => None,
             })
-            .collect()
+            .collect();
+        notes.extend(G::turn_notes(self, since));
+        notes
+    }
+    fn example_moves(&self) -> Vec<String> {
+        G::example_moves(self)
+            .unwrap_or_else(|| self.legal_moves().into_iter().take(1).collect())
+    }
+    fn losses(&self, index: usize) -> Vec<Loss> {
+        G::losses(self, index)
+    }
+    fn sgf_form(&self) -> Option<SgfForm> {
+        G::sgf_form(self)
     }
     fn notes(&self) -> Vec<String> {
         G::notes(self)
@@ -548,6 +758,14 @@ impl<G: Rules + View + Search> GameState for Match<G> {
             Some(t) => t,
             None => "Empty board.".into(),
         }
+    }
+}
+
+/// A game's views read its position through the match (`game.grid()`, `game.chains()`).
+impl<G: Rules> Deref for Match<G> {
+    type Target = G;
+    fn deref(&self) -> &G {
+        &self.pos
     }
 }
 

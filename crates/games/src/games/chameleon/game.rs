@@ -1,38 +1,43 @@
-//! One Chameleon game: Hex's rhombus where the mover places a stone of either colour, and a seat wins
-//! by a chain of one colour, of either colour, joining its edges (`chameleon-rules.md` sections 4 to 7).
+//! One Chameleon position: Hex's rhombus where the mover places a stone of either colour, and a seat
+//! wins by a chain of one colour, of either colour, joining its edges (`chameleon-rules.md` sections
+//! 4 to 7). The move list is [`crate::games::matchplay::Match`]'s.
 
-use serde::{Deserialize, Serialize};
-
-use crate::games::RuleError;
-use crate::games::hex::game::{GOAL, Leaving, Left};
-use crate::games::hexgrid::turns::{self, Alternating};
-use crate::games::hexgrid::{Chains, EMPTY, Empties, Grid};
+use crate::games::hex::game::{GOAL, read_cell};
+use crate::games::hex::options::MAX_SIZE;
+use crate::games::hexgrid::{CellError, Chains, EMPTY, Empties, Grid, write_coords};
+use crate::games::matchplay::{Match, Rules};
+use crate::games::{GameOption, Outcome, RuleError};
 
 /// A black stone in [`Chains`].
 pub const BLACK: u8 = 1;
 /// A white stone in [`Chains`].
 pub const WHITE: u8 = 2;
 
-/// One Chameleon game.
+/// A move: a stone of a colour ([`BLACK`], [`WHITE`]) on a cell `(column, row)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Move {
+    /// The stone's colour.
+    pub colour: u8,
+    /// The cell's column, from 1.
+    pub c: u8,
+    /// The cell's row, from 1.
+    pub r: u8,
+}
+
+/// One Chameleon game: the record of [`Position`]s.
+pub type ChameleonGame = Match<Position>;
+
+/// One Chameleon position.
 #[derive(Debug, Clone)]
-pub struct ChameleonGame {
+pub struct Position {
     size: u8,
     grid: &'static Grid,
     chains: Chains,
-    /// The moves so far as action ids: `2 × cell + (colour − 1)`.
-    actions: Vec<u16>,
+    /// The number of moves played.
+    played: u16,
+    /// The last action (`2 × cell + (colour − 1)`).
+    last: Option<u16>,
     winner: Option<usize>,
-    left: Option<Left>,
-}
-
-/// The state document: the size and the move list, replayed on load.
-#[derive(Serialize, Deserialize)]
-pub(super) struct Doc {
-    pub(super) game: String,
-    pub(super) size: u8,
-    pub(super) moves: Vec<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(super) left: Option<Left>,
 }
 
 /// The action id of a stone of `colour` on `cell`.
@@ -41,17 +46,17 @@ pub fn action(cell: usize, colour: u8) -> u16 {
     (cell * 2) as u16 + u16::from(colour - 1)
 }
 
-impl ChameleonGame {
-    /// A new game on a `size × size` board (the size already checked, 2 to 19).
-    pub fn new(size: u8) -> ChameleonGame {
+impl Position {
+    /// The start on a `size × size` board (the size already checked, 2 to 19).
+    pub fn new(size: u8) -> Position {
         let grid = Grid::rhombus(size);
-        ChameleonGame {
+        Position {
             size,
             grid,
             chains: Chains::new(grid),
-            actions: Vec::with_capacity(grid.len()),
+            played: 0,
+            last: None,
             winner: None,
-            left: None,
         }
     }
 
@@ -72,12 +77,35 @@ impl ChameleonGame {
 
     /// The seat to move, `None` once the game is over.
     #[inline]
-    pub fn to_move(&self) -> Option<usize> {
-        turns::to_move(self)
+    fn seat_to_move(&self) -> Option<usize> {
+        self.winner.is_none().then_some(self.played as usize % 2)
+    }
+
+    /// The last action played, if any.
+    pub fn last_action(&self) -> Option<u16> {
+        self.last
+    }
+
+    /// Plays a legal action and decides the end (section 6).
+    #[inline]
+    pub fn apply_action(&mut self, action: u16) {
+        let mover = self.played as usize % 2;
+        self.played += 1;
+        self.last = Some(action);
+        let (cell, colour) = (action as usize / 2, (action % 2) as u8 + 1);
+        let sides = self.chains.place(self.grid, cell, colour);
+        // Nobody was connected before this stone, and only its chain changed.
+        let connected = [sides & GOAL[0] == GOAL[0], sides & GOAL[1] == GOAL[1]];
+        self.winner = match connected {
+            [true, true] => Some(mover),
+            [true, false] => Some(0),
+            [false, true] => Some(1),
+            [false, false] => None,
+        };
     }
 
     /// Reads a move, `b:c3` or `w:c3` (white space deleted, either case), without checking it is legal.
-    pub fn parse(&self, text: &str) -> Result<(usize, u8), RuleError> {
+    fn parse(text: &str) -> Result<Move, RuleError> {
         let word: String = text
             .chars()
             .filter(|c| !c.is_whitespace())
@@ -108,98 +136,13 @@ impl ChameleonGame {
                 )));
             }
         };
-        let cell = self
-            .grid
-            .parse(cell)
+        let (c, r) = read_cell(cell, MAX_SIZE)
             .map_err(|e| RuleError(format!("{e}; a move is like b:c3 or w:c3")))?;
-        Ok((cell, colour))
-    }
-
-    /// Plays a legal action and decides the end (section 6).
-    #[inline]
-    pub fn apply(&mut self, action: u16) {
-        let mover = self.actions.len() % 2;
-        self.actions.push(action);
-        let (cell, colour) = (action as usize / 2, (action % 2) as u8 + 1);
-        let sides = self.chains.place(self.grid, cell, colour);
-        // Nobody was connected before this stone, and only its chain changed.
-        let connected = [sides & GOAL[0] == GOAL[0], sides & GOAL[1] == GOAL[1]];
-        self.winner = match connected {
-            [true, true] => Some(mover),
-            [true, false] => Some(0),
-            [false, true] => Some(1),
-            [false, false] => None,
-        };
-    }
-
-    /// Reads, checks and plays a move.
-    pub fn play_text(&mut self, text: &str) -> Result<(), RuleError> {
-        let (cell, colour) = self.parse(text)?;
-        if self.to_move().is_none() {
-            return Err(RuleError("the game is over: no more moves".into()));
-        }
-        if self.chains.colour(cell) != EMPTY {
-            return Err(RuleError(format!(
-                "{} is taken: place your stone on an empty cell",
-                self.grid.name(cell)
-            )));
-        }
-        self.apply(action(cell, colour));
-        Ok(())
-    }
-
-    /// The seat leaves: the other seat wins. Refused once the game is over.
-    pub fn leave(&mut self, seat: usize, how: Leaving) -> Result<(), RuleError> {
-        if seat > 1 {
-            return Err(RuleError(format!(
-                "Chameleon has seats 0 and 1, not {seat}"
-            )));
-        }
-        if self.winner.is_some() {
-            return Err(RuleError("the game is already over".into()));
-        }
-        self.left = Some(Left { seat, how });
-        self.winner = Some(1 - seat);
-        Ok(())
-    }
-
-    /// The canonical text of an action: `b:c3`.
-    pub fn action_name(&self, action: u16) -> String {
-        let colour = if action.is_multiple_of(2) { 'b' } else { 'w' };
-        format!("{colour}:{}", self.grid.name(action as usize / 2))
-    }
-
-    /// The legal actions: both colours on every empty cell.
-    pub fn legal(&self, out: &mut Vec<u32>) {
-        out.clear();
-        if self.to_move().is_none() {
-            return;
-        }
-        for cell in self.chains.empty_cells() {
-            out.push(2 * cell as u32);
-            out.push(2 * cell as u32 + 1);
-        }
-    }
-
-    /// Random moves to the end; `pick(n)` chooses among the (empty cell, colour) pairs in a private
-    /// order. Returns the number of moves played.
-    pub fn playout(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> u32 {
-        if self.to_move().is_none() {
-            return 0;
-        }
-        let mut empty: Vec<u16> = self.chains.empty_cells().map(|c| c as u16).collect();
-        let mut played = 0;
-        while self.winner.is_none() && !empty.is_empty() {
-            let k = pick(2 * empty.len());
-            let cell = empty.swap_remove(k / 2);
-            self.apply(action(cell as usize, (k % 2) as u8 + 1));
-            played += 1;
-        }
-        played
+        Ok(Move { colour, c, r })
     }
 
     /// The search's playout: random actions to the end, drawn exactly as the search's generic loop
-    /// draws them from [`ChameleonGame::legal`]'s list (`pick` of twice the empty cells; the pick's
+    /// draws them from [`Rules::legal`]'s list (`pick` of twice the empty cells; the pick's
     /// half is the rank of the cell in index order, its parity the colour), without listing the cells
     /// again every ply. Pushes each action and its seat onto `played` when given.
     pub fn search_playout(
@@ -208,7 +151,7 @@ impl ChameleonGame {
         mut played: Option<&mut Vec<(usize, u32)>>,
     ) {
         let mut empty = Empties::of(&self.chains);
-        while let Some(seat) = self.to_move() {
+        while let Some(seat) = self.seat_to_move() {
             if empty.is_empty() {
                 break;
             }
@@ -218,66 +161,93 @@ impl ChameleonGame {
             if let Some(p) = played.as_deref_mut() {
                 p.push((seat, u32::from(a)));
             }
-            self.apply(a);
+            self.apply_action(a);
         }
-    }
-
-    /// The state document.
-    pub(super) fn to_doc(&self) -> Doc {
-        Doc {
-            game: "chameleon".into(),
-            size: self.size,
-            moves: self.actions.iter().map(|&a| self.action_name(a)).collect(),
-            left: self.left,
-        }
-    }
-
-    /// The game a state document describes, its moves replayed and checked.
-    pub(super) fn from_doc(doc: &Doc) -> Result<ChameleonGame, RuleError> {
-        if doc.game != "chameleon" {
-            return Err(RuleError(format!(
-                "this state is a {} game, not chameleon",
-                doc.game
-            )));
-        }
-        if !(2..=19).contains(&doc.size) {
-            return Err(RuleError(format!("size {} is not 2 to 19", doc.size)));
-        }
-        let mut g = ChameleonGame::new(doc.size);
-        for (i, m) in doc.moves.iter().enumerate() {
-            g.play_text(m)
-                .map_err(|e| RuleError(format!("move {} ({m}) of the state: {e}", i + 1)))?;
-        }
-        if let Some(l) = doc.left {
-            g.leave(l.seat, l.how)?;
-        }
-        Ok(g)
     }
 }
 
-impl Alternating for ChameleonGame {
-    fn actions(&self) -> &[u16] {
-        &self.actions
+impl Rules for Position {
+    type Move = Move;
+    const GAME: &'static str = "chameleon";
+
+    fn start(options: &[GameOption], players: usize) -> Result<Position, RuleError> {
+        if players != 2 {
+            return Err(RuleError(format!(
+                "Chameleon is a game for 2 players, not {players}"
+            )));
+        }
+        Ok(Position::new(super::size_from_options(options)?))
     }
-    fn winner(&self) -> Option<usize> {
-        self.winner
+    fn options(&self) -> Vec<GameOption> {
+        vec![GameOption::with_value("size", &self.size.to_string())]
     }
-    fn left(&self) -> Option<Left> {
-        self.left
+    fn seat_names(&self) -> Vec<String> {
+        super::view::SEATS.iter().map(|s| s.to_string()).collect()
     }
-    fn action_name(&self, action: u16) -> String {
-        ChameleonGame::action_name(self, action)
+    fn to_move(&self) -> usize {
+        self.played as usize % 2
     }
-    fn legal(&self, out: &mut Vec<u32>) {
-        ChameleonGame::legal(self, out)
+    fn outcome(&self) -> Option<Outcome> {
+        self.winner.map(Outcome::Winner)
     }
-    fn apply(&mut self, action: u16) {
-        ChameleonGame::apply(self, action)
+    /// Both colours on every empty cell.
+    fn legal(&self, out: &mut Vec<Move>) {
+        out.clear();
+        if self.winner.is_some() {
+            return;
+        }
+        for cell in self.chains.empty_cells() {
+            let (c, r) = self.grid.coords(cell);
+            out.push(Move { colour: BLACK, c, r });
+            out.push(Move { colour: WHITE, c, r });
+        }
     }
-    fn leave(&mut self, seat: usize, how: Leaving) -> Result<(), RuleError> {
-        ChameleonGame::leave(self, seat, how)
+    fn check(&self, mv: Move) -> Result<(), RuleError> {
+        let cell = self.grid.cell(mv.c, mv.r).ok_or_else(|| {
+            RuleError(format!(
+                "{}; a move is like b:c3 or w:c3",
+                CellError::OffBoard(write_coords(mv.c, mv.r))
+            ))
+        })?;
+        if self.chains.colour(cell) != EMPTY {
+            return Err(RuleError(format!(
+                "{} is taken: place your stone on an empty cell",
+                self.grid.name(cell)
+            )));
+        }
+        Ok(())
     }
-    fn restart(&self) -> ChameleonGame {
-        ChameleonGame::new(self.size)
+    fn apply(&mut self, mv: Move) -> u32 {
+        let action = self.action_here(mv) as u16;
+        self.apply_action(action);
+        0
+    }
+    fn read(text: &str) -> Result<Move, RuleError> {
+        Position::parse(text)
+    }
+    /// `b:c3`.
+    fn write(mv: Move) -> String {
+        let colour = if mv.colour == BLACK { 'b' } else { 'w' };
+        format!("{colour}:{}", write_coords(mv.c, mv.r))
+    }
+    fn no_draw(&self) -> Option<RuleError> {
+        Some(RuleError(
+            "Chameleon has no draws: every game ends with a winner (resign to end it early)".into(),
+        ))
+    }
+    fn action_space(&self) -> u32 {
+        2 * self.grid.len() as u32
+    }
+    fn action_here(&self, mv: Move) -> u32 {
+        let cell = self.grid.cell(mv.c, mv.r).expect("a legal move's cell");
+        u32::from(action(cell, mv.colour))
+    }
+    fn move_here(&self, action: u32) -> Move {
+        let (c, r) = self.grid.coords(action as usize / 2);
+        Move {
+            colour: (action % 2) as u8 + 1,
+            c,
+            r,
+        }
     }
 }

@@ -2,7 +2,8 @@
 //! neighbours, but the mover places a stone of either colour, and a seat wins with a chain of one
 //! colour, either colour, joining its edges.
 //!
-//! [`game::ChameleonGame`] is the engine on [`crate::games::hexgrid`]'s rhombus; [`view`] draws it.
+//! [`game::Position`] is the position and its rules on [`crate::games::hexgrid`]'s rhombus,
+//! [`ChameleonGame`] its game (the move record of [`crate::games::matchplay`]); [`view`] draws it.
 
 pub mod game;
 pub mod view;
@@ -12,9 +13,9 @@ mod tests;
 
 use super::hex::game::GOAL;
 use super::hex::options::{DEFAULT_SIZE, read_size};
-use super::hexgrid::turns::{self, Leaving};
-use super::{GameOption, GameRules, GameState, MoveRecord, RuleError, Status};
-pub use game::ChameleonGame;
+use super::matchplay::{Rules, Search, View};
+use super::{GameOption, GameRules, GameState, RuleError};
+pub use game::{ChameleonGame, Position};
 
 /// The game type Chameleon, as the server's registry lists it.
 pub struct Chameleon;
@@ -63,96 +64,45 @@ impl GameRules for Chameleon {
         players: usize,
         _seed: u64,
     ) -> Result<Box<dyn GameState>, RuleError> {
-        if players != 2 {
-            return Err(RuleError(format!(
-                "Chameleon is a game for 2 players, not {players}"
-            )));
-        }
-        Ok(Box::new(ChameleonGame::new(size_from_options(options)?)))
+        Ok(Box::new(ChameleonGame::new(options, players)?))
     }
     fn load(&self, json: &str) -> Result<Box<dyn GameState>, RuleError> {
-        let doc: game::Doc = serde_json::from_str(json)
-            .map_err(|e| RuleError(format!("not a Chameleon state document: {e}")))?;
-        Ok(Box::new(ChameleonGame::from_doc(&doc)?))
+        Ok(Box::new(ChameleonGame::load(json)?))
     }
     fn read_move(&self, mv: &str) -> Result<(), RuleError> {
-        ChameleonGame::new(super::hex::options::MAX_SIZE)
-            .parse(mv)
-            .map(|_| ())
+        Position::read(mv).map(|_| ())
     }
 }
 
-impl GameState for ChameleonGame {
-    fn to_json(&self) -> String {
-        serde_json::to_string(&self.to_doc()).expect("a Chameleon document serializes")
+impl View for Position {
+    fn ascii(game: &ChameleonGame) -> String {
+        view::render(game)
     }
-    fn clone_box(&self) -> Box<dyn GameState> {
-        Box::new(self.clone())
-    }
-    fn status(&self) -> Status {
-        turns::status(self)
-    }
-    fn seat_names(&self) -> Vec<String> {
-        view::SEATS.iter().map(|s| s.to_string()).collect()
-    }
-    fn status_seat(&self, seat: usize) -> String {
-        seat.to_string()
-    }
-    fn move_number(&self) -> u32 {
-        turns::entries(self) as u32 + 1
-    }
-    fn moves(&self) -> Vec<MoveRecord> {
-        turns::records(self)
-    }
-    fn options_summary(&self) -> String {
-        format!("-size={}", self.size())
-    }
-    fn legal_moves(&self) -> Vec<String> {
-        let mut ids = Vec::new();
-        self.legal(&mut ids);
-        let mut out: Vec<String> = ids.iter().map(|&a| self.action_name(a as u16)).collect();
-        out.sort();
-        out
-    }
-    fn play(&mut self, mv: &str) -> Result<(), RuleError> {
-        self.play_text(mv)
-    }
-    fn resign(&mut self, seat: usize) -> Result<(), RuleError> {
-        self.leave(seat, Leaving::Resign)
-    }
-    fn forfeit(&mut self, seat: usize) -> Result<(), RuleError> {
-        self.leave(seat, Leaving::Forfeit)
-    }
-    fn agree_draw(&mut self) -> Result<(), RuleError> {
-        Err(RuleError(
-            "Chameleon has no draws: every game ends with a winner (resign to end it early)".into(),
-        ))
-    }
-    fn at_move(&self, n: u32) -> Result<Box<dyn GameState>, RuleError> {
-        Ok(Box::new(turns::at_move(self, n)?))
-    }
-    fn board_view(&self) -> crate::games::Board {
-        view::board_view(self)
-    }
-    fn render(&self) -> String {
-        view::render(self)
-    }
-    fn paint(&self, p: &mut dyn crate::picture::Painter) -> bool {
-        view::paint(self, p);
+    fn paint(game: &ChameleonGame, p: &mut dyn crate::picture::Painter) -> bool {
+        view::paint(game, p);
         true
     }
-    fn perft(&self, depth: u32) -> u64 {
-        turns::perft(self, depth)
+    fn status_seat(seat: usize) -> Option<String> {
+        Some(seat.to_string())
     }
-    fn random_playout(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> u32 {
-        self.playout(pick)
+    fn board_view(game: &ChameleonGame) -> Option<crate::games::Board> {
+        Some(view::board_view(game))
     }
-    fn search_playout(
+    fn example_moves(game: &ChameleonGame) -> Option<Vec<String>> {
+        // One stone of each colour, so the player sees that either may be placed.
+        let mut moves = Vec::new();
+        game.legal(&mut moves);
+        Some(moves.into_iter().take(2).map(Position::write).collect())
+    }
+}
+
+impl Search for Position {
+    fn playout(
         &mut self,
         pick: &mut dyn FnMut(usize) -> usize,
         played: Option<&mut Vec<(usize, u32)>>,
     ) -> bool {
-        ChameleonGame::search_playout(self, pick, played);
+        self.search_playout(pick, played);
         true
     }
     fn may_win_at_once(&self, action: u32) -> bool {
@@ -161,27 +111,6 @@ impl GameState for ChameleonGame {
         let (cell, colour) = (action as usize / 2, (action % 2) as u8 + 1);
         let sides = self.chains().sides_if_placed(self.grid(), cell, colour);
         sides & GOAL[0] == GOAL[0] || sides & GOAL[1] == GOAL[1]
-    }
-    fn action_space(&self) -> u32 {
-        2 * self.grid().len() as u32
-    }
-    fn legal_actions(&self, out: &mut Vec<u32>) {
-        self.legal(out);
-    }
-    fn apply_action(&mut self, action: u32) {
-        self.apply(action as u16);
-    }
-    fn action_text(&self, action: u32) -> String {
-        self.action_name(action as u16)
-    }
-    fn example_moves(&self) -> Vec<String> {
-        // One stone of each colour, so the player sees that either may be placed.
-        let mut ids = Vec::new();
-        self.legal(&mut ids);
-        ids.iter()
-            .take(2)
-            .map(|&a| self.action_name(a as u16))
-            .collect()
     }
 }
 

@@ -1,10 +1,10 @@
 //! Chameleon's rules, case by case as `chameleon-rules.md` decides them, and its perft table.
 
 use super::*;
-use crate::games::{GameOption, Outcome};
+use crate::games::{GameOption, Outcome, Status};
 
 fn new(size: u8) -> ChameleonGame {
-    ChameleonGame::new(size)
+    ChameleonGame::from_position(Position::new(size))
 }
 
 fn played(size: u8, moves: &[&str]) -> ChameleonGame {
@@ -30,7 +30,7 @@ fn perft_row(size: u8, want: &[u64]) {
     let g = new(size);
     for (d, &n) in want.iter().enumerate() {
         assert_eq!(
-            turns::perft(&g, d as u32 + 1),
+            g.perft(d as u32 + 1),
             n,
             "size {size} depth {}",
             d + 1
@@ -215,4 +215,42 @@ fn board_text_picture_and_example_lines() {
     let png = g.png().unwrap().unwrap();
     assert!(png.starts_with(b"\x89PNG"));
     assert_eq!(g.board_view().cells.len(), 121);
+}
+
+/// The documents pbem 8096aec stored (scripts/match-fixtures.sh): each loads with its moves and
+/// result, and writes itself in today's shape, which loads the same.
+#[test]
+fn documents_stored_by_8096aec_load() {
+    for (doc, moves, status) in [
+        (
+            include_str!("../../../tests/documents/8096aec/chameleon-mid.json"),
+            &["b:c3", "w:b2", "w:d4"][..],
+            Status::ToMove(1),
+        ),
+        (
+            include_str!("../../../tests/documents/8096aec/chameleon-resigned.json"),
+            &["b:c3", "w:b2", "w:d4", "resign"],
+            Status::Over(Outcome::Winner(0)),
+        ),
+        (
+            include_str!("../../../tests/documents/8096aec/chameleon-forfeit.json"),
+            &["b:c3", "w:b2", "w:d4", "forfeit"],
+            Status::Over(Outcome::Winner(0)),
+        ),
+        (
+            include_str!("../../../tests/documents/8096aec/chameleon-finished.json"),
+            &[
+                "b:b5", "b:c5", "w:e2", "w:a1", "b:d2", "w:b4", "w:a5", "w:d3", "b:e3", "w:c3",
+            ],
+            Status::Over(Outcome::Winner(1)),
+        ),
+    ] {
+        let g = Chameleon.load(doc).unwrap_or_else(|e| panic!("{doc}: {e}"));
+        let texts: Vec<String> = g.moves().into_iter().map(|m| m.text).collect();
+        assert_eq!(texts, moves, "{doc}");
+        assert_eq!(g.status(), status, "{doc}");
+        let again = Chameleon.load(&g.to_json()).unwrap();
+        assert_eq!(again.moves(), g.moves());
+        assert_eq!(again.status(), g.status());
+    }
 }

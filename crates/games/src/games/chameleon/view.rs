@@ -5,8 +5,9 @@
 use super::game::{BLACK, ChameleonGame, WHITE};
 use crate::games::Status;
 use crate::games::board::{Board, Cell, LastMove, Mark, SideInfo, Spot};
-use crate::games::hexgrid::turns::{self, Alternating, Leaving};
+use crate::games::GameState;
 use crate::games::hexgrid::{EMPTY, draw};
+use crate::games::matchplay::Leave as Leaving;
 
 /// The seats' names: seat 0 joins top and bottom, seat 1 left and right.
 pub const SEATS: [&str; 2] = ["Vertical", "Horizontal"];
@@ -20,7 +21,7 @@ fn glyph(colour: u8) -> char {
 }
 
 fn last_cell(g: &ChameleonGame) -> Option<usize> {
-    g.actions().last().map(|&a| a as usize / 2)
+    g.last_action().map(|a| a as usize / 2)
 }
 
 fn edges(g: &ChameleonGame, seat: usize) -> String {
@@ -34,7 +35,7 @@ fn edges(g: &ChameleonGame, seat: usize) -> String {
 
 /// One line: whose turn, or who won and how.
 pub fn status_line(g: &ChameleonGame) -> String {
-    match (turns::status(g), g.left()) {
+    match (g.status(), g.left()) {
         (Status::ToMove(s), _) => format!("{} (seat {s}) to move", SEATS[s]),
         (Status::Over(_), Some(l)) => format!(
             "{} wins: {} {}",
@@ -137,7 +138,7 @@ pub fn board_view(g: &ChameleonGame) -> Board {
         };
     }
     b.status = status_line(g);
-    b.last_move = turns::records(g).into_iter().last().map(|m| LastMove {
+    b.last_move = g.moves().into_iter().last().map(|m| LastMove {
         seat: m.seat,
         to: last
             .filter(|_| m.text != "resign" && m.text != "forfeit")

@@ -1,12 +1,11 @@
-//! One Hex game: the stones and chains on the rhombus, the move list, and the rules of `hex-rules.md`
-//! sections 4 to 7 (placing, the swap, the end).
+//! One Hex position: the stones and chains on the rhombus, and the rules of `hex-rules.md` sections 4
+//! to 7 (placing, the swap, the end). The move list is [`crate::games::matchplay::Match`]'s.
 
-use serde::{Deserialize, Serialize};
-
-use super::options::Config;
-use crate::games::RuleError;
-use crate::games::hexgrid::turns::{self, Alternating};
-use crate::games::hexgrid::{BOTTOM, Chains, EMPTY, Grid, LEFT, RIGHT, Sides, TOP};
+use super::options::{Config, MAX_SIZE};
+use crate::games::hexgrid::{BOTTOM, CellError, Chains, EMPTY, Grid, LEFT, RIGHT, Sides, TOP};
+use crate::games::hexgrid::{parse_coords, write_coords};
+use crate::games::matchplay::{Match, Rules};
+use crate::games::{GameOption, Outcome, RuleError};
 
 /// Black's stones (seat 0) in [`Chains`].
 pub const BLACK: u8 = 1;
@@ -16,51 +15,50 @@ pub const WHITE: u8 = 2;
 /// The sides each seat joins: Black top and bottom, White left and right.
 pub const GOAL: [Sides; 2] = [TOP | BOTTOM, LEFT | RIGHT];
 
-/// A move as read: a stone on a cell, or the swap.
+/// A move as read: a stone on a cell `(column, row)` (both from 1), or the swap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Move {
-    /// A stone of the mover's colour on this cell index.
-    Stone(usize),
+    /// A stone of the mover's colour on this cell.
+    Stone(u8, u8),
     /// The swap of section 5.
     Swap,
 }
 
-pub use crate::games::hexgrid::turns::{Leaving, Left};
+pub use crate::games::matchplay::{Leave as Leaving, Left};
 
-/// One Hex game.
+/// One Hex game: the record of [`Position`]s.
+pub type HexGame = Match<Position>;
+
+/// One Hex position.
 #[derive(Debug, Clone)]
-pub struct HexGame {
+pub struct Position {
     cfg: Config,
     grid: &'static Grid,
     chains: Chains,
-    /// The board moves so far as action ids (a cell index, or [`HexGame::swap_id`]).
-    actions: Vec<u16>,
+    /// The number of moves played.
+    played: u16,
+    /// The first stone's cell (the swap mirrors it).
+    first: Option<u16>,
+    /// The last action (a cell index, or [`Position::swap_id`]), which the playouts answer.
+    last: Option<u16>,
+    /// Move 2 was the swap.
+    swapped: bool,
     winner: Option<usize>,
-    left: Option<Left>,
 }
 
-/// The state document (`to_json` / `load`): the options and the move list, replayed on load.
-#[derive(Serialize, Deserialize)]
-pub(super) struct Doc {
-    pub(super) game: String,
-    pub(super) size: u8,
-    pub(super) swap: bool,
-    pub(super) moves: Vec<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(super) left: Option<Left>,
-}
-
-impl HexGame {
-    /// A new game with these options.
-    pub fn new(cfg: Config) -> HexGame {
+impl Position {
+    /// The start of a game with these options.
+    pub fn new(cfg: Config) -> Position {
         let grid = Grid::rhombus(cfg.size);
-        HexGame {
+        Position {
             cfg,
             grid,
             chains: Chains::new(grid),
-            actions: Vec::with_capacity(grid.len() + 1),
+            played: 0,
+            first: None,
+            last: None,
+            swapped: false,
             winner: None,
-            left: None,
         }
     }
 
@@ -84,16 +82,21 @@ impl HexGame {
         self.grid.len() as u16
     }
 
-    /// The seat to move, `None` once the game is over.
+    /// The seat whose turn it is by the count of moves (whether or not the game is over).
     #[inline]
-    pub fn to_move(&self) -> Option<usize> {
-        turns::to_move(self)
+    pub fn mover(&self) -> usize {
+        self.played as usize % 2
+    }
+
+    /// The last action played, if any.
+    pub fn last_action(&self) -> Option<u16> {
+        self.last
     }
 
     /// True when the swap is legal now: `-swap`, and this is move 2 of a game still going.
     #[inline]
     pub fn swap_legal(&self) -> bool {
-        self.cfg.swap && self.actions.len() == 1 && self.winner.is_none()
+        self.cfg.swap && self.played == 1 && self.winner.is_none()
     }
 
     /// The mirror of a cell in the long diagonal: `(c, r)` → `(r, c)`.
@@ -104,79 +107,28 @@ impl HexGame {
 
     /// Where the swapped stone stood, when move 2 was the swap: `(black's cell, white's cell)`.
     pub fn swapped(&self) -> Option<(usize, usize)> {
-        if self.actions.get(1) != Some(&self.swap_id()) {
-            return None;
-        }
-        let from = self.actions[0] as usize;
+        let from = self.first.filter(|_| self.swapped)? as usize;
         Some((from, self.mirror(from)))
     }
 
-    /// Reads a move (white space deleted, either case) without checking it is legal here.
-    pub fn parse(&self, text: &str) -> Result<Move, RuleError> {
-        let word: String = text
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .flat_map(char::to_lowercase)
-            .collect();
-        match word.as_str() {
-            "swap" => Ok(Move::Swap),
-            "resign" => Err(RuleError(
-                "resign is not a move: send hex resign <board> <userid> <password> to resign"
-                    .into(),
-            )),
-            "pass" => Err(RuleError(
-                "there is no pass in Hex: place a stone on an empty cell, like c3".into(),
-            )),
-            _ => self
-                .grid
-                .parse(&word)
-                .map(Move::Stone)
-                .map_err(|e| RuleError(format!("{e}; a move is a cell like c3, or swap"))),
-        }
-    }
-
-    /// Checks a move against the position; the error says why it is illegal.
-    pub fn check(&self, mv: Move) -> Result<(), RuleError> {
-        if self.to_move().is_none() {
-            return Err(RuleError("the game is over: no more moves".into()));
-        }
-        match mv {
-            Move::Stone(cell) => match self.chains.colour(cell) {
-                EMPTY => Ok(()),
-                colour => Err(RuleError(format!(
-                    "{} is taken (a {} stone stands there): place your stone on an empty cell",
-                    self.grid.name(cell),
-                    if colour == BLACK { "black" } else { "white" }
-                ))),
-            },
-            Move::Swap if self.swap_legal() => Ok(()),
-            Move::Swap if !self.cfg.swap => Err(RuleError(
-                "this game is played with -no_swap: there is no swap; place a stone".into(),
-            )),
-            Move::Swap if self.actions.is_empty() => Err(RuleError(
-                "the swap is White's first move (move 2), after Black's first stone; Black places a stone first"
-                    .into(),
-            )),
-            Move::Swap => Err(RuleError(format!(
-                "the swap is legal only as move 2; this is move {}: place a stone",
-                self.actions.len() + 1
-            ))),
-        }
-    }
-
-    /// Plays a legal action (a cell index or [`HexGame::swap_id`]) and decides the end.
+    /// Plays a legal action (a cell index or [`Position::swap_id`]) and decides the end.
     #[inline]
-    pub fn apply(&mut self, action: u16) {
-        let seat = self.actions.len() % 2;
-        self.actions.push(action);
+    pub fn apply_action(&mut self, action: u16) {
+        let seat = self.mover();
+        self.played += 1;
+        self.last = Some(action);
         if action == self.swap_id() {
-            let white = self.mirror(self.actions[0] as usize);
+            self.swapped = true;
+            let white = self.mirror(self.first.expect("the swap follows a stone") as usize);
             self.chains = Chains::new(self.grid);
             let sides = self.chains.place(self.grid, white, WHITE);
             if sides & GOAL[1] == GOAL[1] {
                 self.winner = Some(1);
             }
             return;
+        }
+        if self.first.is_none() {
+            self.first = Some(action);
         }
         let colour = if seat == 0 { BLACK } else { WHITE };
         let sides = self.chains.place(self.grid, action as usize, colour);
@@ -191,7 +143,7 @@ impl HexGame {
         if action == u32::from(self.swap_id()) {
             return true;
         }
-        let seat = self.actions.len() % 2;
+        let seat = self.mover();
         let colour = if seat == 0 { BLACK } else { WHITE };
         let sides = self
             .chains
@@ -199,43 +151,10 @@ impl HexGame {
         sides & GOAL[seat] == GOAL[seat]
     }
 
-    /// Reads, checks and plays a move.
-    pub fn play_text(&mut self, text: &str) -> Result<(), RuleError> {
-        let mv = self.parse(text)?;
-        self.check(mv)?;
-        self.apply(match mv {
-            Move::Stone(cell) => cell as u16,
-            Move::Swap => self.swap_id(),
-        });
-        Ok(())
-    }
-
-    /// The seat leaves: the other seat wins. Refused once the game is over.
-    pub fn leave(&mut self, seat: usize, how: Leaving) -> Result<(), RuleError> {
-        if seat > 1 {
-            return Err(RuleError(format!("Hex has seats 0 and 1, not {seat}")));
-        }
-        if self.winner.is_some() {
-            return Err(RuleError("the game is already over".into()));
-        }
-        self.left = Some(Left { seat, how });
-        self.winner = Some(1 - seat);
-        Ok(())
-    }
-
-    /// The canonical text of an action.
-    pub fn action_name(&self, action: u16) -> String {
-        if action == self.swap_id() {
-            "swap".into()
-        } else {
-            self.grid.name(action as usize)
-        }
-    }
-
     /// The legal actions, cells in index order then the swap.
-    pub fn legal(&self, out: &mut Vec<u32>) {
+    pub fn legal_actions(&self, out: &mut Vec<u32>) {
         out.clear();
-        if self.to_move().is_none() {
+        if self.winner.is_some() {
             return;
         }
         out.extend(self.chains.empty_cells().map(|c| c as u32));
@@ -244,93 +163,154 @@ impl HexGame {
         }
     }
 
-    /// Random moves to the end; `pick(n)` chooses among the empty cells in a private order, the swap
-    /// (when legal) being choice `n - 1`. Returns the number of moves played.
-    pub fn playout(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> u32 {
-        if self.to_move().is_none() {
-            return 0;
-        }
-        let mut empty: Vec<u16> = self.chains.empty_cells().map(|c| c as u16).collect();
-        let mut played = 0;
-        while self.winner.is_none() {
-            let swap = self.swap_legal();
-            let n = empty.len() + usize::from(swap);
-            if n == 0 {
-                break;
-            }
-            let k = pick(n);
-            if k == empty.len() {
-                self.apply(self.swap_id());
-                empty = self.chains.empty_cells().map(|c| c as u16).collect();
-            } else {
-                let cell = empty.swap_remove(k);
-                self.apply(cell);
-            }
-            played += 1;
-        }
-        played
-    }
-
-    /// The state document.
-    pub(super) fn to_doc(&self) -> Doc {
-        Doc {
-            game: "hex".into(),
-            size: self.cfg.size,
-            swap: self.cfg.swap,
-            moves: self.actions.iter().map(|&a| self.action_name(a)).collect(),
-            left: self.left,
-        }
-    }
-
-    /// The game a state document describes, its moves replayed and checked.
-    pub(super) fn from_doc(doc: &Doc) -> Result<HexGame, RuleError> {
-        if doc.game != "hex" {
-            return Err(RuleError(format!(
-                "this state is a {} game, not hex",
-                doc.game
-            )));
-        }
-        if !(super::options::MIN_SIZE..=super::options::MAX_SIZE).contains(&doc.size) {
-            return Err(RuleError(format!("size {} is not 2 to 19", doc.size)));
-        }
-        let mut g = HexGame::new(Config {
-            size: doc.size,
-            swap: doc.swap,
-        });
-        for (i, m) in doc.moves.iter().enumerate() {
-            g.play_text(m)
-                .map_err(|e| RuleError(format!("move {} ({m}) of the state: {e}", i + 1)))?;
-        }
-        if let Some(l) = doc.left {
-            g.leave(l.seat, l.how)?;
-        }
-        Ok(g)
+    /// The cell of a move's stone on this board.
+    fn cell(&self, c: u8, r: u8) -> Result<usize, RuleError> {
+        self.grid.cell(c, r).ok_or_else(|| {
+            RuleError(format!(
+                "{}; a move is a cell like c3, or swap",
+                CellError::OffBoard(write_coords(c, r))
+            ))
+        })
     }
 }
 
-impl Alternating for HexGame {
-    fn actions(&self) -> &[u16] {
-        &self.actions
+impl Rules for Position {
+    type Move = Move;
+    const GAME: &'static str = "hex";
+
+    fn start(options: &[GameOption], players: usize) -> Result<Position, RuleError> {
+        if players != 2 {
+            return Err(RuleError(format!(
+                "Hex is a game for 2 players, not {players}"
+            )));
+        }
+        Ok(Position::new(Config::from_options(options)?))
     }
-    fn winner(&self) -> Option<usize> {
-        self.winner
+    fn options(&self) -> Vec<GameOption> {
+        vec![
+            GameOption::with_value("size", &self.cfg.size.to_string()),
+            GameOption::flag(if self.cfg.swap { "swap" } else { "no_swap" }),
+        ]
     }
-    fn left(&self) -> Option<Left> {
-        self.left
+    fn seat_names(&self) -> Vec<String> {
+        vec!["Black".into(), "White".into()]
     }
-    fn action_name(&self, action: u16) -> String {
-        HexGame::action_name(self, action)
+    fn to_move(&self) -> usize {
+        self.mover()
     }
-    fn legal(&self, out: &mut Vec<u32>) {
-        HexGame::legal(self, out)
+    fn outcome(&self) -> Option<Outcome> {
+        self.winner.map(Outcome::Winner)
     }
-    fn apply(&mut self, action: u16) {
-        HexGame::apply(self, action)
+    fn legal(&self, out: &mut Vec<Move>) {
+        out.clear();
+        if self.winner.is_some() {
+            return;
+        }
+        out.extend(self.chains.empty_cells().map(|c| {
+            let (c, r) = self.grid.coords(c);
+            Move::Stone(c, r)
+        }));
+        if self.swap_legal() {
+            out.push(Move::Swap);
+        }
     }
-    fn leave(&mut self, seat: usize, how: Leaving) -> Result<(), RuleError> {
-        HexGame::leave(self, seat, how)
+    fn check(&self, mv: Move) -> Result<(), RuleError> {
+        match mv {
+            Move::Stone(c, r) => {
+                let cell = self.cell(c, r)?;
+                match self.chains.colour(cell) {
+                    EMPTY => Ok(()),
+                    colour => Err(RuleError(format!(
+                        "{} is taken (a {} stone stands there): place your stone on an empty cell",
+                        self.grid.name(cell),
+                        if colour == BLACK { "black" } else { "white" }
+                    ))),
+                }
+            }
+            Move::Swap if self.swap_legal() => Ok(()),
+            Move::Swap if !self.cfg.swap => Err(RuleError(
+                "this game is played with -no_swap: there is no swap; place a stone".into(),
+            )),
+            Move::Swap if self.played == 0 => Err(RuleError(
+                "the swap is White's first move (move 2), after Black's first stone; Black places a stone first"
+                    .into(),
+            )),
+            Move::Swap => Err(RuleError(format!(
+                "the swap is legal only as move 2; this is move {}: place a stone",
+                self.played + 1
+            ))),
+        }
     }
-    fn restart(&self) -> HexGame {
-        HexGame::new(self.cfg)
+    fn apply(&mut self, mv: Move) -> u32 {
+        let action = self.action_here(mv) as u16;
+        self.apply_action(action);
+        0
     }
+    /// White space deleted, either case; a cell off every board (beyond 19) is refused here, one
+    /// off this board by [`Rules::check`].
+    fn read(text: &str) -> Result<Move, RuleError> {
+        let word: String = text
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .flat_map(char::to_lowercase)
+            .collect();
+        match word.as_str() {
+            "swap" => Ok(Move::Swap),
+            "resign" => Err(RuleError(
+                "resign is not a move: send hex resign <board> <userid> <password> to resign"
+                    .into(),
+            )),
+            "pass" => Err(RuleError(
+                "there is no pass in Hex: place a stone on an empty cell, like c3".into(),
+            )),
+            _ => read_cell(&word, MAX_SIZE)
+                .map(|(c, r)| Move::Stone(c, r))
+                .map_err(|e| RuleError(format!("{e}; a move is a cell like c3, or swap"))),
+        }
+    }
+    fn write(mv: Move) -> String {
+        match mv {
+            Move::Stone(c, r) => write_coords(c, r),
+            Move::Swap => "swap".into(),
+        }
+    }
+    fn no_draw(&self) -> Option<RuleError> {
+        Some(RuleError(
+            "Hex has no draws: every game ends with a winner (resign to end it early)".into(),
+        ))
+    }
+    /// Documents before issue 36 wrote the swap's option as `"swap": true` or `false`.
+    fn upgrade(doc: &mut serde_json::Map<String, serde_json::Value>) -> Result<(), RuleError> {
+        if doc.get("swap") == Some(&serde_json::Value::Bool(false)) {
+            doc.remove("swap");
+            doc.insert("no_swap".into(), serde_json::Value::Bool(true));
+        }
+        Ok(())
+    }
+    fn action_space(&self) -> u32 {
+        u32::from(self.swap_id()) + 1
+    }
+    fn action_here(&self, mv: Move) -> u32 {
+        match mv {
+            Move::Stone(c, r) => self.grid.cell(c, r).expect("a legal move's cell") as u32,
+            Move::Swap => u32::from(self.swap_id()),
+        }
+    }
+    fn move_here(&self, action: u32) -> Move {
+        if action == u32::from(self.swap_id()) {
+            return Move::Swap;
+        }
+        let (c, r) = self.grid.coords(action as usize);
+        Move::Stone(c, r)
+    }
+}
+
+/// Reads a cell name to `(column, row)` for a board of at most `max` columns and rows; a cell
+/// beyond is off every board.
+pub(crate) fn read_cell(word: &str, max: u8) -> Result<(u8, u8), CellError> {
+    let (c, r) = parse_coords(word)?;
+    if c > u32::from(max) || r > u32::from(max) {
+        return Err(CellError::OffBoard(format!("{}{r}", (b'a' + c as u8 - 1) as char)));
+    }
+    Ok((c as u8, r as u8))
 }

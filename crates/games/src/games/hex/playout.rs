@@ -2,12 +2,12 @@
 //! intruded into is saved (the rule, and why, in [`crate::games::hexgrid::bridges`]); here, the
 //! rhombus's geometry round a cell and the playout loop.
 
-use super::game::HexGame;
+use super::game::Position;
 use crate::games::hexgrid::bridges::{self, Spot};
-use crate::games::hexgrid::turns::Alternating;
+use crate::games::matchplay::Rules;
 use crate::games::hexgrid::{BOTTOM, LEFT, RIGHT, TOP};
 
-impl HexGame {
+impl Position {
     /// The place `(c, r)`, `None` when it is neither a cell nor just across one side.
     fn spot(&self, c: i16, r: i16) -> Option<Spot> {
         let n = i16::from(self.config().size);
@@ -43,7 +43,7 @@ impl HexGame {
     }
 
     /// Plays the game to its end for the search: after each stone, the player to move saves a bridge
-    /// the stone intruded into ([`HexGame::bridge_reply`]); otherwise a random empty cell (or the swap,
+    /// the stone intruded into ([`Position::bridge_reply`]); otherwise a random empty cell (or the swap,
     /// when legal, as one more choice). Pushes each action and its seat onto `played` when given.
     /// Returns the number of moves played.
     pub fn bridge_playout(
@@ -56,7 +56,7 @@ impl HexGame {
         // The empty cells, and where each stands in that list (to take a saving reply out of it).
         let mut empty: Vec<u16> = Vec::with_capacity(cells);
         let mut slot: Vec<u16> = vec![u16::MAX; cells];
-        let refill = |g: &HexGame, empty: &mut Vec<u16>, slot: &mut Vec<u16>| {
+        let refill = |g: &Position, empty: &mut Vec<u16>, slot: &mut Vec<u16>| {
             empty.clear();
             for c in g.chains().empty_cells() {
                 slot[c] = empty.len() as u16;
@@ -65,13 +65,12 @@ impl HexGame {
         };
         refill(self, &mut empty, &mut slot);
         let mut last = self
-            .actions()
-            .last()
-            .copied()
+            .last_action()
             .filter(|&a| a != swap_id)
             .map(usize::from);
         let mut moves = 0;
-        while let Some(seat) = self.to_move() {
+        while self.outcome().is_none() {
+            let seat = self.mover();
             let reply = last.and_then(|x| self.bridge_reply(x, seat, pick));
             let action = match reply {
                 Some(y) => y as u16,
@@ -87,7 +86,7 @@ impl HexGame {
                 }
             };
             if action == swap_id {
-                self.apply(action);
+                self.apply_action(action);
                 refill(self, &mut empty, &mut slot);
                 last = None;
             } else {
@@ -96,7 +95,7 @@ impl HexGame {
                 if let Some(&moved) = empty.get(i) {
                     slot[moved as usize] = i as u16;
                 }
-                self.apply(action);
+                self.apply_action(action);
                 last = Some(action as usize);
             }
             if let Some(p) = played.as_deref_mut() {

@@ -1,13 +1,13 @@
 //! Hex's rules, case by case as `hex-rules.md` decides them, and its perft table.
 
 use super::*;
-use crate::games::hexgrid::turns::Alternating;
-use crate::games::{GameOption, Outcome};
+use crate::games::matchplay::Rules;
+use crate::games::{GameOption, Outcome, Status};
 use rand_core::{Rng, SeedableRng};
 
 fn new(opts: &[&str]) -> HexGame {
     let opts: Vec<GameOption> = opts.iter().map(|w| GameOption::parse(w).unwrap()).collect();
-    HexGame::new(Config::from_options(&opts).unwrap())
+    HexGame::from_position(Position::new(Config::from_options(&opts).unwrap()))
 }
 
 fn played(opts: &[&str], moves: &[&str]) -> HexGame {
@@ -33,7 +33,7 @@ fn perft_row(opts: &[&str], want: &[u64]) {
     let g = new(opts);
     for (d, &n) in want.iter().enumerate() {
         assert_eq!(
-            turns::perft(&g, d as u32 + 1),
+            g.perft(d as u32 + 1),
             n,
             "{opts:?} depth {}",
             d + 1
@@ -91,7 +91,7 @@ fn the_generic_perft_agrees_with_the_fast_one() {
             .sum()
     }
     let g = new(&["-size=3"]);
-    assert_eq!(slow(&g, 4), turns::perft(&g, 4));
+    assert_eq!(slow(&g, 4), g.perft(4));
 }
 
 #[test]
@@ -102,7 +102,7 @@ fn black_joins_top_and_bottom_and_wins() {
     assert_eq!(g.status(), Status::Over(Outcome::Winner(0)));
     assert!(g.legal_moves().is_empty());
     assert!(refused(&g, "c3").contains("over"));
-    assert_eq!(turns::perft(&g, 1), 0);
+    assert_eq!(g.perft(1), 0);
 }
 
 #[test]
@@ -372,14 +372,14 @@ fn bridge_playouts_keep_a_chain_of_bridges() {
     let mut pick = |n: usize| ((u128::from(rng.next_u64()) * n as u128) >> 64) as usize;
     let (mut saved, mut random) = (0, 0);
     for _ in 0..200 {
-        let mut h = g.clone();
+        let mut p = g.position().clone();
         let mut trail = Vec::new();
-        let n = h.bridge_playout(&mut pick, Some(&mut trail));
+        let n = p.bridge_playout(&mut pick, Some(&mut trail));
         assert_eq!(trail.len(), n as usize, "every move is reported");
-        assert!(h.winner().is_some(), "a playout ends the game");
-        saved += usize::from(h.winner() == Some(0));
+        assert!(p.outcome().is_some(), "a playout ends the game");
+        saved += usize::from(p.outcome() == Some(Outcome::Winner(0)));
         let mut h = g.clone();
-        h.playout(&mut pick);
+        h.random_playout(&mut pick);
         random += usize::from(h.winner() == Some(0));
     }
     // Measured: 198 and 119.
@@ -388,4 +388,60 @@ fn bridge_playouts_keep_a_chain_of_bridges() {
         "Black won {saved} of 200 bridge-saving playouts"
     );
     assert!(random <= 150, "Black won {random} of 200 random playouts");
+}
+
+/// The documents pbem 8096aec stored (scripts/match-fixtures.sh): each loads with its moves and
+/// result, and writes itself in today's shape, which loads the same.
+#[test]
+fn documents_stored_by_8096aec_load() {
+    let played = ["c3", "swap", "b2", "d4"];
+    for (doc, moves, status) in [
+        (
+            include_str!("../../../tests/documents/8096aec/hex-mid.json"),
+            &played[..],
+            Status::ToMove(0),
+        ),
+        (
+            include_str!("../../../tests/documents/8096aec/hex-resigned.json"),
+            &["c3", "swap", "b2", "d4", "resign"],
+            Status::Over(Outcome::Winner(0)),
+        ),
+        (
+            include_str!("../../../tests/documents/8096aec/hex-forfeit.json"),
+            &["c3", "swap", "b2", "d4", "forfeit"],
+            Status::Over(Outcome::Winner(1)),
+        ),
+        (
+            include_str!("../../../tests/documents/8096aec/hex-finished.json"),
+            &[
+                "c2", "c3", "d2", "d4", "b3", "b4", "a4", "a5", "c4", "d3", "d1", "e2",
+            ],
+            Status::Over(Outcome::Winner(1)),
+        ),
+        (
+            include_str!("../../../tests/documents/8096aec/hex-no-swap.json"),
+            &["a1", "b2", "c3"],
+            Status::ToMove(1),
+        ),
+    ] {
+        let g = Hex.load(doc).unwrap_or_else(|e| panic!("{doc}: {e}"));
+        let texts: Vec<String> = g.moves().into_iter().map(|m| m.text).collect();
+        assert_eq!(texts, moves, "{doc}");
+        assert_eq!(g.status(), status, "{doc}");
+        let again = Hex.load(&g.to_json()).unwrap();
+        assert_eq!(again.moves(), g.moves());
+        assert_eq!(again.status(), g.status());
+        assert_eq!(again.options_summary(), g.options_summary());
+    }
+    let no_swap = Hex
+        .load(include_str!("../../../tests/documents/8096aec/hex-no-swap.json"))
+        .unwrap();
+    assert_eq!(no_swap.options_summary(), "-size=4 -no_swap");
+    assert_eq!(
+        Hex.load(include_str!("../../../tests/documents/8096aec/hex-forfeit.json"))
+            .unwrap()
+            .moves()[4]
+            .seat,
+        0
+    );
 }

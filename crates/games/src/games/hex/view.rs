@@ -3,7 +3,6 @@
 
 use super::game::{BLACK, HexGame, Leaving, WHITE};
 use crate::games::board::{Board, Cell, LastMove, Mark, SideInfo, Spot};
-use crate::games::hexgrid::turns::{self, Alternating};
 use crate::games::hexgrid::{EMPTY, draw};
 use crate::games::{GameState, Status};
 
@@ -143,7 +142,7 @@ pub fn board_view(g: &HexGame) -> Board {
         };
     }
     b.status = status_line(g);
-    b.last_move = turns::records(g).into_iter().last().map(|m| LastMove {
+    b.last_move = g.moves().into_iter().last().map(|m| LastMove {
         seat: m.seat,
         to: last
             .filter(|_| m.text != "resign" && m.text != "forfeit")

@@ -15,7 +15,6 @@ pub mod bridges;
 mod chains;
 pub mod draw;
 mod empties;
-pub mod turns;
 
 pub use chains::{Chains, EMPTY};
 pub use empties::Empties;
@@ -211,6 +210,11 @@ impl Grid {
         self.cell(c as u8, r as u8)
             .ok_or_else(|| CellError::OffBoard(cell_text(c, r)))
     }
+}
+
+/// A cell's name from its `(column, row)`: `c10`.
+pub fn write_coords(c: u8, r: u8) -> String {
+    format!("{}{}", (b'a' + c - 1) as char, r)
 }
 
 fn cell_text(c: u32, r: u32) -> String {
