@@ -73,7 +73,9 @@ fn chameleon_perft_2(b: Bencher) {
 /// Whole random Y games on the default side-15 triangle with the swap; throughput counts games.
 #[divan::bench]
 fn y_playout(b: Bencher) {
-    let start = pbem::games::y::Game::new(pbem::games::y::Config::default());
+    let start = pbem::games::y::Game::from_position(pbem::games::y::Position::new(
+        pbem::games::y::Config::default(),
+    ));
     let mut pick = picker(13);
     b.counter(ItemsCount::new(GAMES)).bench_local(|| {
         let mut moves = 0;
@@ -88,7 +90,9 @@ fn y_playout(b: Bencher) {
 /// Y perft 2 from the start of the default board (120 × 120 leaves, the swap among them).
 #[divan::bench]
 fn y_perft_2(b: Bencher) {
-    let start = pbem::games::y::Game::new(pbem::games::y::Config::default());
+    let start = pbem::games::y::Game::from_position(pbem::games::y::Position::new(
+        pbem::games::y::Config::default(),
+    ));
     b.counter(ItemsCount::new(14_400usize))
         .bench(|| black_box(&start).perft(2));
 }

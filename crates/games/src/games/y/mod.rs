@@ -1,19 +1,20 @@
 //! The Game of Y on the plain triangle, as `../shared/spec/games/y-rules.md` settles it: HexGui's cell
 //! names, the swap as a recolouring in place, a chain touching all three sides wins.
 //!
-//! [`game::Game`] is the engine (stones and chains on a [`crate::games::hexgrid::Grid`]); [`json`]
-//! reads and writes the state document; [`view`] draws the board (ASCII, SVG, the neutral board).
+//! [`game::Position`] is the position and its rules (stones and chains on a
+//! [`crate::games::hexgrid::Grid`]), [`Game`] its game (the move record and the stored document of
+//! [`crate::games::matchplay`]); [`view`] draws the board (ASCII, SVG, the neutral board).
 
 pub mod game;
-pub mod json;
 mod playout;
 pub mod view;
 
 #[cfg(test)]
 mod tests;
 
-use super::{GameOption, GameRules, GameState, MoveRecord, Outcome, RuleError, Status};
-pub use game::{Config, Game, Move};
+use super::matchplay::{self, Match, Rules, Search, View};
+use super::{GameOption, GameRules, GameState, MoveRecord, Outcome, RuleError};
+pub use game::{Config, Game, Move, Position};
 
 /// The game type Y, as the server's registry lists it.
 pub struct Y;
@@ -92,127 +93,81 @@ impl GameRules for Y {
         players: usize,
         _seed: u64,
     ) -> Result<Box<dyn GameState>, RuleError> {
-        if players != 2 {
-            return Err(RuleError(format!(
-                "Y is played by 2 players, not {players}"
-            )));
-        }
-        Ok(Box::new(Game::new(Config::from_options(options)?)))
+        Ok(Box::new(Game::new(options, players)?))
     }
     fn load(&self, json: &str) -> Result<Box<dyn GameState>, RuleError> {
-        Ok(Box::new(json::from_json(json)?))
+        let g = Game::load(json)?;
+        matchplay::check_status(&g, json)?;
+        Ok(Box::new(g))
     }
     fn read_move(&self, mv: &str) -> Result<(), RuleError> {
-        // Any size's names: the largest triangle has every name a smaller one has.
-        game::parse_move(game::triangle(game::MAX_SIZE), mv).map(|_| ())
+        Position::read(mv).map(|_| ())
     }
 }
 
-impl GameState for Game {
-    fn to_json(&self) -> String {
-        json::to_json(self)
+impl Match<Position> {
+    /// How the game ended, if it has (by the rules, a resignation, a forfeit or a draw).
+    pub fn result(&self) -> Option<Outcome> {
+        self.outcome()
     }
-    fn clone_box(&self) -> Box<dyn GameState> {
-        Box::new(self.clone())
+
+    /// The move list as players read it.
+    pub fn records(&self) -> Vec<MoveRecord> {
+        self.moves()
     }
-    fn status(&self) -> Status {
-        match &self.result {
-            Some(o) => Status::Over(o.clone()),
-            None => Status::ToMove(self.to_move),
+
+    /// True when the swap is legal now: on, the game at move 2, one black stone down.
+    pub fn swap_legal(&self) -> bool {
+        self.outcome().is_none() && self.position().swap_open()
+    }
+
+    /// One line: whose turn, or how the game ended.
+    pub fn status_line(&self) -> String {
+        match (self.outcome(), self.position().to_move) {
+            (Some(Outcome::Winner(0)), _) => "Black wins".into(),
+            (Some(Outcome::Winner(_)), _) => "White wins".into(),
+            (Some(Outcome::Draw(_)), _) => "Ended without a winner, by agreement".into(),
+            (None, 0) => "Black to move".into(),
+            (None, _) => "White to move".into(),
         }
     }
-    fn seat_names(&self) -> Vec<String> {
-        vec!["Black".into(), "White".into()]
+}
+
+impl View for Position {
+    fn ascii(game: &Game) -> String {
+        view::render(game)
     }
-    fn status_seat(&self, seat: usize) -> String {
-        seat.to_string()
-    }
-    fn move_number(&self) -> u32 {
-        self.entries() as u32 + 1
-    }
-    fn moves(&self) -> Vec<MoveRecord> {
-        self.records()
-    }
-    fn options_summary(&self) -> String {
-        self.config().summary()
-    }
-    fn legal_moves(&self) -> Vec<String> {
-        let mut out: Vec<String> = self
-            .legal()
-            .into_iter()
-            .map(|m| self.move_text(m))
-            .collect();
-        out.sort();
-        out
-    }
-    fn play(&mut self, mv: &str) -> Result<(), RuleError> {
-        self.play_text(mv)
-    }
-    fn resign(&mut self, seat: usize) -> Result<(), RuleError> {
-        self.leave(seat, false)
-    }
-    fn forfeit(&mut self, seat: usize) -> Result<(), RuleError> {
-        self.leave(seat, true)
-    }
-    fn agree_draw(&mut self) -> Result<(), RuleError> {
-        Game::agree_draw(self)
-    }
-    fn at_move(&self, n: u32) -> Result<Box<dyn GameState>, RuleError> {
-        let records = self.records();
-        let keep = (n.max(1) as usize - 1).min(records.len());
-        Ok(Box::new(Game::replay(self.config(), &records[..keep])?))
-    }
-    fn board_view(&self) -> crate::games::Board {
-        view::board_view(self)
-    }
-    fn render(&self) -> String {
-        view::render(self)
-    }
-    fn paint(&self, p: &mut dyn crate::picture::Painter) -> bool {
-        view::paint(self, p);
+    fn paint(game: &Game, p: &mut dyn crate::picture::Painter) -> bool {
+        view::paint(game, p);
         true
     }
-    fn perft(&self, depth: u32) -> u64 {
-        Game::perft(self, depth)
-    }
-    fn random_playout(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> u32 {
-        self.playout(pick)
-    }
-    fn search_playout(
-        &mut self,
-        pick: &mut dyn FnMut(usize) -> usize,
-        played: Option<&mut Vec<(usize, u32)>>,
-    ) -> bool {
-        Game::search_playout(self, pick, played);
-        true
-    }
-    fn may_win_at_once(&self, action: u32) -> bool {
-        // Exactly the stones that join the three sides; the swap is left to the copy.
-        self.stone_may_win(action)
-    }
-    fn action_space(&self) -> u32 {
-        self.grid().len() as u32 + 1
-    }
-    fn legal_actions(&self, out: &mut Vec<u32>) {
-        out.clear();
-        if self.result().is_some() {
-            return;
-        }
-        out.extend(self.chains.empty_cells().map(|c| c as u32));
-        if self.swap_legal() {
-            out.push(self.grid().len() as u32);
+    fn notes(game: &Game) -> Vec<String> {
+        if game.swap_legal() {
+            vec![
+                "White may answer with `swap` instead of a stone: Black's stone then".into(),
+                "turns white where it stands, and Black moves again.".into(),
+            ]
+        } else {
+            Vec::new()
         }
     }
-    fn apply_action(&mut self, action: u32) {
-        self.apply(self.action_move(action));
+    fn status_seat(seat: usize) -> Option<String> {
+        Some(seat.to_string())
     }
-    fn action_text(&self, action: u32) -> String {
-        self.move_text(self.action_move(action))
+    fn board_view(game: &Game) -> Option<crate::games::Board> {
+        Some(view::board_view(game))
     }
-    fn turn_notes(&self, since: u32) -> Vec<String> {
+    fn example_moves(game: &Game) -> Option<Vec<String>> {
+        let mut out: Vec<String> = game.legal_moves().into_iter().take(1).collect();
+        if game.swap_legal() {
+            out.push("swap".into());
+        }
+        Some(out)
+    }
+    fn turn_notes(game: &Game, since: u32) -> Vec<String> {
         // The swap is the one move whose effect the board alone does not tell.
         let first = since.saturating_sub(1) as usize;
-        self.records()
+        game.records()
             .iter()
             .skip(first)
             .filter(|r| r.text == "swap")
@@ -223,44 +178,20 @@ impl GameState for Game {
             })
             .collect()
     }
-    fn example_moves(&self) -> Vec<String> {
-        let mut out: Vec<String> = GameState::legal_moves(self).into_iter().take(1).collect();
-        if self.swap_legal() {
-            out.push("swap".into());
-        }
-        out
-    }
-    fn notes(&self) -> Vec<String> {
-        if self.swap_legal() {
-            vec![
-                "White may answer with `swap` instead of a stone: Black's stone then".into(),
-                "turns white where it stands, and Black moves again.".into(),
-            ]
-        } else {
-            Vec::new()
-        }
-    }
 }
 
-impl Game {
-    /// The move an action id names: a cell index, or the swap (the id after the last cell).
-    pub fn action_move(&self, action: u32) -> Move {
-        if action as usize == self.grid().len() {
-            Move::Swap
-        } else {
-            Move::Stone(action as usize)
-        }
+impl Search for Position {
+    fn playout(
+        &mut self,
+        pick: &mut dyn FnMut(usize) -> usize,
+        played: Option<&mut Vec<(usize, u32)>>,
+    ) -> bool {
+        self.search_playout(pick, played);
+        true
     }
-
-    /// One line: whose turn, or how the game ended.
-    pub fn status_line(&self) -> String {
-        match (&self.result, self.to_move) {
-            (Some(Outcome::Winner(0)), _) => "Black wins".into(),
-            (Some(Outcome::Winner(_)), _) => "White wins".into(),
-            (Some(Outcome::Draw(_)), _) => "Ended without a winner, by agreement".into(),
-            (None, 0) => "Black to move".into(),
-            (None, _) => "White to move".into(),
-        }
+    fn may_win_at_once(&self, action: u32) -> bool {
+        // Exactly the stones that join the three sides; the swap is left to the copy.
+        self.stone_may_win(action)
     }
 }
 

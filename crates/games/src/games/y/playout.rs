@@ -3,11 +3,11 @@
 //! triangle's geometry round a cell and the playout loop. In Y every side is both players' goal, so a
 //! stone's bridge to any side is saved.
 
-use super::game::{ALL_SIDES, BOTTOM, Entry, Game, LEFT, Move, RIGHT};
+use super::game::{ALL_SIDES, BOTTOM, LEFT, Position, RIGHT};
 use crate::games::hexgrid::Empties;
 use crate::games::hexgrid::bridges::{self, Spot};
 
-impl Game {
+impl Position {
     /// The place `(c, r)`: a cell, or across the sides it lies beyond (row `r` holds columns `1..=r`).
     fn spot(&self, c: i16, r: i16) -> Option<Spot> {
         let n = i16::from(self.cfg.size);
@@ -42,7 +42,7 @@ impl Game {
     }
 
     /// The search's playout: after each stone, the player to move saves a bridge the stone intruded
-    /// into ([`Game::bridge_reply`]); otherwise a random empty cell (or the swap, where legal, as one
+    /// into ([`Position::bridge_reply`]); otherwise a random empty cell (or the swap, where legal, as one
     /// more choice: `pick` of their number, the empty cells in index order, then the swap). Pushes each
     /// action and its seat onto `played` when given.
     pub fn search_playout(
@@ -52,42 +52,38 @@ impl Game {
     ) {
         // The swap turns a stone where it stands: the empty cells stay as they were.
         let mut empty = Empties::of(&self.chains);
-        let mut last = match self.history.last() {
-            Some(&Entry::Move(Move::Stone(cell))) => Some(cell),
-            _ => None,
-        };
-        while let Some(seat) = self.to_move() {
+        let mut last = self.last_stone;
+        while self.winner.is_none() {
+            let seat = self.to_move;
             let reply = last.and_then(|x| self.bridge_reply(x, seat, pick));
+            // The cell of a stone, `None` for the swap.
             let mv = match reply {
                 Some(cell) => {
                     empty.remove(cell);
-                    Move::Stone(cell)
+                    Some(cell)
                 }
                 None => {
-                    let n = empty.len() + usize::from(self.swap_legal());
+                    let n = empty.len() + usize::from(self.swap_open());
                     if n == 0 {
                         break;
                     }
                     let k = pick(n);
                     if k == empty.len() {
-                        Move::Swap
+                        None
                     } else {
-                        Move::Stone(empty.take_nth(k))
+                        Some(empty.take_nth(k))
                     }
                 }
             };
             if let Some(p) = played.as_deref_mut() {
                 let a = match mv {
-                    Move::Stone(cell) => cell as u32,
-                    Move::Swap => self.grid.len() as u32,
+                    Some(cell) => cell as u32,
+                    None => self.grid.len() as u32,
                 };
                 p.push((seat, a));
             }
-            self.apply(mv);
-            last = match mv {
-                Move::Stone(cell) => Some(cell),
-                Move::Swap => None,
-            };
+            self.place(mv);
+            last = mv;
         }
     }
 }
@@ -96,11 +92,11 @@ impl Game {
 mod tests {
     use super::*;
     use crate::games::GameOption;
-    use crate::games::y::game::Config;
+    use crate::games::y::game::{Config, Game};
 
     fn played(moves: &[&str]) -> Game {
         let opts = [GameOption::parse("-size=5").unwrap()];
-        let mut g = Game::new(Config::from_options(&opts).unwrap());
+        let mut g = Game::from_position(Position::new(Config::from_options(&opts).unwrap()));
         for m in moves {
             g.play_text(m).unwrap_or_else(|e| panic!("{m}: {e}"));
         }
@@ -141,13 +137,14 @@ mod tests {
 
     #[test]
     fn the_playout_answers_the_last_intrusion_first() {
-        let mut g = played(&["b3", "a1", "c5", "b4"]);
+        let g = played(&["b3", "a1", "c5", "b4"]);
         let c4 = cell(&g, "c4") as u32;
+        let mut g = g.position().clone();
         let mut moves = Vec::new();
         // Always the first choice: a uniform playout would put Black's stone on a2, the first empty
         // cell.
         g.search_playout(&mut |_| 0, Some(&mut moves));
         assert_eq!(moves.first(), Some(&(0, c4)));
-        assert!(g.result().is_some(), "the playout ends the game");
+        assert!(g.winner.is_some(), "the playout ends the game");
     }
 }

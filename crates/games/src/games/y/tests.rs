@@ -1,14 +1,27 @@
 //! The rules of `y-rules.md`, case by case (section 9's table), its perft table, and the notation.
 
 use super::*;
+use crate::games::Status;
 use crate::games::hexgrid::Grid;
+use crate::games::matchplay::Rules;
 
 fn game(options: &[&str]) -> Game {
     let opts: Vec<GameOption> = options
         .iter()
         .map(|o| GameOption::parse(o).unwrap())
         .collect();
-    Game::new(Config::from_options(&opts).unwrap())
+    Game::from_position(Position::new(Config::from_options(&opts).unwrap()))
+}
+
+/// Reads a move as a player writes it, and refuses a cell this board does not have.
+fn parse(g: &Game, text: &str) -> Result<Move, RuleError> {
+    let mv = Position::read(text)?;
+    if let Move::Stone(c, r) = mv
+        && g.grid().cell(c, r).is_none()
+    {
+        g.position().check(mv)?;
+    }
+    Ok(mv)
 }
 
 fn played(options: &[&str], moves: &[&str]) -> Game {
@@ -22,7 +35,8 @@ fn played(options: &[&str], moves: &[&str]) -> Game {
 fn refused(g: &Game, mv: &str) -> String {
     let mut copy = g.clone();
     let why = copy.play_text(mv).expect_err(mv).0;
-    assert_eq!(&copy, g, "a refused move changes nothing");
+    assert_eq!(copy.to_json(), g.to_json(), "a refused move changes nothing");
+    assert_eq!(copy.position(), g.position(), "a refused move changes nothing");
     why
 }
 
@@ -99,21 +113,22 @@ fn notation_reads_loosely_and_writes_canonically() {
         ("j1 0", "j10"),
         ("s W A p", "swap"),
     ] {
-        let mv = g.parse(text).unwrap();
-        assert_eq!(g.move_text(mv), canonical);
-        assert_eq!(g.parse(canonical).unwrap(), mv, "round trip of {canonical}");
+        let mv = parse(&g, text).unwrap();
+        assert_eq!(Position::write(mv), canonical);
+        assert_eq!(parse(&g, canonical).unwrap(), mv, "round trip of {canonical}");
     }
     // Every cell name round-trips.
     for cell in 0..g.grid().len() {
-        let text = g.move_text(Move::Stone(cell));
-        assert_eq!(g.parse(&text).unwrap(), Move::Stone(cell));
+        let (c, r) = g.grid().coords(cell);
+        let text = Position::write(Move::Stone(c, r));
+        assert_eq!(parse(&g, &text).unwrap(), Move::Stone(c, r));
     }
-    assert!(g.parse("c05").unwrap_err().0.contains("leading zero"));
-    assert!(g.parse("b1").unwrap_err().0.contains("no cell b1"));
-    assert!(g.parse("a11").unwrap_err().0.contains("no cell a11"));
-    assert!(g.parse("aa1").unwrap_err().0.contains("not a cell"));
-    assert!(g.parse("pass").unwrap_err().0.contains("no pass"));
-    assert!(g.parse("resign").unwrap_err().0.contains("not a move"));
+    assert!(parse(&g, "c05").unwrap_err().0.contains("leading zero"));
+    assert!(parse(&g, "b1").unwrap_err().0.contains("no cell b1"));
+    assert!(parse(&g, "a11").unwrap_err().0.contains("no cell a11"));
+    assert!(parse(&g, "aa1").unwrap_err().0.contains("not a cell"));
+    assert!(parse(&g, "pass").unwrap_err().0.contains("no pass"));
+    assert!(parse(&g, "resign").unwrap_err().0.contains("not a move"));
     assert!(Y.read_move("s19").is_ok() && Y.read_move("t1").is_err());
 }
 
@@ -212,13 +227,14 @@ fn random_full_games_always_have_a_winner() {
     };
     for size in [2u8, 3, 5, 9, 15] {
         for _ in 0..50 {
-            let mut g = Game::new(Config { size, swap: true });
-            let played = g.playout(&mut pick);
+            let mut g = Game::from_position(Position::new(Config { size, swap: true }));
+            let played = g.random_playout(&mut pick);
             assert!(matches!(g.status(), Status::Over(Outcome::Winner(_))));
             assert!(played as usize <= g.grid().len() + 1);
             // The stored game replays to the same position.
-            let back = json::from_json(&g.to_json()).unwrap();
-            assert_eq!(back, g);
+            let back = Y.load(&g.to_json()).unwrap();
+            assert_eq!(back.to_json(), g.to_json());
+            assert_eq!(back.render(), g.render());
         }
     }
 }
@@ -243,7 +259,7 @@ fn resign_forfeit_draw_and_earlier_positions() {
     assert_eq!(g.status(), Status::Over(Outcome::Winner(0)));
     assert_eq!(g.records().last().unwrap().text, "resign");
     assert!(GameState::resign(&mut g, 0).is_err());
-    let back = json::from_json(&g.to_json()).unwrap();
+    let back = Y.load(&g.to_json()).unwrap();
     assert_eq!(back.status(), g.status());
     let at = GameState::at_move(&g, 2).unwrap();
     assert_eq!(at.moves().len(), 1);
@@ -257,19 +273,54 @@ fn resign_forfeit_draw_and_earlier_positions() {
 
 #[test]
 fn a_corrupt_document_is_refused() {
-    let g = played(&["-size=4"], &["b3", "swap"]);
-    let text = g.to_json();
-    assert!(text.contains("\"status\":\"to-move 0\""), "{text}");
-    let bad = text.replace("to-move 0", "to-move 1");
-    assert!(json::from_json(&bad).unwrap_err().0.contains("corrupt"));
-    let wrong_move = text.replace("b3", "b1");
-    assert!(
-        json::from_json(&wrong_move)
-            .unwrap_err()
-            .0
-            .contains("no cell b1")
-    );
-    assert!(json::from_json("{}").is_err());
+    // The documents before issue 36 carry a status line, which must agree with the moves.
+    let text = include_str!("../../../tests/documents/8096aec/y-mid.json");
+    assert!(text.contains("\"status\":\"to-move 1\""), "{text}");
+    let bad = text.replace("to-move 1", "to-move 0");
+    assert!(Y.load(&bad).err().unwrap().0.contains("corrupt"));
+    let wrong_move = text.replace("b2", "b1");
+    let e = Y.load(&wrong_move).err().unwrap().0;
+    assert!(e.contains("no cell b1"), "{e}");
+    let e = Y.load(&text.replace("\"version\":1", "\"version\":2")).err().unwrap().0;
+    assert!(e.contains("version 2"), "{e}");
+    assert!(Y.load("{}").is_err());
+}
+
+/// The documents pbem 8096aec stored (scripts/match-fixtures.sh): each loads with its moves and
+/// result, and writes itself in today's shape, which loads the same.
+#[test]
+fn documents_stored_by_8096aec_load() {
+    for (doc, moves, status) in [
+        (
+            include_str!("../../../tests/documents/8096aec/y-mid.json"),
+            &["c3", "swap", "b2"][..],
+            Status::ToMove(1),
+        ),
+        (
+            include_str!("../../../tests/documents/8096aec/y-resigned.json"),
+            &["c3", "swap", "b2", "resign"],
+            Status::Over(Outcome::Winner(0)),
+        ),
+        (
+            include_str!("../../../tests/documents/8096aec/y-forfeit.json"),
+            &["c3", "swap", "b2", "forfeit"],
+            Status::Over(Outcome::Winner(0)),
+        ),
+        (
+            include_str!("../../../tests/documents/8096aec/y-finished.json"),
+            &["c4", "swap", "b4", "b3", "a3", "a2", "c5", "e5", "a4", "d4"],
+            Status::Over(Outcome::Winner(1)),
+        ),
+    ] {
+        let g = Y.load(doc).unwrap_or_else(|e| panic!("{doc}: {e}"));
+        let texts: Vec<String> = g.moves().into_iter().map(|m| m.text).collect();
+        assert_eq!(texts, moves, "{doc}");
+        assert_eq!(g.status(), status, "{doc}");
+        assert_eq!(g.options_summary(), "-size=5 -swap");
+        let again = Y.load(&g.to_json()).unwrap();
+        assert_eq!(again.moves(), g.moves());
+        assert_eq!(again.status(), g.status());
+    }
 }
 
 #[test]
@@ -354,7 +405,7 @@ fn every_ply_of_random_games_agrees_with_a_flood_fill() {
     };
     for size in [2u8, 3, 4, 7, 11] {
         for _ in 0..30 {
-            let mut g = Game::new(Config { size, swap: true });
+            let mut g = Game::from_position(Position::new(Config { size, swap: true }));
             while g.status() == Status::ToMove(g.to_move) {
                 let legal = GameState::legal_moves(&g);
                 let mover = g.to_move;

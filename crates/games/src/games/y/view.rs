@@ -7,6 +7,7 @@
 //! characters: 37 at the default 15 and 45 at 19, so every size fits 72 columns.
 
 use super::game::{BLACK, Game, WHITE};
+use crate::games::GameState;
 use crate::games::board::{Board, Cell, Grid, LastMove, Mark, SideInfo, Spot as BoardSpot};
 use crate::games::stones::{self, Drawing, Label, Spot, Stone};
 
@@ -50,7 +51,7 @@ pub fn drawing(g: &Game) -> Drawing {
         .collect();
     Drawing {
         title: "Y".into(),
-        move_number: g.entries() as u32 + 1,
+        move_number: g.move_number(),
         rows: n,
         spots,
         labels,
@@ -124,7 +125,7 @@ pub fn board_view(g: &Game) -> Board {
         });
     Board {
         grid: Grid::Hex,
-        move_number: g.entries() as u32 + 1,
+        move_number: g.move_number(),
         cells,
         tiles: Vec::new(),
         sides: vec![
