@@ -101,7 +101,7 @@ fn y_perft_2(b: Bencher) {
 /// games.
 #[divan::bench]
 fn unlur_playout(b: Bencher) {
-    let start = pbem::games::unlur::Game::new(8);
+    let start = pbem::games::unlur::Game::from_position(pbem::games::unlur::Position::new(8));
     let mut pick = picker(14);
     b.counter(ItemsCount::new(GAMES)).bench_local(|| {
         let mut moves = 0;
@@ -116,7 +116,7 @@ fn unlur_playout(b: Bencher) {
 /// Unlur perft 2 from the start of the default board; throughput counts leaves.
 #[divan::bench]
 fn unlur_perft_2(b: Bencher) {
-    let start = pbem::games::unlur::Game::new(8);
+    let start = pbem::games::unlur::Game::from_position(pbem::games::unlur::Position::new(8));
     let leaves = start.perft(2) as usize;
     b.counter(ItemsCount::new(leaves))
         .bench(|| black_box(&start).perft(2));

@@ -35,7 +35,7 @@ fn main() {
             let n: u64 = args[3].parse().unwrap();
             let seed: u64 = args[4].parse().unwrap();
             for gs in seed..seed + n {
-                let mut g = Game::new(8);
+                let mut g = Game::from_position(pbem::games::unlur::Position::new(8));
                 let a_seat = (gs % 2) as usize;
                 let mut moves = Vec::new();
                 let outcome = loop {
@@ -81,7 +81,7 @@ fn main() {
         Some("think") => {
             // think PLAYOUTS MOVE...: the search's choice and value in five seeds.
             let n: u32 = args[1].parse().unwrap();
-            let mut g = Game::new(8);
+            let mut g = Game::from_position(pbem::games::unlur::Position::new(8));
             for m in &args[2..] {
                 g.play_text(m).unwrap();
             }
@@ -101,26 +101,29 @@ fn main() {
             let (mut bw, mut ww) = (0, 0);
             let mut by_len = std::collections::BTreeMap::<u32, (u32, u32)>::new();
             for _ in 0..n {
-                let mut g = Game::new(8);
+                let mut g = Game::from_position(pbem::games::unlur::Position::new(8));
                 let mut contract = 0u32;
                 let mut pick = |k: usize| {
                     x = mix(x.wrapping_add(0x9e37_79b9_7f4a_7c15));
                     ((u128::from(x) * k as u128) >> 64) as usize
                 };
-                if args.get(2).is_some_and(|a| a == "policy") {
-                    g.policy_playout(&mut pick, None);
+                // The policy plays on the position: its moves are the trail, not the move list.
+                let texts: Vec<String> = if args.get(2).is_some_and(|a| a == "policy") {
+                    let mut trail = Vec::new();
+                    g.search_playout(&mut pick, Some(&mut trail));
+                    trail.iter().map(|&(_, a)| g.action_text(a)).collect()
                 } else {
-                    g.playout(&mut pick);
-                }
-                let recs = g.records();
-                if let Some(p) = recs.iter().position(|r| r.text == "pass") {
+                    g.random_playout(&mut pick);
+                    g.records().into_iter().map(|r| r.text).collect()
+                };
+                if let Some(p) = texts.iter().position(|t| t == "pass") {
                     contract = p as u32;
                 }
                 let Some(Outcome::Winner(w)) = g.result() else {
                     continue;
                 };
                 let e = by_len.entry(contract / 20 * 20).or_default();
-                if Some(*w) == g.black_seat() {
+                if Some(w) == g.black_seat() {
                     bw += 1;
                     e.0 += 1;
                 } else {

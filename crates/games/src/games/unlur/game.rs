@@ -1,10 +1,12 @@
-//! One game of Unlur: the contract phase, the main phase, the two goals and the end
-//! (`unlur-rules.md` sections 4 to 6), and the move list.
+//! One position of Unlur: the contract phase, the main phase, the two goals and the end
+//! (`unlur-rules.md` sections 4 to 6). The move list is [`crate::games::matchplay::Match`]'s.
 
 use std::sync::OnceLock;
 
-use crate::games::hexgrid::{Chains, Grid, HEX_NEIGHBOURS, Sides};
-use crate::games::{MoveRecord, Outcome, RuleError};
+use crate::games::hexgrid::{CellError, Chains, Grid, HEX_NEIGHBOURS, Sides, parse_coords};
+use crate::games::hexgrid::write_coords;
+use crate::games::matchplay::{Match, Rules};
+use crate::games::{GameOption, Outcome, RuleError};
 
 /// The default side (8, section 3).
 pub const DEFAULT_SIZE: u8 = 8;
@@ -69,56 +71,47 @@ pub fn hexagon(n: u8) -> &'static Grid {
     })
 }
 
-/// A move: a stone on a cell (by index), or the contract's pass.
+/// A move: a stone on a cell `(column, row)` in Hex's names, both from 1, or the contract's pass.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Move {
-    /// In the contract a black stone, afterwards a stone of the mover's colour.
-    Stone(usize),
-    /// Ends the contract: the passer becomes Black.
+    /// A stone: black in the contract, the mover's colour after it.
+    Stone(u8, u8),
+    /// Section 4: the passer plays Black; White moves next.
     Pass,
 }
 
-/// One entry of the move list, kept small so that playouts do not format text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Entry {
-    /// A move by the seat then to move.
-    Move(Move),
-    /// The seat resigned.
-    Resign(usize),
-    /// The seat lost on time.
-    Forfeit(usize),
-    /// Both agreed to stop without a winner; the seat was to move.
-    Draw(usize),
-}
+/// A game of Unlur: the record of [`Position`]s.
+pub type Game = Match<Position>;
 
-/// A game of Unlur.
+/// A position of Unlur.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Game {
+pub struct Position {
     pub(crate) size: u8,
     pub(crate) grid: &'static Grid,
     pub(crate) chains: Chains,
     pub(crate) to_move: usize,
-    /// The seat playing Black, once the contract has ended.
+    /// The seat playing Black, once the contract is over.
     pub(crate) black: Option<usize>,
-    pub(crate) result: Option<Outcome>,
-    pub(crate) history: Vec<Entry>,
+    pub(crate) winner: Option<usize>,
     /// The cell of the last stone, for the mark on the board.
     pub(crate) last: Option<usize>,
+    /// The cell of the last move when it was a stone, `None` after a pass (the playout answers it).
+    pub(crate) last_stone: Option<usize>,
 }
 
-impl Game {
-    /// A new, empty board in the contract phase. The size must be checked already (3 to 13).
-    pub fn new(size: u8) -> Game {
+impl Position {
+    /// A new board of side `size` (checked already, 3 to 13), in the contract.
+    pub fn new(size: u8) -> Position {
         let grid = hexagon(size);
-        Game {
+        Position {
             size,
             grid,
             chains: Chains::new(grid),
             to_move: 0,
             black: None,
-            result: None,
-            history: Vec::new(),
+            winner: None,
             last: None,
+            last_stone: None,
         }
     }
 
@@ -137,118 +130,37 @@ impl Game {
         self.chains.stones()
     }
 
-    /// True while the contract lasts (nobody has passed yet).
+    /// True while the contract lasts (nobody has passed).
     pub fn in_contract(&self) -> bool {
         self.black.is_none()
     }
 
-    /// The seat playing Black, once the contract has ended.
+    /// The seat playing Black, once the contract is over.
     pub fn black_seat(&self) -> Option<usize> {
         self.black
     }
 
-    /// The seat to move, `None` once the game is over.
-    pub fn to_move(&self) -> Option<usize> {
-        self.result.is_none().then_some(self.to_move)
-    }
-
-    /// How the game ended, if it has.
-    pub fn result(&self) -> Option<&Outcome> {
-        self.result.as_ref()
-    }
-
-    /// The cell of the last stone.
+    /// The cell of the last stone placed.
     pub fn last_cell(&self) -> Option<usize> {
         self.last
     }
 
-    /// The number of entries in the move list.
-    pub fn entries(&self) -> usize {
-        self.history.len()
-    }
-
-    /// The move list as players read it.
-    pub fn records(&self) -> Vec<MoveRecord> {
-        let mut seat = 0;
-        let rec = |seat: usize, text: String| MoveRecord {
-            seat,
-            text,
-            auto: false,
-        };
-        self.history
-            .iter()
-            .map(|e| match *e {
-                Entry::Move(m) => {
-                    let r = rec(seat, self.move_text(m));
-                    seat = 1 - seat;
-                    r
-                }
-                Entry::Resign(s) => rec(s, "resign".into()),
-                Entry::Forfeit(s) => rec(s, "forfeit".into()),
-                Entry::Draw(s) => rec(s, "draw".into()),
-            })
-            .collect()
-    }
-
-    /// The move in canonical notation.
-    pub fn move_text(&self, mv: Move) -> String {
-        match mv {
-            Move::Stone(cell) => self.grid.name(cell),
-            Move::Pass => "pass".into(),
-        }
-    }
-
-    /// Reads a move (section 8): a cell name or `pass`, white space deleted, any case.
-    pub fn parse(&self, text: &str) -> Result<Move, RuleError> {
-        parse_move(self.grid, text)
-    }
-
-    /// True for a cell on no side (where contract stones go).
+    /// True for a cell on no side (the contract's stones go there).
     #[inline]
     pub fn interior(&self, cell: usize) -> bool {
         self.grid.sides(cell) == 0
     }
 
-    /// Why `mv` is illegal now, or nothing.
-    pub fn check(&self, mv: Move) -> Result<(), RuleError> {
-        if self.result.is_some() {
-            return Err(RuleError("the game is over: no more moves".into()));
-        }
-        match mv {
-            Move::Stone(cell) if self.chains.colour(cell) != 0 => Err(RuleError(format!(
-                "{} is taken: put your stone on an empty cell",
-                self.grid.name(cell)
-            ))),
-            Move::Stone(cell) if self.in_contract() && !self.interior(cell) => {
-                Err(RuleError(format!(
-                    "{} is an edge cell: in the contract a black stone goes on an empty interior \
-                     cell (not on the border), or you pass and play Black",
-                    self.grid.name(cell)
-                )))
-            }
-            Move::Stone(_) => Ok(()),
-            Move::Pass if self.in_contract() => Ok(()),
-            Move::Pass => Err(RuleError(
-                "the contract is over: there is no pass any more; put a stone of your colour on \
-                 an empty cell"
-                    .into(),
-            )),
-        }
-    }
-
-    /// Plays a legal move (checked by [`Game::check`] or listed as legal).
+    /// Plays a legal stone on a cell index, or the pass (`None`), and decides the end.
     #[inline]
-    pub fn apply(&mut self, mv: Move) {
-        self.history.push(Entry::Move(mv));
+    pub(crate) fn place(&mut self, cell: Option<usize>) {
         let s = self.to_move;
         self.to_move = 1 - s;
-        let cell = match mv {
-            Move::Pass => {
-                // Section 4: the passer is Black, White moves next.
-                self.black = Some(s);
-                return;
-            }
-            Move::Stone(cell) => cell,
+        self.last_stone = cell;
+        let Some(cell) = cell else {
+            // Section 4: the passer is Black, White moves next.
+            self.black = Some(s);
+            return;
         };
         self.last = Some(cell);
         let Some(black) = self.black else {
@@ -263,178 +175,171 @@ impl Game {
             (is_line(sides), is_y(sides))
         };
         if own {
-            self.result = Some(Outcome::Winner(s));
+            self.winner = Some(s);
         } else if other {
-            self.result = Some(Outcome::Winner(1 - s));
+            self.winner = Some(1 - s);
         }
     }
 
-    /// Plays a written move; the error says why it is illegal and changes nothing.
-    pub fn play_text(&mut self, text: &str) -> Result<(), RuleError> {
-        let mv = self.parse(text)?;
-        self.check(mv)?;
-        self.apply(mv);
-        Ok(())
+    /// The name of a seat: `First`/`Second` in the contract, then `Black`/`White`.
+    pub fn seat_title(&self, seat: usize) -> &'static str {
+        match self.black {
+            None if seat == 0 => "First",
+            None => "Second",
+            Some(b) if b == seat => "Black",
+            Some(_) => "White",
+        }
     }
+}
 
-    /// The legal moves: in the contract every empty interior cell and `pass`, afterwards every empty
-    /// cell; none once over.
-    pub fn legal(&self) -> Vec<Move> {
-        if self.result.is_some() {
-            return Vec::new();
+impl Rules for Position {
+    type Move = Move;
+    const GAME: &'static str = "unlur";
+
+    fn start(options: &[GameOption], players: usize) -> Result<Position, RuleError> {
+        if players != 2 {
+            return Err(RuleError(format!(
+                "Unlur is played by 2 players, not {players}"
+            )));
+        }
+        Ok(Position::new(super::size_from_options(options)?))
+    }
+    fn options(&self) -> Vec<GameOption> {
+        vec![GameOption::with_value("size", &self.size.to_string())]
+    }
+    /// They change when the contract ends.
+    fn seat_names(&self) -> Vec<String> {
+        (0..2).map(|s| self.seat_title(s).to_string()).collect()
+    }
+    fn to_move(&self) -> usize {
+        self.to_move
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.winner.map(Outcome::Winner)
+    }
+    /// In the contract the empty interior cells and the pass; then every empty cell.
+    fn legal(&self, out: &mut Vec<Move>) {
+        out.clear();
+        if self.winner.is_some() {
+            return;
         }
         let contract = self.in_contract();
-        let mut out: Vec<Move> = self
-            .chains
-            .empty_cells()
-            .filter(|&c| !contract || self.interior(c))
-            .map(Move::Stone)
-            .collect();
+        out.extend(
+            self.chains
+                .empty_cells()
+                .filter(|&c| !contract || self.interior(c))
+                .map(|cell| {
+                    let (c, r) = self.grid.coords(cell);
+                    Move::Stone(c, r)
+                }),
+        );
         if contract {
             out.push(Move::Pass);
         }
-        out
     }
-
-    /// A seat leaves the game (resigns, or loses on time): the other seat wins, in either phase.
-    pub fn leave(&mut self, seat: usize, forfeit: bool) -> Result<(), RuleError> {
-        if self.result.is_some() {
-            return Err(RuleError("the game is over already".into()));
+    fn check(&self, mv: Move) -> Result<(), RuleError> {
+        if self.winner.is_some() {
+            return Err(RuleError("the game is over: no more moves".into()));
         }
-        if seat > 1 {
-            return Err(RuleError(format!("Unlur has seats 0 and 1, not {seat}")));
-        }
-        self.history.push(if forfeit {
-            Entry::Forfeit(seat)
-        } else {
-            Entry::Resign(seat)
-        });
-        self.result = Some(Outcome::Winner(1 - seat));
-        Ok(())
-    }
-
-    /// Both players agree to end the game without a winner (a server agreement, not a rule outcome).
-    pub fn agree_draw(&mut self) -> Result<(), RuleError> {
-        if self.result.is_some() {
-            return Err(RuleError("the game is over already".into()));
-        }
-        self.history.push(Entry::Draw(self.to_move));
-        self.result = Some(Outcome::Draw(vec![0, 1]));
-        Ok(())
-    }
-
-    /// Replays a move list (as stored) on a new board of this size.
-    pub fn replay(size: u8, records: &[MoveRecord]) -> Result<Game, RuleError> {
-        let mut g = Game::new(size);
-        for (k, rec) in records.iter().enumerate() {
-            let n = k + 1;
-            match rec.text.as_str() {
-                "resign" => g.leave(rec.seat, false),
-                "forfeit" => g.leave(rec.seat, true),
-                "draw" => g.agree_draw(),
-                text => {
-                    if rec.seat != g.to_move {
-                        return Err(RuleError(format!(
-                            "move {n} ({text}) is given to seat {}, but seat {} was to move",
-                            rec.seat, g.to_move
-                        )));
-                    }
-                    g.play_text(text)
+        match mv {
+            Move::Stone(c, r) => {
+                let Some(cell) = self.grid.cell(c, r) else {
+                    return Err(RuleError(format!(
+                        "{}. {NOTATION}",
+                        CellError::OffBoard(write_coords(c, r))
+                    )));
+                };
+                if self.chains.colour(cell) != 0 {
+                    return Err(RuleError(format!(
+                        "{} is taken: put your stone on an empty cell",
+                        self.grid.name(cell)
+                    )));
                 }
-            }
-            .map_err(|e| RuleError(format!("move {n} ({}): {e}", rec.text)))?;
-        }
-        Ok(g)
-    }
-
-    /// The number of legal moves now.
-    fn count_legal(&self) -> u64 {
-        if self.result.is_some() {
-            return 0;
-        }
-        if self.in_contract() {
-            self.chains
-                .empty_cells()
-                .filter(|&c| self.interior(c))
-                .count() as u64
-                + 1
-        } else {
-            self.chains.empty_cells().count() as u64
-        }
-    }
-
-    /// The number of legal move sequences of `depth` moves from here.
-    pub fn perft(&self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        if depth == 1 {
-            return self.count_legal();
-        }
-        let mut total = 0;
-        let mut next = self.clone();
-        for mv in self.legal() {
-            next.clone_from(self);
-            next.apply(mv);
-            total += next.perft(depth - 1);
-        }
-        total
-    }
-
-    /// Plays random legal moves to the end: `pick(n)` chooses among `n` (in the contract the empty
-    /// interior cells and the pass, the pass last). Returns the number of moves played.
-    pub fn playout(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> u32 {
-        let mut played = 0;
-        let mut empty: Vec<u16> = Vec::with_capacity(self.grid.len());
-        if self.in_contract() {
-            empty.extend(
-                self.chains
-                    .empty_cells()
-                    .filter(|&c| self.interior(c))
-                    .map(|c| c as u16),
-            );
-            while self.result.is_none() && self.in_contract() {
-                let k = pick(empty.len() + 1);
-                if k == empty.len() {
-                    self.apply(Move::Pass);
-                } else {
-                    self.apply(Move::Stone(empty.swap_remove(k) as usize));
+                if self.in_contract() && !self.interior(cell) {
+                    return Err(RuleError(format!(
+                        "{} is an edge cell: in the contract a black stone goes on an empty \
+                         interior cell (not on the border), or you pass and play Black",
+                        self.grid.name(cell)
+                    )));
                 }
-                played += 1;
+                Ok(())
             }
-            empty.clear();
+            Move::Pass if self.in_contract() => Ok(()),
+            Move::Pass => Err(RuleError(
+                "the contract is over: there is no pass any more; put a stone of your colour on \
+                 an empty cell"
+                    .into(),
+            )),
         }
-        empty.extend(self.chains.empty_cells().map(|c| c as u16));
-        // A full board always holds a goal (section 7), so the game ends before `empty` runs out.
-        while self.result.is_none() && !empty.is_empty() {
-            let k = pick(empty.len());
-            self.apply(Move::Stone(empty.swap_remove(k) as usize));
-            played += 1;
+    }
+    fn apply(&mut self, mv: Move) -> u32 {
+        let cell = match mv {
+            Move::Stone(c, r) => Some(self.grid.cell(c, r).expect("a legal move's cell")),
+            Move::Pass => None,
+        };
+        self.place(cell);
+        0
+    }
+    /// Hexagons of different sizes have different names (b2 is a cell of side 3 only), so a move
+    /// is read as any name of the largest Hex square; [`Rules::check`] checks the cell.
+    fn read(text: &str) -> Result<Move, RuleError> {
+        let squeezed: String = text
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .flat_map(char::to_lowercase)
+            .collect();
+        match squeezed.as_str() {
+            "pass" => Ok(Move::Pass),
+            "swap" => Err(RuleError(
+                "there is no swap in Unlur: the contract settles who plays which colour".into(),
+            )),
+            "resign" => Err(RuleError(
+                "resign is not a move: send `unlur resign <board> <userid> <password>`".into(),
+            )),
+            _ => {
+                let m = u32::from(2 * MAX_SIZE - 1);
+                let (c, r) = parse_coords(&squeezed)
+                    .and_then(|(c, r)| {
+                        if c <= m && r <= m {
+                            Ok((c, r))
+                        } else {
+                            Err(CellError::OffBoard(squeezed.clone()))
+                        }
+                    })
+                    .map_err(|e| RuleError(format!("{e}. {NOTATION}")))?;
+                Ok(Move::Stone(c as u8, r as u8))
+            }
         }
-        played
+    }
+    fn write(mv: Move) -> String {
+        match mv {
+            Move::Stone(c, r) => write_coords(c, r),
+            Move::Pass => "pass".into(),
+        }
+    }
+    /// Documents before issue 36: `version` 1, the moves with their seats, a status line (checked
+    /// against the replay by `Unlur::load`).
+    fn upgrade(doc: &mut serde_json::Map<String, serde_json::Value>) -> Result<(), RuleError> {
+        crate::games::matchplay::upgrade_seated(doc, "Unlur")
+    }
+    fn action_space(&self) -> u32 {
+        self.grid.len() as u32 + 1
+    }
+    fn action_here(&self, mv: Move) -> u32 {
+        match mv {
+            Move::Stone(c, r) => self.grid.cell(c, r).expect("a legal move's cell") as u32,
+            Move::Pass => self.grid.len() as u32,
+        }
+    }
+    fn move_here(&self, action: u32) -> Move {
+        if action as usize == self.grid.len() {
+            return Move::Pass;
+        }
+        let (c, r) = self.grid.coords(action as usize);
+        Move::Stone(c, r)
     }
 }
 
-/// Reads a move on `grid`: `pass` or a cell name.
-pub fn parse_move(grid: &Grid, text: &str) -> Result<Move, RuleError> {
-    let squeezed: String = text
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .flat_map(char::to_lowercase)
-        .collect();
-    match squeezed.as_str() {
-        "pass" => Ok(Move::Pass),
-        "swap" => Err(RuleError(
-            "there is no swap in Unlur: the contract settles who plays which colour".into(),
-        )),
-        "resign" => Err(RuleError(
-            "resign is not a move: send `unlur resign <board> <userid> <password>`".into(),
-        )),
-        _ => grid.parse(&squeezed).map(Move::Stone).map_err(|e| {
-            RuleError(format!(
-                "{e}. An Unlur move is a cell in Hex notation (a column letter and a row number, \
-                 like e5) or, in the contract, pass"
-            ))
-        }),
-    }
-}
+/// How an Unlur move is written, for the refusals.
+const NOTATION: &str = "An Unlur move is a cell in Hex notation (a column letter and a row number, \
+                        like e5) or, in the contract, pass";

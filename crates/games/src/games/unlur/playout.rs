@@ -13,7 +13,7 @@
 //! saved, as in Hex's playouts ([`crate::games::hexgrid::bridges`]); and in the contract a pass at a
 //! rate that ends it after a few stones, as players do, rather than after a hundred.
 
-use super::game::{BLACK, Entry, Game, Move, N, NE, NW, S, SE, SW, WHITE, is_line, is_y};
+use super::game::{BLACK, N, NE, NW, Position, S, SE, SW, WHITE, is_line, is_y};
 use crate::games::hexgrid::Sides;
 use crate::games::hexgrid::bridges::{self, Spot};
 
@@ -23,7 +23,7 @@ const PASS_IN_256: usize = 24;
 /// Random picks tried before the playout looks at every empty cell for one that is not suicide.
 const TRIES: usize = 8;
 
-impl Game {
+impl Position {
     /// The sides the chain of a stone of `colour` on the empty `cell` would touch.
     #[inline]
     pub fn sides_if(&self, cell: usize, colour: u8) -> Sides {
@@ -78,7 +78,7 @@ impl Game {
     ) {
         let pass = self.grid.len() as u32;
         let mut empty: Vec<u16> = Vec::with_capacity(self.grid.len());
-        if self.in_contract() && self.result.is_none() {
+        if self.in_contract() && self.winner.is_none() {
             empty.extend(
                 self.chains
                     .empty_cells()
@@ -88,13 +88,13 @@ impl Game {
             while self.in_contract() {
                 let seat = self.to_move;
                 if empty.is_empty() || pick(256) < PASS_IN_256 {
-                    self.apply(Move::Pass);
+                    self.place(None);
                     if let Some(p) = played.as_deref_mut() {
                         p.push((seat, pass));
                     }
                 } else {
                     let cell = empty.swap_remove(pick(empty.len())) as usize;
-                    self.apply(Move::Stone(cell));
+                    self.place(Some(cell));
                     if let Some(p) = played.as_deref_mut() {
                         p.push((seat, cell as u32));
                     }
@@ -104,11 +104,8 @@ impl Game {
         }
         empty.extend(self.chains.empty_cells().map(|c| c as u16));
         // The opponent's last stone of the main phase (a pass or a contract stone intrudes nowhere).
-        let mut last = match self.history.last() {
-            Some(&Entry::Move(Move::Stone(cell))) if !self.in_contract() => Some(cell),
-            _ => None,
-        };
-        while self.result.is_none() && !empty.is_empty() {
+        let mut last = self.last_stone.filter(|_| !self.in_contract());
+        while self.winner.is_none() && !empty.is_empty() {
             let reply = last
                 .and_then(|x| self.bridge_reply(x, pick))
                 .and_then(|y| empty.iter().position(|&c| usize::from(c) == y));
@@ -119,7 +116,7 @@ impl Game {
             let cell = empty.swap_remove(k) as usize;
             last = Some(cell);
             let seat = self.to_move;
-            self.apply(Move::Stone(cell));
+            self.place(Some(cell));
             if let Some(p) = played.as_deref_mut() {
                 p.push((seat, cell as u32));
             }
@@ -184,12 +181,13 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::unlur::game::Game;
     use crate::games::{GameState, Outcome};
     use crate::picker;
 
     /// A game of side `size` after `moves` (written moves, all legal).
     fn played(size: u8, moves: &[String]) -> Game {
-        let mut g = Game::new(size);
+        let mut g = Game::from_position(Position::new(size));
         for m in moves {
             g.play_text(m).unwrap_or_else(|e| panic!("{m}: {e}"));
         }
@@ -215,17 +213,17 @@ mod tests {
         for (size, seed) in [(4u8, 1u64), (6, 2), (8, 3), (8, 4)] {
             let mut pick = picker(seed);
             for _ in 0..40 {
-                let start = Game::new(size);
+                let start = Position::new(size);
                 let mut g = start.clone();
                 let mut trail = Vec::new();
                 g.policy_playout(&mut pick, Some(&mut trail));
-                assert!(matches!(g.result(), Some(Outcome::Winner(_))));
+                assert!(g.winner.is_some());
                 // The trail replays the game: the seats and actions RAVE is told are the moves made.
                 let mut r = start;
                 for &(seat, a) in &trail {
-                    assert_eq!(r.to_move(), Some(seat));
-                    if let Move::Stone(cell) = r.action_move(a)
-                        && r.stone_decides(cell) == Some(false)
+                    assert_eq!((r.to_move, r.winner), (seat, None));
+                    let cell = (a as usize) < r.grid.len();
+                    if cell && r.stone_decides(a as usize) == Some(false)
                     {
                         let safe = r
                             .chains
@@ -236,10 +234,10 @@ mod tests {
                             safe,
                             0,
                             "a losing stone on {} with {safe} others",
-                            r.grid.name(cell)
+                            r.grid.name(a as usize)
                         );
                     }
-                    r.apply(r.action_move(a));
+                    r.place(cell.then_some(a as usize));
                 }
                 assert_eq!(r, g);
             }
@@ -251,7 +249,7 @@ mod tests {
         let mut pick = picker(7);
         let (mut wins, mut positions) = (0, 0);
         for k in 0..12usize {
-            let mut g = Game::new(5);
+            let mut g = Game::from_position(Position::new(5));
             // A contract of k stones, a pass, then random stones to the end: every stage of a game.
             loop {
                 let mut acts = Vec::new();
@@ -261,7 +259,7 @@ mod tests {
                 for &a in &acts {
                     let mut h = g.clone();
                     h.apply_action(a);
-                    let won = h.result() == Some(&Outcome::Winner(me));
+                    let won = h.result() == Some(Outcome::Winner(me));
                     wins += usize::from(won);
                     assert_eq!(
                         g.may_win_at_once(a),
@@ -272,7 +270,7 @@ mod tests {
                     );
                 }
                 let pass = *acts.last().unwrap();
-                let a = if g.in_contract() && g.entries() >= k {
+                let a = if g.in_contract() && g.entries().len() >= k {
                     pass
                 } else if g.in_contract() {
                     acts[pick(acts.len() - 1)]
@@ -297,12 +295,12 @@ mod tests {
         let (mut policy, mut random) = (0, 0);
         let mut pick = picker(5);
         for _ in 0..200 {
+            let mut p = g.position().clone();
+            p.policy_playout(&mut pick, None);
+            policy += usize::from(p.winner == Some(black));
             let mut h = g.clone();
-            h.policy_playout(&mut pick, None);
-            policy += usize::from(h.result() == Some(&Outcome::Winner(black)));
-            let mut h = g.clone();
-            h.playout(&mut pick);
-            random += usize::from(h.result() == Some(&Outcome::Winner(black)));
+            h.random_playout(&mut pick);
+            random += usize::from(h.result() == Some(Outcome::Winner(black)));
         }
         eprintln!("Black won {policy} of 200 policy playouts, {random} of 200 random ones");
         assert!(policy >= 120, "Black won {policy} of 200 policy playouts");
@@ -325,7 +323,7 @@ mod tests {
         assert_eq!(reply(&g, "d3").as_deref(), Some("c4"));
         // The playout answers it first: a random first stone would be a1's neighbour in index order.
         let c4 = g.grid.parse("c4").unwrap() as u32;
-        let mut copy = g.clone();
+        let mut copy = g.position().clone();
         let mut moves = Vec::new();
         copy.policy_playout(&mut |_| 0, Some(&mut moves));
         assert_eq!(moves.first(), Some(&(0, c4)));

@@ -1,10 +1,26 @@
 //! The rules of `unlur-rules.md`, case by case (section 9's table), its perft table, and the notation.
 
 use super::*;
+use crate::games::Status;
 use crate::games::hexgrid::Grid;
 
+fn new(size: u8) -> Game {
+    Game::from_position(Position::new(size))
+}
+
+/// Reads a move as a player writes it, and refuses a cell this board does not have.
+fn parse(g: &Game, text: &str) -> Result<Move, RuleError> {
+    let mv = Position::read(text)?;
+    if let Move::Stone(c, r) = mv
+        && g.grid().cell(c, r).is_none()
+    {
+        g.position().check(mv)?;
+    }
+    Ok(mv)
+}
+
 fn played(size: u8, moves: &[&str]) -> Game {
-    let mut g = Game::new(size);
+    let mut g = new(size);
     for m in moves {
         g.play_text(m).unwrap_or_else(|e| panic!("{m}: {e}"));
     }
@@ -14,12 +30,13 @@ fn played(size: u8, moves: &[&str]) -> Game {
 fn refused(g: &Game, mv: &str) -> String {
     let mut copy = g.clone();
     let why = copy.play_text(mv).expect_err(mv).0;
-    assert_eq!(&copy, g, "a refused move changes nothing");
+    assert_eq!(copy.to_json(), g.to_json(), "a refused move changes nothing");
+    assert_eq!(copy.position(), g.position(), "a refused move changes nothing");
     why
 }
 
 fn perfts(size: u8, expected: &[u64]) {
-    let g = Game::new(size);
+    let g = new(size);
     for (k, want) in expected.iter().enumerate() {
         let depth = k as u32 + 1;
         assert_eq!(g.perft(depth), *want, "size {size} perft {depth}");
@@ -74,7 +91,7 @@ fn board_names_sides_and_corners() {
     names.sort();
     assert_eq!(names, ["d5", "d6", "e4", "e6", "f4", "f5"]);
     // Interior cells of side 3: the seven the contract may use.
-    let g = Game::new(3);
+    let g = new(3);
     let mut interior: Vec<String> = GameState::legal_moves(&g);
     interior.retain(|m| m != "pass");
     assert_eq!(interior, ["b3", "b4", "c2", "c3", "c4", "d2", "d3"]);
@@ -93,7 +110,7 @@ fn goals() {
 #[test]
 fn the_contract() {
     // Only interior cells and pass; the passer plays Black; White moves next.
-    let g = Game::new(3);
+    let g = new(3);
     assert!(refused(&g, "c1").contains("edge cell"));
     assert!(refused(&g, "swap").contains("no swap"));
     assert!(refused(&g, "resign").contains("not a move"));
@@ -171,19 +188,20 @@ fn both_goals_at_once_win() {
 
 #[test]
 fn notation_reads_loosely_and_writes_canonically() {
-    let g = Game::new(8);
+    let g = new(8);
     for (text, canonical) in [("h8", "h8"), (" H 1 5 ", "h15"), ("P A S S", "pass")] {
-        let mv = g.parse(text).unwrap();
-        assert_eq!(g.move_text(mv), canonical);
-        assert_eq!(g.parse(canonical).unwrap(), mv);
+        let mv = parse(&g, text).unwrap();
+        assert_eq!(Position::write(mv), canonical);
+        assert_eq!(parse(&g, canonical).unwrap(), mv);
     }
     for cell in 0..g.grid().len() {
-        let text = g.move_text(Move::Stone(cell));
-        assert_eq!(g.parse(&text).unwrap(), Move::Stone(cell));
+        let (c, r) = g.grid().coords(cell);
+        let text = Position::write(Move::Stone(c, r));
+        assert_eq!(parse(&g, &text).unwrap(), Move::Stone(c, r));
     }
-    assert!(g.parse("h08").unwrap_err().0.contains("leading zero"));
-    assert!(g.parse("a1").unwrap_err().0.contains("no cell a1"));
-    assert!(g.parse("o15").unwrap_err().0.contains("no cell o15"));
+    assert!(parse(&g, "h08").unwrap_err().0.contains("leading zero"));
+    assert!(parse(&g, "a1").unwrap_err().0.contains("no cell a1"));
+    assert!(parse(&g, "o15").unwrap_err().0.contains("no cell o15"));
     assert!(Unlur.read_move("b2").is_ok(), "a cell of side 3");
     assert!(Unlur.read_move("pass").is_ok());
     assert!(Unlur.read_move("swap").is_err() && Unlur.read_move("z1").is_err());
@@ -222,15 +240,16 @@ fn random_games_always_end_with_a_winner() {
     };
     for size in [3u8, 4, 6, 8] {
         for _ in 0..60 {
-            let mut g = Game::new(size);
-            g.playout(&mut pick);
+            let mut g = new(size);
+            g.random_playout(&mut pick);
             assert!(
                 matches!(g.status(), Status::Over(Outcome::Winner(_))),
                 "{:?}",
                 g.records()
             );
-            let back = json::from_json(&g.to_json()).unwrap();
-            assert_eq!(back, g);
+            let back = Unlur.load(&g.to_json()).unwrap();
+            assert_eq!(back.to_json(), g.to_json());
+            assert_eq!(back.render(), g.render());
         }
     }
 }
@@ -254,21 +273,16 @@ fn resign_in_the_contract_and_documents() {
     let mut g = played(4, &["d4"]);
     GameState::resign(&mut g, 0).unwrap();
     assert_eq!(g.status(), Status::Over(Outcome::Winner(1)));
-    let back = json::from_json(&g.to_json()).unwrap();
-    assert_eq!(back, g);
-    let text = played(3, &["c3", "pass"]).to_json();
-    assert!(
-        json::from_json(&text.replace("to-move 0", "to-move 1"))
-            .unwrap_err()
-            .0
-            .contains("corrupt")
-    );
-    assert!(
-        json::from_json(&text.replace("c3", "c1"))
-            .unwrap_err()
-            .0
-            .contains("edge cell")
-    );
+    let back = Unlur.load(&g.to_json()).unwrap();
+    assert_eq!(back.to_json(), g.to_json());
+    assert_eq!(back.status(), g.status());
+    // The documents before issue 36 carry a status line, which must agree with the moves.
+    let text = include_str!("../../../tests/documents/8096aec/unlur-mid.json");
+    assert!(text.contains("\"status\":\"to-move 0\""), "{text}");
+    let e = Unlur.load(&text.replace("to-move 0", "to-move 1")).err().unwrap().0;
+    assert!(e.contains("corrupt"), "{e}");
+    let e = Unlur.load(&text.replace("d4", "d1")).err().unwrap().0;
+    assert!(e.contains("edge cell"), "{e}");
     let at = GameState::at_move(&played(3, &["c3", "pass", "c1"]), 3).unwrap();
     assert_eq!(at.status(), Status::ToMove(0));
     assert_eq!(at.moves().len(), 2);
@@ -277,7 +291,7 @@ fn resign_in_the_contract_and_documents() {
 #[test]
 fn the_ascii_board_fits_72_columns_at_every_size() {
     for size in 3..=13u8 {
-        let text = GameState::render(&Game::new(size));
+        let text = GameState::render(&new(size));
         let widest = text.lines().map(|l| l.chars().count()).max().unwrap();
         assert!(widest <= 72, "size {size}: {widest}\n{text}");
     }
@@ -371,7 +385,7 @@ fn every_ply_of_random_games_agrees_with_a_flood_fill() {
         |s: u8| s & 0b001001 == 0b001001 || s & 0b010010 == 0b010010 || s & 0b100100 == 0b100100;
     for size in [3u8, 4, 6] {
         for _ in 0..40 {
-            let mut g = Game::new(size);
+            let mut g = new(size);
             while let Status::ToMove(mover) = g.status() {
                 let legal = GameState::legal_moves(&g);
                 // The contract lists every empty interior cell and pass; the main phase every empty cell.
@@ -425,5 +439,51 @@ fn every_ply_of_random_games_agrees_with_a_flood_fill() {
                 assert_eq!(g.status(), expected, "{:?}", g.records());
             }
         }
+    }
+}
+
+/// The documents pbem 8096aec stored (scripts/match-fixtures.sh): each loads with its moves, its
+/// result and its seats' names, and writes itself in today's shape, which loads the same.
+#[test]
+fn documents_stored_by_8096aec_load() {
+    let contract = ["d4", "pass", "b5", "c3"];
+    for (doc, moves, status, names) in [
+        (
+            include_str!("../../../tests/documents/8096aec/unlur-mid.json"),
+            &contract[..],
+            Status::ToMove(0),
+            ["White", "Black"],
+        ),
+        (
+            include_str!("../../../tests/documents/8096aec/unlur-resigned.json"),
+            &["d4", "pass", "b5", "c3", "resign"],
+            Status::Over(Outcome::Winner(0)),
+            ["White", "Black"],
+        ),
+        (
+            include_str!("../../../tests/documents/8096aec/unlur-forfeit.json"),
+            &["d4", "pass", "b5", "c3", "forfeit"],
+            Status::Over(Outcome::Winner(1)),
+            ["White", "Black"],
+        ),
+        (
+            include_str!("../../../tests/documents/8096aec/unlur-finished.json"),
+            &[
+                "pass", "e5", "e6", "e2", "d6", "c5", "f5", "e3", "c6", "g4", "b5", "d2", "f4",
+                "b6", "d4", "c4", "a7", "b7", "a4", "c3", "c7", "d1",
+            ],
+            Status::Over(Outcome::Winner(1)),
+            ["Black", "White"],
+        ),
+    ] {
+        let g = Unlur.load(doc).unwrap_or_else(|e| panic!("{doc}: {e}"));
+        let texts: Vec<String> = g.moves().into_iter().map(|m| m.text).collect();
+        assert_eq!(texts, moves, "{doc}");
+        assert_eq!(g.status(), status, "{doc}");
+        assert_eq!(g.seat_names(), names, "{doc}");
+        assert_eq!(g.options_summary(), "-size=4");
+        let again = Unlur.load(&g.to_json()).unwrap();
+        assert_eq!(again.moves(), g.moves());
+        assert_eq!(again.status(), g.status());
     }
 }

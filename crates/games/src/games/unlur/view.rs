@@ -8,6 +8,7 @@
 //! `4n + 5` characters: 37 at the default 8 and 57 at 13, so every size fits 72 columns.
 
 use super::game::{BLACK, Game, WHITE};
+use crate::games::GameState;
 use crate::games::board::{
     Board, Cell, Grid, LastMove, Mark, SideInfo, Spot as BoardSpot, TileKind,
 };
@@ -65,7 +66,7 @@ pub fn drawing(g: &Game) -> Drawing {
     lines.push(g.status_line());
     Drawing {
         title: "Unlur".into(),
-        move_number: g.entries() as u32 + 1,
+        move_number: g.move_number(),
         rows: m,
         spots,
         labels,
@@ -169,7 +170,7 @@ pub fn board_view(g: &Game) -> Board {
         });
     Board {
         grid: Grid::Hex,
-        move_number: g.entries() as u32 + 1,
+        move_number: g.move_number(),
         cells,
         tiles,
         sides,
