@@ -6,8 +6,8 @@
 //! hooks. `Match<G>` implements [`GameState`] for all of them, so the server, the records and the
 //! search take such a game as they take any other.
 //!
-//! Othello is the first game on it; the other ten still keep their own records (see
-//! docs/architecture.md, "Adding a game").
+//! Othello, Hex, Chameleon, Y and Unlur are on it; the others still keep their own records (see
+//! docs/architecture.md, "What is left of issue 36, section 1").
 //!
 //! The document is `{"game": "othello", "moves": ["f5", "resign 1"], <the options>}`: each option
 //! of [`Rules::options`] a key (`"size": 8`, a flag `true`), the entries as [`super::replay`] reads
@@ -22,9 +22,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::replay;
-use super::{
-    Board, GameOption, GameState, Loss, MoveRecord, Outcome, RuleError, SgfForm, Status,
-};
+use super::{Board, GameOption, GameState, Loss, MoveRecord, Outcome, RuleError, SgfForm, Status};
 use crate::picture::Painter;
 
 /// A game's rules as a position: everything [`Match`] needs to keep a game of it. Two players or
@@ -497,7 +495,7 @@ fn left_field(doc: &mut Map<String, Value>) -> Result<(), RuleError> {
 pub fn upgrade_seated(doc: &mut Map<String, Value>, game: &str) -> Result<(), RuleError> {
     match doc.remove("version") {
         None => {}
-        Some(v) if v == Value::from(1) => {}
+        Some(v) if v == 1 => {}
         Some(v) => {
             return Err(RuleError(format!(
                 "this {game} document has version {v}; this server reads version 1"
@@ -741,8 +739,7 @@ impl<G: Rules + View + Search> GameState for Match<G> {
         notes
     }
     fn example_moves(&self) -> Vec<String> {
-        G::example_moves(self)
-            .unwrap_or_else(|| self.legal_moves().into_iter().take(1).collect())
+        G::example_moves(self).unwrap_or_else(|| self.legal_moves().into_iter().take(1).collect())
     }
     fn losses(&self, index: usize) -> Vec<Loss> {
         G::losses(self, index)

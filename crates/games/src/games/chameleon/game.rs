@@ -198,8 +198,16 @@ impl Rules for Position {
         }
         for cell in self.chains.empty_cells() {
             let (c, r) = self.grid.coords(cell);
-            out.push(Move { colour: BLACK, c, r });
-            out.push(Move { colour: WHITE, c, r });
+            out.push(Move {
+                colour: BLACK,
+                c,
+                r,
+            });
+            out.push(Move {
+                colour: WHITE,
+                c,
+                r,
+            });
         }
     }
     fn check(&self, mv: Move) -> Result<(), RuleError> {

@@ -29,12 +29,7 @@ fn refused(g: &ChameleonGame, mv: &str) -> String {
 fn perft_row(size: u8, want: &[u64]) {
     let g = new(size);
     for (d, &n) in want.iter().enumerate() {
-        assert_eq!(
-            g.perft(d as u32 + 1),
-            n,
-            "size {size} depth {}",
-            d + 1
-        );
+        assert_eq!(g.perft(d as u32 + 1), n, "size {size} depth {}", d + 1);
     }
 }
 

@@ -3,9 +3,9 @@
 //! that joins them, as in Hex.
 
 use super::game::{BLACK, ChameleonGame, WHITE};
+use crate::games::GameState;
 use crate::games::Status;
 use crate::games::board::{Board, Cell, LastMove, Mark, SideInfo, Spot};
-use crate::games::GameState;
 use crate::games::hexgrid::{EMPTY, draw};
 use crate::games::matchplay::Leave as Leaving;
 

@@ -310,7 +310,10 @@ impl Rules for Position {
 pub(crate) fn read_cell(word: &str, max: u8) -> Result<(u8, u8), CellError> {
     let (c, r) = parse_coords(word)?;
     if c > u32::from(max) || r > u32::from(max) {
-        return Err(CellError::OffBoard(format!("{}{r}", (b'a' + c as u8 - 1) as char)));
+        return Err(CellError::OffBoard(format!(
+            "{}{r}",
+            (b'a' + c as u8 - 1) as char
+        )));
     }
     Ok((c as u8, r as u8))
 }

@@ -4,8 +4,8 @@
 
 use super::game::Position;
 use crate::games::hexgrid::bridges::{self, Spot};
-use crate::games::matchplay::Rules;
 use crate::games::hexgrid::{BOTTOM, LEFT, RIGHT, TOP};
+use crate::games::matchplay::Rules;
 
 impl Position {
     /// The place `(c, r)`, `None` when it is neither a cell nor just across one side.

@@ -32,12 +32,7 @@ fn refused(g: &HexGame, mv: &str) -> String {
 fn perft_row(opts: &[&str], want: &[u64]) {
     let g = new(opts);
     for (d, &n) in want.iter().enumerate() {
-        assert_eq!(
-            g.perft(d as u32 + 1),
-            n,
-            "{opts:?} depth {}",
-            d + 1
-        );
+        assert_eq!(g.perft(d as u32 + 1), n, "{opts:?} depth {}", d + 1);
     }
 }
 
@@ -434,13 +429,17 @@ fn documents_stored_by_8096aec_load() {
         assert_eq!(again.options_summary(), g.options_summary());
     }
     let no_swap = Hex
-        .load(include_str!("../../../tests/documents/8096aec/hex-no-swap.json"))
+        .load(include_str!(
+            "../../../tests/documents/8096aec/hex-no-swap.json"
+        ))
         .unwrap();
     assert_eq!(no_swap.options_summary(), "-size=4 -no_swap");
     assert_eq!(
-        Hex.load(include_str!("../../../tests/documents/8096aec/hex-forfeit.json"))
-            .unwrap()
-            .moves()[4]
+        Hex.load(include_str!(
+            "../../../tests/documents/8096aec/hex-forfeit.json"
+        ))
+        .unwrap()
+        .moves()[4]
             .seat,
         0
     );

@@ -31,7 +31,11 @@ fn same_both_ways(name: &str, g: &dyn GameState, seed: u64) {
     );
     // The board, not the document: a game on `matchplay::Match` plays its own playout on the
     // position alone, and the move list of a search's copy stays behind (the search never reads it).
-    assert_eq!(own.render(), generic.render(), "{name}, seed {seed}: the game");
+    assert_eq!(
+        own.render(),
+        generic.render(),
+        "{name}, seed {seed}: the game"
+    );
     assert_eq!(
         own.status(),
         generic.status(),

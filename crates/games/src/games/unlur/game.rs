@@ -3,8 +3,8 @@
 
 use std::sync::OnceLock;
 
-use crate::games::hexgrid::{CellError, Chains, Grid, HEX_NEIGHBOURS, Sides, parse_coords};
 use crate::games::hexgrid::write_coords;
+use crate::games::hexgrid::{CellError, Chains, Grid, HEX_NEIGHBOURS, Sides, parse_coords};
 use crate::games::matchplay::{Match, Rules};
 use crate::games::{GameOption, Outcome, RuleError};
 

@@ -223,8 +223,7 @@ mod tests {
                 for &(seat, a) in &trail {
                     assert_eq!((r.to_move, r.winner), (seat, None));
                     let cell = (a as usize) < r.grid.len();
-                    if cell && r.stone_decides(a as usize) == Some(false)
-                    {
+                    if cell && r.stone_decides(a as usize) == Some(false) {
                         let safe = r
                             .chains
                             .empty_cells()

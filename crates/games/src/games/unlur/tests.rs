@@ -30,8 +30,16 @@ fn played(size: u8, moves: &[&str]) -> Game {
 fn refused(g: &Game, mv: &str) -> String {
     let mut copy = g.clone();
     let why = copy.play_text(mv).expect_err(mv).0;
-    assert_eq!(copy.to_json(), g.to_json(), "a refused move changes nothing");
-    assert_eq!(copy.position(), g.position(), "a refused move changes nothing");
+    assert_eq!(
+        copy.to_json(),
+        g.to_json(),
+        "a refused move changes nothing"
+    );
+    assert_eq!(
+        copy.position(),
+        g.position(),
+        "a refused move changes nothing"
+    );
     why
 }
 
@@ -279,7 +287,11 @@ fn resign_in_the_contract_and_documents() {
     // The documents before issue 36 carry a status line, which must agree with the moves.
     let text = include_str!("../../../tests/documents/8096aec/unlur-mid.json");
     assert!(text.contains("\"status\":\"to-move 0\""), "{text}");
-    let e = Unlur.load(&text.replace("to-move 0", "to-move 1")).err().unwrap().0;
+    let e = Unlur
+        .load(&text.replace("to-move 0", "to-move 1"))
+        .err()
+        .unwrap()
+        .0;
     assert!(e.contains("corrupt"), "{e}");
     let e = Unlur.load(&text.replace("d4", "d1")).err().unwrap().0;
     assert!(e.contains("edge cell"), "{e}");

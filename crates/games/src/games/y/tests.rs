@@ -35,8 +35,16 @@ fn played(options: &[&str], moves: &[&str]) -> Game {
 fn refused(g: &Game, mv: &str) -> String {
     let mut copy = g.clone();
     let why = copy.play_text(mv).expect_err(mv).0;
-    assert_eq!(copy.to_json(), g.to_json(), "a refused move changes nothing");
-    assert_eq!(copy.position(), g.position(), "a refused move changes nothing");
+    assert_eq!(
+        copy.to_json(),
+        g.to_json(),
+        "a refused move changes nothing"
+    );
+    assert_eq!(
+        copy.position(),
+        g.position(),
+        "a refused move changes nothing"
+    );
     why
 }
 
@@ -115,7 +123,11 @@ fn notation_reads_loosely_and_writes_canonically() {
     ] {
         let mv = parse(&g, text).unwrap();
         assert_eq!(Position::write(mv), canonical);
-        assert_eq!(parse(&g, canonical).unwrap(), mv, "round trip of {canonical}");
+        assert_eq!(
+            parse(&g, canonical).unwrap(),
+            mv,
+            "round trip of {canonical}"
+        );
     }
     // Every cell name round-trips.
     for cell in 0..g.grid().len() {
@@ -281,7 +293,11 @@ fn a_corrupt_document_is_refused() {
     let wrong_move = text.replace("b2", "b1");
     let e = Y.load(&wrong_move).err().unwrap().0;
     assert!(e.contains("no cell b1"), "{e}");
-    let e = Y.load(&text.replace("\"version\":1", "\"version\":2")).err().unwrap().0;
+    let e = Y
+        .load(&text.replace("\"version\":1", "\"version\":2"))
+        .err()
+        .unwrap()
+        .0;
     assert!(e.contains("version 2"), "{e}");
     assert!(Y.load("{}").is_err());
 }
