@@ -1,6 +1,5 @@
 //! Boards: the summary a board mail shows, the mails of a new position, `show`.
 
-use super::proposals::seats_in;
 use super::{Core, Letter, Outcome, Picture, Refused, Sign, Step};
 use crate::decision::PlayRefusal;
 use crate::games::{GameRules, GameState, Status};
@@ -427,4 +426,15 @@ pub(super) fn listed_status(
         }
         Err(e) => Ok(format!("unreadable: {e}")),
     }
+}
+
+/// The seats still in the game (none once it is over). The trait has no direct question for this;
+/// a seat is in exactly when the rules would still let it resign, which is asked of a copy.
+pub(super) fn seats_in(state: &dyn GameState) -> Vec<usize> {
+    if matches!(state.status(), Status::Over(_)) {
+        return Vec::new();
+    }
+    (0..state.seat_names().len())
+        .filter(|&s| state.clone_box().resign(s).is_ok())
+        .collect()
 }

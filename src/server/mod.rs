@@ -21,6 +21,7 @@ use crate::storage::{Db, StorageError};
 
 // One concern a file; each adds `impl Core` blocks.
 mod accounts; // signup, change password/address, signoff
+mod act; // a player's command on one board, and whose mail a change answers
 mod addresses; // addresses that wait for confirmation, `confirm`
 mod auth; // password checks before the write lock, the throttle, authenticate
 mod boards; // summaries, board mails, `show`

@@ -1,5 +1,6 @@
 //! Play: `challenge`, `move`, `resign`, `preview`, and the robot accounts' answers.
 
+use super::act::{Act, Answering};
 use super::{Core, Failure, Origin, Outcome, Refused, Step};
 use super::{fresh_digest, saved_status, userids};
 use crate::command::{GameCommand, Password};
@@ -8,50 +9,6 @@ use crate::games::{self, GameRules, GameState, Status};
 use crate::mail_text;
 use crate::storage::{Comment, GameRow, StorageError, Tx, User};
 use crate::summary;
-
-/// Whose mail a change of the game answers when that is not the actor's, and what that mail
-/// said: a robot that settles a proposal at once (`server/robot_answers.rs`) acts in the run of
-/// the proposer's mail, so the board mails answer the proposer and carry the proposal's comment,
-/// as a person's `accept` carries its own.
-#[derive(Debug, Default)]
-pub(super) struct Answering {
-    /// The seat whose mail is answered: their copy is the reply, and never waits for a digest.
-    pub seat: Option<usize>,
-    /// Comments already stored in this run that the change's board mails show before the actor's.
-    pub comments: Vec<Comment>,
-}
-
-/// A player's command on one board, as written: who, with which password, which board, the `#N`
-/// guard and the mail's comment. `move`, `propose`, `accept`/`reject` and `queue` take one.
-#[derive(Clone, Copy)]
-pub(super) struct Act<'a> {
-    pub rules: &'a dyn GameRules,
-    pub board: u32,
-    pub userid: &'a str,
-    pub password: &'a str,
-    pub guard: Option<u32>,
-    pub comment: &'a str,
-}
-
-impl<'a> Act<'a> {
-    pub(super) fn new(
-        rules: &'a dyn GameRules,
-        board: u32,
-        userid: &'a str,
-        password: &'a Password,
-        guard: Option<u32>,
-        comment: &'a str,
-    ) -> Act<'a> {
-        Act {
-            rules,
-            board,
-            userid,
-            password: password.expose(),
-            guard,
-            comment,
-        }
-    }
-}
 
 impl Core {
     pub(super) fn load_game(

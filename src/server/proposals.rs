@@ -21,7 +21,8 @@
 //!   its comment, and every board mail says it was queued; otherwise it is dropped and the player is
 //!   mailed why, with the board. Queued moves are never shown to the other players.
 
-use super::play::{Act, Answering};
+use super::act::{Act, Answering};
+use super::boards::seats_in;
 use super::{Core, Letter, Outcome, Refused, Step};
 use crate::command::ProposalKind;
 use crate::decision::{Dropped, Event, Game, OpenProposal, PlayRefusal, ProposalRefusal};
@@ -739,17 +740,6 @@ fn check_guard(
         }),
         _ => Ok(()),
     }
-}
-
-/// The seats still in the game (none once it is over). The trait has no direct question for this;
-/// a seat is in exactly when the rules would still let it resign, which is asked of a copy.
-pub(super) fn seats_in(state: &dyn GameState) -> Vec<usize> {
-    if matches!(state.status(), Status::Over(_)) {
-        return Vec::new();
-    }
-    (0..state.seat_names().len())
-        .filter(|&s| state.clone_box().resign(s).is_ok())
-        .collect()
 }
 
 /// The move number an undo proposed by `seat` goes back to: that of the seat's last own move (so that

@@ -244,7 +244,13 @@ impl Core {
         // keep the proposal waiting for a robot that never writes. The player may propose again.
         let yes = self.robot_millis().is_some() && {
             let start = Instant::now();
-            let yes = robot_answers::accepts_draw(state.as_ref(), seat, w.level, w.seed);
+            let yes = robot_answers::accepts_draw(
+                state.as_ref(),
+                seat,
+                w.level,
+                w.seed,
+                ROBOT_THINKING_MILLIS,
+            );
             self.spend(start);
             yes
         };
