@@ -37,7 +37,7 @@ pub use mail_settings::{DigestGame, MailSettings};
 pub use outbox::OutboxRow;
 pub use passwords::LoginState;
 pub use proposals::{Proposal, QueuedMove};
-pub use ratings::{GameResult, Standing};
+pub use ratings::{GameResult, SeatRecord, Standing};
 pub use reply_keys::ReplyReader;
 pub use social::ChallengeList;
 pub use standing::{Bounce, ReplyStanding};

@@ -1,6 +1,6 @@
 //! Boards: the summary a board mail shows, the mails of a new position, `show`.
 
-use super::{Core, Letter, Outcome, Picture, Refused, Sign, Step};
+use super::{Core, HostedGame, Letter, Outcome, Picture, Refused, Sign, Step};
 use crate::decision::PlayRefusal;
 use crate::games::{GameRules, GameState, Status};
 use crate::mail_out::BoardPage;
@@ -56,7 +56,15 @@ impl Core {
         let Ok(state) = rules.load(&row.state) else {
             return Ok(None);
         };
-        Ok(Some(self.summary(tx, rules, &row, state.as_ref(), &[])?))
+        Ok(Some(self.summary(
+            tx,
+            HostedGame {
+                rules,
+                row: &row,
+                state: state.as_ref(),
+            },
+            &[],
+        )?))
     }
 
     /// A board's summary as its mails show it, with what the server adds to the game itself: open
@@ -64,27 +72,24 @@ impl Core {
     pub(super) fn summary(
         &self,
         tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: &GameRow,
-        state: &dyn GameState,
+        game: HostedGame<'_>,
         comments: &[Comment],
     ) -> Result<String, StorageError> {
-        self.summary_with(tx, rules, row, state, comments, true)
+        self.summary_with(tx, game, comments, true)
     }
 
     /// [`Core::summary`], with the ASCII board or without it (the HTML part shows the picture).
     fn summary_with(
         &self,
         tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: &GameRow,
-        state: &dyn GameState,
+        game: HostedGame<'_>,
         comments: &[Comment],
         with_board: bool,
     ) -> Result<String, StorageError> {
+        let HostedGame { rules, row, state } = game;
         let players = userids(row);
-        let mut status_notes = self.proposal_lines(tx, rules, row, state)?;
-        status_notes.extend(self.agreement_lines(tx, rules, row, state)?);
+        let mut status_notes = self.proposal_lines(tx, game)?;
+        status_notes.extend(self.agreement_lines(tx, game)?);
         status_notes.extend(self.away_lines(tx, row)?);
         // `show 101#5` of a finished game shows a position before its end: no rating changes there.
         let rating_changes = if matches!(state.status(), Status::Over(_)) {
@@ -121,22 +126,20 @@ impl Core {
     /// send on top ([`news::top_of_mail`]), then the summary. `actor` is the seat that acted (their
     /// mail is the reply); `since` the move that was awaited before this change (its moves are the
     /// news), `None` when no move was played.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn board_mails(
         &self,
         tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: &GameRow,
-        state: &dyn GameState,
+        game: HostedGame<'_>,
         comments: &[Comment],
         new: bool,
         actor: Option<usize>,
         since: Option<u32>,
     ) -> Step<Outcome> {
+        let HostedGame { rules, row, state } = game;
         let players = userids(row);
         // A new game's mail tells every move made in its run (a robot that moves first).
         let since = if new { Some(1) } else { since };
-        let mut body = self.summary(tx, rules, row, state, comments)?;
+        let mut body = self.summary(tx, HostedGame { rules, row, state }, comments)?;
         let web_line = self
             .cfg
             .web
@@ -201,7 +204,8 @@ impl Core {
         // mails as text alone.
         let picture = match self.cfg.mail.pictures {
             true => self.board_picture(tx, row, state)?.map(|png| {
-                let details = self.summary_with(tx, rules, row, state, comments, false)?;
+                let details =
+                    self.summary_with(tx, HostedGame { rules, row, state }, comments, false)?;
                 Ok::<_, StorageError>((
                     crate::mail_out::Png(std::sync::Arc::new(png)),
                     details + &web_line,
@@ -232,7 +236,7 @@ impl Core {
                         }
                         Reader::Spectator => String::new(),
                     },
-                    caption: caption(rules, row, state),
+                    caption: caption(HostedGame { rules, row, state }),
                     details: details.clone(),
                 },
             })
@@ -361,7 +365,15 @@ impl Core {
             } else {
                 Vec::new()
             };
-            text.push_str(&self.summary(tx, rules, &row, state.as_ref(), &comments)?);
+            text.push_str(&self.summary(
+                tx,
+                HostedGame {
+                    rules,
+                    row: &row,
+                    state: state.as_ref(),
+                },
+                &comments,
+            )?);
         }
         Ok(Outcome {
             in_game,
@@ -378,7 +390,8 @@ pub(super) fn userids(row: &GameRow) -> Vec<String> {
 }
 
 /// The caption of a board's picture: the game, the board, the move and who plays which side.
-pub(super) fn caption(rules: &dyn GameRules, row: &GameRow, state: &dyn GameState) -> String {
+pub(super) fn caption(game: HostedGame<'_>) -> String {
+    let HostedGame { rules, row, state } = game;
     let players = userids(row);
     let seats: Vec<String> = (0..players.len())
         .map(|s| summary::seat_label(state, &players, s))

@@ -9,10 +9,12 @@
 
 use chrono::{DateTime, NaiveDate};
 
-use super::{Core, Failure, Letter, Origin, Outcome, Server, ServerError, Sign, Step, queue};
+use super::{
+    Core, Failure, HostedGame, Letter, Origin, Outcome, Server, ServerError, Sign, Step, queue,
+};
 use crate::config::MAX_CLOCK_DAYS;
 use crate::decision::{AccountEvent, ChallengeUsage, ClockRefusal, Event, Game};
-use crate::games::{GameRules, GameState, Status};
+use crate::games::Status;
 use crate::mail_text;
 use crate::reply_token::Target;
 use crate::storage::{ClockCandidate, GameClock, GameRow, StorageError, Tx, User, Vacation};
@@ -256,7 +258,17 @@ impl Core {
                 tx.add_verdict(row.id, &verdict)?;
             }
             let recorded = self
-                .record_turn(tx, rules, row, state.as_ref(), None, before, "")
+                .record_turn(
+                    tx,
+                    HostedGame {
+                        rules,
+                        row: &row,
+                        state: state.as_ref(),
+                    },
+                    None,
+                    before,
+                    "",
+                )
                 .map(|mut o| {
                     o.events.insert(0, event);
                     o
@@ -282,9 +294,11 @@ impl Core {
         }
         let outcome = self.nag(
             tx,
-            rules,
-            &row,
-            state.as_ref(),
+            HostedGame {
+                rules,
+                row: &row,
+                state: state.as_ref(),
+            },
             &player,
             counted,
             (nag_days, forfeit_days),
@@ -295,18 +309,16 @@ impl Core {
     }
 
     /// The nag mail to the player to move.
-    #[allow(clippy::too_many_arguments)]
     fn nag(
         &self,
         tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: &GameRow,
-        state: &dyn GameState,
+        game: HostedGame<'_>,
         player: &User,
         counted: i64,
         (nag_days, forfeit_days): (u32, u32),
         first_nag: i64,
     ) -> Result<Outcome, StorageError> {
+        let HostedGame { rules, row, .. } = game;
         // The clock's own deadline, but never sooner than the warning a forfeit needs.
         let deadline =
             (self.now + i64::from(forfeit_days) * DAY - counted).max(first_nag + FORFEIT_WARNING);
@@ -328,7 +340,7 @@ impl Core {
             draw_open,
         };
         let (subject, mut body) = mail_text::nag(&nagged).expect("nag words a Nagged event");
-        body.push_str(&self.summary(tx, rules, row, state, &[])?);
+        body.push_str(&self.summary(tx, game, &[])?);
         // In the thread of the player's board mails of the game, under its Subject for a player
         // who did not choose `subject state`: Gmail would otherwise show it apart (the text says it is a
         // reminder).

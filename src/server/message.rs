@@ -9,7 +9,7 @@
 //! that is over carries no chats from a player who never moved in it (issue 34): a stranger who
 //! challenged a player cannot mail them without end, least of all once they declined the game.
 
-use super::{Core, Letter, Outcome, Refused, Sign, Step};
+use super::{Core, HostedGame, Letter, Outcome, Refused, Sign, Step};
 use crate::decision::{AccountEvent, Game, MessageRefusal};
 use crate::games::{GameRules, GameState, Status};
 use crate::mail_text;
@@ -141,9 +141,11 @@ impl Core {
         let comments = self.comment_at(tx, &row, state.move_number(), user.id, comment)?;
         let mut outcome = self.board_mails(
             tx,
-            rules,
-            &row,
-            state.as_ref(),
+            HostedGame {
+                rules,
+                row: &row,
+                state: state.as_ref(),
+            },
             &comments,
             false,
             Some(seat),

@@ -13,11 +13,11 @@ use std::time::Duration;
 use crate::clock::{Clock, FixedClock};
 use crate::config::Config;
 use crate::decision::{self, Event, Listing, Refusal, Refused};
-use crate::games::Registry;
+use crate::games::{GameRules, GameState, Registry};
 use crate::mail_in;
 use crate::mail_out::{FileAttachment, Mailer, OutgoingMail, SendError};
 use crate::mail_text;
-use crate::storage::{Db, StorageError};
+use crate::storage::{Db, GameRow, StorageError};
 
 // One concern a file; each adds `impl Core` blocks.
 mod accounts; // signup, change password/address, signoff
@@ -174,6 +174,16 @@ impl Proof {
         let digest = Sha256::digest(secrets.hide(text).as_bytes());
         digest[..16].iter().map(|b| format!("{b:02x}")).collect()
     }
+}
+
+/// One hosted game as a command sees it: the rules of its type, its stored row and a state of it
+/// (the stored one, or the one a command just made of it). The functions that work on a game take
+/// this one value rather than the three.
+#[derive(Clone, Copy)]
+struct HostedGame<'a> {
+    rules: &'a dyn GameRules,
+    row: &'a GameRow,
+    state: &'a dyn GameState,
 }
 
 /// One mail that a command produces, before it gets its headers.

@@ -4,7 +4,7 @@
 //! board mail and `history` of the game show it, and the players get the board as after a move.
 //! By mail, `admin` is no command (see `crate::command`).
 
-use super::{Core, Outcome, Server, ServerError, Step, queue};
+use super::{Core, HostedGame, Outcome, Server, ServerError, Step, queue};
 use crate::accounts;
 use crate::decision::{
     AccountEvent, AccountRefusal, AdminRefusal, Event, Game, PasswordChange, PlayRefusal,
@@ -158,7 +158,16 @@ impl Core {
                     reason: reason.clone(),
                 };
                 let before = next.move_number();
-                self.record_with_verdict(tx, rules, row, next.as_ref(), before, ended)
+                self.record_with_verdict(
+                    tx,
+                    HostedGame {
+                        rules,
+                        row: &row,
+                        state: next.as_ref(),
+                    },
+                    before,
+                    ended,
+                )
             }
             Override::Replace {
                 game,
@@ -209,7 +218,16 @@ impl Core {
                     .game(rules.name(), *board)?
                     .ok_or(AdminRefusal::Vanished { board: *board })?;
                 let before = state.move_number();
-                self.record_with_verdict(tx, rules, row, state.as_ref(), before, replaced)
+                self.record_with_verdict(
+                    tx,
+                    HostedGame {
+                        rules,
+                        row: &row,
+                        state: state.as_ref(),
+                    },
+                    before,
+                    replaced,
+                )
             }
             Override::Undo {
                 game,
@@ -234,7 +252,16 @@ impl Core {
                     reason: reason.clone(),
                 };
                 let before = next.move_number();
-                self.record_with_verdict(tx, rules, row, next.as_ref(), before, taken_back)
+                self.record_with_verdict(
+                    tx,
+                    HostedGame {
+                        rules,
+                        row: &row,
+                        state: next.as_ref(),
+                    },
+                    before,
+                    taken_back,
+                )
             }
         }
     }
@@ -244,16 +271,15 @@ impl Core {
     fn record_with_verdict(
         &self,
         tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: crate::storage::GameRow,
-        state: &dyn GameState,
+        game: HostedGame<'_>,
         before: u32,
         event: Event,
     ) -> Step<Outcome> {
+        let HostedGame { row, .. } = game;
         if let Some(verdict) = mail_text::verdict(&event) {
             tx.add_verdict(row.id, &verdict)?;
         }
-        let mut outcome = self.record_turn(tx, rules, row, state, None, before, "")?;
+        let mut outcome = self.record_turn(tx, game, None, before, "")?;
         outcome.events.insert(0, event);
         Ok(outcome)
     }

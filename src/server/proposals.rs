@@ -23,10 +23,10 @@
 
 use super::act::{Act, Answering};
 use super::boards::seats_in;
-use super::{Core, Letter, Outcome, Refused, Step};
+use super::{Core, HostedGame, Letter, Outcome, Refused, Step};
 use crate::command::ProposalKind;
 use crate::decision::{Dropped, Event, Game, OpenProposal, PlayRefusal, ProposalRefusal};
-use crate::games::{GameRules, GameState, Status};
+use crate::games::{GameState, Status};
 use crate::mail_text;
 use crate::news;
 use crate::storage::{GameRow, Proposal, QueuedMove, StorageError, Tx, User};
@@ -67,15 +67,27 @@ The other players do not see it. On your own turn, play the move\n\
 instead.\n\
 ";
 
+/// One player's answer to the open proposal, as [`Core::settle`] weighs it.
+struct ProposalAnswer<'a> {
+    /// Who answers, and from which seat.
+    user: User,
+    seat: usize,
+    /// The proposal answered.
+    open: Proposal,
+    /// `accept` rather than `reject`.
+    accept: bool,
+    /// The comment of the answer's mail.
+    comment: &'a str,
+}
+
 impl Core {
     /// Lines under a board's status about its open proposals (empty when none is open).
     pub(super) fn proposal_lines(
         &self,
         tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: &GameRow,
-        state: &dyn GameState,
+        game: HostedGame<'_>,
     ) -> Result<Vec<String>, StorageError> {
+        let HostedGame { rules, row, state } = game;
         let Some(p) = tx.open_proposal(row.id)? else {
             return Ok(Vec::new());
         };
@@ -206,14 +218,24 @@ impl Core {
             seat: Some(seat),
             comments: comments.clone(),
         };
-        if let Some(answered) = self.robots_answer(tx, rules, &row, state.as_ref(), answering)? {
+        if let Some(answered) = self.robots_answer(
+            tx,
+            HostedGame {
+                rules,
+                row: &row,
+                state: state.as_ref(),
+            },
+            answering,
+        )? {
             return Ok(with_event(answered, made));
         }
         let outcome = self.board_mails(
             tx,
-            rules,
-            &row,
-            state.as_ref(),
+            HostedGame {
+                rules,
+                row: &row,
+                state: state.as_ref(),
+            },
             &comments,
             false,
             Some(seat),
@@ -231,11 +253,10 @@ impl Core {
     fn robots_answer(
         &self,
         tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: &GameRow,
-        state: &dyn GameState,
+        game: HostedGame<'_>,
         proposer: Answering,
     ) -> Step<Option<Outcome>> {
+        let HostedGame { rules, row, state } = game;
         let Some(open) = tx.open_proposal(row.id)? else {
             return Ok(None);
         };
@@ -270,18 +291,14 @@ impl Core {
                 tx.accept_proposal(row.id, robot.id)?;
                 continue;
             }
-            let outcome = self.settle(
-                tx,
-                rules,
-                row.clone(),
-                state.clone_box(),
-                robot.clone(),
+            let answer = ProposalAnswer {
+                user: robot.clone(),
                 seat,
                 open,
                 accept,
-                "",
-                proposer,
-            )?;
+                comment: "",
+            };
+            let outcome = self.settle(tx, game, answer, proposer)?;
             return Ok(Some(outcome));
         }
         Ok(None)
@@ -305,9 +322,29 @@ impl Core {
         if open.is_none() && !agreed_before {
             // No proposal to answer: the answer is to the challenge itself.
             if !accept {
-                return self.resign_seated(tx, rules, row, state, &user, seat, comment);
+                return self.resign_seated(
+                    tx,
+                    HostedGame {
+                        rules,
+                        row: &row,
+                        state: state.as_ref(),
+                    },
+                    &user,
+                    seat,
+                    comment,
+                );
             }
-            return self.accept_game(tx, rules, &row, state.as_ref(), &user, seat, comment);
+            return self.accept_game(
+                tx,
+                HostedGame {
+                    rules,
+                    row: &row,
+                    state: state.as_ref(),
+                },
+                &user,
+                seat,
+                comment,
+            );
         }
         self.agree_by_command(tx, row.id, seat)?;
         if open.is_none() && accept && takes_accept_as_move(state.as_ref(), seat) {
@@ -326,7 +363,20 @@ impl Core {
         };
         let answering = Answering::default();
         self.settle(
-            tx, rules, row, state, user, seat, open, accept, comment, answering,
+            tx,
+            HostedGame {
+                rules,
+                row: &row,
+                state: state.as_ref(),
+            },
+            ProposalAnswer {
+                user,
+                seat,
+                open,
+                accept,
+                comment,
+            },
+            answering,
         )
     }
 
@@ -334,27 +384,28 @@ impl Core {
     /// it: refused, or recorded and mailed, and the proposal carried out once all have accepted.
     /// `answering`: whose mail the answer's mails answer when not `user`'s (a robot answers in
     /// the run of the proposer's mail), and the comments that mail carried.
-    #[allow(clippy::too_many_arguments)]
     fn settle(
         &self,
         tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: GameRow,
-        state: Box<dyn GameState>,
-        user: User,
-        seat: usize,
-        open: Proposal,
-        accept: bool,
-        comment: &str,
+        game: HostedGame<'_>,
+        answer: ProposalAnswer<'_>,
         answering: Answering,
     ) -> Step<Outcome> {
+        let ProposalAnswer {
+            user,
+            seat,
+            open,
+            accept,
+            comment,
+        } = answer;
+        let HostedGame { rules, row, state } = game;
         let board = row.board;
         let refuse = |r: ProposalRefusal| Refused::on(r, rules.name(), board);
-        let what = open_proposal(&open, &row, state.as_ref());
+        let what = open_proposal(&open, row, state);
         if open.proposer_id == user.id {
             return Err(refuse(ProposalRefusal::OwnProposal { open: what }).into());
         }
-        if !seats_in(state.as_ref()).contains(&seat) {
+        if !seats_in(state).contains(&seat) {
             return Err(refuse(ProposalRefusal::AnswererOut {
                 userid: user.userid,
                 board,
@@ -364,18 +415,16 @@ impl Core {
         if accept && open.accepted_by.contains(&user.id) {
             return Err(refuse(ProposalRefusal::AlreadyAccepted { open: what }).into());
         }
-        let proposer = name_of(&row, open.proposer_id);
+        let proposer = name_of(row, open.proposer_id);
         let at = state.move_number();
         let reply_seat = answering.seat;
         let mut comments = answering.comments;
         if !accept {
             tx.clear_proposal(row.id)?;
-            comments.extend(self.comment_at(tx, &row, at, user.id, comment)?);
+            comments.extend(self.comment_at(tx, row, at, user.id, comment)?);
             let outcome = self.board_mails(
                 tx,
-                rules,
-                &row,
-                state.as_ref(),
+                HostedGame { rules, row, state },
                 &comments,
                 false,
                 Some(reply_seat.unwrap_or(seat)),
@@ -392,15 +441,13 @@ impl Core {
         }
         let mut accepted = open.accepted_by.clone();
         accepted.push(user.id);
-        let waiting = waiting_for(&open.clone_with(accepted), &row, state.as_ref());
+        let waiting = waiting_for(&open.clone_with(accepted), row, state);
         if !waiting.is_empty() {
             tx.accept_proposal(row.id, user.id)?;
-            comments.extend(self.comment_at(tx, &row, at, user.id, comment)?);
+            comments.extend(self.comment_at(tx, row, at, user.id, comment)?);
             let outcome = self.board_mails(
                 tx,
-                rules,
-                &row,
-                state.as_ref(),
+                HostedGame { rules, row, state },
                 &comments,
                 false,
                 Some(reply_seat.unwrap_or(seat)),
@@ -436,7 +483,7 @@ impl Core {
                 (next, drawn)
             }
             ProposalKind::Undo => {
-                let target = undo_target(state.as_ref(), proposer_seat).map_err(refuse)?;
+                let target = undo_target(state, proposer_seat).map_err(refuse)?;
                 let next = state
                     .at_move(target)
                     .map_err(|error| refuse(ProposalRefusal::UndoFailed { error }))?;
@@ -463,9 +510,11 @@ impl Core {
         };
         let outcome = self.record_turn_with(
             tx,
-            rules,
-            row,
-            next.as_ref(),
+            HostedGame {
+                rules,
+                row,
+                state: next.as_ref(),
+            },
             Some((&user, seat)),
             before,
             comment,
@@ -545,7 +594,15 @@ impl Core {
         };
         let (subject, mut text) =
             mail_text::queued_answer(&event).expect("queued_answer words a MoveQueued event");
-        text.push_str(&self.summary(tx, rules, &row, state.as_ref(), &[])?);
+        text.push_str(&self.summary(
+            tx,
+            HostedGame {
+                rules,
+                row: &row,
+                state: state.as_ref(),
+            },
+            &[],
+        )?);
         Ok(Outcome {
             events: vec![event],
             ..Outcome::reply(subject, text)
@@ -558,10 +615,9 @@ impl Core {
     pub(super) fn game_changed(
         &self,
         tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: &GameRow,
-        state: &dyn GameState,
+        game: HostedGame<'_>,
     ) -> Result<Option<Event>, StorageError> {
+        let HostedGame { rules, row, state } = game;
         let mut closed = None;
         if let Some(open) = tx.open_proposal(row.id)? {
             tx.clear_proposal(row.id)?;
@@ -585,12 +641,11 @@ impl Core {
     pub(super) fn after_turn(
         &self,
         tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: &GameRow,
-        state: &dyn GameState,
+        game: HostedGame<'_>,
         outcome: Outcome,
         notes: &[String],
     ) -> Step<Outcome> {
+        let HostedGame { rules, row, state } = game;
         let mut outcome = if notes.is_empty() {
             outcome
         } else {
@@ -633,9 +688,11 @@ impl Core {
                 tx.mark_queued_move_played(row.id, player.id, at)?;
                 let played = self.record_turn(
                     tx,
-                    rules,
-                    row.clone(),
-                    next.as_ref(),
+                    HostedGame {
+                        rules,
+                        row,
+                        state: next.as_ref(),
+                    },
                     Some((player, seat)),
                     at,
                     &queued.comment,
@@ -654,7 +711,7 @@ impl Core {
                 };
                 outcome
                     .letters
-                    .extend(self.dropped_letter(tx, rules, row, state, player, &dropped)?);
+                    .extend(self.dropped_letter(tx, game, player, &dropped)?);
                 outcome.events.push(dropped);
             }
         }
@@ -666,13 +723,11 @@ impl Core {
     fn dropped_letter(
         &self,
         tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: &GameRow,
-        state: &dyn GameState,
+        game: HostedGame<'_>,
         player: &User,
         dropped: &Event,
     ) -> Result<Option<Letter>, StorageError> {
-        let board_text = self.summary(tx, rules, row, state, &[])?;
+        let board_text = self.summary(tx, game, &[])?;
         Ok(
             mail_text::dropped_queued_move(dropped, &board_text).map(|(subject, body)| Letter {
                 to: player.addresses.clone(),

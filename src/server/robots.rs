@@ -21,7 +21,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use super::{Core, Origin, Outcome, Server, ServerError, queue, robot_answers};
+use super::{Core, HostedGame, Origin, Outcome, Server, ServerError, queue, robot_answers};
 use crate::games::{self, GameRules, GameState, Status};
 use crate::storage::{StorageError, Tx, User};
 
@@ -333,7 +333,17 @@ impl Core {
             return Ok(None);
         }
         let before = state.move_number();
-        match self.record_turn(tx, rules, row, state.as_ref(), None, before, "") {
+        match self.record_turn(
+            tx,
+            HostedGame {
+                rules,
+                row: &row,
+                state: state.as_ref(),
+            },
+            None,
+            before,
+            "",
+        ) {
             Ok(o) => Ok(Some(o)),
             Err(super::Failure::Storage(e)) => Err(e),
             // Nothing a player wrote: a refusal here is the robot's move refused by the rules.

@@ -6,7 +6,7 @@
 //! and `standings` show what it did. Games that ended before this server kept ratings have no results:
 //! `history` lists them as not rated and the standings do not count them.
 
-use super::{Core, Outcome, Step, listed_status};
+use super::{Core, HostedGame, Outcome, Step, listed_status};
 use crate::decision::{Event, FinishedGame, Game, Listing, Settlement};
 use crate::games::{GameRules, GameState, Status};
 use crate::mail_text;
@@ -14,7 +14,7 @@ use crate::mail_text;
 /// Finished games on one page of `history`.
 pub const HISTORY_PAGE: u32 = 50;
 use crate::ratings::{self, Rating};
-use crate::storage::{GameRow, StorageError, Tx};
+use crate::storage::{GameRow, SeatRecord, StorageError, Tx};
 
 /// The moves of their own (not the engine's, not a resignation) every person in a game against a
 /// robot must have made for the game to move the robot's rating.
@@ -44,10 +44,9 @@ impl Core {
     pub(super) fn settle_game(
         &self,
         tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: &GameRow,
-        state: &dyn GameState,
+        game: HostedGame<'_>,
     ) -> Result<Option<Event>, StorageError> {
+        let HostedGame { rules, row, state } = game;
         let Status::Over(outcome) = state.status() else {
             return Ok(None);
         };
@@ -101,16 +100,14 @@ impl Core {
         }
         let results = ratings::seat_results(&outcome, row.players.len()).map_err(bad)?;
         for (seat, player) in row.players.iter().enumerate() {
-            tx.record_result(
-                game_type,
-                row.id,
+            let record = SeatRecord {
                 seat,
-                player.id,
-                results[seat],
-                before[seat],
-                after[seat],
-                self.now,
-            )?;
+                user_id: player.id,
+                result: results[seat],
+                before: before[seat],
+                after: after[seat],
+            };
+            tx.record_result(game_type, row.id, &record, self.now)?;
         }
         Ok(Some(ended(Settlement::Rated(tx.game_results(row.id)?))))
     }
