@@ -1,6 +1,6 @@
 //! Boards: the summary a board mail shows, the mails of a new position, `show`.
 
-use super::{Core, HostedGame, Letter, Outcome, Picture, Refused, Sign, Step};
+use super::{Handling, HostedGame, Letter, Outcome, Picture, Refused, Sign, Step};
 use crate::decision::PlayRefusal;
 use crate::games::{GameRules, GameState, Status};
 use crate::mail_out::BoardPage;
@@ -9,7 +9,7 @@ use crate::reply_token::Target;
 use crate::storage::{Comment, GameRow, Listed, SavedStatus, StorageError, Tx};
 use crate::summary::{self, SubjectState, Summary};
 
-impl Core {
+impl Handling<'_> {
     /// The PNG of `state`'s board for the mails of game `row`: the one kept with the game when
     /// this position was painted before (keyed by [`crate::picture::digest`] of its
     /// SVG, so a changed position never finds another's), else painted now and kept. `None` for
@@ -78,7 +78,7 @@ impl Core {
         self.summary_with(tx, game, comments, true)
     }
 
-    /// [`Core::summary`], with the ASCII board or without it (the HTML part shows the picture).
+    /// [`Handling::summary`], with the ASCII board or without it (the HTML part shows the picture).
     fn summary_with(
         &self,
         tx: &Tx<'_>,
@@ -216,7 +216,7 @@ impl Core {
         .transpose()?;
         // The HTML part says what the text part says: the same news and line to send.
         // Whether a bare reply works for a reader: their letter gets a signed Reply-To only when
-        // their account has a password (`Core::reply_address`).
+        // their account has a password (`Handling::reply_address`).
         let signed: Vec<bool> = row
             .players
             .iter()

@@ -10,7 +10,8 @@
 use chrono::{DateTime, NaiveDate};
 
 use super::{
-    Core, Failure, HostedGame, Letter, Origin, Outcome, Server, ServerError, Sign, Step, queue,
+    Failure, Handling, HostedGame, Letter, MailState, Origin, Outcome, Server, ServerError, Sign,
+    Step, queue,
 };
 use crate::config::MAX_CLOCK_DAYS;
 use crate::decision::{AccountEvent, ChallengeUsage, ClockRefusal, Event, Game};
@@ -109,9 +110,9 @@ impl Server {
         let mut report = CronReport::default();
         let origin = Origin::default();
         // A robot left to move plays before the clock looks: robots never run out of time.
-        self.core.robots_begin_mail(None);
-        report.robot_moves = self.play_all_robots()?;
-        self.core.robots_begin_pass();
+        let mail = MailState::new(None);
+        report.robot_moves = self.play_all_robots(&mail)?;
+        self.core.with(&mail).robots_begin_pass();
         self.tick();
         // The games looked at since the last run (nagged, or due and on vacation) get the time of
         // their next look, so that only the games whose time has come are read below.
@@ -125,7 +126,7 @@ impl Server {
         report.games = self.db.running_games()?;
         for ClockCandidate { game_type, board } in due {
             let tx = self.db.transaction()?;
-            let outcome = match self.core.clock_tick(&tx, &game_type, board)? {
+            let outcome = match self.core.with(&mail).clock_tick(&tx, &game_type, board)? {
                 Tick::Nothing => continue,
                 Tick::Unreadable(why) => {
                     eprintln!("pbem: cron: {game_type} board {board} skipped: {why}");
@@ -145,7 +146,10 @@ impl Server {
                     o
                 }
             };
-            let mails = self.core.letters_to_mails(&tx, &origin, vec![outcome])?;
+            let mails = self
+                .core
+                .with(&mail)
+                .letters_to_mails(&tx, &origin, vec![outcome])?;
             let ids = queue(&tx, &mails, self.core.now)?;
             tx.commit()?;
             let sent = self.core.send_claimed(&self.db, &ids, &mails);
@@ -153,8 +157,8 @@ impl Server {
             report.failed += mails.len() - sent;
         }
         // A forfeit may have given a robot the turn (a game of three): it moves now.
-        let waiting = self.core.robots_waiting();
-        report.robot_moves += self.play_robots(&waiting, usize::MAX)?;
+        let waiting = self.core.with(&mail).robots_waiting();
+        report.robot_moves += self.play_robots(&mail, &waiting, usize::MAX)?;
         // The games nagged above: their next look, so that the next run does not read them again.
         self.reschedule_clock()?;
         let (digests, sent, failed) = self.digests()?;
@@ -170,7 +174,7 @@ impl Server {
     }
 }
 
-impl Core {
+impl Handling<'_> {
     /// The nag and forfeit times of a game, in days: its own, else the server's.
     fn clock_days(&self, clock: &GameClock) -> (u32, u32) {
         (

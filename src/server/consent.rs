@@ -3,14 +3,14 @@
 //! `challenge`, `answer`); this module says on the board who has yet to agree and how.
 
 use super::proposals::with_event;
-use super::{Core, HostedGame, Outcome, Step};
+use super::{Handling, HostedGame, Outcome, Step};
 use crate::decision::{Event, Game};
 use crate::games::Status;
 use crate::storage::{GameRow, StorageError, Tx, User};
 
-impl Core {
+impl Handling<'_> {
     /// Records the seat's agreement by the command being carried out; it is taken back if the
-    /// command is refused (see `Core::execute`).
+    /// command is refused (see `Handling::execute`).
     pub(super) fn agree_by_command(
         &self,
         tx: &Tx<'_>,
@@ -18,7 +18,7 @@ impl Core {
         seat: usize,
     ) -> Result<(), StorageError> {
         if tx.agree(game_id, seat, self.now)? {
-            self.agreeing.borrow_mut().push((game_id, seat));
+            self.mail.agreeing.borrow_mut().push((game_id, seat));
         }
         Ok(())
     }

@@ -103,7 +103,7 @@ impl Core {
 
     /// Records a mail that was not sent: a temporary failure is tried again by the next flush; a
     /// refusal for good is not, and the addresses that refused are mailed no more until a mail to
-    /// them gets through (see [`Core::letters_to_mails`]).
+    /// them gets through (see [`Handling::letters_to_mails`]).
     pub(super) fn record_failure(
         &self,
         db: &Db,

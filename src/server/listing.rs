@@ -1,7 +1,7 @@
 //! The lists: `list` (the games hosted), `<game> history` (finished games), `<game> games` (a
 //! player's games).
 
-use super::{Core, HostedGame, Outcome, Step};
+use super::{Handling, HostedGame, Outcome, Step};
 use super::{listed_status, saved_status, userids};
 use crate::command::{GamesFilter, HistoryForm};
 use crate::decision::{Game, Hosted, ListRefusal, ListedGame, Listing, PlayerGames};
@@ -11,7 +11,7 @@ use crate::records::{self, RecordInfo};
 use crate::storage::Tx;
 use crate::summary;
 
-impl Core {
+impl Handling<'_> {
     /// `list [gametype...]`: the games this server hosts; with names, those games with how many
     /// are running and finished.
     pub(super) fn list(&self, tx: &Tx<'_>, names: &[String]) -> Step<Outcome> {

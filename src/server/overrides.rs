@@ -4,7 +4,7 @@
 //! board mail and `history` of the game show it, and the players get the board as after a move.
 //! By mail, `admin` is no command (see `crate::command`).
 
-use super::{Core, HostedGame, Outcome, Server, ServerError, Step, queue};
+use super::{Handling, HostedGame, MailState, Outcome, Server, ServerError, Step, queue};
 use crate::accounts;
 use crate::decision::{
     AccountEvent, AccountRefusal, AdminRefusal, Event, Game, PasswordChange, PlayRefusal,
@@ -66,10 +66,11 @@ impl Server {
     /// for the admin.
     pub fn admin_override(&mut self, what: &Override) -> Result<(bool, String), ServerError> {
         self.tick();
-        self.core.robots_begin_mail(None);
+        let mail = MailState::new(None);
+        let core = self.core.with(&mail);
         let tx = self.db.transaction()?;
         let origin = super::Origin::default();
-        let outcome = match self.core.override_step(&tx, what) {
+        let outcome = match core.override_step(&tx, what) {
             Ok(o) => o,
             Err(super::Failure::Refused(r)) => {
                 return Ok((false, format!("{}\n", mail_text::refusal(&r.refusal))));
@@ -77,18 +78,19 @@ impl Server {
             Err(super::Failure::Storage(e)) => return Err(e.into()),
         };
         let text = outcome.text.clone();
-        let mails = self.core.letters_to_mails(&tx, &origin, vec![outcome])?;
-        let ids = queue(&tx, &mails, self.core.now)?;
+        let mails = core.letters_to_mails(&tx, &origin, vec![outcome])?;
+        let ids = queue(&tx, &mails, core.now)?;
         tx.commit()?;
-        self.core.send_claimed(&self.db, &ids, &mails);
+        core.send_claimed(&self.db, &ids, &mails);
         // A robot given the turn (a seat handed to a robot, a move taken back) moves now, each move
         // in its own transaction (see `server/robots.rs`).
-        self.robots_after_commit(false);
+        let waiting = core.robots_waiting();
+        self.robots_after_commit(&mail, waiting, false);
         Ok((true, text))
     }
 }
 
-impl Core {
+impl Handling<'_> {
     fn override_step(&self, tx: &Tx<'_>, what: &Override) -> Step<Outcome> {
         match what {
             Override::Password { userid, password } => {

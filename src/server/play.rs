@@ -1,7 +1,7 @@
 //! Play: `challenge`, `move`, `resign`, `preview`, and the robot accounts' answers.
 
 use super::act::{Act, Answering};
-use super::{Core, Failure, HostedGame, Origin, Outcome, Refused, Step};
+use super::{Failure, Handling, HostedGame, Origin, Outcome, Refused, Step};
 use super::{fresh_digest, saved_status, userids};
 use crate::command::{GameCommand, Password};
 use crate::decision::{ChallengeUsage, Event, Game, PlayRefusal};
@@ -26,7 +26,7 @@ struct Challenge<'a> {
     proven: Option<usize>,
 }
 
-impl Core {
+impl Handling<'_> {
     pub(super) fn load_game(
         &self,
         tx: &Tx<'_>,
@@ -448,7 +448,7 @@ impl Core {
 
     /// A board, and the player named by a command that acts on it with their seat, after checking
     /// the password: the start of every command a player makes on their own game. Such an act is the
-    /// player's agreement to the game (see [`Core::challenge`]).
+    /// player's agreement to the game (see [`Handling::challenge`]).
     pub(super) fn seated(
         &self,
         tx: &Tx<'_>,
@@ -462,7 +462,7 @@ impl Core {
         Ok((row, state, user, seat))
     }
 
-    /// [`Core::seated`] without recording an agreement: for the acts that decline a game.
+    /// [`Handling::seated`] without recording an agreement: for the acts that decline a game.
     pub(super) fn seat_of(
         &self,
         tx: &Tx<'_>,
@@ -575,7 +575,7 @@ impl Core {
         self.record_turn_with(tx, game, actor, before, comment, answering)
     }
 
-    /// [`Core::record_turn`] for a change whose mails answer another player's mail than the
+    /// [`Handling::record_turn`] for a change whose mails answer another player's mail than the
     /// actor's, with the comment that mail carried (see [`Answering`]).
     pub(super) fn record_turn_with(
         &self,

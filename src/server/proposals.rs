@@ -23,7 +23,7 @@
 
 use super::act::{Act, Answering};
 use super::boards::seats_in;
-use super::{Core, HostedGame, Letter, Outcome, Refused, Step};
+use super::{Handling, HostedGame, Letter, Outcome, Refused, Step};
 use crate::command::ProposalKind;
 use crate::decision::{Dropped, Event, Game, OpenProposal, PlayRefusal, ProposalRefusal};
 use crate::games::{GameState, Status};
@@ -67,7 +67,7 @@ The other players do not see it. On your own turn, play the move\n\
 instead.\n\
 ";
 
-/// One player's answer to the open proposal, as [`Core::settle`] weighs it.
+/// One player's answer to the open proposal, as [`Handling::settle`] weighs it.
 struct ProposalAnswer<'a> {
     /// Who answers, and from which seat.
     user: User,
@@ -80,7 +80,7 @@ struct ProposalAnswer<'a> {
     comment: &'a str,
 }
 
-impl Core {
+impl Handling<'_> {
     /// Lines under a board's status about its open proposals (empty when none is open).
     pub(super) fn proposal_lines(
         &self,

@@ -5,14 +5,14 @@
 //! own challenge, since they chose to play. In a three-player game each challenged player's lists are
 //! checked against the challenger only (the one who sent the challenge).
 
-use super::{Core, HostedGame, Letter, Outcome, Refused, Step};
+use super::{Handling, HostedGame, Letter, Outcome, Refused, Step};
 use crate::command::{GameCommand, GameLimit, NotifySetting};
 use crate::decision::{ChallengeBlock, Event, Game, PlayRefusal, SettingChange, SocialRefusal};
 use crate::games::GameRules;
 use crate::mail_text;
 use crate::storage::{ChallengeList, GameRow, StorageError, Tx, User};
 
-impl Core {
+impl Handling<'_> {
     /// The userids subscribed to a board, for its summary.
     pub(super) fn subscriber_names(
         &self,

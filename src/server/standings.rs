@@ -1,12 +1,12 @@
 //! Ratings (Elo per game type), standings and the history of finished games.
 //!
-//! A game is rated once, when it ends ([`Core::settle_game`], called from `record_turn`): the players'
+//! A game is rated once, when it ends ([`Handling::settle_game`], called from `record_turn`): the players'
 //! ratings before it and its outcome give the new ratings (the arithmetic is [`crate::ratings`]), and
 //! every seat's result with its rating before and after is stored, so that the game's mails, `history`
 //! and `standings` show what it did. Games that ended before this server kept ratings have no results:
 //! `history` lists them as not rated and the standings do not count them.
 
-use super::{Core, HostedGame, Outcome, Step, listed_status};
+use super::{Handling, HostedGame, Outcome, Step, listed_status};
 use crate::decision::{Event, FinishedGame, Game, Listing, Settlement};
 use crate::games::{GameRules, GameState, Status};
 use crate::mail_text;
@@ -37,7 +37,7 @@ fn every_person_played(state: &dyn GameState, row: &GameRow) -> bool {
         })
 }
 
-impl Core {
+impl Handling<'_> {
     /// Settles a game that has just ended (called once, from `record_turn`): rates it and stores every
     /// seat's result and rating change. A game already settled is left as it is. The event says how
     /// it ended and what the ratings made of it (`None` while the game goes on).
