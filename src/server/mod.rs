@@ -36,9 +36,10 @@ mod listing; // `list`, `history`, `games`
 mod message; // player-to-player mail: `message`, `chat`
 mod overrides; // the admin's overrides at the shell: password, end, replace, undo
 mod play; // challenge, move, resign, preview, robot answers
-mod proposals; // undo and draw proposals, queued moves
+mod proposals; // undo and draw proposals
 #[cfg(test)]
 mod query_plans; // every statement of the mail path and of cron reads by an index
+mod queued; // queued moves: kept, played when the turn comes, or dropped
 mod reply; // replies to a signed Reply-To: commands without userid and password
 mod reset; // a forgotten password: `password reset`, `password set`
 mod robot_answers; // how robots answer draw and undo proposals
