@@ -2,16 +2,19 @@
 //! pbmserv's players know. The server decides in types and this module words them, so that another
 //! front end (a web page, a robot, a JSON API) can take the same decisions without parsing prose.
 
-mod events;
+mod accounts; // the account family's answers and letters
+mod events; // the play family's notices, verdicts, reminders
 mod listings;
 mod refusals;
+mod settings; // subscriptions and settings
 
+pub use accounts::{account_answer, confirmation_letter, message_letter, reset_letter};
 pub use events::{
-    account_answer, confirmation_letter, dropped_queued_move, message_letter, nag, new_game_notice,
-    notice, queued_answer, rating_change, reset_letter, setting_done, subscription_answer, verdict,
+    dropped_queued_move, nag, new_game_notice, notice, queued_answer, rating_change, verdict,
 };
 pub use listings::listing;
 pub use refusals::{active_games, following, open_proposal, refusal};
+pub use settings::{setting_done, subscription_answer};
 
 /// Limit's names, for the tests of the texts.
 #[cfg(test)]

@@ -1,12 +1,12 @@
 //! Accounts: `signup`, `change password`, `change address`, `signoff`.
 
-use super::{Core, Letter, Origin, Outcome, Step};
+use super::{Handling, Letter, Origin, Outcome, Step};
 use crate::accounts;
 use crate::decision::{AccountEvent, AccountRefusal, Event, PasswordChange};
 use crate::mail_text;
 use crate::storage::Tx;
 
-impl Core {
+impl Handling<'_> {
     pub(super) fn addresses_or_sender(
         &self,
         addresses: &[String],
@@ -60,7 +60,7 @@ impl Core {
         Ok(outcome)
     }
 
-    /// [`Core::confirmation`] of an account event, worded by [`mail_text::account_answer`].
+    /// [`Handling::confirmation`] of an account event, worded by [`mail_text::account_answer`].
     pub(super) fn account_confirmation(
         &self,
         event: AccountEvent,

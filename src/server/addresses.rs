@@ -6,7 +6,7 @@
 //! stranger's signups do not hold back everybody's: issue 22, item 5b), and at most
 //! `limits.unconfirmed_mails_per_hour` server-wide, so the server is no relay.
 
-use super::{Core, Letter, Origin, Outcome, Step};
+use super::{Handling, Letter, Origin, Outcome, Step};
 use crate::decision::{AccountEvent, AccountRefusal, Pending};
 use crate::mail_text;
 use crate::storage::Tx;
@@ -19,7 +19,7 @@ pub(super) struct Split {
     pub pending: Vec<String>,
 }
 
-impl Core {
+impl Handling<'_> {
     /// Splits `addresses` by whether they are the sender's or among `known` (the account's own).
     /// From the shell (no sender) every address counts as confirmed: the admin vouches for them.
     pub(super) fn split_addresses(
@@ -64,13 +64,13 @@ impl Core {
             let code = confirmation_code(self.now, userid, address);
             let id = tx.add_pending_address(user_id, address, &code, self.now)?;
             // Only the first address may get a mail, and only the mail's first such address.
-            let mail_it = i == 0 && !self.confirmation_sent.get() && {
+            let mail_it = i == 0 && !self.mail.confirmation_sent.get() && {
                 let (all, by_sender) = tx.confirmation_mails_since(self.now - 3600, sender)?;
                 all < limits.unconfirmed_mails_per_hour
                     && by_sender < limits.unconfirmed_mails_per_sender_per_hour
             };
             if mail_it {
-                self.confirmation_sent.set(true);
+                self.mail.confirmation_sent.set(true);
                 tx.mark_pending_mailed(id, sender, self.now)?;
                 let (subject, body) =
                     mail_text::confirmation_letter(&self.cfg.server.name, userid, &code);

@@ -2,7 +2,7 @@
 //! used inside the transaction only if the stored hash is still the one checked.
 
 use super::reply::Grant;
-use super::{Core, Failure, Refused, Step};
+use super::{Failure, Handling, Refused, Step};
 use crate::accounts;
 use crate::command::{self, RawCommand};
 use crate::decision::AccountRefusal;
@@ -67,9 +67,9 @@ impl Checked {
     }
 }
 
-impl Core {
+impl Handling<'_> {
     /// True when a command of this mail logged in with the right password of an account
-    /// registered at `address` (call after [`Core::precheck`]).
+    /// registered at `address` (call after [`Handling::precheck`]).
     pub(super) fn logged_in_at(
         &self,
         db: &Db,
@@ -78,7 +78,7 @@ impl Core {
         let Some(address) = address else {
             return Ok(false);
         };
-        let logins = self.logins.borrow();
+        let logins = self.mail.logins.borrow();
         if logins.right().next().is_none() {
             return Ok(false);
         }
@@ -92,10 +92,10 @@ impl Core {
 /// How far back the password throttle counts, in seconds.
 pub(super) const THROTTLE_WINDOW: i64 = 3600;
 
-impl Core {
+impl Handling<'_> {
     /// Checks the passwords of these command lines before the write lock is taken, so that the argon2
     /// work (tens of milliseconds each) of one process does not hold up every other process. Inside the
-    /// transaction, [`Core::authenticate`] uses the result only if the stored hash is still the one
+    /// transaction, [`Handling::authenticate`] uses the result only if the stored hash is still the one
     /// checked here, and records the wrong passwords. `sender` is the mail's reply address (`None`
     /// at the shell). A sender past its hourly allowance of wrong passwords, and every check past the
     /// mail's allowance, is not checked at all: no argon2 run.
@@ -165,19 +165,19 @@ impl Core {
             };
             logins.checked.insert(key, result);
         }
-        *self.logins.borrow_mut() = logins;
+        *self.mail.logins.borrow_mut() = logins;
         Ok(())
     }
 
-    /// The argon2 runs the mail has spent so far (see [`Core::restore_password_runs`]).
+    /// The argon2 runs the mail has spent so far (see [`Handling::restore_password_runs`]).
     pub(super) fn password_runs(&self) -> u32 {
-        self.logins.borrow().runs
+        self.mail.logins.borrow().runs
     }
 
     /// Sets the argon2 runs back to what they were when a pass over the mail began: a pass that is
     /// rolled back and run again (see `server/robots.rs`) spends its checks once.
     pub(super) fn restore_password_runs(&self, runs: u32) {
-        self.logins.borrow_mut().runs = runs;
+        self.mail.logins.borrow_mut().runs = runs;
     }
 
     /// True when a password from this sender for this account is not to be checked now.
@@ -195,7 +195,7 @@ impl Core {
     /// Checks a userid and password. Unknown userids, wrong passwords and throttled attempts get the
     /// same answer, so that the answer tells a guesser nothing. Nothing locks an account: a wrong
     /// password is recorded, and a sender past its hourly allowance is not checked (see
-    /// [`Core::throttled`]); the account's registered addresses keep their own allowance.
+    /// [`Handling::throttled`]); the account's registered addresses keep their own allowance.
     pub(super) fn authenticate(&self, tx: &Tx<'_>, userid: &str, password: &str) -> Step<User> {
         let limits = &self.cfg.limits;
         let refusal_from = |from_owner: bool| AccountRefusal::WrongPassword {
@@ -205,7 +205,7 @@ impl Core {
             from_owner,
         };
         let refusal = || refusal_from(false);
-        let mut logins = self.logins.borrow_mut();
+        let mut logins = self.mail.logins.borrow_mut();
         let key = (userid.to_lowercase(), password.to_string());
         let pre = logins.checked.get(&key).cloned();
         let too_many = || AccountRefusal::TooManyChecks {
@@ -264,7 +264,7 @@ impl Core {
         }
     }
 
-    /// [`Core::authenticate`] for a command on a board: a refusal names the board (in the Subject,
+    /// [`Handling::authenticate`] for a command on a board: a refusal names the board (in the Subject,
     /// `Limit Board 101 Error`) and shows it, as every other refusal of a command on a board does. The
     /// board is public, so showing it to a wrong guesser tells nothing.
     pub(super) fn authenticate_on(

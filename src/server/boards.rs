@@ -1,7 +1,6 @@
 //! Boards: the summary a board mail shows, the mails of a new position, `show`.
 
-use super::proposals::seats_in;
-use super::{Core, Letter, Outcome, Picture, Refused, Sign, Step};
+use super::{Handling, HostedGame, Letter, Outcome, Picture, Refused, Sign, Step};
 use crate::decision::PlayRefusal;
 use crate::games::{GameRules, GameState, Status};
 use crate::mail_out::BoardPage;
@@ -10,7 +9,7 @@ use crate::reply_token::Target;
 use crate::storage::{Comment, GameRow, Listed, SavedStatus, StorageError, Tx};
 use crate::summary::{self, SubjectState, Summary};
 
-impl Core {
+impl Handling<'_> {
     /// The PNG of `state`'s board for the mails of game `row`: the one kept with the game when
     /// this position was painted before (keyed by [`crate::picture::digest`] of its
     /// SVG, so a changed position never finds another's), else painted now and kept. `None` for
@@ -57,7 +56,15 @@ impl Core {
         let Ok(state) = rules.load(&row.state) else {
             return Ok(None);
         };
-        Ok(Some(self.summary(tx, rules, &row, state.as_ref(), &[])?))
+        Ok(Some(self.summary(
+            tx,
+            HostedGame {
+                rules,
+                row: &row,
+                state: state.as_ref(),
+            },
+            &[],
+        )?))
     }
 
     /// A board's summary as its mails show it, with what the server adds to the game itself: open
@@ -65,27 +72,24 @@ impl Core {
     pub(super) fn summary(
         &self,
         tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: &GameRow,
-        state: &dyn GameState,
+        game: HostedGame<'_>,
         comments: &[Comment],
     ) -> Result<String, StorageError> {
-        self.summary_with(tx, rules, row, state, comments, true)
+        self.summary_with(tx, game, comments, true)
     }
 
-    /// [`Core::summary`], with the ASCII board or without it (the HTML part shows the picture).
+    /// [`Handling::summary`], with the ASCII board or without it (the HTML part shows the picture).
     fn summary_with(
         &self,
         tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: &GameRow,
-        state: &dyn GameState,
+        game: HostedGame<'_>,
         comments: &[Comment],
         with_board: bool,
     ) -> Result<String, StorageError> {
+        let HostedGame { rules, row, state } = game;
         let players = userids(row);
-        let mut status_notes = self.proposal_lines(tx, rules, row, state)?;
-        status_notes.extend(self.agreement_lines(tx, rules, row, state)?);
+        let mut status_notes = self.proposal_lines(tx, game)?;
+        status_notes.extend(self.agreement_lines(tx, game)?);
         status_notes.extend(self.away_lines(tx, row)?);
         // `show 101#5` of a finished game shows a position before its end: no rating changes there.
         let rating_changes = if matches!(state.status(), Status::Over(_)) {
@@ -122,22 +126,20 @@ impl Core {
     /// send on top ([`news::top_of_mail`]), then the summary. `actor` is the seat that acted (their
     /// mail is the reply); `since` the move that was awaited before this change (its moves are the
     /// news), `None` when no move was played.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn board_mails(
         &self,
         tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: &GameRow,
-        state: &dyn GameState,
+        game: HostedGame<'_>,
         comments: &[Comment],
         new: bool,
         actor: Option<usize>,
         since: Option<u32>,
     ) -> Step<Outcome> {
+        let HostedGame { rules, row, state } = game;
         let players = userids(row);
         // A new game's mail tells every move made in its run (a robot that moves first).
         let since = if new { Some(1) } else { since };
-        let mut body = self.summary(tx, rules, row, state, comments)?;
+        let mut body = self.summary(tx, HostedGame { rules, row, state }, comments)?;
         let web_line = self
             .cfg
             .web
@@ -202,7 +204,8 @@ impl Core {
         // mails as text alone.
         let picture = match self.cfg.mail.pictures {
             true => self.board_picture(tx, row, state)?.map(|png| {
-                let details = self.summary_with(tx, rules, row, state, comments, false)?;
+                let details =
+                    self.summary_with(tx, HostedGame { rules, row, state }, comments, false)?;
                 Ok::<_, StorageError>((
                     crate::mail_out::Png(std::sync::Arc::new(png)),
                     details + &web_line,
@@ -213,7 +216,7 @@ impl Core {
         .transpose()?;
         // The HTML part says what the text part says: the same news and line to send.
         // Whether a bare reply works for a reader: their letter gets a signed Reply-To only when
-        // their account has a password (`Core::reply_address`).
+        // their account has a password (`Handling::reply_address`).
         let signed: Vec<bool> = row
             .players
             .iter()
@@ -233,7 +236,7 @@ impl Core {
                         }
                         Reader::Spectator => String::new(),
                     },
-                    caption: caption(rules, row, state),
+                    caption: caption(HostedGame { rules, row, state }),
                     details: details.clone(),
                 },
             })
@@ -362,7 +365,15 @@ impl Core {
             } else {
                 Vec::new()
             };
-            text.push_str(&self.summary(tx, rules, &row, state.as_ref(), &comments)?);
+            text.push_str(&self.summary(
+                tx,
+                HostedGame {
+                    rules,
+                    row: &row,
+                    state: state.as_ref(),
+                },
+                &comments,
+            )?);
         }
         Ok(Outcome {
             in_game,
@@ -379,7 +390,8 @@ pub(super) fn userids(row: &GameRow) -> Vec<String> {
 }
 
 /// The caption of a board's picture: the game, the board, the move and who plays which side.
-pub(super) fn caption(rules: &dyn GameRules, row: &GameRow, state: &dyn GameState) -> String {
+pub(super) fn caption(game: HostedGame<'_>) -> String {
+    let HostedGame { rules, row, state } = game;
     let players = userids(row);
     let seats: Vec<String> = (0..players.len())
         .map(|s| summary::seat_label(state, &players, s))
@@ -427,4 +439,15 @@ pub(super) fn listed_status(
         }
         Err(e) => Ok(format!("unreadable: {e}")),
     }
+}
+
+/// The seats still in the game (none once it is over). The trait has no direct question for this;
+/// a seat is in exactly when the rules would still let it resign, which is asked of a copy.
+pub(super) fn seats_in(state: &dyn GameState) -> Vec<usize> {
+    if matches!(state.status(), Status::Over(_)) {
+        return Vec::new();
+    }
+    (0..state.seat_names().len())
+        .filter(|&s| state.clone_box().resign(s).is_ok())
+        .collect()
 }

@@ -2,7 +2,7 @@
 //! reports a refusal later, by mail to the envelope sender. So every mail goes out with an envelope
 //! sender of its own: the server's address with `+b<row>-<mac>` (VERP), the outbox row signed under
 //! the server's secret. A report that comes back to such an address names the mail it is about; the
-//! recipients it says failed are recorded as refusing, as a relay's 5xx is (`Core::record_failure`),
+//! recipients it says failed are recorded as refusing, as a relay's 5xx is (`Handling::record_failure`),
 //! and are then mailed no more. Nobody who never saw the mail can make such an address.
 
 use std::borrow::Cow;

@@ -9,10 +9,13 @@
 
 use chrono::{DateTime, NaiveDate};
 
-use super::{Core, Failure, Letter, Origin, Outcome, Server, ServerError, Sign, Step, queue};
+use super::{
+    Failure, Handling, HostedGame, Letter, MailState, Origin, Outcome, Server, ServerError, Sign,
+    Step, queue,
+};
 use crate::config::MAX_CLOCK_DAYS;
 use crate::decision::{AccountEvent, ChallengeUsage, ClockRefusal, Event, Game};
-use crate::games::{GameRules, GameState, Status};
+use crate::games::Status;
 use crate::mail_text;
 use crate::reply_token::Target;
 use crate::storage::{ClockCandidate, GameClock, GameRow, StorageError, Tx, User, Vacation};
@@ -107,9 +110,9 @@ impl Server {
         let mut report = CronReport::default();
         let origin = Origin::default();
         // A robot left to move plays before the clock looks: robots never run out of time.
-        self.core.robots_begin_mail(None);
-        report.robot_moves = self.play_all_robots()?;
-        self.core.robots_begin_pass();
+        let mail = MailState::new(None);
+        report.robot_moves = self.play_all_robots(&mail)?;
+        self.core.with(&mail).robots_begin_pass();
         self.tick();
         // The games looked at since the last run (nagged, or due and on vacation) get the time of
         // their next look, so that only the games whose time has come are read below.
@@ -123,7 +126,7 @@ impl Server {
         report.games = self.db.running_games()?;
         for ClockCandidate { game_type, board } in due {
             let tx = self.db.transaction()?;
-            let outcome = match self.core.clock_tick(&tx, &game_type, board)? {
+            let outcome = match self.core.with(&mail).clock_tick(&tx, &game_type, board)? {
                 Tick::Nothing => continue,
                 Tick::Unreadable(why) => {
                     eprintln!("pbem: cron: {game_type} board {board} skipped: {why}");
@@ -143,7 +146,10 @@ impl Server {
                     o
                 }
             };
-            let mails = self.core.letters_to_mails(&tx, &origin, vec![outcome])?;
+            let mails = self
+                .core
+                .with(&mail)
+                .letters_to_mails(&tx, &origin, vec![outcome])?;
             let ids = queue(&tx, &mails, self.core.now)?;
             tx.commit()?;
             let sent = self.core.send_claimed(&self.db, &ids, &mails);
@@ -151,8 +157,8 @@ impl Server {
             report.failed += mails.len() - sent;
         }
         // A forfeit may have given a robot the turn (a game of three): it moves now.
-        let waiting = self.core.robots_waiting();
-        report.robot_moves += self.play_robots(&waiting, usize::MAX)?;
+        let waiting = self.core.with(&mail).robots_waiting();
+        report.robot_moves += self.play_robots(&mail, &waiting, usize::MAX)?;
         // The games nagged above: their next look, so that the next run does not read them again.
         self.reschedule_clock()?;
         let (digests, sent, failed) = self.digests()?;
@@ -168,7 +174,7 @@ impl Server {
     }
 }
 
-impl Core {
+impl Handling<'_> {
     /// The nag and forfeit times of a game, in days: its own, else the server's.
     fn clock_days(&self, clock: &GameClock) -> (u32, u32) {
         (
@@ -256,7 +262,17 @@ impl Core {
                 tx.add_verdict(row.id, &verdict)?;
             }
             let recorded = self
-                .record_turn(tx, rules, row, state.as_ref(), None, before, "")
+                .record_turn(
+                    tx,
+                    HostedGame {
+                        rules,
+                        row: &row,
+                        state: state.as_ref(),
+                    },
+                    None,
+                    before,
+                    "",
+                )
                 .map(|mut o| {
                     o.events.insert(0, event);
                     o
@@ -282,9 +298,11 @@ impl Core {
         }
         let outcome = self.nag(
             tx,
-            rules,
-            &row,
-            state.as_ref(),
+            HostedGame {
+                rules,
+                row: &row,
+                state: state.as_ref(),
+            },
             &player,
             counted,
             (nag_days, forfeit_days),
@@ -295,18 +313,16 @@ impl Core {
     }
 
     /// The nag mail to the player to move.
-    #[allow(clippy::too_many_arguments)]
     fn nag(
         &self,
         tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: &GameRow,
-        state: &dyn GameState,
+        game: HostedGame<'_>,
         player: &User,
         counted: i64,
         (nag_days, forfeit_days): (u32, u32),
         first_nag: i64,
     ) -> Result<Outcome, StorageError> {
+        let HostedGame { rules, row, .. } = game;
         // The clock's own deadline, but never sooner than the warning a forfeit needs.
         let deadline =
             (self.now + i64::from(forfeit_days) * DAY - counted).max(first_nag + FORFEIT_WARNING);
@@ -328,7 +344,7 @@ impl Core {
             draw_open,
         };
         let (subject, mut body) = mail_text::nag(&nagged).expect("nag words a Nagged event");
-        body.push_str(&self.summary(tx, rules, row, state, &[])?);
+        body.push_str(&self.summary(tx, game, &[])?);
         // In the thread of the player's board mails of the game, under its Subject for a player
         // who did not choose `subject state`: Gmail would otherwise show it apart (the text says it is a
         // reminder).

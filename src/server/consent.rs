@@ -3,14 +3,14 @@
 //! `challenge`, `answer`); this module says on the board who has yet to agree and how.
 
 use super::proposals::with_event;
-use super::{Core, Outcome, Step};
+use super::{Handling, HostedGame, Outcome, Step};
 use crate::decision::{Event, Game};
-use crate::games::{GameRules, GameState, Status};
+use crate::games::Status;
 use crate::storage::{GameRow, StorageError, Tx, User};
 
-impl Core {
+impl Handling<'_> {
     /// Records the seat's agreement by the command being carried out; it is taken back if the
-    /// command is refused (see `Core::execute`).
+    /// command is refused (see `Handling::execute`).
     pub(super) fn agree_by_command(
         &self,
         tx: &Tx<'_>,
@@ -18,7 +18,7 @@ impl Core {
         seat: usize,
     ) -> Result<(), StorageError> {
         if tx.agree(game_id, seat, self.now)? {
-            self.agreeing.borrow_mut().push((game_id, seat));
+            self.mail.agreeing.borrow_mut().push((game_id, seat));
         }
         Ok(())
     }
@@ -40,17 +40,15 @@ impl Core {
 
     /// `accept` with no open proposal, from a player who has not agreed yet: the answer to the
     /// challenge. Every player gets the board with a line saying so.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn accept_game(
         &self,
         tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: &GameRow,
-        state: &dyn GameState,
+        game: HostedGame<'_>,
         user: &User,
         seat: usize,
         comment: &str,
     ) -> Step<Outcome> {
+        let HostedGame { rules, row, state } = game;
         tx.agree(row.id, seat, self.now)?;
         let accepted = Event::GameAccepted {
             game: Game::of(rules),
@@ -59,18 +57,16 @@ impl Core {
             waiting: self.not_agreed(tx, row)?,
         };
         let comments = self.comment_at(tx, row, state.move_number(), user.id, comment)?;
-        let outcome =
-            self.board_mails(tx, rules, row, state, &comments, false, Some(seat), None)?;
+        let outcome = self.board_mails(tx, game, &comments, false, Some(seat), None)?;
         Ok(with_event(outcome, accepted))
     }
     /// Lines under a running board's status for each player who has not agreed to the game yet.
     pub(super) fn agreement_lines(
         &self,
         tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: &GameRow,
-        state: &dyn GameState,
+        game: HostedGame<'_>,
     ) -> Result<Vec<String>, StorageError> {
+        let HostedGame { rules, row, state } = game;
         if matches!(state.status(), Status::Over(_)) {
             return Ok(Vec::new());
         }

@@ -13,7 +13,7 @@
 //! it was written for, so a crash before the commit leaves neither (the next run writes it) and a
 //! crash after leaves both (the outbox sends it, and no second one is written that day).
 
-use super::{Core, Letter, Origin, Outcome, Server, ServerError, Step, queue};
+use super::{Core, Handling, Letter, MailState, Origin, Outcome, Server, ServerError, Step, queue};
 use crate::decision::AccountEvent;
 use crate::model::MailSetting;
 use crate::storage::{DigestGame, GameRow, StorageError, Tx};
@@ -22,7 +22,7 @@ use crate::summary::{ERROR_WIDTH, wrap};
 /// Seconds in a day: digests go at most once a UTC day.
 const DAY: i64 = 86_400;
 
-impl Core {
+impl Handling<'_> {
     /// `set userid password digest on|off`, `... mail text|html` and `... subject plain|state`.
     /// Turning the digest off sends the pending digest at once (one mail, as the daily one would
     /// be), when board mails were held for it: otherwise those moves would go untold.
@@ -88,7 +88,9 @@ impl Core {
         }
         Ok(outcome)
     }
+}
 
+impl Core {
     /// A letter's picture, unless one of its addresses is a text-only player's.
     pub(super) fn picture_for(
         &self,
@@ -106,7 +108,9 @@ impl Core {
         }
         Ok(picture)
     }
+}
 
+impl Handling<'_> {
     /// The digest of one player, or `None` when there is nothing to tell: the Subject and the text.
     /// `last`: the one sent as the digest is turned off, which says so at its end.
     fn digest_text(
@@ -216,6 +220,7 @@ impl Server {
             due
         };
         let origin = Origin::default();
+        let mail = MailState::new(None);
         let (mut written, mut sent, mut failed) = (0, 0, 0);
         for user_id in due {
             let tx = self.db.transaction()?;
@@ -225,7 +230,10 @@ impl Server {
             };
             let user = tx.user_by_row(user_id)?;
             let games = tx.digest_games(user_id, from)?;
-            let Some((subject, body)) = self.core.digest_text(&tx, &user.userid, &games, false)?
+            let Some((subject, body)) =
+                self.core
+                    .with(&mail)
+                    .digest_text(&tx, &user.userid, &games, false)?
             else {
                 continue;
             };
@@ -234,7 +242,10 @@ impl Server {
                 letters: vec![digest_letter(user.addresses, subject, body)],
                 ..Outcome::default()
             };
-            let mails = self.core.letters_to_mails(&tx, &origin, vec![outcome])?;
+            let mails = self
+                .core
+                .with(&mail)
+                .letters_to_mails(&tx, &origin, vec![outcome])?;
             let ids = queue(&tx, &mails, self.core.now)?;
             tx.mark_digest(user_id, today, self.core.now)?;
             tx.commit()?;

@@ -4,7 +4,7 @@
 
 use super::queue;
 use super::secrets::Secrets;
-use super::{Core, Failure, IngestOutcome, Origin, Outcome, ServerError, Step};
+use super::{Failure, Handling, IngestOutcome, Origin, Outcome, ServerError, Step};
 use crate::command::{self, RawCommand};
 use crate::decision::{HelpRefusal, MailRefusal};
 use crate::mail_in::{Incoming, MailLimits};
@@ -12,7 +12,7 @@ use crate::mail_text;
 use crate::storage::{Db, StorageError, Tx};
 use crate::summary;
 
-impl Core {
+impl Handling<'_> {
     /// The answer to a mail larger than `max_message_bytes`: nothing of it is acted on, and the
     /// sender is told so (once: the mail counts as processed).
     pub(super) fn refuse_oversized(
@@ -62,7 +62,7 @@ impl Core {
         origin: &Origin,
         secrets: &Secrets,
     ) -> Result<Vec<Outcome>, StorageError> {
-        self.confirmation_sent.set(false);
+        self.mail.confirmation_sent.set(false);
         let comment = secrets.hide(&incoming.comment);
         let mut outcomes = self.run_commands(tx, incoming, origin, &comment, secrets)?;
         for o in &mut outcomes {
@@ -72,7 +72,7 @@ impl Core {
     }
 
     /// Runs each command line of the mail; with none, says what a command looks like. The answers
-    /// quote only what they read (see [`Core::execute`]).
+    /// quote only what they read (see [`Handling::execute`]).
     pub(super) fn run_commands(
         &self,
         tx: &mut Tx<'_>,
@@ -197,11 +197,11 @@ impl Core {
         };
         let checked = cmd
             .login()
-            .is_some_and(|(u, pw)| self.logins.borrow().was_right(u, pw.expose()));
+            .is_some_and(|(u, pw)| self.mail.logins.borrow().was_right(u, pw.expose()));
         let quoted = quote_with_comment(&secrets.quote_command(&cmd), comment, checked);
-        self.agreeing.borrow_mut().clear();
+        self.mail.agreeing.borrow_mut().clear();
         let done = self.dispatch(tx, &cmd, comment, origin);
-        let agreeing = std::mem::take(&mut *self.agreeing.borrow_mut());
+        let agreeing = std::mem::take(&mut *self.mail.agreeing.borrow_mut());
         if !matches!(&done, Ok(o) if o.ok) {
             for (game_id, seat) in agreeing {
                 tx.unagree(game_id, seat)?;

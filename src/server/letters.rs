@@ -2,7 +2,7 @@
 //! to one address (hourly; daily for a new address; quiet after a run of errors), the addresses that
 //! refuse mail, queueing in the outbox and sending after the commit.
 
-use super::{Core, Origin, Outcome};
+use super::{Core, Letter, Origin, Outcome};
 use crate::mail_out::{AUTO_GENERATED, AUTO_REPLIED, OutgoingMail, SendError, new_message_id};
 use crate::storage::{Bounce, Db, ReplyStanding, StorageError, Tx};
 
@@ -103,7 +103,7 @@ impl Core {
 
     /// Records a mail that was not sent: a temporary failure is tried again by the next flush; a
     /// refusal for good is not, and the addresses that refused are mailed no more until a mail to
-    /// them gets through (see [`Core::letters_to_mails`]).
+    /// them gets through (see [`Handling::letters_to_mails`]).
     pub(super) fn record_failure(
         &self,
         db: &Db,
@@ -199,17 +199,17 @@ impl Core {
                         format!("{notes}\n{}", o.text)
                     };
                     let (sign, thread) = o.in_game.unzip();
-                    let mut mail = self
-                        .mail(
-                            origin,
-                            vec![to.clone()],
-                            o.subject,
-                            text,
-                            true,
-                            None,
-                            thread,
-                        )
-                        .with_attachments(o.attachments);
+                    let answer = Letter {
+                        to: vec![to.clone()],
+                        subject: o.subject,
+                        body: text,
+                        reply: true,
+                        picture: None,
+                        sign: None,
+                        thread,
+                        headline: None,
+                    };
+                    let mut mail = self.mail(origin, answer).with_attachments(o.attachments);
                     if let Some(sign) = sign {
                         mail.reply_to = self.reply_address(tx, sign)?;
                     }
@@ -232,8 +232,16 @@ impl Core {
                     }
                     None => l.body,
                 };
-                let mut mail = self.mail(origin, to, l.subject, body, l.reply, picture, l.thread);
-                if let Some(sign) = l.sign {
+                let sign = l.sign;
+                let letter = Letter {
+                    to,
+                    body,
+                    picture,
+                    headline: None,
+                    ..l
+                };
+                let mut mail = self.mail(origin, letter);
+                if let Some(sign) = sign {
                     mail.reply_to = self.reply_address(tx, sign)?;
                 }
                 mails.push(mail);
@@ -332,19 +340,19 @@ impl Core {
         Ok(kept)
     }
 
-    /// One mail from the server. A reply is threaded under the mail being answered; a board mail
-    /// (`thread`) also under its reader's first board mail of the game, or is that first mail.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn mail(
-        &self,
-        origin: &Origin,
-        to: Vec<String>,
-        subject: String,
-        body: String,
-        reply: bool,
-        picture: Option<super::Picture>,
-        thread: Option<Thread>,
-    ) -> OutgoingMail {
+    /// One mail from the server, of `letter` (whose `sign` and `headline` the caller has seen to).
+    /// A reply is threaded under the mail being answered; a board mail (`thread`) also under its
+    /// reader's first board mail of the game, or is that first mail.
+    pub(super) fn mail(&self, origin: &Origin, letter: Letter) -> OutgoingMail {
+        let Letter {
+            to,
+            subject,
+            body,
+            reply,
+            picture,
+            thread,
+            ..
+        } = letter;
         let auto = if reply { AUTO_REPLIED } else { AUTO_GENERATED };
         let (png, page) = picture.map(|p| (p.png, p.page)).unzip();
         let mut mail = OutgoingMail::new(&self.cfg.server, to, subject, body, auto, self.now)

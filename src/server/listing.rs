@@ -1,17 +1,17 @@
 //! The lists: `list` (the games hosted), `<game> history` (finished games), `<game> games` (a
 //! player's games).
 
-use super::{Core, Outcome, Step};
+use super::{Handling, HostedGame, Outcome, Step};
 use super::{listed_status, saved_status, userids};
 use crate::command::{GamesFilter, HistoryForm};
 use crate::decision::{Game, Hosted, ListRefusal, ListedGame, Listing, PlayerGames};
-use crate::games::{GameRules, GameState};
+use crate::games::GameRules;
 use crate::mail_out::FileAttachment;
 use crate::records::{self, RecordInfo};
-use crate::storage::{GameRow, Tx};
+use crate::storage::Tx;
 use crate::summary;
 
-impl Core {
+impl Handling<'_> {
     /// `list [gametype...]`: the games this server hosts; with names, those games with how many
     /// are running and finished.
     pub(super) fn list(&self, tx: &Tx<'_>, names: &[String]) -> Step<Outcome> {
@@ -57,7 +57,15 @@ impl Core {
         let (row, state) = self.load_game(tx, rules, board)?;
         let players = userids(&row);
         if form != HistoryForm::Text {
-            return self.record(tx, rules, &row, state.as_ref(), form);
+            return self.record(
+                tx,
+                HostedGame {
+                    rules,
+                    row: &row,
+                    state: state.as_ref(),
+                },
+                form,
+            );
         }
         let mut text = format!("History of {} Board {board}\n\n", rules.title());
         text.push_str(&summary::status_line(state.as_ref(), &players));
@@ -98,14 +106,8 @@ impl Core {
     }
 
     /// `<game> history <board> -record | -sgf`: the game record in the body and attached as a file.
-    fn record(
-        &self,
-        tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: &GameRow,
-        state: &dyn GameState,
-        form: HistoryForm,
-    ) -> Step<Outcome> {
+    fn record(&self, tx: &Tx<'_>, game: HostedGame<'_>, form: HistoryForm) -> Step<Outcome> {
+        let HostedGame { rules, row, state } = game;
         let players = userids(row);
         let comments = tx.comments(row.id)?;
         let info = RecordInfo {

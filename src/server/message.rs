@@ -9,7 +9,7 @@
 //! that is over carries no chats from a player who never moved in it (issue 34): a stranger who
 //! challenged a player cannot mail them without end, least of all once they declined the game.
 
-use super::{Core, Letter, Outcome, Refused, Sign, Step};
+use super::{Handling, HostedGame, Letter, Outcome, Refused, Sign, Step};
 use crate::decision::{AccountEvent, Game, MessageRefusal};
 use crate::games::{GameRules, GameState, Status};
 use crate::mail_text;
@@ -22,7 +22,7 @@ pub const MESSAGES_PER_DAY: u32 = 30;
 /// Chats and messages one player may send another in 24 hours.
 pub const TALK_PER_DAY: u32 = 30;
 
-impl Core {
+impl Handling<'_> {
     /// `message userid password to-userid...`.
     pub(super) fn message(
         &self,
@@ -90,7 +90,7 @@ impl Core {
     }
 }
 
-impl Core {
+impl Handling<'_> {
     pub(super) fn chat(
         &self,
         tx: &Tx<'_>,
@@ -141,9 +141,11 @@ impl Core {
         let comments = self.comment_at(tx, &row, state.move_number(), user.id, comment)?;
         let mut outcome = self.board_mails(
             tx,
-            rules,
-            &row,
-            state.as_ref(),
+            HostedGame {
+                rules,
+                row: &row,
+                state: state.as_ref(),
+            },
             &comments,
             false,
             Some(seat),
@@ -170,7 +172,7 @@ impl Core {
     }
 }
 
-impl Core {
+impl Handling<'_> {
     /// The refusal of a chat (`chat`) or message from `from` when one of `to` already had
     /// [`TALK_PER_DAY`] of them from `from` in the last 24 hours.
     fn talk_refusal(

@@ -13,14 +13,15 @@ use std::time::Duration;
 use crate::clock::{Clock, FixedClock};
 use crate::config::Config;
 use crate::decision::{self, Event, Listing, Refusal, Refused};
-use crate::games::Registry;
+use crate::games::{GameRules, GameState, Registry};
 use crate::mail_in;
 use crate::mail_out::{FileAttachment, Mailer, OutgoingMail, SendError};
 use crate::mail_text;
-use crate::storage::{Db, StorageError};
+use crate::storage::{Db, GameRow, StorageError};
 
 // One concern a file; each adds `impl Core` blocks.
 mod accounts; // signup, change password/address, signoff
+mod act; // a player's command on one board, and whose mail a change answers
 mod addresses; // addresses that wait for confirmation, `confirm`
 mod auth; // password checks before the write lock, the throttle, authenticate
 mod boards; // summaries, board mails, `show`
@@ -35,9 +36,10 @@ mod listing; // `list`, `history`, `games`
 mod message; // player-to-player mail: `message`, `chat`
 mod overrides; // the admin's overrides at the shell: password, end, replace, undo
 mod play; // challenge, move, resign, preview, robot answers
-mod proposals; // undo and draw proposals, queued moves
+mod proposals; // undo and draw proposals
 #[cfg(test)]
 mod query_plans; // every statement of the mail path and of cron reads by an index
+mod queued; // queued moves: kept, played when the turn comes, or dropped
 mod reply; // replies to a signed Reply-To: commands without userid and password
 mod reset; // a forgotten password: `password reset`, `password set`
 mod robot_answers; // how robots answer draw and undo proposals
@@ -137,12 +139,12 @@ struct Origin {
     /// What the mail showed of who wrote it (nothing at the shell).
     proof: Proof,
     /// A reply to a board mail of this game and board, from an address not registered to the
-    /// player it went to (see [`Core::unregistered_reply`]).
+    /// player it went to (see [`Handling::unregistered_reply`]).
     unregistered_reply: Option<(String, u32)>,
 }
 
 /// What one mail showed of who wrote it: the quiet spell after a run of error answers is for
-/// mails that prove nothing or look automatic (issue 34, item 4; see [`Core::letters_to_mails`]).
+/// mails that prove nothing or look automatic (issue 34, item 4; see [`Handling::letters_to_mails`]).
 #[derive(Debug, Clone, Default)]
 struct Proof {
     /// The mail carried the right password of an account registered at the address answers go to
@@ -173,6 +175,16 @@ impl Proof {
         let digest = Sha256::digest(secrets.hide(text).as_bytes());
         digest[..16].iter().map(|b| format!("{b:02x}")).collect()
     }
+}
+
+/// One hosted game as a command sees it: the rules of its type, its stored row and a state of it
+/// (the stored one, or the one a command just made of it). The functions that work on a game take
+/// this one value rather than the three.
+#[derive(Clone, Copy)]
+struct HostedGame<'a> {
+    rules: &'a dyn GameRules,
+    row: &'a GameRow,
+    state: &'a dyn GameState,
 }
 
 /// One mail that a command produces, before it gets its headers.
@@ -233,7 +245,7 @@ struct Outcome {
     /// Files the answer to the sender carries (a game record).
     attachments: Vec<FileAttachment>,
     /// Carried out with an account's password or a code mailed to the sender: the sender's address
-    /// belongs to a player (see [`Core::letters_to_mails`]).
+    /// belongs to a player (see [`Handling::letters_to_mails`]).
     proved: bool,
     /// For an answer to a player about their own game (a refused move): the game's thread and the
     /// player's signed Reply-To, so that the answer sits in the game's conversation and a corrected
@@ -396,17 +408,59 @@ struct Core {
     mailer: Mailer,
     now: i64,
     seed: Option<u64>,
+}
+
+impl Core {
+    /// The server's parts with the state of the mail (or shell command, or cron run) being
+    /// handled: what its commands run on.
+    fn with<'a>(&'a self, mail: &'a MailState) -> Handling<'a> {
+        Handling { core: self, mail }
+    }
+}
+
+/// What the handling of one mail (or shell command, or cron run) keeps while it lasts, made afresh
+/// for each: nothing of one mail's handling leaks into the next. Its commands take it by shared
+/// reference (through [`Handling`]), so what they change of it is in cells.
+#[derive(Default)]
+struct MailState {
     /// Seats `(game id, seat)` whose player agreed to their game by the command being carried out
     /// (their first act on it with the password): taken back if the command is refused, since a
     /// refused command changes nothing.
     agreeing: RefCell<Vec<(i64, usize)>>,
-    /// Set once the mail being handled caused a confirmation mail: one mail causes at most one.
+    /// Set once the pass over the mail's commands caused a confirmation mail: one mail causes at
+    /// most one.
     confirmation_sent: Cell<bool>,
-    /// The password checks of the mail (or shell command) being handled (see [`Core::precheck`]).
+    /// The password checks of the mail (see [`Handling::precheck`]).
     logins: RefCell<Logins>,
-    /// The robots' answers thought out for the mail (or shell command) being handled, and the
-    /// positions still waiting for one (see `server/robots.rs`).
+    /// The robots' answers thought out for the mail, and the positions still waiting for one (see
+    /// `server/robots.rs`).
     robots: RefCell<robots::RobotTurns>,
+}
+
+impl MailState {
+    /// The state of a mail whose robots may think `budget` milliseconds in all (`None`: no bound
+    /// but each move's own: the shell and `pbem cron`, which have no worker to free).
+    fn new(budget: Option<u64>) -> MailState {
+        MailState {
+            robots: RefCell::new(robots::RobotTurns::with_budget(budget)),
+            ..MailState::default()
+        }
+    }
+}
+
+/// The server's parts and one mail's state: the commands, the answers and the robots' turns are
+/// its methods. It reads as the [`Core`] it holds.
+struct Handling<'a> {
+    core: &'a Core,
+    mail: &'a MailState,
+}
+
+impl std::ops::Deref for Handling<'_> {
+    type Target = Core;
+
+    fn deref(&self) -> &Core {
+        self.core
+    }
 }
 
 impl Server {
@@ -458,10 +512,6 @@ impl Server {
                 mailer,
                 now,
                 seed: None,
-                agreeing: RefCell::new(Vec::new()),
-                confirmation_sent: Cell::new(false),
-                logins: RefCell::new(Logins::default()),
-                robots: RefCell::new(robots::RobotTurns::default()),
             },
         }
     }
@@ -520,15 +570,12 @@ impl Server {
         envelope: &[String],
     ) -> Result<IngestOutcome, ServerError> {
         self.tick();
-        let names: Vec<&str> = self.core.games.names();
-        let incoming = mail_in::parse(
-            raw,
-            &self.core.limits(),
-            &self.core.cfg.server.address,
-            &names,
-        );
+        let mail = MailState::new(Some(self.core.cfg.limits.robot_thinking_millis_per_mail));
+        let core = self.core.with(&mail);
+        let names: Vec<&str> = core.games.names();
+        let incoming = mail_in::parse(raw, &core.limits(), &core.cfg.server.address, &names);
         // Before the silent mail: a delivery report is silent mail, and the one kind that is read.
-        if let Some(token) = self.core.bounce_token_of(envelope, &incoming) {
+        if let Some(token) = core.bounce_token_of(envelope, &incoming) {
             let token = token.to_string();
             return self.delivery_report(raw, &token);
         }
@@ -554,77 +601,65 @@ impl Server {
         };
         let text = Proof::text_of(&incoming);
         // An oversized mail's commands are not run, so their passwords are not checked.
-        let oversized = raw.len() > self.core.cfg.limits.max_message_bytes;
+        let oversized = raw.len() > core.cfg.limits.max_message_bytes;
         let grant = match (&origin.reply_to, oversized) {
-            (Some(to), false) => self.core.reply_grant(&self.db, &incoming, envelope, to)?,
+            (Some(to), false) => core.reply_grant(&self.db, &incoming, envelope, to)?,
             _ => None,
         };
         if grant.is_none() && !oversized && incoming.commands.is_empty() {
-            origin.unregistered_reply = self
-                .core
-                .unregistered_reply(&self.db, &incoming, envelope)?;
+            origin.unregistered_reply = core.unregistered_reply(&self.db, &incoming, envelope)?;
         }
         let mut incoming = match &grant {
-            Some(g) => self.core.reply_commands(g, &incoming),
+            Some(g) => core.reply_commands(g, &incoming),
             None => incoming,
         };
         // The cap counts the commands that run, after a reply became its command.
-        incoming.cap_commands(self.core.cfg.limits.max_commands_per_mail);
+        incoming.cap_commands(core.cfg.limits.max_commands_per_mail);
         let commands = if oversized {
             &[][..]
         } else {
             &incoming.commands[..]
         };
-        self.core
-            .precheck(&self.db, commands, origin.reply_to.clone(), grant.as_ref())?;
+        core.precheck(&self.db, commands, origin.reply_to.clone(), grant.as_ref())?;
         // The mail's passwords are found once, before any pass: a second pass (after the robots
         // thought) hides the same words and runs no argon2 again.
-        let secrets = self
-            .core
-            .mail_secrets(&self.db, &incoming, origin.reply_to.as_deref())?;
+        let secrets = core.mail_secrets(&self.db, &incoming, origin.reply_to.as_deref())?;
         origin.proof = Proof {
             proved: grant.is_some()
                 || secrets.proved
-                || self
-                    .core
-                    .logged_in_at(&self.db, origin.reply_to.as_deref())?,
+                || core.logged_in_at(&self.db, origin.reply_to.as_deref())?,
             digest: Some(Proof::digest_of(&text, &secrets)),
         };
         if oversized {
-            return self
-                .core
-                .refuse_oversized(&mut self.db, &incoming, &origin, &secrets);
+            return core.refuse_oversized(&mut self.db, &incoming, &origin, &secrets);
         }
-        self.core
-            .robots_begin_mail(Some(self.core.cfg.limits.robot_thinking_millis_per_mail));
-        let runs = self.core.password_runs();
+        let runs = core.password_runs();
         let mut rounds = 0;
         let (ids, mails) = loop {
             let mut tx = self.db.transaction()?;
             if tx.is_processed(&incoming.key)? {
                 return Ok(IngestOutcome::Duplicate);
             }
-            self.core.robots_begin_pass();
-            self.core.restore_password_runs(runs);
-            let outcomes = self
-                .core
-                .run_mail_commands(&mut tx, &incoming, &origin, &secrets)?;
-            if let Some(ask) = self.core.to_think(&mut rounds) {
+            core.robots_begin_pass();
+            core.restore_password_runs(runs);
+            let outcomes = core.run_mail_commands(&mut tx, &incoming, &origin, &secrets)?;
+            if let Some(ask) = core.to_think(&mut rounds) {
                 // A robot is to answer: this pass is rolled back (the lock goes with it), the
                 // robots think with no lock held, and another pass plays their answers.
                 drop(tx);
-                self.core.think(&ask);
+                core.think(&ask);
                 continue;
             }
-            let mails = self.core.letters_to_mails(&tx, &origin, outcomes)?;
-            let ids = queue(&tx, &mails, self.core.now)?;
-            tx.mark_processed(&incoming.key, self.core.now)?;
+            let mails = core.letters_to_mails(&tx, &origin, outcomes)?;
+            let ids = queue(&tx, &mails, core.now)?;
+            tx.mark_processed(&incoming.key, core.now)?;
             tx.commit()?;
             break (ids, mails);
         };
         let count = mails.len();
+        let waiting = core.robots_waiting();
         self.send_or_defer(ids, mails);
-        self.robots_after_commit(true);
+        self.robots_after_commit(&mail, waiting, true);
         Ok(IngestOutcome::Handled { mails: count })
     }
 
@@ -640,11 +675,15 @@ impl Server {
     /// After a mail's or command's commit: plays the robots it left to move (see
     /// `server/robots.rs`) and, with `stale`, one that a dead process left. A failure here leaves
     /// the robot to move for the next mail or `pbem cron`; what was committed stands.
-    fn robots_after_commit(&mut self, stale: bool) {
-        let waiting = self.core.robots_waiting();
-        let mut played = self.play_robots(&waiting, usize::MAX);
+    fn robots_after_commit(
+        &mut self,
+        mail: &MailState,
+        waiting: Vec<robots::Waiting>,
+        stale: bool,
+    ) {
+        let mut played = self.play_robots(mail, &waiting, usize::MAX);
         if stale {
-            played = played.and_then(|_| self.play_stale_robot());
+            played = played.and_then(|_| self.play_stale_robot(mail));
         }
         if let Err(e) = played {
             eprintln!("pbem: a robot's move is left for later: {e}");
@@ -656,25 +695,23 @@ impl Server {
     pub fn run_admin(&mut self, line: &str, comment: &str) -> Result<AdminOutcome, ServerError> {
         self.tick();
         let origin = Origin::default();
-        self.core
-            .precheck(&self.db, &[line.to_string()], None, None)?;
+        let mail = MailState::new(None);
+        let core = self.core.with(&mail);
+        core.precheck(&self.db, &[line.to_string()], None, None)?;
         // What the shell prints may end up in a log or a terminal's scrollback: no password either.
-        let secrets = self.core.admin_secrets(&self.db, line)?;
+        let secrets = core.admin_secrets(&self.db, line)?;
         let comment = secrets.hide(comment);
-        self.core.robots_begin_mail(None);
-        let runs = self.core.password_runs();
+        let runs = core.password_runs();
         let mut rounds = 0;
         let (answer, ids, mails) = loop {
             let mut tx = self.db.transaction()?;
-            self.core.robots_begin_pass();
-            self.core.restore_password_runs(runs);
-            let mut outcome = self
-                .core
-                .execute(&mut tx, line, &comment, &origin, &secrets)?;
-            if let Some(ask) = self.core.to_think(&mut rounds) {
+            core.robots_begin_pass();
+            core.restore_password_runs(runs);
+            let mut outcome = core.execute(&mut tx, line, &comment, &origin, &secrets)?;
+            if let Some(ask) = core.to_think(&mut rounds) {
                 // As for a mail (see `Server::ingest`): no robot thinks while the lock is held.
                 drop(tx);
-                self.core.think(&ask);
+                core.think(&ask);
                 continue;
             }
             secrets.hide_in(&mut outcome);
@@ -686,13 +723,14 @@ impl Server {
                 events: std::mem::take(&mut outcome.events),
                 listing: outcome.listing.take(),
             };
-            let mails = self.core.letters_to_mails(&tx, &origin, vec![outcome])?;
-            let ids = queue(&tx, &mails, self.core.now)?;
+            let mails = core.letters_to_mails(&tx, &origin, vec![outcome])?;
+            let ids = queue(&tx, &mails, core.now)?;
             tx.commit()?;
             break (answer, ids, mails);
         };
-        self.core.send_claimed(&self.db, &ids, &mails);
-        self.robots_after_commit(false);
+        core.send_claimed(&self.db, &ids, &mails);
+        let waiting = core.robots_waiting();
+        self.robots_after_commit(&mail, waiting, false);
         Ok(answer)
     }
 

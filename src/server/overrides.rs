@@ -4,7 +4,7 @@
 //! board mail and `history` of the game show it, and the players get the board as after a move.
 //! By mail, `admin` is no command (see `crate::command`).
 
-use super::{Core, Outcome, Server, ServerError, Step, queue};
+use super::{Handling, HostedGame, MailState, Outcome, Server, ServerError, Step, queue};
 use crate::accounts;
 use crate::decision::{
     AccountEvent, AccountRefusal, AdminRefusal, Event, Game, PasswordChange, PlayRefusal,
@@ -66,10 +66,11 @@ impl Server {
     /// for the admin.
     pub fn admin_override(&mut self, what: &Override) -> Result<(bool, String), ServerError> {
         self.tick();
-        self.core.robots_begin_mail(None);
+        let mail = MailState::new(None);
+        let core = self.core.with(&mail);
         let tx = self.db.transaction()?;
         let origin = super::Origin::default();
-        let outcome = match self.core.override_step(&tx, what) {
+        let outcome = match core.override_step(&tx, what) {
             Ok(o) => o,
             Err(super::Failure::Refused(r)) => {
                 return Ok((false, format!("{}\n", mail_text::refusal(&r.refusal))));
@@ -77,18 +78,19 @@ impl Server {
             Err(super::Failure::Storage(e)) => return Err(e.into()),
         };
         let text = outcome.text.clone();
-        let mails = self.core.letters_to_mails(&tx, &origin, vec![outcome])?;
-        let ids = queue(&tx, &mails, self.core.now)?;
+        let mails = core.letters_to_mails(&tx, &origin, vec![outcome])?;
+        let ids = queue(&tx, &mails, core.now)?;
         tx.commit()?;
-        self.core.send_claimed(&self.db, &ids, &mails);
+        core.send_claimed(&self.db, &ids, &mails);
         // A robot given the turn (a seat handed to a robot, a move taken back) moves now, each move
         // in its own transaction (see `server/robots.rs`).
-        self.robots_after_commit(false);
+        let waiting = core.robots_waiting();
+        self.robots_after_commit(&mail, waiting, false);
         Ok((true, text))
     }
 }
 
-impl Core {
+impl Handling<'_> {
     fn override_step(&self, tx: &Tx<'_>, what: &Override) -> Step<Outcome> {
         match what {
             Override::Password { userid, password } => {
@@ -158,7 +160,16 @@ impl Core {
                     reason: reason.clone(),
                 };
                 let before = next.move_number();
-                self.record_with_verdict(tx, rules, row, next.as_ref(), before, ended)
+                self.record_with_verdict(
+                    tx,
+                    HostedGame {
+                        rules,
+                        row: &row,
+                        state: next.as_ref(),
+                    },
+                    before,
+                    ended,
+                )
             }
             Override::Replace {
                 game,
@@ -209,7 +220,16 @@ impl Core {
                     .game(rules.name(), *board)?
                     .ok_or(AdminRefusal::Vanished { board: *board })?;
                 let before = state.move_number();
-                self.record_with_verdict(tx, rules, row, state.as_ref(), before, replaced)
+                self.record_with_verdict(
+                    tx,
+                    HostedGame {
+                        rules,
+                        row: &row,
+                        state: state.as_ref(),
+                    },
+                    before,
+                    replaced,
+                )
             }
             Override::Undo {
                 game,
@@ -234,7 +254,16 @@ impl Core {
                     reason: reason.clone(),
                 };
                 let before = next.move_number();
-                self.record_with_verdict(tx, rules, row, next.as_ref(), before, taken_back)
+                self.record_with_verdict(
+                    tx,
+                    HostedGame {
+                        rules,
+                        row: &row,
+                        state: next.as_ref(),
+                    },
+                    before,
+                    taken_back,
+                )
             }
         }
     }
@@ -244,16 +273,15 @@ impl Core {
     fn record_with_verdict(
         &self,
         tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: crate::storage::GameRow,
-        state: &dyn GameState,
+        game: HostedGame<'_>,
         before: u32,
         event: Event,
     ) -> Step<Outcome> {
+        let HostedGame { row, .. } = game;
         if let Some(verdict) = mail_text::verdict(&event) {
             tx.add_verdict(row.id, &verdict)?;
         }
-        let mut outcome = self.record_turn(tx, rules, row, state, None, before, "")?;
+        let mut outcome = self.record_turn(tx, game, None, before, "")?;
         outcome.events.insert(0, event);
         Ok(outcome)
     }

@@ -1,6 +1,7 @@
 //! Play: `challenge`, `move`, `resign`, `preview`, and the robot accounts' answers.
 
-use super::{Core, Failure, Origin, Outcome, Refused, Step};
+use super::act::{Act, Answering};
+use super::{Failure, Handling, HostedGame, Origin, Outcome, Refused, Step};
 use super::{fresh_digest, saved_status, userids};
 use crate::command::{GameCommand, Password};
 use crate::decision::{ChallengeUsage, Event, Game, PlayRefusal};
@@ -9,51 +10,23 @@ use crate::mail_text;
 use crate::storage::{Comment, GameRow, StorageError, Tx, User};
 use crate::summary;
 
-/// Whose mail a change of the game answers when that is not the actor's, and what that mail
-/// said: a robot that settles a proposal at once (`server/robot_answers.rs`) acts in the run of
-/// the proposer's mail, so the board mails answer the proposer and carry the proposal's comment,
-/// as a person's `accept` carries its own.
-#[derive(Debug, Default)]
-pub(super) struct Answering {
-    /// The seat whose mail is answered: their copy is the reply, and never waits for a digest.
-    pub seat: Option<usize>,
-    /// Comments already stored in this run that the change's board mails show before the actor's.
-    pub comments: Vec<Comment>,
-}
-
-/// A player's command on one board, as written: who, with which password, which board, the `#N`
-/// guard and the mail's comment. `move`, `propose`, `accept`/`reject` and `queue` take one.
+/// What a challenge asks for, beside the game it is of and the mail it came in.
 #[derive(Clone, Copy)]
-pub(super) struct Act<'a> {
-    pub rules: &'a dyn GameRules,
-    pub board: u32,
-    pub userid: &'a str,
-    pub password: &'a str,
-    pub guard: Option<u32>,
-    pub comment: &'a str,
+struct Challenge<'a> {
+    /// The game's options (`--size=9`).
+    options: &'a [games::GameOption],
+    /// The server's options for the game: its own nag and forfeit times.
+    server_options: &'a [(String, Option<String>)],
+    /// The players, seat by seat.
+    userids: &'a [String],
+    /// The first player's password (`--password`), which makes the challenge their agreement.
+    password: Option<&'a str>,
+    /// The seat whose player has shown already that they agree (the player who asked for a
+    /// rematch, with their password).
+    proven: Option<usize>,
 }
 
-impl<'a> Act<'a> {
-    pub(super) fn new(
-        rules: &'a dyn GameRules,
-        board: u32,
-        userid: &'a str,
-        password: &'a Password,
-        guard: Option<u32>,
-        comment: &'a str,
-    ) -> Act<'a> {
-        Act {
-            rules,
-            board,
-            userid,
-            password: password.expose(),
-            guard,
-            comment,
-        }
-    }
-}
-
-impl Core {
+impl Handling<'_> {
     pub(super) fn load_game(
         &self,
         tx: &Tx<'_>,
@@ -93,30 +66,31 @@ impl Core {
                 server_options,
                 userids,
                 password,
-            } => self.challenge(
-                tx,
-                rules,
-                options,
-                server_options,
-                userids,
-                password.as_ref().map(Password::expose),
-                None,
-                comment,
-                origin,
-            ),
+            } => {
+                let challenge = Challenge {
+                    options,
+                    server_options,
+                    userids,
+                    password: password.as_ref().map(Password::expose),
+                    proven: None,
+                };
+                self.challenge(tx, rules, challenge, comment, origin)
+            }
             GameCommand::Rematch {
                 board,
                 userid,
                 password,
-            } => self.rematch(
-                tx,
-                rules,
-                *board,
-                userid,
-                password.expose(),
-                comment,
-                origin,
-            ),
+            } => {
+                let act = Act {
+                    rules,
+                    board: *board,
+                    userid,
+                    password: password.expose(),
+                    guard: None,
+                    comment,
+                };
+                self.rematch(tx, act, origin)
+            }
             GameCommand::Move {
                 board,
                 userid,
@@ -196,19 +170,21 @@ impl Core {
     /// the game, and the game counts for ratings only once all have. A player who received
     /// `unsolicited_challenges_per_day` such challenges in the last day gets no more: the challenge is
     /// dropped without an answer, so that a stranger can neither flood them nor hear back.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn challenge(
+    fn challenge(
         &self,
         tx: &Tx<'_>,
         rules: &dyn GameRules,
-        options: &[games::GameOption],
-        server_options: &[(String, Option<String>)],
-        userids: &[String],
-        password: Option<&str>,
-        proven: Option<usize>,
+        challenge: Challenge<'_>,
         comment: &str,
         origin: &Origin,
     ) -> Step<Outcome> {
+        let Challenge {
+            options,
+            server_options,
+            userids,
+            password,
+            proven,
+        } = challenge;
         let usage = ChallengeUsage {
             game: Game::of(rules),
             min_players: *rules.players().start(),
@@ -323,7 +299,14 @@ impl Core {
             .game(rules.name(), board)?
             .ok_or_else(|| StorageError::Corrupt(format!("game {game_id} vanished")))?;
         // Robots alone may have played it to the end.
-        let ended = self.settle_game(tx, rules, &row, state.as_ref())?;
+        let ended = self.settle_game(
+            tx,
+            HostedGame {
+                rules,
+                row: &row,
+                state: state.as_ref(),
+            },
+        )?;
         // The challenge's comment ("Fancy a game?") goes to every player. Signed with the first
         // player's password (--password) or sent from her registered address, it is her comment
         // on the game, kept in its history; a challenge from elsewhere without one may come from
@@ -343,8 +326,18 @@ impl Core {
                 created_at: self.now,
             }]
         };
-        let mut outcome =
-            self.board_mails(tx, rules, &row, state.as_ref(), &comments, true, None, None)?;
+        let mut outcome = self.board_mails(
+            tx,
+            HostedGame {
+                rules,
+                row: &row,
+                state: state.as_ref(),
+            },
+            &comments,
+            true,
+            None,
+            None,
+        )?;
         let started = Event::GameStarted {
             game: Game::of(rules),
             board,
@@ -362,17 +355,15 @@ impl Core {
     /// forfeit times, and the seats
     /// turned by one (two players swap colours), as a challenge that is the player's agreement: the
     /// others get the new game's mail and agree by acting on it, as after any challenge.
-    #[allow(clippy::too_many_arguments)]
-    fn rematch(
-        &self,
-        tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        board: u32,
-        userid: &str,
-        password: &str,
-        comment: &str,
-        origin: &Origin,
-    ) -> Step<Outcome> {
+    fn rematch(&self, tx: &Tx<'_>, act: Act<'_>, origin: &Origin) -> Step<Outcome> {
+        let Act {
+            rules,
+            board,
+            userid,
+            password,
+            comment,
+            ..
+        } = act;
         let (row, state, _, seat) = self.seat_of(tx, rules, board, userid, password)?;
         if !row.finished {
             return Err(Refused::on(
@@ -405,17 +396,14 @@ impl Core {
         let mut players = userids(&row);
         players.rotate_left(1);
         let proven = (seat + players.len() - 1) % players.len();
-        self.challenge(
-            tx,
-            rules,
-            &options,
-            &clock_options,
-            &players,
-            None,
-            Some(proven),
-            comment,
-            origin,
-        )
+        let challenge = Challenge {
+            options: &options,
+            server_options: &clock_options,
+            userids: &players,
+            password: None,
+            proven: Some(proven),
+        };
+        self.challenge(tx, rules, challenge, comment, origin)
     }
 
     /// By mail, the people of a game against a robot may each start `unsolicited_challenges_per_day`
@@ -460,7 +448,7 @@ impl Core {
 
     /// A board, and the player named by a command that acts on it with their seat, after checking
     /// the password: the start of every command a player makes on their own game. Such an act is the
-    /// player's agreement to the game (see [`Core::challenge`]).
+    /// player's agreement to the game (see [`Handling::challenge`]).
     pub(super) fn seated(
         &self,
         tx: &Tx<'_>,
@@ -474,7 +462,7 @@ impl Core {
         Ok((row, state, user, seat))
     }
 
-    /// [`Core::seated`] without recording an agreement: for the acts that decline a game.
+    /// [`Handling::seated`] without recording an agreement: for the acts that decline a game.
     pub(super) fn seat_of(
         &self,
         tx: &Tx<'_>,
@@ -558,9 +546,11 @@ impl Core {
         })?;
         let mut outcome = self.record_turn(
             tx,
-            rules,
-            row,
-            state.as_ref(),
+            HostedGame {
+                rules,
+                row: &row,
+                state: state.as_ref(),
+            },
             Some((&user, seat)),
             before,
             comment,
@@ -573,40 +563,35 @@ impl Core {
     /// every player the board with the comment that came with it. `actor` is the player who acted, if
     /// a player did (the server's clock acts for nobody). Every game ends through here, so this is
     /// where a finished game is settled (ratings).
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn record_turn(
         &self,
         tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: GameRow,
-        state: &dyn GameState,
+        game: HostedGame<'_>,
         actor: Option<(&User, usize)>,
         before: u32,
         comment: &str,
     ) -> Step<Outcome> {
         let answering = Answering::default();
-        self.record_turn_with(tx, rules, row, state, actor, before, comment, answering)
+        self.record_turn_with(tx, game, actor, before, comment, answering)
     }
 
-    /// [`Core::record_turn`] for a change whose mails answer another player's mail than the
+    /// [`Handling::record_turn`] for a change whose mails answer another player's mail than the
     /// actor's, with the comment that mail carried (see [`Answering`]).
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn record_turn_with(
         &self,
         tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: GameRow,
-        state: &dyn GameState,
+        game: HostedGame<'_>,
         actor: Option<(&User, usize)>,
         before: u32,
         comment: &str,
         answering: Answering,
     ) -> Step<Outcome> {
+        let HostedGame { rules, row, state } = game;
         // A robot whose turn this makes it answers at once, with the move it thought out before the
         // transaction (see `server/robots.rs`): the players' board mail shows its move.
         let replied = self.robot_replies(rules, row.board, &row.players, state);
         let state = replied.as_deref().unwrap_or(state);
-        let status = saved_status(state, &userids(&row));
+        let status = saved_status(state, &userids(row));
         let finished = status.finished;
         let row_was_finished = row.finished;
         tx.charge_time(row.id, self.now)?;
@@ -614,14 +599,28 @@ impl Core {
         let row = GameRow {
             updated_at: self.now,
             finished,
-            ..row
+            ..row.clone()
         };
         // The moves themselves (and the game's notes on them) are each reader's news, written by
         // `board_mails`; the closed proposals are told to all alike.
-        let closed = self.game_changed(tx, rules, &row, state)?;
+        let closed = self.game_changed(
+            tx,
+            HostedGame {
+                rules,
+                row: &row,
+                state,
+            },
+        )?;
         let notes: Vec<String> = closed.iter().filter_map(mail_text::notice).collect();
         let ended = if finished && !row_was_finished {
-            self.settle_game(tx, rules, &row, state)?
+            self.settle_game(
+                tx,
+                HostedGame {
+                    rules,
+                    row: &row,
+                    state,
+                },
+            )?
         } else {
             None
         };
@@ -631,9 +630,11 @@ impl Core {
         }
         let mut outcome = self.board_mails(
             tx,
-            rules,
-            &row,
-            state,
+            HostedGame {
+                rules,
+                row: &row,
+                state,
+            },
             &comments,
             false,
             actor.map(|(_, seat)| seat),
@@ -653,7 +654,16 @@ impl Core {
         // After the reply is chosen: the answer to a player's own mail is never held back.
         let outcome = self.hold_for_digest(tx, &row, outcome)?;
         // A queued move comes due only once this change is saved and its mails are written.
-        let mut outcome = self.after_turn(tx, rules, &row, state, outcome, &notes)?;
+        let mut outcome = self.after_turn(
+            tx,
+            HostedGame {
+                rules,
+                row: &row,
+                state,
+            },
+            outcome,
+            &notes,
+        )?;
         // Before a queued move's events, which `after_turn` added.
         outcome.events.splice(0..0, closed.into_iter().chain(ended));
         Ok(outcome)
@@ -695,24 +705,33 @@ impl Core {
         comment: &str,
     ) -> Step<Outcome> {
         let (row, state, user, seat) = self.seat_of(tx, rules, board, userid, password)?;
-        self.resign_seated(tx, rules, row, state, &user, seat, comment)
+        self.resign_seated(
+            tx,
+            HostedGame {
+                rules,
+                row: &row,
+                state: state.as_ref(),
+            },
+            &user,
+            seat,
+            comment,
+        )
     }
 
     /// Resigns a player already seated. A player who resigns before ever agreeing to the game
     /// declines it: the game ends as a resignation, and is not rated (see `settle_game`).
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn resign_seated(
         &self,
         tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: GameRow,
-        mut state: Box<dyn GameState>,
+        game: HostedGame<'_>,
         user: &User,
         seat: usize,
         comment: &str,
     ) -> Step<Outcome> {
+        let HostedGame { rules, row, state } = game;
         let board = row.board;
         let before = state.move_number();
+        let mut state = state.clone_box();
         state
             .resign(seat)
             .map_err(|e| Refused::on(PlayRefusal::Rules(e), rules.name(), board))?;
@@ -728,9 +747,11 @@ impl Core {
         }
         let mut outcome = self.record_turn(
             tx,
-            rules,
-            row,
-            state.as_ref(),
+            HostedGame {
+                rules,
+                row,
+                state: state.as_ref(),
+            },
             Some((user, seat)),
             before,
             comment,
@@ -777,7 +798,15 @@ impl Core {
             rules.title(),
             moves.join(" ")
         );
-        text.push_str(&self.summary(tx, rules, &row, trial.as_ref(), &[])?);
+        text.push_str(&self.summary(
+            tx,
+            HostedGame {
+                rules,
+                row: &row,
+                state: trial.as_ref(),
+            },
+            &[],
+        )?);
         Ok(Outcome::reply(
             format!("{} Board {board} Preview", rules.title()),
             text,

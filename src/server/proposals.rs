@@ -21,14 +21,15 @@
 //!   its comment, and every board mail says it was queued; otherwise it is dropped and the player is
 //!   mailed why, with the board. Queued moves are never shown to the other players.
 
-use super::play::{Act, Answering};
-use super::{Core, Letter, Outcome, Refused, Step};
+use super::act::{Act, Answering};
+use super::boards::seats_in;
+use super::{Handling, HostedGame, Outcome, Refused, Step};
 use crate::command::ProposalKind;
-use crate::decision::{Dropped, Event, Game, OpenProposal, PlayRefusal, ProposalRefusal};
-use crate::games::{GameRules, GameState, Status};
+use crate::decision::{Event, Game, OpenProposal, PlayRefusal, ProposalRefusal};
+use crate::games::{GameState, Status};
 use crate::mail_text;
 use crate::news;
-use crate::storage::{GameRow, Proposal, QueuedMove, StorageError, Tx, User};
+use crate::storage::{GameRow, Proposal, StorageError, Tx, User};
 use crate::summary;
 
 /// Whether the game lists the word `accept` among its moves now and `seat` may move (Go's scoring
@@ -66,15 +67,27 @@ The other players do not see it. On your own turn, play the move\n\
 instead.\n\
 ";
 
-impl Core {
+/// One player's answer to the open proposal, as [`Handling::settle`] weighs it.
+struct ProposalAnswer<'a> {
+    /// Who answers, and from which seat.
+    user: User,
+    seat: usize,
+    /// The proposal answered.
+    open: Proposal,
+    /// `accept` rather than `reject`.
+    accept: bool,
+    /// The comment of the answer's mail.
+    comment: &'a str,
+}
+
+impl Handling<'_> {
     /// Lines under a board's status about its open proposals (empty when none is open).
     pub(super) fn proposal_lines(
         &self,
         tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: &GameRow,
-        state: &dyn GameState,
+        game: HostedGame<'_>,
     ) -> Result<Vec<String>, StorageError> {
+        let HostedGame { rules, row, state } = game;
         let Some(p) = tx.open_proposal(row.id)? else {
             return Ok(Vec::new());
         };
@@ -205,14 +218,24 @@ impl Core {
             seat: Some(seat),
             comments: comments.clone(),
         };
-        if let Some(answered) = self.robots_answer(tx, rules, &row, state.as_ref(), answering)? {
+        if let Some(answered) = self.robots_answer(
+            tx,
+            HostedGame {
+                rules,
+                row: &row,
+                state: state.as_ref(),
+            },
+            answering,
+        )? {
             return Ok(with_event(answered, made));
         }
         let outcome = self.board_mails(
             tx,
-            rules,
-            &row,
-            state.as_ref(),
+            HostedGame {
+                rules,
+                row: &row,
+                state: state.as_ref(),
+            },
             &comments,
             false,
             Some(seat),
@@ -230,11 +253,10 @@ impl Core {
     fn robots_answer(
         &self,
         tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: &GameRow,
-        state: &dyn GameState,
+        game: HostedGame<'_>,
         proposer: Answering,
     ) -> Step<Option<Outcome>> {
+        let HostedGame { rules, row, state } = game;
         let Some(open) = tx.open_proposal(row.id)? else {
             return Ok(None);
         };
@@ -269,18 +291,14 @@ impl Core {
                 tx.accept_proposal(row.id, robot.id)?;
                 continue;
             }
-            let outcome = self.settle(
-                tx,
-                rules,
-                row.clone(),
-                state.clone_box(),
-                robot.clone(),
+            let answer = ProposalAnswer {
+                user: robot.clone(),
                 seat,
                 open,
                 accept,
-                "",
-                proposer,
-            )?;
+                comment: "",
+            };
+            let outcome = self.settle(tx, game, answer, proposer)?;
             return Ok(Some(outcome));
         }
         Ok(None)
@@ -304,9 +322,29 @@ impl Core {
         if open.is_none() && !agreed_before {
             // No proposal to answer: the answer is to the challenge itself.
             if !accept {
-                return self.resign_seated(tx, rules, row, state, &user, seat, comment);
+                return self.resign_seated(
+                    tx,
+                    HostedGame {
+                        rules,
+                        row: &row,
+                        state: state.as_ref(),
+                    },
+                    &user,
+                    seat,
+                    comment,
+                );
             }
-            return self.accept_game(tx, rules, &row, state.as_ref(), &user, seat, comment);
+            return self.accept_game(
+                tx,
+                HostedGame {
+                    rules,
+                    row: &row,
+                    state: state.as_ref(),
+                },
+                &user,
+                seat,
+                comment,
+            );
         }
         self.agree_by_command(tx, row.id, seat)?;
         if open.is_none() && accept && takes_accept_as_move(state.as_ref(), seat) {
@@ -325,7 +363,20 @@ impl Core {
         };
         let answering = Answering::default();
         self.settle(
-            tx, rules, row, state, user, seat, open, accept, comment, answering,
+            tx,
+            HostedGame {
+                rules,
+                row: &row,
+                state: state.as_ref(),
+            },
+            ProposalAnswer {
+                user,
+                seat,
+                open,
+                accept,
+                comment,
+            },
+            answering,
         )
     }
 
@@ -333,27 +384,28 @@ impl Core {
     /// it: refused, or recorded and mailed, and the proposal carried out once all have accepted.
     /// `answering`: whose mail the answer's mails answer when not `user`'s (a robot answers in
     /// the run of the proposer's mail), and the comments that mail carried.
-    #[allow(clippy::too_many_arguments)]
     fn settle(
         &self,
         tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: GameRow,
-        state: Box<dyn GameState>,
-        user: User,
-        seat: usize,
-        open: Proposal,
-        accept: bool,
-        comment: &str,
+        game: HostedGame<'_>,
+        answer: ProposalAnswer<'_>,
         answering: Answering,
     ) -> Step<Outcome> {
+        let ProposalAnswer {
+            user,
+            seat,
+            open,
+            accept,
+            comment,
+        } = answer;
+        let HostedGame { rules, row, state } = game;
         let board = row.board;
         let refuse = |r: ProposalRefusal| Refused::on(r, rules.name(), board);
-        let what = open_proposal(&open, &row, state.as_ref());
+        let what = open_proposal(&open, row, state);
         if open.proposer_id == user.id {
             return Err(refuse(ProposalRefusal::OwnProposal { open: what }).into());
         }
-        if !seats_in(state.as_ref()).contains(&seat) {
+        if !seats_in(state).contains(&seat) {
             return Err(refuse(ProposalRefusal::AnswererOut {
                 userid: user.userid,
                 board,
@@ -363,18 +415,16 @@ impl Core {
         if accept && open.accepted_by.contains(&user.id) {
             return Err(refuse(ProposalRefusal::AlreadyAccepted { open: what }).into());
         }
-        let proposer = name_of(&row, open.proposer_id);
+        let proposer = name_of(row, open.proposer_id);
         let at = state.move_number();
         let reply_seat = answering.seat;
         let mut comments = answering.comments;
         if !accept {
             tx.clear_proposal(row.id)?;
-            comments.extend(self.comment_at(tx, &row, at, user.id, comment)?);
+            comments.extend(self.comment_at(tx, row, at, user.id, comment)?);
             let outcome = self.board_mails(
                 tx,
-                rules,
-                &row,
-                state.as_ref(),
+                HostedGame { rules, row, state },
                 &comments,
                 false,
                 Some(reply_seat.unwrap_or(seat)),
@@ -391,15 +441,13 @@ impl Core {
         }
         let mut accepted = open.accepted_by.clone();
         accepted.push(user.id);
-        let waiting = waiting_for(&open.clone_with(accepted), &row, state.as_ref());
+        let waiting = waiting_for(&open.clone_with(accepted), row, state);
         if !waiting.is_empty() {
             tx.accept_proposal(row.id, user.id)?;
-            comments.extend(self.comment_at(tx, &row, at, user.id, comment)?);
+            comments.extend(self.comment_at(tx, row, at, user.id, comment)?);
             let outcome = self.board_mails(
                 tx,
-                rules,
-                &row,
-                state.as_ref(),
+                HostedGame { rules, row, state },
                 &comments,
                 false,
                 Some(reply_seat.unwrap_or(seat)),
@@ -435,7 +483,7 @@ impl Core {
                 (next, drawn)
             }
             ProposalKind::Undo => {
-                let target = undo_target(state.as_ref(), proposer_seat).map_err(refuse)?;
+                let target = undo_target(state, proposer_seat).map_err(refuse)?;
                 let next = state
                     .at_move(target)
                     .map_err(|error| refuse(ProposalRefusal::UndoFailed { error }))?;
@@ -462,9 +510,11 @@ impl Core {
         };
         let outcome = self.record_turn_with(
             tx,
-            rules,
-            row,
-            next.as_ref(),
+            HostedGame {
+                rules,
+                row,
+                state: next.as_ref(),
+            },
             Some((&user, seat)),
             before,
             comment,
@@ -473,94 +523,15 @@ impl Core {
         Ok(with_event(outcome, carried))
     }
 
-    /// `queue board userid password move[#N]`: keeps a move for when the player's turn comes.
-    pub(super) fn queue_move(&self, tx: &Tx<'_>, act: Act<'_>, mv: &str) -> Step<Outcome> {
-        let Act {
-            rules,
-            board,
-            userid,
-            password,
-            guard,
-            comment,
-        } = act;
-        let (row, state, user, seat) = self.seated(tx, rules, board, userid, password)?;
-        let refuse = |r: ProposalRefusal| Refused::on(r, rules.name(), board);
-        if let Err(error) = rules.read_move(mv) {
-            return Err(refuse(ProposalRefusal::QueueUnreadable { board, error }).into());
-        }
-        let players = super::userids(&row);
-        match state.status() {
-            Status::Over(_) => {
-                return Err(refuse(ProposalRefusal::QueueOver {
-                    game: Game::of(rules),
-                    board,
-                    status: summary::status_line(state.as_ref(), &players),
-                })
-                .into());
-            }
-            Status::ToMove(s) if s == seat => {
-                return Err(refuse(ProposalRefusal::QueueOnTurn {
-                    game: Game::of(rules),
-                    board,
-                    userid: user.userid,
-                    mv: mv.trim().to_string(),
-                })
-                .into());
-            }
-            Status::ToMove(_) => {}
-        }
-        if !seats_in(state.as_ref()).contains(&seat) {
-            return Err(refuse(ProposalRefusal::QueueOut {
-                userid: user.userid,
-                board,
-            })
-            .into());
-        }
-        let now_at = state.move_number();
-        if let Some(n) = guard
-            && n <= now_at
-        {
-            return Err(refuse(ProposalRefusal::QueueGuard {
-                board,
-                meant: n,
-                at: now_at,
-            })
-            .into());
-        }
-        let queued = QueuedMove {
-            mv: mv.trim().to_string(),
-            guard,
-            comment: comment.trim().to_string(),
-            created_at: self.now,
-        };
-        let old = tx.set_queued_move(row.id, user.id, &queued)?;
-        let event = Event::MoveQueued {
-            game: Game::of(rules),
-            board,
-            userid: user.userid,
-            mv: queued.mv,
-            guard,
-            replaced: old.map(|o| o.mv),
-        };
-        let (subject, mut text) =
-            mail_text::queued_answer(&event).expect("queued_answer words a MoveQueued event");
-        text.push_str(&self.summary(tx, rules, &row, state.as_ref(), &[])?);
-        Ok(Outcome {
-            events: vec![event],
-            ..Outcome::reply(subject, text)
-        })
-    }
-
     /// Called by `record_turn` right after a game changed: an open proposal lapses (it was made for
     /// the game as it stood), and a finished game keeps no queued moves. Returns the proposal closed,
     /// if one was open (the board mails open with its notice).
     pub(super) fn game_changed(
         &self,
         tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: &GameRow,
-        state: &dyn GameState,
+        game: HostedGame<'_>,
     ) -> Result<Option<Event>, StorageError> {
+        let HostedGame { rules, row, state } = game;
         let mut closed = None;
         if let Some(open) = tx.open_proposal(row.id)? {
             tx.clear_proposal(row.id)?;
@@ -576,114 +547,6 @@ impl Core {
             tx.clear_queued_moves(row.id)?;
         }
         Ok(closed)
-    }
-
-    /// Called by `record_turn` with the board mails of a change: adds `notes` at their top, then, if the
-    /// change made it the turn of a player with a queued move, plays it (more board mails) or drops it
-    /// (a mail to that player).
-    pub(super) fn after_turn(
-        &self,
-        tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: &GameRow,
-        state: &dyn GameState,
-        outcome: Outcome,
-        notes: &[String],
-    ) -> Step<Outcome> {
-        let mut outcome = if notes.is_empty() {
-            outcome
-        } else {
-            with_notice(outcome, &notes.join("\n"))
-        };
-        // This change may itself be a queued move: its own mails (and only those, not the ones of
-        // moves it brings due in turn) say so.
-        if let Some((user_id, at, queued)) = tx.take_played_queued_move(row.id)? {
-            let played = Event::QueuedMovePlayed {
-                game: Game::of(rules),
-                board: row.board,
-                userid: name_of(row, user_id),
-                move_number: at,
-                mv: queued.mv,
-                queued_at: queued.created_at,
-            };
-            outcome = with_event(outcome, played);
-            // Nobody's mail caused it, so no copy is a reply to the mail being handled.
-            for l in &mut outcome.letters {
-                l.reply = false;
-            }
-        }
-        let Status::ToMove(seat) = state.status() else {
-            return Ok(outcome);
-        };
-        let Some(player) = row.players.get(seat) else {
-            return Ok(outcome);
-        };
-        let Some(queued) = tx.queued_move(row.id, player.id)? else {
-            return Ok(outcome);
-        };
-        let mut next = state.clone_box();
-        let at = next.move_number();
-        let tried = match queued.guard {
-            Some(n) if n != at => Err(Dropped::WrongMove { meant: n, at }),
-            _ => next.play(&queued.mv).map_err(Dropped::Illegal),
-        };
-        match tried {
-            Ok(()) => {
-                tx.mark_queued_move_played(row.id, player.id, at)?;
-                let played = self.record_turn(
-                    tx,
-                    rules,
-                    row.clone(),
-                    next.as_ref(),
-                    Some((player, seat)),
-                    at,
-                    &queued.comment,
-                )?;
-                outcome.letters.extend(played.letters);
-                outcome.events.extend(played.events);
-            }
-            Err(why) => {
-                tx.take_queued_move(row.id, player.id)?;
-                let dropped = Event::QueuedMoveDropped {
-                    game: Game::of(rules),
-                    board: row.board,
-                    userid: player.userid.clone(),
-                    mv: queued.mv,
-                    why,
-                };
-                outcome
-                    .letters
-                    .extend(self.dropped_letter(tx, rules, row, state, player, &dropped)?);
-                outcome.events.push(dropped);
-            }
-        }
-        Ok(outcome)
-    }
-
-    /// The mail telling a player that their queued move was dropped (`dropped`, an
-    /// [`Event::QueuedMoveDropped`]), with the board.
-    fn dropped_letter(
-        &self,
-        tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: &GameRow,
-        state: &dyn GameState,
-        player: &User,
-        dropped: &Event,
-    ) -> Result<Option<Letter>, StorageError> {
-        let board_text = self.summary(tx, rules, row, state, &[])?;
-        Ok(
-            mail_text::dropped_queued_move(dropped, &board_text).map(|(subject, body)| Letter {
-                to: player.addresses.clone(),
-                subject,
-                body,
-                reply: false,
-                picture: None,
-                sign: None,
-                thread: None,
-                headline: None,
-            }),
-        )
     }
 }
 
@@ -741,17 +604,6 @@ fn check_guard(
     }
 }
 
-/// The seats still in the game (none once it is over). The trait has no direct question for this;
-/// a seat is in exactly when the rules would still let it resign, which is asked of a copy.
-pub(super) fn seats_in(state: &dyn GameState) -> Vec<usize> {
-    if matches!(state.status(), Status::Over(_)) {
-        return Vec::new();
-    }
-    (0..state.seat_names().len())
-        .filter(|&s| state.clone_box().resign(s).is_ok())
-        .collect()
-}
-
 /// The move number an undo proposed by `seat` goes back to: that of the seat's last own move (so that
 /// it is the seat's turn again). The error says why there is nothing to take back.
 pub(super) fn undo_target(state: &dyn GameState, seat: usize) -> Result<u32, ProposalRefusal> {
@@ -792,7 +644,7 @@ pub(super) fn waiting_for(p: &Proposal, row: &GameRow, state: &dyn GameState) ->
         .collect()
 }
 
-fn name_of(row: &GameRow, user_id: i64) -> String {
+pub(super) fn name_of(row: &GameRow, user_id: i64) -> String {
     row.players
         .iter()
         .find(|p| p.id == user_id)
@@ -838,6 +690,7 @@ pub(super) fn proposal_line(p: &Proposal, row: &GameRow, state: &dyn GameState) 
 
 #[cfg(test)]
 mod tests {
+    use super::super::Letter;
     use super::*;
     use crate::games;
 

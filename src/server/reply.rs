@@ -5,8 +5,8 @@
 //!
 //! The token is checked before the write lock, as passwords are (`auth`), and the reply becomes one
 //! full command (its first line that reads as one; the rest is the comment, see
-//! [`Core::reply_commands`]) with the reader's userid and a password that stands for the token: a
-//! word made for this mail alone, which [`Core::authenticate`] takes as the token's proof (if the reader's
+//! [`Handling::reply_commands`]) with the reader's userid and a password that stands for the token: a
+//! word made for this mail alone, which [`Handling::authenticate`] takes as the token's proof (if the reader's
 //! reply generation is still the one checked). Anything that does not hold (no token, a wrong or
 //! stale one, a From or Reply-To not registered to its reader, a game gone) leaves the mail as it
 //! was: it gets the answer it got before, asking for the password, with no hint of what failed.
@@ -138,7 +138,7 @@ impl Core {
         }))
     }
 
-    /// For a reply whose token held for no account at its From (see [`Core::reply_grant`]): the
+    /// For a reply whose token held for no account at its From (see [`Handling::reply_grant`]): the
     /// game and board when the token is right for one of that board's players, so the reply came
     /// from an address of theirs that is not registered (a second address, a forward). The answer
     /// then says to send from the registered address, instead of asking for a password as for

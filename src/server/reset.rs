@@ -10,7 +10,7 @@
 
 use sha2::{Digest, Sha256};
 
-use super::{Core, Letter, Origin, Outcome, Step, THROTTLE_WINDOW};
+use super::{Handling, Letter, Origin, Outcome, Step, THROTTLE_WINDOW};
 use crate::accounts;
 use crate::decision::{AccountEvent, AccountRefusal, PasswordChange};
 use crate::mail_text;
@@ -22,7 +22,7 @@ pub const RESETS_PER_DAY: u32 = 3;
 /// How long a code is good for, in seconds.
 const CODE_LIFE: i64 = 86_400;
 
-impl Core {
+impl Handling<'_> {
     /// `password reset userid`.
     pub(super) fn password_reset(
         &self,

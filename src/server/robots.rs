@@ -3,7 +3,7 @@
 //! A robot thinks for up to [`ROBOT_THINKING_MILLIS`] a move. It used to think inside the mail's
 //! transaction, holding SQLite's write lock all that time: one stranger's mail of 20 robot-against-
 //! robot challenges held it 212 s, and every other mail was deferred (issue 22, item 1). Now no
-//! transaction ever thinks. Where a robot is to move, [`Core::robot_replies`] plays an answer that
+//! transaction ever thinks. Where a robot is to move, [`Handling::robot_replies`] plays an answer that
 //! was thought out before for exactly that position (game, board and whole state), or leaves the
 //! robot to move and notes the position. Then:
 //!
@@ -21,7 +21,9 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use super::{Core, Origin, Outcome, Server, ServerError, queue, robot_answers};
+use super::{
+    Handling, HostedGame, MailState, Origin, Outcome, Server, ServerError, queue, robot_answers,
+};
 use crate::games::{self, GameRules, GameState, Status};
 use crate::storage::{StorageError, Tx, User};
 
@@ -33,7 +35,7 @@ pub(super) const ROBOT_THINKING_MILLIS: u64 = 2_000;
 pub(super) const STALE_SECS: i64 = 60;
 
 /// Rounds of thinking over draw answers alone that a mail may take after its first (see
-/// [`Core::to_think`]): each is a rolled-back pass more.
+/// [`Handling::to_think`]): each is a rolled-back pass more.
 const MORE_ROUNDS: u32 = 2;
 
 /// Moves [`Server::play_robots`] makes in one game at most: a game of robots ends long before;
@@ -50,7 +52,7 @@ pub(super) struct Waiting {
     level: u8,
     seed: u64,
     /// Set when the question is not a move but whether this seat (a robot) accepts the draw
-    /// proposed in this position (see [`Core::robot_accepts_draw`]).
+    /// proposed in this position (see [`Handling::robot_accepts_draw`]).
     draw_for: Option<usize>,
 }
 
@@ -73,21 +75,23 @@ pub(super) struct RobotTurns {
     spent: Duration,
 }
 
-impl Core {
-    /// Forgets the previous mail's robot answers and seeds: a new mail begins, whose robots may think
-    /// `budget` milliseconds in all (`None`: no bound but each move's own).
-    pub(super) fn robots_begin_mail(&self, budget: Option<u64>) {
-        *self.robots.borrow_mut() = RobotTurns {
+impl RobotTurns {
+    /// A mail's robots, before they thought: they may think `budget` milliseconds in all (`None`:
+    /// no bound but each move's own).
+    pub(super) fn with_budget(budget: Option<u64>) -> RobotTurns {
+        RobotTurns {
             budget: budget.map(Duration::from_millis),
             ..RobotTurns::default()
-        };
+        }
     }
+}
 
+impl Handling<'_> {
     /// The milliseconds the next robot move may think, or `None` when the mail's budget cannot give
     /// a whole move's time any more (the robot is then left to move, for the robot queue). A move
     /// gets its full time or none: a move thought out in less would be weaker than the level says.
     fn robot_millis(&self) -> Option<u64> {
-        let r = self.robots.borrow();
+        let r = self.mail.robots.borrow();
         let Some(budget) = r.budget else {
             return Some(ROBOT_THINKING_MILLIS);
         };
@@ -98,20 +102,20 @@ impl Core {
 
     /// Counts `from`'s time to now against the mail's budget.
     fn spend(&self, from: Instant) {
-        self.robots.borrow_mut().spent += from.elapsed();
+        self.mail.robots.borrow_mut().spent += from.elapsed();
     }
 
     /// A pass over the mail's commands begins: nothing waits yet, and new games take the seeds of
     /// the pass before, in order.
     pub(super) fn robots_begin_pass(&self) {
-        let mut r = self.robots.borrow_mut();
+        let mut r = self.mail.robots.borrow_mut();
         r.waiting.clear();
         r.seeds_used = 0;
     }
 
     /// The positions the last pass left with a robot to move and no answer.
     pub(super) fn robots_waiting(&self) -> Vec<Waiting> {
-        self.robots.borrow().waiting.clone()
+        self.mail.robots.borrow().waiting.clone()
     }
 
     /// What the pass just run left to think over before the mail runs again, if anything (`rounds`
@@ -140,7 +144,7 @@ impl Core {
     /// The seed of the next new game of this pass: drawn by `draw` the first time, the same in a
     /// second pass of the same mail.
     pub(super) fn pass_seed(&self, draw: impl FnOnce() -> u64) -> u64 {
-        let mut r = self.robots.borrow_mut();
+        let mut r = self.mail.robots.borrow_mut();
         let i = r.seeds_used;
         r.seeds_used += 1;
         if let Some(&s) = r.seeds.get(i) {
@@ -162,7 +166,7 @@ impl Core {
                 continue;
             }
             let key = (w.game, w.board, w.state.clone());
-            if self.robots.borrow().answers.contains_key(&key) {
+            if self.mail.robots.borrow().answers.contains_key(&key) {
                 found += 1;
                 continue;
             }
@@ -191,7 +195,7 @@ impl Core {
             self.spend(start);
             match mv {
                 Some(mv) => {
-                    self.robots.borrow_mut().answers.insert(key, mv);
+                    self.mail.robots.borrow_mut().answers.insert(key, mv);
                     found += 1;
                 }
                 None => eprintln!(
@@ -216,10 +220,10 @@ impl Core {
     ) -> Option<bool> {
         let json = state.to_json();
         let key = (rules.name(), board, json.clone(), seat);
-        if let Some(&yes) = self.robots.borrow().draws.get(&key) {
+        if let Some(&yes) = self.mail.robots.borrow().draws.get(&key) {
             return Some(yes);
         }
-        self.robots.borrow_mut().waiting.push(Waiting {
+        self.mail.robots.borrow_mut().waiting.push(Waiting {
             game: rules.name(),
             board,
             state: json,
@@ -234,7 +238,7 @@ impl Core {
     /// keeps the answer; false when the position cannot be read.
     fn think_draw(&self, w: &Waiting, seat: usize) -> bool {
         let key = (w.game, w.board, w.state.clone(), seat);
-        if self.robots.borrow().draws.contains_key(&key) {
+        if self.mail.robots.borrow().draws.contains_key(&key) {
             return true;
         }
         let Some(state) = self.games.find(w.game).and_then(|r| r.load(&w.state).ok()) else {
@@ -244,11 +248,17 @@ impl Core {
         // keep the proposal waiting for a robot that never writes. The player may propose again.
         let yes = self.robot_millis().is_some() && {
             let start = Instant::now();
-            let yes = robot_answers::accepts_draw(state.as_ref(), seat, w.level, w.seed);
+            let yes = robot_answers::accepts_draw(
+                state.as_ref(),
+                seat,
+                w.level,
+                w.seed,
+                ROBOT_THINKING_MILLIS,
+            );
             self.spend(start);
             yes
         };
-        self.robots.borrow_mut().draws.insert(key, yes);
+        self.mail.robots.borrow_mut().draws.insert(key, yes);
         true
     }
 
@@ -270,9 +280,9 @@ impl Core {
                 return next;
             };
             let key = (w.game, w.board, w.state.clone());
-            let answer = self.robots.borrow().answers.get(&key).cloned();
+            let answer = self.mail.robots.borrow().answers.get(&key).cloned();
             let Some(mv) = answer else {
-                self.robots.borrow_mut().waiting.push(w);
+                self.mail.robots.borrow_mut().waiting.push(w);
                 return next;
             };
             let mut after = now.clone_box();
@@ -306,7 +316,7 @@ impl Core {
     }
 
     /// Plays the robot's thought-out answer to `w` in `tx`, if the game is still at that position:
-    /// the move is saved and mailed as any move is ([`Core::record_turn`], for nobody's act).
+    /// the move is saved and mailed as any move is ([`Handling::record_turn`], for nobody's act).
     /// `None` when the game moved on meanwhile.
     fn robot_turn(
         &self,
@@ -327,7 +337,17 @@ impl Core {
             return Ok(None);
         }
         let before = state.move_number();
-        match self.record_turn(tx, rules, row, state.as_ref(), None, before, "") {
+        match self.record_turn(
+            tx,
+            HostedGame {
+                rules,
+                row: &row,
+                state: state.as_ref(),
+            },
+            None,
+            before,
+            "",
+        ) {
             Ok(o) => Ok(Some(o)),
             Err(super::Failure::Storage(e)) => Err(e),
             // Nothing a player wrote: a refusal here is the robot's move refused by the rules.
@@ -372,6 +392,7 @@ impl Server {
     /// were played.
     pub(super) fn play_robots(
         &mut self,
+        mail: &MailState,
         waiting: &[Waiting],
         per_game: usize,
     ) -> Result<usize, ServerError> {
@@ -394,15 +415,15 @@ impl Server {
             for _ in 0..per_game.min(MAX_ROBOT_MOVES) {
                 let w = {
                     let tx = self.db.read()?;
-                    self.core.robot_to_move(&tx, rules, board)?
+                    self.core.with(mail).robot_to_move(&tx, rules, board)?
                 };
                 let Some(w) = w else { break };
-                if self.core.think(std::slice::from_ref(&w)) == 0 {
+                if self.core.with(mail).think(std::slice::from_ref(&w)) == 0 {
                     break;
                 }
                 self.tick();
                 let tx = self.db.transaction()?;
-                let Some(outcome) = self.core.robot_turn(&tx, rules, &w)? else {
+                let Some(outcome) = self.core.with(mail).robot_turn(&tx, rules, &w)? else {
                     // Another process moved first: read the game again, a few times at most.
                     missed += 1;
                     if missed >= 3 {
@@ -411,7 +432,10 @@ impl Server {
                     continue;
                 };
                 missed = 0;
-                let mails = self.core.letters_to_mails(&tx, &origin, vec![outcome])?;
+                let mails = self
+                    .core
+                    .with(mail)
+                    .letters_to_mails(&tx, &origin, vec![outcome])?;
                 let ids = queue(&tx, &mails, self.core.now)?;
                 tx.commit()?;
                 self.send_or_defer(ids, mails);
@@ -425,19 +449,20 @@ impl Server {
     /// so by a process that died after its commit (see the module's doc). Every mail calls this, so
     /// such a robot waits at most until the next mail, and the mail's process thinks one move more
     /// at most (a game of robots goes on a move a mail, and `pbem cron` plays it out).
-    pub(super) fn play_stale_robot(&mut self) -> Result<usize, ServerError> {
+    pub(super) fn play_stale_robot(&mut self, mail: &MailState) -> Result<usize, ServerError> {
         let stale = self.db.robots_to_move(self.core.now - STALE_SECS, 1)?;
-        self.play_stored_robots(stale, 1)
+        self.play_stored_robots(mail, stale, 1)
     }
 
     /// Plays every robot to move in any game, games of robots to their end (`pbem cron`).
-    pub(super) fn play_all_robots(&mut self) -> Result<usize, ServerError> {
+    pub(super) fn play_all_robots(&mut self, mail: &MailState) -> Result<usize, ServerError> {
         let all = self.db.robots_to_move(i64::MAX, u32::MAX)?;
-        self.play_stored_robots(all, MAX_ROBOT_MOVES)
+        self.play_stored_robots(mail, all, MAX_ROBOT_MOVES)
     }
 
     fn play_stored_robots(
         &mut self,
+        mail: &MailState,
         games: Vec<(String, u32)>,
         per_game: usize,
     ) -> Result<usize, ServerError> {
@@ -447,10 +472,10 @@ impl Server {
                 continue;
             };
             let tx = self.db.read()?;
-            if let Some(w) = self.core.robot_to_move(&tx, rules, board)? {
+            if let Some(w) = self.core.with(mail).robot_to_move(&tx, rules, board)? {
                 waiting.push(w);
             }
         }
-        self.play_robots(&waiting, per_game)
+        self.play_robots(mail, &waiting, per_game)
     }
 }

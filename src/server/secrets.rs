@@ -31,7 +31,7 @@ use crate::command;
 use crate::mail_in::Incoming;
 use crate::storage::{Db, StorageError};
 
-use super::{Core, Outcome};
+use super::{Handling, Outcome};
 
 /// What one mail (or admin line) must never show.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -307,9 +307,9 @@ enum Verdict {
     Unchecked,
 }
 
-impl Core {
+impl Handling<'_> {
     /// The secrets of a mail: its command lines, its Subject and its comment lines. `sender` is the
-    /// address answers go to. Call after [`Core::precheck`], whose right passwords it reuses.
+    /// address answers go to. Call after [`Handling::precheck`], whose right passwords it reuses.
     pub(super) fn mail_secrets(
         &self,
         db: &Db,
@@ -342,7 +342,7 @@ impl Core {
         sender: Option<&str>,
     ) -> Result<Secrets, StorageError> {
         let names = self.games.names();
-        let logins = self.logins.borrow();
+        let logins = self.mail.logins.borrow();
         let right = |cmd: &command::RawCommand| {
             cmd.login()
                 .is_some_and(|(u, pw)| logins.was_right(u, pw.expose()))
@@ -482,7 +482,7 @@ impl Core {
         lines: &[ToCheck<'_>],
     ) -> Result<Vec<Writer>, StorageError> {
         let mut writers: Vec<Writer> = Vec::new();
-        for (userid, password) in self.logins.borrow().right() {
+        for (userid, password) in self.mail.logins.borrow().right() {
             if writers.iter().all(|w| w.userid != userid) {
                 writers.push(Writer {
                     userid: userid.to_string(),

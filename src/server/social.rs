@@ -5,14 +5,14 @@
 //! own challenge, since they chose to play. In a three-player game each challenged player's lists are
 //! checked against the challenger only (the one who sent the challenge).
 
-use super::{Core, Letter, Outcome, Refused, Step};
+use super::{Handling, HostedGame, Letter, Outcome, Refused, Step};
 use crate::command::{GameCommand, GameLimit, NotifySetting};
 use crate::decision::{ChallengeBlock, Event, Game, PlayRefusal, SettingChange, SocialRefusal};
-use crate::games::{GameRules, GameState};
+use crate::games::GameRules;
 use crate::mail_text;
 use crate::storage::{ChallengeList, GameRow, StorageError, Tx, User};
 
-impl Core {
+impl Handling<'_> {
     /// The userids subscribed to a board, for its summary.
     pub(super) fn subscriber_names(
         &self,
@@ -255,21 +255,22 @@ impl Core {
             userid: user.userid,
             addresses: user.addresses,
         };
-        self.subscription_reply(tx, rules, &row, state.as_ref(), subscribed)
+        self.subscription_reply(
+            tx,
+            HostedGame {
+                rules,
+                row: &row,
+                state: state.as_ref(),
+            },
+            subscribed,
+        )
     }
 
     /// The answer to `subscribe` or `unsubscribe` (`event`): what it did, above the board.
-    fn subscription_reply(
-        &self,
-        tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: &GameRow,
-        state: &dyn GameState,
-        event: Event,
-    ) -> Step<Outcome> {
+    fn subscription_reply(&self, tx: &Tx<'_>, game: HostedGame<'_>, event: Event) -> Step<Outcome> {
         let (subject, mut text) = mail_text::subscription_answer(&event)
             .expect("subscription_answer words a Subscribed or Unsubscribed event");
-        text.push_str(&self.summary(tx, rules, row, state, &[])?);
+        text.push_str(&self.summary(tx, game, &[])?);
         Ok(Outcome {
             events: vec![event],
             ..Outcome::reply(subject, text)
@@ -306,7 +307,15 @@ impl Core {
             userid: user.userid,
             following: tx.subscribed_boards(user.id, rules.name())?,
         };
-        self.subscription_reply(tx, rules, &row, state.as_ref(), unsubscribed)
+        self.subscription_reply(
+            tx,
+            HostedGame {
+                rules,
+                row: &row,
+                state: state.as_ref(),
+            },
+            unsubscribed,
+        )
     }
 
     fn notify(

@@ -1,12 +1,12 @@
 //! Ratings (Elo per game type), standings and the history of finished games.
 //!
-//! A game is rated once, when it ends ([`Core::settle_game`], called from `record_turn`): the players'
+//! A game is rated once, when it ends ([`Handling::settle_game`], called from `record_turn`): the players'
 //! ratings before it and its outcome give the new ratings (the arithmetic is [`crate::ratings`]), and
 //! every seat's result with its rating before and after is stored, so that the game's mails, `history`
 //! and `standings` show what it did. Games that ended before this server kept ratings have no results:
 //! `history` lists them as not rated and the standings do not count them.
 
-use super::{Core, Outcome, Step, listed_status};
+use super::{Handling, HostedGame, Outcome, Step, listed_status};
 use crate::decision::{Event, FinishedGame, Game, Listing, Settlement};
 use crate::games::{GameRules, GameState, Status};
 use crate::mail_text;
@@ -14,7 +14,7 @@ use crate::mail_text;
 /// Finished games on one page of `history`.
 pub const HISTORY_PAGE: u32 = 50;
 use crate::ratings::{self, Rating};
-use crate::storage::{GameRow, StorageError, Tx};
+use crate::storage::{GameRow, SeatRecord, StorageError, Tx};
 
 /// The moves of their own (not the engine's, not a resignation) every person in a game against a
 /// robot must have made for the game to move the robot's rating.
@@ -37,17 +37,16 @@ fn every_person_played(state: &dyn GameState, row: &GameRow) -> bool {
         })
 }
 
-impl Core {
+impl Handling<'_> {
     /// Settles a game that has just ended (called once, from `record_turn`): rates it and stores every
     /// seat's result and rating change. A game already settled is left as it is. The event says how
     /// it ended and what the ratings made of it (`None` while the game goes on).
     pub(super) fn settle_game(
         &self,
         tx: &Tx<'_>,
-        rules: &dyn GameRules,
-        row: &GameRow,
-        state: &dyn GameState,
+        game: HostedGame<'_>,
     ) -> Result<Option<Event>, StorageError> {
+        let HostedGame { rules, row, state } = game;
         let Status::Over(outcome) = state.status() else {
             return Ok(None);
         };
@@ -101,16 +100,14 @@ impl Core {
         }
         let results = ratings::seat_results(&outcome, row.players.len()).map_err(bad)?;
         for (seat, player) in row.players.iter().enumerate() {
-            tx.record_result(
-                game_type,
-                row.id,
+            let record = SeatRecord {
                 seat,
-                player.id,
-                results[seat],
-                before[seat],
-                after[seat],
-                self.now,
-            )?;
+                user_id: player.id,
+                result: results[seat],
+                before: before[seat],
+                after: after[seat],
+            };
+            tx.record_result(game_type, row.id, &record, self.now)?;
         }
         Ok(Some(ended(Settlement::Rated(tx.game_results(row.id)?))))
     }

@@ -22,6 +22,21 @@ pub struct GameResult {
     pub after: i32,
 }
 
+/// One seat's result of a finished game, as [`Tx::record_result`] records it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SeatRecord {
+    /// The seat, 0-based.
+    pub seat: usize,
+    /// The player's account row.
+    pub user_id: i64,
+    /// Won, lost or drew.
+    pub result: SeatResult,
+    /// The rating (and games played) before the game.
+    pub before: Rating,
+    /// The rating (and games played) after it.
+    pub after: Rating,
+}
+
 /// One player's line of a game type's standings.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Standing {
@@ -71,19 +86,21 @@ impl Tx<'_> {
             .is_some())
     }
 
-    /// Records one seat of a finished game and sets the player's rating to `after`.
-    #[allow(clippy::too_many_arguments)]
+    /// Records one seat of a finished game and sets the player's rating to its `after`.
     pub fn record_result(
         &self,
         game_type: &str,
         game_id: i64,
-        seat: usize,
-        user_id: i64,
-        result: SeatResult,
-        before: Rating,
-        after: Rating,
+        seat: &SeatRecord,
         now: i64,
     ) -> Result<()> {
+        let SeatRecord {
+            seat,
+            user_id,
+            result,
+            before,
+            after,
+        } = *seat;
         self.0.execute(
             "INSERT INTO game_results
              (game_id, seat, user_id, result, rating_before, rating_after, games_before, settled_at)
@@ -194,6 +211,22 @@ pub(super) fn userid_and_rating(r: &rusqlite::Row<'_>) -> rusqlite::Result<(Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn rec(
+        seat: usize,
+        user_id: i64,
+        result: SeatResult,
+        before: Rating,
+        after: Rating,
+    ) -> SeatRecord {
+        SeatRecord {
+            seat,
+            user_id,
+            result,
+            before,
+            after,
+        }
+    }
     use crate::storage::Db;
     use crate::storage::SavedStatus;
 
@@ -233,25 +266,18 @@ mod tests {
             rating: 1568,
             games: 1,
         };
+        let initial = Rating::initial();
         tx.record_result(
             "limit",
             g1,
-            0,
-            a,
-            SeatResult::Won,
-            Rating::initial(),
-            after_a,
+            &rec(0, a, SeatResult::Won, initial, after_a),
             5,
         )
         .unwrap();
         tx.record_result(
             "limit",
             g1,
-            1,
-            b,
-            SeatResult::Lost,
-            Rating::initial(),
-            after_b,
+            &rec(1, b, SeatResult::Lost, initial, after_b),
             5,
         )
         .unwrap();
@@ -324,10 +350,10 @@ mod tests {
             .insert_game("limit", 101, "{}", &SavedStatus::bare(true), &[a, b], 1)
             .unwrap();
         let r = Rating::initial();
-        tx.record_result("limit", g, 0, a, SeatResult::Drew, r, r, 5)
+        tx.record_result("limit", g, &rec(0, a, SeatResult::Drew, r, r), 5)
             .unwrap();
         assert!(
-            tx.record_result("limit", g, 0, a, SeatResult::Drew, r, r, 5)
+            tx.record_result("limit", g, &rec(0, a, SeatResult::Drew, r, r), 5)
                 .is_err(),
             "the primary key refuses a second settlement of the same seat"
         );
@@ -434,7 +460,7 @@ mod tests {
                             let result =
                                 [SeatResult::Won, SeatResult::Lost, SeatResult::Drew][pick(3)];
                             let r = Rating::initial();
-                            tx.record_result(&kind, *id, seat, u, result, r, r, 3)
+                            tx.record_result(&kind, *id, &rec(seat, u, result, r, r), 3)
                                 .unwrap();
                         }
                     }

@@ -206,6 +206,139 @@ fn no_file_holds_more_than_about_800_lines_of_code() {
     assert!(big.is_empty(), "split these by concern: {big:?}");
 }
 
+/// The most lines, tests included, one file that is not all tests may hold (issue 36): past it a
+/// file is split by concern into modules named for what they do.
+const MAX_FILE_LINES: usize = 1_000;
+
+#[test]
+fn no_file_passes_a_thousand_lines() {
+    let mut big = Vec::new();
+    for files in modules().values() {
+        for f in files {
+            let name = f.file_name().unwrap().to_str().unwrap();
+            if name == "tests.rs" || name.ends_with("_tests.rs") {
+                continue;
+            }
+            let lines = std::fs::read_to_string(f).unwrap().lines().count();
+            if lines > MAX_FILE_LINES {
+                big.push(format!("{} ({lines} lines)", f.display()));
+            }
+        }
+    }
+    assert!(big.is_empty(), "split these by concern: {big:?}");
+}
+
+/// The modules of `src/server/` (its files but `mod.rs`, the root that declares them) and which of
+/// them each names: `super::x`, `super::{x, ..}`, `crate::server::x`, or an item that `mod.rs`
+/// re-exports from `x` (`use boards::{userids, ..}` makes `super::userids` name `boards`).
+fn server_graph() -> BTreeMap<String, BTreeSet<String>> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/server");
+    let mut files = BTreeMap::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_str().unwrap().to_string();
+        if path.is_dir() {
+            let mut inner = Vec::new();
+            rust_files(&path, &mut inner);
+            files.entry(name).or_insert_with(Vec::new).extend(inner);
+        } else if path.extension().is_some_and(|e| e == "rs") && name != "mod" {
+            files.entry(name).or_insert_with(Vec::new).push(path);
+        }
+    }
+    // What the root re-exports, and from which module.
+    let mut exported: BTreeMap<String, String> = BTreeMap::new();
+    for line in code_of(&dir.join("mod.rs")).lines() {
+        let line = line.trim();
+        let Some(rest) = line
+            .strip_prefix("pub use ")
+            .or_else(|| line.strip_prefix("use "))
+        else {
+            continue;
+        };
+        let Some((module, items)) = rest.split_once("::") else {
+            continue;
+        };
+        if !files.contains_key(module) {
+            continue;
+        }
+        for item in items.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+            if !item.is_empty() {
+                exported.insert(item.to_string(), module.to_string());
+            }
+        }
+    }
+    let module_of = |word: &str| -> Option<String> {
+        if files.contains_key(word) {
+            Some(word.to_string())
+        } else {
+            exported.get(word).cloned()
+        }
+    };
+    let mut deps = BTreeMap::new();
+    for (name, paths) in &files {
+        let mut found = BTreeSet::new();
+        for f in paths {
+            let code = code_of(f);
+            for prefix in ["super::", "crate::server::"] {
+                for (i, _) in code.match_indices(prefix) {
+                    let rest = &code[i + prefix.len()..];
+                    let words: Vec<&str> = if let Some(group) = rest.strip_prefix('{') {
+                        // The group up to its closing brace (groups may nest).
+                        let mut depth = 1;
+                        let end = group
+                            .char_indices()
+                            .find(|&(_, c)| {
+                                match c {
+                                    '{' => depth += 1,
+                                    '}' => depth -= 1,
+                                    _ => {}
+                                }
+                                depth == 0
+                            })
+                            .map_or(group.len(), |(j, _)| j);
+                        group[..end]
+                            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                            .collect()
+                    } else {
+                        let end = rest
+                            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+                            .unwrap_or(rest.len());
+                        vec![&rest[..end]]
+                    };
+                    found.extend(words.into_iter().filter_map(module_of));
+                }
+            }
+        }
+        found.remove(name);
+        deps.insert(name.clone(), found);
+    }
+    deps
+}
+
+/// The server's files name each other without a cycle (issue 36), so each can be read knowing only
+/// those below it.
+#[test]
+fn the_server_modules_have_no_cycle() {
+    let deps = server_graph();
+    for (m, d) in &deps {
+        println!(
+            "server::{m:14} -> {}",
+            d.iter().cloned().collect::<Vec<_>>().join(", ")
+        );
+    }
+    // The graph is read, not empty: the board mails name the proposals' seats, and a re-exported
+    // item counts for the module it comes from.
+    assert!(deps["listing"].contains("boards"), "{deps:?}");
+    let cycles: Vec<&String> = deps
+        .keys()
+        .filter(|m| reachable(&deps, m).contains(*m))
+        .collect();
+    assert!(
+        cycles.is_empty(),
+        "these server modules depend on themselves through others: {cycles:?}"
+    );
+}
+
 /// The first `cargo test` builds every example it is not told to skip, each a link of the whole
 /// crate; the examples are tools that scripts/ runs, so each must need the `tools` feature.
 #[test]
