@@ -16,7 +16,8 @@
 #   PBEM      the binary to play (default: the release build, copied beside the records first so that a
 #             rebuild meanwhile changes nothing)
 #   OUT       the records' folder (default target/go-match/SIZE-MS); OUT/games.txt, one line a game as
-#             `match` prints it, then " cpu-s S" (the process's user+system CPU seconds)
+#             `match` prints it, then " cpu-s S" (the process's user+system CPU seconds); OUT/moves.txt
+#             each game's moves (`match --moves`)
 #   SEED      the seed of game 0 (default 1000)
 #   DEADLINE  a Unix time: start no game after it
 #   A, B      the players (default robot3@MS and robot2)
@@ -58,9 +59,10 @@ if [[ -z ${TABLE_ONLY:-} ]]; then
         seed=$((SEED + k))
         tmp=$(mktemp)
         /usr/bin/time -f '%U %S' -o "$tmp.time" nice -n 19 "$OUT/pbem" engine go match "$A" "$B" \
-            --games 1 --seed "$seed" --cpu-clock -size="$SIZE" >"$tmp"
+            --games 1 --seed "$seed" --cpu-clock --moves -size="$SIZE" >"$tmp"
         cpu=$(awk '{printf "%.1f", $1 + $2}' "$tmp.time")
-        line=$(grep '^game ' "$tmp")
+        grep -E '^game [0-9]+ moves ' "$tmp" >>"$OUT/moves.txt"
+        line=$(grep -E '^game [0-9]+ a ' "$tmp")
         echo "$line cpu-s $cpu" >>"$REC"
         echo "$(date -u +%H:%M:%S) load $(cut -d' ' -f1 /proc/loadavg): $(sed -E 's/ a-ms .*//' <<<"$line") cpu-s $cpu" >&2
         rm -f "$tmp" "$tmp.time"
