@@ -35,17 +35,21 @@ usage: pbem engine GAME COMMAND [ARGS]   (GAME: the game's name, e.g. limit)
   best [--playouts N | --player P] [--seed S] < game.json
                                            the robot's move for the player to move
                                            (default --player robot2, --seed 0)
-  match A B --games N [--seed S] [OPTIONS] [--players N]
+  match A B --games N [--seed S] [OPTIONS] [--players N] [--moves] [--cpu-clock]
                                            A plays B N times; game i has seed S+i and A
                                            takes seat (S+i) mod players; one line per
                                            game, then A's wins, losses, draws, score with
                                            its 95% interval (Wilson), the median time
                                            per move of each player and the largest
-                                           search tree (MB)
+                                           search tree (MB); --moves prints each game's
+                                           moves; --cpu-clock reads the caps (robotN@MS)
+                                           and the times per move on the thread's CPU
+                                           time, as a free core would give them
 
 Players (A, B, P): random (a random legal move); greedy (one ply: the turn that wins the most
 pawns net of its own losses, ties at random); robot1, robot2, robot3 (the search player at the
-server's robot levels); playouts=N (the search player with N playouts a move).
+server's robot levels); robot1@MS to robot3@MS (that level capped at MS milliseconds a move, as
+the server caps its robots at 2000); playouts=N (the search player with N playouts a move).
 
 OPTIONS are the game's own options as a challenge writes them: -size=8 -manual ...
 The engine's own flags take two dashes: --players 3 or --players=3. Without --seed, `new` takes one from
@@ -281,12 +285,40 @@ fn execute(
             setup,
             games,
             moves,
+            cpu_clock,
         } => {
-            let tally = play_match(game, setup, (*a, *b), *games, *moves, out)?;
+            if *cpu_clock {
+                crate::games::search::use_cap_clock(thread_cpu_time);
+            }
+            let clock = if *cpu_clock {
+                thread_cpu_time
+            } else {
+                wall_time
+            };
+            let tally = play_match(game, setup, (*a, *b), *games, (*moves, clock), out)?;
             write_match(out, (*a, *b), &tally)?;
         }
     }
     Ok(())
+}
+
+/// The CPU time this thread has used (`match --cpu-clock`): a capped robot then searches as long as
+/// it would on a free core, however loaded the machine is.
+fn thread_cpu_time() -> std::time::Duration {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime writes only the timespec it is given, which lives for the call.
+    let r = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    assert_eq!(r, 0, "CLOCK_THREAD_CPUTIME_ID is there on Linux");
+    std::time::Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
+
+/// The wall-clock time since the first call (`match`'s times per move without `--cpu-clock`).
+fn wall_time() -> std::time::Duration {
+    static ORIGIN: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    ORIGIN.get_or_init(Instant::now).elapsed()
 }
 
 #[cfg(test)]
@@ -413,6 +445,7 @@ mod tests {
                 },
                 games: 4,
                 moves: false,
+                cpu_clock: false,
             })
         );
         assert_eq!(
@@ -427,12 +460,47 @@ mod tests {
                 },
                 games: 2,
                 moves: true,
+                cpu_clock: false,
             })
         );
         assert!(usage("limit best --playouts").contains("needs a value"));
         assert!(usage("limit best --player robot0").contains("not a player"));
         assert!(usage("limit match random").contains("two players"));
         assert!(usage("limit match random playouts=x --games 1").contains("playouts=N"));
+    }
+
+    #[test]
+    fn a_match_caps_robots_and_may_read_the_cpu_clock() {
+        assert_eq!(
+            parsed("go match robot3@2000 robot2 --games 40 --cpu-clock -size=19"),
+            Ok(Command::Match {
+                a: Robot::Within {
+                    level: 3,
+                    millis: 2000
+                },
+                b: Robot::Level(2),
+                setup: Setup {
+                    options: vec![GameOption::with_value("size", "19")],
+                    players: 2,
+                    seed: None,
+                },
+                games: 40,
+                moves: false,
+                cpu_clock: true,
+            })
+        );
+        for bad in [
+            "robot3@",
+            "robot3@0",
+            "robot3@2s",
+            "robot4@2000",
+            "robot@2000",
+        ] {
+            assert!(
+                usage(&format!("go match {bad} robot2 --games 1")).contains("robotN@MS"),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

@@ -39,6 +39,8 @@ pub(super) enum Command {
         games: u64,
         /// `--moves`: print each game's moves too (to compare two builds move by move).
         moves: bool,
+        /// `--cpu-clock`: caps and times per move on the thread's CPU time, not the wall clock.
+        cpu_clock: bool,
     },
 }
 
@@ -129,7 +131,12 @@ pub(super) fn parse(
             let (a, b) = (parse_player(a)?, parse_player(b)?);
             // `--moves` takes no value, unlike the setup's flags.
             let moves = flags.iter().any(|w| w == "--moves");
-            let flags: Vec<String> = flags.iter().filter(|w| *w != "--moves").cloned().collect();
+            let cpu_clock = flags.iter().any(|w| w == "--cpu-clock");
+            let flags: Vec<String> = flags
+                .iter()
+                .filter(|w| *w != "--moves" && *w != "--cpu-clock")
+                .cloned()
+                .collect();
             let (setup, games) = parse_setup(game, &flags, true)?;
             let Some(games) = games else {
                 return Err(Failure::Usage(
@@ -142,6 +149,7 @@ pub(super) fn parse(
                 setup,
                 games,
                 moves,
+                cpu_clock,
             }
         }
         other => {
@@ -234,12 +242,13 @@ fn parse_setup(
     Ok((setup, games))
 }
 
-/// Reads a player's name: `random`, `greedy`, `robot1` to `robot3`, `playouts=N`.
+/// Reads a player's name: `random`, `greedy`, `robot1` to `robot3`, `robotN@MS`, `playouts=N`.
 fn parse_player(word: &str) -> Result<Robot, Failure> {
     let lower = word.to_ascii_lowercase();
     let bad = || {
         Failure::Usage(format!(
-            "{word:?} is not a player: write random, greedy, robot1, robot2, robot3 or playouts=N \
+            "{word:?} is not a player: write random, greedy, robot1, robot2, robot3, robotN@MS \
+             (robot N capped at MS milliseconds a move, e.g. robot3@2000) or playouts=N \
              (N a whole number from 1, e.g. playouts=5000)"
         ))
     };
@@ -248,8 +257,16 @@ fn parse_player(word: &str) -> Result<Robot, Failure> {
         "greedy" => Ok(Robot::Greedy),
         _ => {
             if let Some(n) = lower.strip_prefix("robot") {
-                return match n.parse::<u8>() {
-                    Ok(k @ 1..=3) => Ok(Robot::Level(k)),
+                let (level, cap) = match n.split_once('@') {
+                    Some((level, ms)) => match ms.parse::<u64>() {
+                        Ok(ms @ 1..) => (level, Some(ms)),
+                        _ => return Err(bad()),
+                    },
+                    None => (n, None),
+                };
+                return match (level.parse::<u8>(), cap) {
+                    (Ok(k @ 1..=3), None) => Ok(Robot::Level(k)),
+                    (Ok(level @ 1..=3), Some(millis)) => Ok(Robot::Within { level, millis }),
                     _ => Err(bad()),
                 };
             }
@@ -268,7 +285,7 @@ pub(super) fn player_name(p: Robot) -> String {
         Robot::Greedy => "greedy".into(),
         Robot::Level(k) => format!("robot{k}"),
         Robot::Playouts(n) => format!("playouts={n}"),
-        Robot::Within { level, millis } => format!("robot{level} (at most {millis} ms)"),
+        Robot::Within { level, millis } => format!("robot{level}@{millis}"),
     }
 }
 

@@ -2,7 +2,6 @@
 //! other), with their tallies and the figures printed from them.
 
 use std::io::Write;
-use std::time::Instant;
 
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
@@ -96,7 +95,7 @@ pub(super) fn play_match(
     setup: &Setup,
     (a, b): (Robot, Robot),
     games: u64,
-    show_moves: bool,
+    (show_moves, clock): (bool, fn() -> std::time::Duration),
     out: &mut dyn Write,
 ) -> Result<MatchTally, Failure> {
     let seed = setup.seed.unwrap_or(0);
@@ -122,7 +121,7 @@ pub(super) fn play_match(
                 )));
             }
             let player = if seat == a_seat { a } else { b };
-            let start = Instant::now();
+            let start = clock();
             let Some(mv) = state.robot_move(player, move_seed(game_seed, now, seat)) else {
                 return Err(Failure::Refused(format!(
                     "{} has no {} player",
@@ -130,7 +129,7 @@ pub(super) fn play_match(
                     player_name(player)
                 )));
             };
-            let ms = start.elapsed().as_secs_f64() * 1000.0;
+            let ms = clock().saturating_sub(start).as_secs_f64() * 1000.0;
             if seat == a_seat {
                 a_ms.push(ms);
             } else {

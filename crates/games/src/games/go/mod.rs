@@ -512,6 +512,9 @@ impl GameState for GoGame {
     fn prior_results(&self, prior: f32) -> Option<(u32, f32)> {
         Some(playout::prior_results(prior))
     }
+    fn level_playouts(&self, level: u8) -> Option<u32> {
+        playout::level_playouts(usize::from(self.opts.size), level)
+    }
     fn may_win_at_once(&self, action: u32) -> bool {
         // Only the second pass in a row ends a game; a stone never does.
         self.action_point(action).is_none()

@@ -464,6 +464,22 @@ fn quiet(b: &Goban, p: usize) -> bool {
     })
 }
 
+/// The board (points) on which a robot level spends the search's table of playouts
+/// ([`crate::games::search::level_playouts`]); larger boards get fewer ([`level_playouts`]).
+const LEVEL_AREA: u32 = 9 * 9;
+
+/// The playouts robot `level` spends on a move on a `size` x `size` board (`GameState::level_playouts`):
+/// the search's table up to 9x9, scaled down by the board's area above it (19x19: 224, 1,121 and
+/// 6,731), so that each level costs about what it costs on 9x9 (a playout's cost grows with the
+/// area). Why: on 19x19 robot2's 5,000 playouts took 3.6 CPU seconds (1,370 a second) and robot3's
+/// 30,000 about 22, so the server's 2 s cap cut both to the same 2,000 to 3,000 playouts and robot3
+/// was no stronger than robot2 (issue 35; docs/robot.md, "Go 19x19 at the cap").
+pub fn level_playouts(size: usize, level: u8) -> Option<u32> {
+    let base = crate::games::search::level_playouts(level)?;
+    let area = (size * size) as u32;
+    (area > LEVEL_AREA).then(|| (u64::from(base) * u64::from(LEVEL_AREA) / u64::from(area)) as u32)
+}
+
 /// Playouts a new tree node counts as seen before any is run, at the mean its prior gives.
 pub const PRIOR_VISITS: u32 = 20;
 
@@ -745,5 +761,22 @@ mod tests {
             let back = GoGame::from_json(&g.to_json()).unwrap();
             assert_eq!(back.status(), g.status());
         }
+    }
+
+    #[test]
+    fn robot_levels_spend_fewer_playouts_on_boards_above_9x9() {
+        use crate::games::search::Budget;
+        let budget = |size: &str, level: u8| {
+            Budget::level(&game(size, &[]), level)
+                .expect("a robot level")
+                .playouts
+        };
+        // 9x9 and smaller keep the search's table.
+        for size in ["5", "9"] {
+            assert_eq!([1, 2, 3].map(|l| budget(size, l)), [1_000, 5_000, 30_000]);
+        }
+        // Above, the table times 81 over the board's area: about the same CPU a move as on 9x9.
+        assert_eq!([1, 2, 3].map(|l| budget("13", l)), [479, 2_396, 14_378]);
+        assert_eq!([1, 2, 3].map(|l| budget("19", l)), [224, 1_121, 6_731]);
     }
 }

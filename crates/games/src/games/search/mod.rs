@@ -26,6 +26,7 @@ pub mod reuse;
 mod tests;
 mod tree;
 
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -45,6 +46,29 @@ static LARGEST_TREE: AtomicUsize = AtomicUsize::new(0);
 pub fn largest_tree_bytes() -> usize {
     LARGEST_TREE.load(Ordering::Relaxed)
 }
+
+/// The clock a time cap is read on, when not the wall clock ([`use_cap_clock`]).
+static CAP_CLOCK: OnceLock<fn() -> Duration> = OnceLock::new();
+
+/// Makes every capped search of this process read its cap on `clock` (a time since any fixed
+/// moment) instead of the wall clock; the first call wins. `pbem engine match --cpu-clock` passes
+/// the thread's CPU time, so that a match on a loaded machine gives each capped move the search a
+/// free core would give it in that wall time (the server keeps the wall clock).
+pub fn use_cap_clock(clock: fn() -> Duration) -> bool {
+    CAP_CLOCK.set(clock).is_ok()
+}
+
+/// The cap's clock now, as a time since a fixed moment.
+fn cap_clock() -> Duration {
+    static ORIGIN: OnceLock<Instant> = OnceLock::new();
+    match CAP_CLOCK.get() {
+        Some(clock) => clock(),
+        None => ORIGIN.get_or_init(Instant::now).elapsed(),
+    }
+}
+
+/// How often (in iterations) a capped search asks whether its choice is settled ([`think`]).
+const SETTLED_EVERY: u64 = 16;
 
 /// The cap on a search tree's memory, in bytes.
 pub const MAX_TREE_BYTES: usize = tree::MAX_TREE_BYTES;
@@ -169,7 +193,7 @@ fn one_ply(game: &dyn GameState, robot: Robot, seed: u64) -> Option<String> {
 /// Searches `game` for the player to move; `None` once the game is over.
 pub fn think(game: &dyn GameState, budget: Budget, seed: u64) -> Option<Thought> {
     // The cap counts from here: following a reused tree down the moves since is part of the move.
-    let start = Instant::now();
+    let start = cap_clock();
     let me = pos::to_move(game)?;
     let root = game.search_copy();
     let p = Pos::new(root.as_ref());
@@ -214,17 +238,32 @@ pub fn think(game: &dyn GameState, budget: Budget, seed: u64) -> Option<Thought>
     // far would no longer fit: reading it every 8 iterations let robot3 overrun its 2 s by up to 440 ms
     // on a loaded machine in the games searched through their move lists, whose iterations are slow.
     let (mut last, mut slowest) = (start, Duration::ZERO);
+    let begun = cap_clock();
     while done < budget.playouts.max(1) && spins < most && tree.root_proven().is_none() {
         if tree.iterate(root.as_ref(), &mut rng) {
             done += 1;
         }
         spins += 1;
         if let Some(cap) = cap {
-            let now = Instant::now();
-            slowest = slowest.max(now - last);
+            let now = cap_clock();
+            slowest = slowest.max(now.saturating_sub(last));
             last = now;
-            if now - start + slowest >= cap {
+            if now.saturating_sub(start) + slowest >= cap {
                 break;
+            }
+            // Stop early when the move can no longer change: the most visited child leads by more
+            // visits than the iterations left, those the budget leaves or, at this search's mean
+            // speed, the time does (an estimate). Only under a cap, where the move already depends
+            // on the machine: an uncapped search stays fixed by its budget and seed. It gives up
+            // only the visits that would have deepened the tree kept for the next move.
+            if spins % SETTLED_EVERY == 0 {
+                let spent = now.saturating_sub(begun).as_secs_f64();
+                let left = cap.saturating_sub(now.saturating_sub(start)).as_secs_f64();
+                let by_time = (left * spins as f64 / spent.max(1e-9)) as u64;
+                let by_budget = u64::from(budget.playouts.max(1) - done).min(most - spins);
+                if tree.settled(by_time.min(by_budget)) {
+                    break;
+                }
             }
         }
     }

@@ -432,3 +432,44 @@ fn leaves_search_as_nodes_did() {
         assert_eq!(seen, expected, "{name}");
     }
 }
+
+/// A capped search stops once its most visited move leads by more than the iterations left, and
+/// plays the move the whole budget would have played (issue 35: robot3's capped moves on Go 19x19).
+#[test]
+fn a_capped_search_stops_when_its_move_is_settled() {
+    let rules = Registry::standard().find("go").expect("a standard game");
+    let options = [GameOption::with_value("size", "9")];
+    let mut stopped_early = 0;
+    for seed in 1..=3u64 {
+        let mut g = rules.new_game(&options, 2, seed).expect("a new game");
+        // White's d5, e5 and f5 are in atari: Black's f6 takes them.
+        for m in "c5 d5 d4 e5 e4 f5 f4 a1 g5 a2 d6 a3 e6 a4".split(' ') {
+            g.play(m).expect("a legal move");
+        }
+        let whole = super::think(g.as_ref(), super::Budget::playouts(1_500), seed).expect("a move");
+        // A cap no search here comes near: only the budget bounds what is left.
+        let capped = super::think(
+            g.as_ref(),
+            super::Budget::playouts(1_500).with_millis(600_000),
+            seed,
+        )
+        .expect("a move");
+        assert_eq!(
+            whole.playouts, 1_500,
+            "seed {seed}: uncapped, the whole budget"
+        );
+        assert_eq!(
+            capped.text, whole.text,
+            "seed {seed}: the capped search stopped before its move was settled"
+        );
+        if capped.playouts < whole.playouts {
+            stopped_early += 1;
+        }
+    }
+    // Several moves win for Black here (seed 3 plays c2), so the visits may spread over them and a
+    // search not settle before its end.
+    assert!(
+        stopped_early >= 2,
+        "{stopped_early} of 3 capped searches stopped early"
+    );
+}

@@ -183,3 +183,42 @@ impl Tree {
         None
     }
 }
+
+impl Tree {
+    /// Whether the root's choice can no longer change within `remaining` more iterations: its most
+    /// visited child leads every other child not proven lost, and any child widening may still add (which starts
+    /// with at most the virtual visits its siblings started with), by more than `remaining` visits,
+    /// and nothing proven or offered at the root could make [`Tree::choice`] pass it over. The
+    /// capped search stops there: the rest of its time would not change the move.
+    pub fn settled(&self, remaining: u64) -> bool {
+        let root = &self.nodes[0];
+        let (mut first, mut second, mut newcomer) = (None::<(u32, usize)>, 0u32, 0u32);
+        for &c in &root.children {
+            // A leaf has no visits, and a leaf made a node has no virtual ones.
+            let Some(n) = Tree::node_of(c) else { continue };
+            let node = &self.nodes[n];
+            // A proven loss is never chosen (and stays proven); a group's choice is made below it,
+            // and any other proven child is the solver's to decide.
+            if node.lost_for(root.chooser) {
+                continue;
+            }
+            if node.group || node.proven.is_some() {
+                return false;
+            }
+            newcomer = newcomer.max(node.virtual_visits);
+            match first {
+                Some((v, _)) if node.visits <= v => second = second.max(node.visits),
+                _ => {
+                    second = second.max(first.map_or(0, |f| f.0));
+                    first = Some((node.visits, n));
+                }
+            }
+        }
+        match first {
+            Some((v, n)) => {
+                !self.offers_draw(n) && u64::from(v) > u64::from(second.max(newcomer)) + remaining
+            }
+            None => false,
+        }
+    }
+}
