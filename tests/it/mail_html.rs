@@ -126,26 +126,26 @@ fn the_picture_is_drawn_at_twice_its_shown_size_at_most_a_phone_s_width_with_a_c
     let (w, h) = png_size(&png);
     let (shown_w, shown_h) = (img_attr(&html, "width"), img_attr(&html, "height"));
     assert_eq!((w, h), (2 * shown_w, 2 * shown_h), "{html}");
-    // The size shown is the SVG's, fitted to a phone's 390 CSS pixels (issue 37 section 2): the
-    // size-8 board's SVG is 427 x 414, its PNG 780 pixels wide.
+    // The size shown is the SVG's, fitted to what a phone 390 CSS pixels wide shows of a mail
+    // (issue 37 section 2: 358 CSS pixels, `picture::MAIL_WIDTH`), at the scale where half a
+    // cell's width is even pixels: the size-8 board's SVG is 427 x 414, its PNG 704 x 683.
     let svg = g.svg().unwrap();
     assert!(
         svg.contains("width=\"427\" height=\"414\""),
         "{}",
         &svg[..200]
     );
-    assert_eq!(
-        (shown_w, shown_h),
-        (390, (414.0_f64 * 390.0 / 427.0).round() as u32)
-    );
-    assert_eq!(w, 780);
+    assert_eq!((shown_w, shown_h), (352, 341));
+    assert_eq!(w, 704);
     let caption = format!(
         "<figcaption>Limit Board 101, move {}: Red (alice), Blue (bob)</figcaption>",
         g.move_number()
     );
     assert!(html.contains(&caption), "{caption} missing:\n{html}");
-    // Still a mail a phone fetches quickly (the 2x picture is about 40 KB, 53 KB in base64).
-    assert!(mail.raw.len() <= 70_000, "{} bytes", mail.raw.len());
+    // A light mail (issue 37 section 2: 25 KB on average, 40 KB at most): a new Limit board, the
+    // fullest, is about 23.7 KB, its picture 13.5 KB (on d609713 a Limit board mail averaged
+    // 27.3 KB over a whole game, 32.4 KB at most).
+    assert!(mail.raw.len() <= 26_000, "{} bytes", mail.raw.len());
 }
 
 /// The library's server on a real SQLite file, mails written to a folder.

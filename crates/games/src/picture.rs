@@ -23,16 +23,18 @@ const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 /// SVG size, or 390 CSS pixels wide for a picture fitted to [`MAIL_WIDTH`].
 pub const SCALE: u32 = 2;
 
-/// The widest PNG a mail carries, in pixels: a phone 390 CSS pixels wide (the common width) at 2
-/// device pixels each (issue 37, section 2). A picture whose SVG is wider than half of it is
-/// painted at fewer than [`SCALE`] pixels a unit to fit: more pixels would be shrunk away on the
-/// phone and only weigh the mail.
-pub const MAIL_WIDTH: u32 = 780;
+/// The widest PNG a mail carries, in pixels: what a phone 390 CSS pixels wide (the common width)
+/// at 2 device pixels each shows of a mail's width (issue 37, section 2): 390 less a mail app's
+/// margins of 16 CSS pixels a side, 358 CSS pixels (headless Chromium at 390 x 2 shows our own HTML
+/// part's picture 374 CSS pixels wide, with no app around it; docs/performance.md). A picture whose
+/// SVG is wider than half of it is painted at fewer than [`SCALE`] pixels a unit to fit: more
+/// pixels would be shrunk away on the phone and only weigh the mail.
+pub const MAIL_WIDTH: u32 = 716;
 
 /// The version of the painting, part of every picture's key ([`digest`]): a change to how a
 /// position is painted that its SVG does not show (the painter, the fill, the PNG) moves it on,
 /// so that pictures kept by an older binary are painted again rather than served.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 
 /// The key of a position's mail picture: SHA-256 of [`VERSION`], [`SCALE`], [`MAIL_WIDTH`] and
 /// the position's SVG (its painting written as text). Whatever changes the picture changes the key.
@@ -190,8 +192,9 @@ mod tests {
             png.len()
         );
         // A real PNG that another decoder reads, showing its background: the size-8 board is
-        // 427 x 414 units, so twice that (854) is wider than a phone's 780 pixels, and the
-        // picture is fitted to them, its height in proportion.
+        // 427 x 414 units, so twice that (854) is wider than a phone's 716 pixels, and the
+        // picture is fitted to them, at the scale where half a cell's width (28 * sqrt 3 / 2
+        // units, `Painter::grid`) is an even number of pixels: 40, 1.65 pixels a unit.
         let (width, height, rgb) = same::rgb(&png);
         let svg = svg_of(|p| g.paint(p)).unwrap();
         let size = |key: &str| -> u32 {
@@ -199,8 +202,13 @@ mod tests {
             svg[at..].split('"').next().unwrap().parse().unwrap()
         };
         assert!(size("width") * SCALE > MAIL_WIDTH);
-        let fitted_height = f64::from(size("height") * MAIL_WIDTH) / f64::from(size("width"));
-        assert_eq!((width, height), (MAIL_WIDTH, fitted_height.round() as u32));
+        let scale = 40.0 / (28.0 * 3f64.sqrt() / 2.0);
+        let fitted = |units: u32| (f64::from(units) * scale).round() as u32;
+        assert_eq!(
+            (width, height),
+            (fitted(size("width")), fitted(size("height")))
+        );
+        assert_eq!((width, height), (704, 683));
         assert_eq!(png_size(&png), Some((width, height)));
         assert_eq!(rgb[..3], [0xFA, 0xFA, 0xF5], "the background, top left");
         // A small board is painted at twice its size.

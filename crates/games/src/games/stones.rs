@@ -162,6 +162,8 @@ pub fn paint(d: &Drawing, p: &mut dyn Painter) {
         let (px, py) = place(x, row);
         (px + dx, py + dy)
     };
+    // Cells are half a hexagon apart across (rows offset by half a cell).
+    p.grid(HEX * s3 / 2.0);
     p.begin(width, height, "DejaVu Sans, Verdana, sans-serif");
     p.title(&format!("{} board, move {}", d.title, d.move_number));
     p.background("#FFFFFF");

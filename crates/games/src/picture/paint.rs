@@ -48,6 +48,10 @@ pub struct Style<'a> {
     pub bold: bool,
     /// Where a text's `x` is: `"middle"` or `"end"` (`None`: its start).
     pub anchor: Option<&'a str>,
+    /// Filled without anti-aliasing in the PNG (the SVG does not say it): for a large shape with
+    /// long slanted edges between colours whose blends the 4-bit palette does not keep anyway (Hex's
+    /// edge bands), where tiny-skia's anti-aliasing cost a sixth of a board's instructions.
+    pub aliased: bool,
 }
 
 /// A step of a [`Painter::path`]: straight lines only, as the games draw.
@@ -89,6 +93,13 @@ pub trait Painter {
     fn path(&mut self, steps: &[Step], s: &Style, attrs: &[(&str, &str)]);
     /// One line of text with its baseline at `y`.
     fn text(&mut self, x: f64, y: f64, text: &str, s: &Style, attrs: &[(&str, &str)]);
+    /// Says, before [`Painter::begin`], how far apart neighbouring cells' centres lie across the
+    /// picture (half a hexagon's width where rows are offset by half a cell). A PNG fitted to a
+    /// phone's width is then painted at the largest scale at which this step is an even number of
+    /// pixels: every cell lands on the same pixels relative to its neighbours, so the picture's
+    /// rows repeat and deflate finds them (issue 37 section 2). Nothing else changes; the SVG
+    /// ignores it.
+    fn grid(&mut self, _step: f64) {}
 }
 
 /// A coordinate as the SVG writes it (`{:.1}`, which rounds a tie to even), and as the filler
@@ -282,6 +293,8 @@ pub struct Filler {
     scale: f32,
     /// The widest pixmap, in pixels: a wider picture is painted at a smaller scale.
     fit: Option<f32>,
+    /// The step between cells across the picture ([`Painter::grid`]).
+    step: Option<f64>,
     /// The first thing that could not be painted (a colour not written `#rrggbb`, `#rgb` or
     /// `none`, a character the font lacks, a picture of no size).
     error: Option<String>,
@@ -329,7 +342,8 @@ fn sprite_key(s: &Style, filled: bool, geometry: &[u8]) -> Vec<u8> {
         u8::from(filled)
             | u8::from(s.round_caps) << 1
             | u8::from(s.round_joins) << 2
-            | u8::from(s.stroke_first) << 3,
+            | u8::from(s.stroke_first) << 3
+            | u8::from(s.aliased) << 4,
     );
     key
 }
@@ -367,19 +381,28 @@ fn blit(dst: &mut Pixmap, src: &Pixmap, x: i32, y: i32) {
         let s = (((row - y) * sw + (x0 - x)) * 4) as usize;
         let d = ((row * dw + x0) * 4) as usize;
         let n = ((x1 - x0) * 4) as usize;
-        for (sp, dp) in from[s..s + n]
-            .chunks_exact(4)
-            .zip(to[d..d + n].chunks_exact_mut(4))
-        {
-            match sp[3] {
-                0 => {}
-                255 => dp.copy_from_slice(sp),
+        let (src_row, dst_row) = (&from[s..s + n], &mut to[d..d + n]);
+        // A shape's row is mostly one opaque run: copied whole, not a pixel at a time (copying
+        // pixel by pixel was a tenth of a Hex board's instructions).
+        let alpha = |i: usize| src_row[i * 4 + 3];
+        let mut i = 0;
+        while i < n / 4 {
+            match alpha(i) {
+                0 => i += 1,
+                255 => {
+                    let start = i;
+                    while i < n / 4 && alpha(i) == 255 {
+                        i += 1;
+                    }
+                    dst_row[start * 4..i * 4].copy_from_slice(&src_row[start * 4..i * 4]);
+                }
                 a => {
                     let keep = 255 - u32::from(a);
-                    for k in 0..4 {
-                        let v = u32::from(dp[k]) * keep + 128;
-                        dp[k] = sp[k] + ((v + (v >> 8)) >> 8) as u8;
+                    for k in i * 4..i * 4 + 4 {
+                        let v = u32::from(dst_row[k]) * keep + 128;
+                        dst_row[k] = src_row[k] + ((v + (v >> 8)) >> 8) as u8;
                     }
+                    i += 1;
                 }
             }
         }
@@ -393,6 +416,7 @@ impl Filler {
             pixmap: None,
             scale,
             fit: None,
+            step: None,
             error: None,
             sprites: std::collections::HashMap::new(),
             sprite_bytes: 0,
@@ -447,12 +471,7 @@ impl Filler {
     }
 
     /// Paints `path` (in picture units) with `s`: fill then outline (or the outline first), as
-    /// one layer when the shape has an opacity.
-    fn shape(&mut self, path: Option<Path>, s: &Style, filled: bool) {
-        self.shape_at(path, s, filled, None);
-    }
-
-    /// [`Filler::shape`], copying the pixels of the same shape painted before when `sprite` names
+    /// one layer when the shape has an opacity; copying the pixels of the same shape painted before when `sprite` names
     /// it: its geometry relative to `anchor` (a point of the shape, in picture units), written as
     /// [`sprite_key`] takes it. The copy lands on whole pixels: the shape moves by up to half a
     /// pixel, which no eye sees, and every copy of it is alike, which the PNG's deflate likes.
@@ -556,14 +575,16 @@ impl Filler {
                             return;
                         };
                         let at = Transform::from_translate(ox - ax, oy - ay);
-                        paint_parts(&mut pixels, &parts, crisp, at);
+                        paint_parts(&mut pixels, &parts, crisp, s.aliased, at);
                         self.sprite_bytes += pixels.data().len();
                         let anchor = (ox as i32, oy as i32);
                         self.sprites.insert(key.clone(), Sprite { pixels, anchor });
                     }
                     let sprite = &self.sprites[&key];
                     if let Some(pixmap) = self.pixmap.as_mut() {
-                        let x = ax.round() as i32 - sprite.anchor.0;
+                        // On an even pixel across: the PNG packs two pixels a byte, and a shape
+                        // copied at an odd pixel would be other bytes than at an even one.
+                        let x = (ax / 2.0).round() as i32 * 2 - sprite.anchor.0;
                         let y = ay.round() as i32 - sprite.anchor.1;
                         blit(pixmap, &sprite.pixels, x, y);
                     }
@@ -572,7 +593,7 @@ impl Filler {
                 let Some(pixmap) = self.pixmap.as_mut() else {
                     return;
                 };
-                paint_parts(pixmap, &parts, crisp, Transform::identity());
+                paint_parts(pixmap, &parts, crisp, s.aliased, Transform::identity());
             }
             Some(opacity) => {
                 // A layer, so that the outline over the fill does not show through.
@@ -611,18 +632,20 @@ impl Filler {
 }
 
 /// Paints a shape's parts (fill and outline, in the order given) moved by `at`; the first part
-/// without anti-aliasing when `crisp` (a fill under an outline that covers its edge).
+/// without anti-aliasing when `crisp` (a fill under an outline that covers its edge), every part
+/// when `aliased` ([`Style::aliased`]).
 fn paint_parts(
     pixmap: &mut Pixmap,
     parts: &[Option<(Path, Color)>; 2],
     crisp: bool,
+    aliased: bool,
     at: Transform,
 ) {
     for (k, part) in parts.iter().enumerate() {
         if let Some((p, c)) = part {
             let mut paint = Paint::default();
             paint.set_color(*c);
-            paint.anti_alias = !(k == 0 && crisp);
+            paint.anti_alias = !(aliased || k == 0 && crisp);
             pixmap.fill_path(p, &paint, FillRule::Winding, at, None);
         }
     }
@@ -663,14 +686,27 @@ impl Painter for Filler {
             self.fail(format!("a picture of {w} x {h} is not drawn"));
             return;
         }
-        if let Some(fit) = self.fit {
-            self.scale = self.scale.min(fit / w as f32);
+        if let Some(fit) = self.fit
+            && fit < w as f32 * self.scale
+        {
+            self.scale = fit / w as f32;
+            // The largest scale under the fitted one at which the cells' step is even pixels.
+            if let Some(step) = self.step {
+                let pixels = (step * f64::from(self.scale) / 2.0).floor() * 2.0;
+                if pixels >= 2.0 {
+                    self.scale = (pixels / step) as f32;
+                }
+            }
         }
         let s = self.scale as f64;
         self.pixmap = Pixmap::new((w * s).round() as u32, (h * s).round() as u32);
     }
 
     fn title(&mut self, _text: &str) {}
+
+    fn grid(&mut self, step: f64) {
+        self.step = Some(step).filter(|s| *s > 0.0);
+    }
 
     fn background(&mut self, fill: &str) {
         if let Some(c) = self.colour(fill)
@@ -782,21 +818,31 @@ impl Painter for Filler {
             Some("end") => Anchor::End,
             _ => Anchor::Start,
         };
-        match text::outline(
-            &words.join(" "),
-            tenth(x),
-            tenth(y),
-            s.font_size.unwrap_or(16.0),
-            anchor,
-            Transform::identity(),
-        ) {
-            Ok(p) => self.shape(p, s, true),
+        let size = s.font_size.unwrap_or(16.0);
+        if size * self.scale < MIN_TEXT_PIXELS {
+            return;
+        }
+        // A text that comes again (a column's letter, a cell's colour letter) is copied: the same
+        // pixels wherever it stands, which deflate finds again.
+        let line = words.join(" ");
+        let mut geometry = Geometry::default().kind(b't');
+        geometry.push(f64::from(size));
+        geometry.0.push(anchor as u8);
+        geometry.0.extend_from_slice(line.as_bytes());
+        let (x, y) = (tenth(x), tenth(y));
+        match text::outline(&line, x, y, size, anchor, Transform::identity()) {
+            Ok(p) => self.shape_at(p, s, true, Some((&geometry.0, (x, y)))),
             Err(text::Missing(c)) => {
                 self.fail(format!("the font has no `{c}` (U+{:04X})", c as u32))
             }
         }
     }
 }
+
+/// The smallest text the PNG paints, in pixels a em: a smaller one (a cell's name on Unlur's board
+/// fitted to a phone, 9 pixels, 4.5 CSS pixels on a phone's screen) cannot be read there and weighed
+/// a fifth of the picture. The SVG of the web pages, shown larger, keeps it.
+const MIN_TEXT_PIXELS: f32 = 10.0;
 
 /// A rectangle, its corners rounded by `r` (quarter circles as cubic curves).
 fn rounded_rect(x: f32, y: f32, w: f32, h: f32, r: f32) -> Option<Path> {
@@ -1072,7 +1118,8 @@ mod tests {
             }
             v
         };
-        assert_eq!(window(10, 10), window(27, 27));
+        // Each on an even pixel across (10.3 -> 10, 27.0 -> 28) and the nearest down.
+        assert_eq!(window(10, 10), window(28, 27));
         assert_eq!(at(&p, 10, 10), RED);
         assert_eq!(at(&p, 10, 2), WHITE);
         // A different style is another shape.
@@ -1081,6 +1128,62 @@ mod tests {
             p.circle(27.0, 27.0, 6.0, &filled("#00f"), &[]);
         });
         assert_eq!((at(&p, 10, 10), at(&p, 27, 27)), (RED, BLUE));
+    }
+
+    #[test]
+    fn a_copied_shape_lands_on_an_even_pixel_across() {
+        // A disc centred at x 11 (an odd pixel's edge) is copied with its centre at 12: two
+        // pixels a byte in the 4-bit PNG, and a copy at an odd pixel would be other bytes. It
+        // is symmetric about 12 (pixels 11 and 12 alike, 10 and 13, ...), not about 11.
+        let p = fill(|p| p.circle(11.0, 20.0, 3.0, &filled("#ff0000"), &[]));
+        for d in 0..5 {
+            assert_eq!(
+                at(&p, 11 - d, 20),
+                at(&p, 12 + d, 20),
+                "{d} from the centre"
+            );
+        }
+        assert_eq!((at(&p, 12, 20), at(&p, 8, 20)), (RED, WHITE));
+    }
+
+    #[test]
+    fn a_text_too_small_to_read_is_not_painted() {
+        // At 1 pixel a unit, a text of size 8 is 8 pixels a em: under [`MIN_TEXT_PIXELS`], so
+        // nothing; the same text at size 12 is painted; at 2 pixels a unit, size 8 is painted.
+        let text = |size: f32, scale: f32| {
+            let mut f = Filler::new(scale);
+            f.begin(40.0, 40.0, "DejaVu Sans");
+            f.background("#ffffff");
+            let s = Style {
+                font_size: Some(size),
+                ..Style::default()
+            };
+            f.text(4.0, 30.0, "b12", &s, &[]);
+            let p = f.finish().unwrap();
+            p.pixels().iter().filter(|c| c.red() < 128).count()
+        };
+        assert_eq!(text(8.0, 1.0), 0);
+        assert!(text(12.0, 1.0) > 10);
+        assert!(text(8.0, 2.0) > 10);
+    }
+
+    #[test]
+    fn a_fitted_picture_with_a_grid_takes_the_scale_where_a_step_is_even_pixels() {
+        let size = |step: Option<f64>, fit: f32| {
+            let mut f = Filler::new(2.0).fitting(fit);
+            if let Some(step) = step {
+                f.grid(step);
+            }
+            f.begin(60.0, 30.0, "");
+            let p = f.finish().unwrap();
+            (p.width(), p.height())
+        };
+        // Fitted to 100 pixels: 100 / 60 a unit makes a step of 17.32 units 28.9 pixels; the
+        // grid takes 28 (1.617 pixels a unit): 97 x 48.
+        assert_eq!(size(None, 100.0), (100, 50));
+        assert_eq!(size(Some(17.32), 100.0), (97, 48));
+        // Not fitted (120 pixels at 2 a unit fit in 200): the scale stays 2.
+        assert_eq!(size(Some(17.32), 200.0), (120, 60));
     }
 
     #[test]

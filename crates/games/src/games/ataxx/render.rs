@@ -227,6 +227,8 @@ pub fn paint(g: &AtaxxGame, pt: &mut dyn Painter) {
         h = h.max(y);
     }
     let (w, h) = (w + UNIT / 2.0 + MARGIN, h + UNIT / 2.0 + MARGIN + 30.0);
+    // Cells are half a unit apart across on the hexagon (and a whole unit on the square).
+    pt.grid(UNIT / 2.0);
     pt.begin(w, h, "DejaVu Sans, Arial, sans-serif");
     pt.title(&format!(
         "{} move {}",

@@ -126,6 +126,7 @@ pub fn paint_marked(g: &GoGame, dead: &BTreeSet<usize>, status: &str, p: &mut dy
         caption_columns(size),
     );
     let height = size + CAPTION_LINE * caption.len() as f64 + 12.0;
+    p.grid(cell);
     p.begin(size, height, "DejaVu Sans, Arial, sans-serif");
     p.title(&format!("Go move {}", g.move_number()));
     p.background("#dcb35c");

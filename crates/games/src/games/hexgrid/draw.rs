@@ -191,6 +191,8 @@ pub fn paint(
     let caption_width = caption.chars().count() as f64 * 0.6 * CAPTION;
     let width = (max(&xs) - left + 2.0 * PAD).max(caption_width + 2.0 * PAD);
     let height = max(&ys) - top + 2.0 * PAD + CAPTION + 10.0;
+    // Cells are half a hexagon apart across, with a side on top or on the corner alike.
+    p.grid(3f64.sqrt() * HEX / 2.0);
     p.begin(width.ceil(), height.ceil(), "DejaVu Sans, sans-serif");
     p.background("#999999");
     let (a, b, c, d) = (shift(a), shift(b), shift(c), shift(d));
@@ -201,6 +203,7 @@ pub fn paint(
     let mut band = |q: (f64, f64), r: (f64, f64), qi: usize, ri: usize, fill: &str| {
         let s = Style {
             fill: Some(fill),
+            aliased: true,
             ..Style::default()
         };
         p.polygon(&[inner[qi], q, r, inner[ri]], &s, &[]);

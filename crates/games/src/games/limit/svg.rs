@@ -181,6 +181,8 @@ pub fn draw(
         (x + dx, y + dy)
     };
 
+    // Cells are half a hexagon apart across (rows offset by half a cell).
+    p.grid(3f64.sqrt() * HEX / 2.0);
     p.begin(width, height, "DejaVu Sans, Verdana, sans-serif");
     p.title(&format!("{game} board, move {}", view.move_number));
     p.background("#FAFAF5");

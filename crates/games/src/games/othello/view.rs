@@ -92,6 +92,7 @@ pub fn paint(g: &OthelloGame, pt: &mut dyn Painter) {
     let p = g.position();
     let side = CELL * 8.0;
     let (w, h) = (MARGIN * 2.0 + side, MARGIN * 2.0 + side + 30.0);
+    pt.grid(CELL);
     pt.begin(w, h, "DejaVu Sans, Arial, sans-serif");
     pt.title(&format!("{} move {}", Othello::TITLE, g.move_number()));
     pt.background("#f0ead6");

@@ -174,6 +174,8 @@ pub fn paint(g: &ParaduxGame, pt: &mut dyn Painter) {
     };
     let w = 2.0 * MARGIN + (2.0 * n - 1.0) * UNIT;
     let h = 2.0 * MARGIN + UNIT * 1.2 + (2.0 * n - 2.0) * UNIT * s3 / 2.0 + 30.0;
+    // Cells are half a unit apart across (rows offset by half a cell).
+    pt.grid(UNIT / 2.0);
     pt.begin(w, h, "DejaVu Sans, Arial, sans-serif");
     pt.title(&format!("Paradux move {}", g.move_number()));
     pt.background("#d8cdb4");
