@@ -5,7 +5,9 @@ use crate::common::Env;
 
 #[test]
 fn history_shows_the_newest_fifty_and_pages_to_the_older_ones() {
-    let env = Env::new();
+    // Pictures off: the 53 challenges' board mails would draw 106 pictures (most of this test's
+    // CPU) that no line of the history shows.
+    let env = Env::new().with_config("[mail]\npictures = false\n");
     env.players(&["alice", "bob"]);
     for board in 101..=152 {
         env.admin_ok("limit challenge alice bob");

@@ -44,12 +44,18 @@ pub(crate) struct Lmtp {
 
 impl Lmtp {
     /// Starts `pbem lmtp --listen LISTEN` on the env's database and outbox, and waits until it
-    /// listens.
+    /// listens. Without a `config` it is given one of cheap password hashes alone (see [`config`]).
     fn start(env: &Env, listen: &str, config: Option<&Path>) -> Lmtp {
         let mut cmd = env.std_cmd();
-        if let Some(c) = config {
-            cmd.arg("--config").arg(c);
-        }
+        let cheap;
+        let config = match config {
+            Some(c) => c,
+            None => {
+                cheap = self::config(env, "");
+                &cheap
+            }
+        };
+        cmd.arg("--config").arg(config);
         Lmtp::spawn(cmd, listen)
     }
 
@@ -265,9 +271,12 @@ fn unix_listen(env: &Env) -> (String, PathBuf) {
     (format!("unix:{}", path.display()), path)
 }
 
+/// A configuration file of `text` and cheap password hashes ([`CHEAP_PASSWORDS`]): no test here is
+/// about what a password costs, and a listener hashes every signup and move of a test in full
+/// otherwise (`four_connections_at_once_lose_and_double_nothing` took 7 s of CPU, most of it argon2).
 fn config(env: &Env, text: &str) -> PathBuf {
     let path = env.dir.path().join("pbem.toml");
-    std::fs::write(&path, text).unwrap();
+    std::fs::write(&path, format!("{text}\n{CHEAP_PASSWORDS}")).unwrap();
     path
 }
 

@@ -90,14 +90,15 @@ fn a_mail_of_many_robot_turns_keeps_to_its_budget_and_cron_plays_the_rest() {
     let env = Env::new()
         .with_config("[limits]\nrobot_thinking_millis_per_mail = 600\n[mail]\npictures = false\n");
     env.players(&["alice"]);
-    // Eight games against robot3, made at the shell (no daily allowance there), alice to move.
-    let boards: Vec<u32> = (101..109).collect();
+    // Three games against robot3, made at the shell (no daily allowance there), alice to move:
+    // each robot3 move the mail leaves is one more for cron to think over, and eight (as before
+    // issue 35) cost 5 s of CPU where three prove the same.
+    let boards: Vec<u32> = (101..104).collect();
     for _ in &boards {
         env.admin_ok("limit challenge alice robot3");
     }
     env.take_mails();
-    // One mail moves in all eight: robot3 has eight turns, each worth its 2 s of thinking (16 s
-    // in all before the budget).
+    // One mail moves in all three: robot3 has three turns, each worth up to 2 s of thinking.
     let body: String = boards
         .iter()
         .map(|&b| {
@@ -109,8 +110,8 @@ fn a_mail_of_many_robot_turns_keeps_to_its_budget_and_cron_plays_the_rest() {
     env.deliver(&eml("alice@example.org", "moves", &body));
     let took = start.elapsed();
     // The budget gives one move of 600 ms at most; the rest of the mail's work is the same as
-    // without robots (about a second in a debug build). Without the budget: 8 x 2 s of thinking.
-    eprintln!("the mail of eight robot turns took {took:?}");
+    // without robots (under a second in a debug build). Without the budget: three full moves.
+    eprintln!("the mail of three robot turns took {took:?}");
     assert!(took < Duration::from_secs(10), "the mail took {took:?}");
     for &b in &boards {
         assert_eq!(
@@ -121,18 +122,18 @@ fn a_mail_of_many_robot_turns_keeps_to_its_budget_and_cron_plays_the_rest() {
     }
     let unmoved = robots_unmoved(&env, &boards);
     assert!(
-        unmoved.len() >= 7,
+        unmoved.len() >= boards.len() - 1,
         "robot3 answered in {} games within a 600 ms budget (took {took:?})",
-        8 - unmoved.len()
+        boards.len() - unmoved.len()
     );
-    // alice is told of all eight moves all the same.
+    // alice is told of all three moves all the same.
     let mails = env.take_mails();
     assert!(
         mails
             .iter()
             .filter(|m| m.to.iter().any(|t| t == "alice@example.org"))
             .count()
-            >= 8,
+            >= boards.len(),
         "{mails:#?}"
     );
     // The robot queue plays the rest, each with its board mail.
@@ -145,7 +146,10 @@ fn a_mail_of_many_robot_turns_keeps_to_its_budget_and_cron_plays_the_rest() {
         assert_eq!(game.status(), Status::ToMove(0), "board {b}");
     }
     let mails = env.take_mails();
-    assert!(mails.len() >= 7, "the queue's moves are mailed: {mails:#?}");
+    assert!(
+        mails.len() >= boards.len() - 1,
+        "the queue's moves are mailed: {mails:#?}"
+    );
 }
 
 /// A `cups` board as stored in the database.

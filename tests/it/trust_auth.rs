@@ -74,8 +74,14 @@ fn ingest(env: &Env, message: &str) -> Report {
 }
 
 /// Alice and bob signed up, game 101 between them, alice has made the first move: bob to move.
+/// Passwords at a default install's cost.
 fn game() -> (Env, Vec<String>) {
-    let env = Env::new().with_production_passwords();
+    game_in(Env::new().with_production_passwords())
+}
+
+/// The same game in `env`: [`cheap_env`] for a test that counts password checks, not what each
+/// costs.
+fn game_in(env: Env) -> (Env, Vec<String>) {
     env.players(&["alice", "bob"]);
     env.deliver(&eml("alice@example.org", "limit challenge alice bob", ""));
     let m1 = legal_moves_after(&[], 2, &[])[0].clone();
@@ -86,6 +92,13 @@ fn game() -> (Env, Vec<String>) {
     ));
     env.take_mails();
     (env, vec![m1])
+}
+
+/// An env whose every command, in the binary or not, hashes at [`common::CHEAP_PASSWORDS`]: the
+/// allowances of password checks count the argon2 runs the binary reports, whatever each costs, and
+/// the flood's 100-odd full-cost runs were most of its CPU (5.5 s).
+fn cheap_env() -> Env {
+    Env::new().with_config(common::CHEAP_PASSWORDS)
 }
 
 /// The legal moves of game 101 after these moves.
@@ -111,7 +124,7 @@ fn busiest_hour(events: &[(i64, u64)]) -> u64 {
 
 #[test]
 fn a_strangers_flood_never_stops_bobs_moves_and_reaches_argon2_only_within_the_allowance() {
-    let (mut env, mut moves) = game();
+    let (mut env, mut moves) = game_in(cheap_env());
     let fixed = ["mallory@evil.example", "trudy@evil.example"];
     // (time, argon2 runs) of every stranger's mail, all of it, and of each fixed sender.
     let mut all = Vec::new();
@@ -197,7 +210,7 @@ fn a_strangers_flood_never_stops_bobs_moves_and_reaches_argon2_only_within_the_a
 
 #[test]
 fn bobs_own_address_keeps_its_own_allowance_and_a_strangers_right_guess_waits() {
-    let (mut env, moves) = game();
+    let (mut env, moves) = game_in(cheap_env());
     // A stranger uses up the account's allowance for addresses not bob's...
     for k in 0..7 {
         let body: String = (0..3)

@@ -63,6 +63,14 @@ pub fn processes_only() -> bool {
         || std::env::var("PBEM_IT_PROCESSES").as_deref() == Ok("1")
 }
 
+/// True under `PBEM_IT_THOROUGH=1`: the tests that repeat one check over seeds, positions or rounds
+/// run every repetition they ran before issue 35 cut them to a sample (robot searches at each seed,
+/// a thousand rounds of abuse), for a run that may take longer (docs/performance.md, "The tests'
+/// CPU").
+pub fn thorough() -> bool {
+    std::env::var("PBEM_IT_THOROUGH").as_deref() == Ok("1")
+}
+
 /// The configuration of tests that compare every answer a sender gets: the allowances of answers to
 /// one address that issue 22 added (a few a day to an address that is no player's, none after a run
 /// of error answers) are off, so that each mail is answered.
