@@ -752,9 +752,14 @@ fn go_robots_capture_a_block_in_atari_and_save_their_own() {
         ],
         "0",
     );
-    for json in [capture, escape] {
+    // One seed: robot3's 30,000 playouts take a while. robot2 in both positions, robot3 (most of
+    // the test's CPU) in the second, where d4 is the one escape of Black's own block in atari;
+    // under `PBEM_IT_THOROUGH=1` robot3 in both, as before issue 35 (5.1 s of CPU; both found d4).
+    for (i, json) in [capture, escape].into_iter().enumerate() {
         for robot in LEVELS {
-            // One seed: robot3's 30,000 playouts take a while in a debug build.
+            if robot == Robot::Level(3) && i == 0 && !crate::common::thorough() {
+                continue;
+            }
             if let Err(e) = search::expect_move(rules, &json, robot, 1, &["d4"]) {
                 panic!("{e}");
             }
