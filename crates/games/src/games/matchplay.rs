@@ -67,6 +67,38 @@ pub trait Rules: Clone + Send + Sync + 'static {
         let _ = action;
         unreachable!("Rules::from_action on a game without action ids")
     }
+    // ---- appended for Cups, Ataxx, Hexxagon and Paradux (issue 36 section 1): optional, with
+    // defaults that keep a game as it was --------------------------------------------------------
+    /// Reads a move knowing the position, for a game whose notation depends on the board (Ataxx's
+    /// cells are numbered by its size; Cups's refusal names the cups there are). By default
+    /// [`Rules::read`].
+    fn read_here(&self, text: &str) -> Result<Self::Move, RuleError> {
+        Self::read(text)
+    }
+    /// Writes a move knowing the position (see [`Rules::read_here`]). By default [`Rules::write`].
+    fn write_here(&self, mv: Self::Move) -> String {
+        Self::write(mv)
+    }
+    /// The action id of a move, knowing the position. By default [`Rules::action`].
+    fn action_here(&self, mv: Self::Move) -> u32 {
+        Self::action(mv)
+    }
+    /// The move of an action id, knowing the position. By default [`Rules::from_action`].
+    fn from_action_here(&self, action: u32) -> Self::Move {
+        Self::from_action(action)
+    }
+    /// Whether `legal_moves` lists the moves' texts sorted (the default) or in the order of
+    /// [`Rules::legal`]: a game searched through its texts keeps the order its robots were made
+    /// with (Cups: `d1` to `d10`, then the sows).
+    fn sorted_texts(&self) -> bool {
+        true
+    }
+    /// How a refused move (the game says it on its record) names the end of a finished game, in `the game is over (…)`; `None`,
+    /// the default: `Black won`, `it was drawn`.
+    fn over_text(game: &Match<Self>) -> Option<String> {
+        let _ = game;
+        None
+    }
 }
 
 /// How a game is shown: the ASCII board is required, the rest optional.
@@ -85,6 +117,28 @@ pub trait View: Rules {
     }
     /// The start position for the record's `0: Setup` (records.md section 1); `None`: `Empty board.`
     fn setup_text(&self) -> Option<String> {
+        None
+    }
+    // ---- appended for Cups, Ataxx, Hexxagon and Paradux: optional -------------------------------
+    /// What happened from move `since` to now, in words, for the board mail
+    /// ([`GameState::turn_notes`]); `None`, the default: the record's own note for each pass.
+    fn turn_notes(game: &Match<Self>, since: u32) -> Option<Vec<String>> {
+        let _ = (game, since);
+        None
+    }
+    /// How the move list names the engine's pass for a seat with no move: `pass` by default,
+    /// Ataxx's `0000` (its notation's null move).
+    fn pass_text(&self) -> &'static str {
+        "pass"
+    }
+    /// The position as a game-neutral board ([`GameState::board_view`]); `None`, the default,
+    /// takes the trait's.
+    fn board_view(game: &Match<Self>) -> Option<crate::games::Board> {
+        let _ = game;
+        None
+    }
+    /// The FEN of the start for a PGN export ([`GameState::pgn_start`]); `None` by default.
+    fn pgn_start(&self) -> Option<String> {
         None
     }
 }
@@ -114,6 +168,25 @@ pub trait Search: Rules {
     fn may_win_at_once(&self, action: u32) -> bool {
         let _ = action;
         true
+    }
+    // ---- appended for Cups, Ataxx, Hexxagon and Paradux: optional -------------------------------
+    /// The legal moves as action ids in the game's own order, into `out` (cleared first); false,
+    /// the default, having written nothing: the ids of [`Rules::legal`]'s moves in its order.
+    fn legal_actions(&self, out: &mut Vec<u32>) -> bool {
+        let _ = out;
+        false
+    }
+    /// The worth to `seat` of a position where [`Search::playout`] stopped before the end
+    /// ([`GameState::playout_value`]); `None` by default.
+    fn playout_value(&self, seat: usize) -> Option<f32> {
+        let _ = seat;
+        None
+    }
+    /// A random legal move for a random playout ([`GameState::random_playout`]), faster than
+    /// listing them all; `None`, the default: one of [`Rules::legal`]'s by `pick`.
+    fn random_move(&self, pick: &mut dyn FnMut(usize) -> usize) -> Option<Self::Move> {
+        let _ = pick;
+        None
     }
 }
 
@@ -253,7 +326,7 @@ impl<G: Rules> Match<G> {
         self.entries
             .iter()
             .filter_map(|e| match e {
-                Entry::Moved { mv, .. } => Some(G::write(*mv)),
+                Entry::Moved { mv, .. } => Some(self.pos.write_here(*mv)),
                 Entry::Passed { .. } => None,
                 Entry::Left { seat, how } => Some(replay::left(how.word(), *seat)),
                 Entry::Drawn { .. } => Some("draw".into()),
@@ -337,13 +410,14 @@ impl<G: Rules> Match<G> {
     pub fn play_text(&mut self, text: &str) -> Result<(), RuleError> {
         if let Some(o) = self.outcome() {
             let names = self.pos.seat_names();
-            let how = match o {
-                Outcome::Winner(s) => format!("{} won", names[s]),
-                Outcome::Draw(_) => "it was drawn".into(),
+            let how = match (G::over_text(self), o) {
+                (Some(t), _) => t,
+                (None, Outcome::Winner(s)) => format!("{} won", names[s]),
+                (None, Outcome::Draw(_)) => "it was drawn".into(),
             };
             return Err(RuleError(format!("the game is over ({how})")));
         }
-        let mv = G::read(text)?;
+        let mv = self.pos.read_here(text)?;
         self.pos.check(mv)?;
         self.push(mv);
         Ok(())
@@ -407,8 +481,8 @@ impl<G: Rules + View + Search> GameState for Match<G> {
         self.entries
             .iter()
             .map(|e| match e {
-                Entry::Moved { seat, mv } => (*seat, G::write(*mv), false),
-                Entry::Passed { seat } => (*seat, "pass".into(), true),
+                Entry::Moved { seat, mv } => (*seat, self.pos.write_here(*mv), false),
+                Entry::Passed { seat } => (*seat, self.pos.pass_text().into(), true),
                 Entry::Left { seat, how } => (*seat, how.word().into(), false),
                 Entry::Drawn { seat } => (*seat, "draw".into(), false),
             })
@@ -425,8 +499,10 @@ impl<G: Rules + View + Search> GameState for Match<G> {
         }
         let mut moves = Vec::new();
         self.pos.legal(&mut moves);
-        let mut texts: Vec<String> = moves.into_iter().map(G::write).collect();
-        texts.sort();
+        let mut texts: Vec<String> = moves.into_iter().map(|m| self.pos.write_here(m)).collect();
+        if self.pos.sorted_texts() {
+            texts.sort();
+        }
         texts
     }
     fn play(&mut self, text: &str) -> Result<(), RuleError> {
@@ -469,6 +545,12 @@ impl<G: Rules + View + Search> GameState for Match<G> {
     fn paint(&self, painter: &mut dyn Painter) -> bool {
         G::paint(self, painter)
     }
+    fn board_view(&self) -> super::Board {
+        G::board_view(self).unwrap_or_else(|| super::Board::without_cells(self))
+    }
+    fn pgn_start(&self) -> Option<String> {
+        self.start.pgn_start()
+    }
     fn perft(&self, depth: u32) -> u64 {
         if self.outcome().is_some() {
             return u64::from(depth == 0);
@@ -479,6 +561,11 @@ impl<G: Rules + View + Search> GameState for Match<G> {
         let mut moves = Vec::new();
         let mut played = 0;
         while self.outcome().is_none() {
+            if let Some(mv) = self.pos.random_move(pick) {
+                self.push(mv);
+                played += 1;
+                continue;
+            }
             self.pos.legal(&mut moves);
             if moves.is_empty() {
                 break;
@@ -496,15 +583,18 @@ impl<G: Rules + View + Search> GameState for Match<G> {
         if self.outcome().is_some() {
             return;
         }
+        if self.pos.legal_actions(out) {
+            return;
+        }
         let mut moves = Vec::new();
         self.pos.legal(&mut moves);
-        out.extend(moves.into_iter().map(G::action));
+        out.extend(moves.into_iter().map(|m| self.pos.action_here(m)));
     }
     fn apply_action(&mut self, action: u32) {
-        self.push(G::from_action(action));
+        self.push(self.pos.from_action_here(action));
     }
     fn action_text(&self, action: u32) -> String {
-        G::write(G::from_action(action))
+        self.pos.write_here(self.pos.from_action_here(action))
     }
     fn search_rave(&self) -> bool {
         self.pos.rave()
@@ -514,6 +604,19 @@ impl<G: Rules + View + Search> GameState for Match<G> {
     }
     fn may_win_at_once(&self, action: u32) -> bool {
         self.pos.may_win_at_once(action)
+    }
+    fn playout_value(&self, seat: usize) -> Option<f32> {
+        self.pos.playout_value(seat)
+    }
+    /// The search reads only the position: the move list, copied thousands of times, stays
+    /// behind (such a copy's `at_move` and record start from the position it was made at).
+    fn search_copy(&self) -> Box<dyn GameState> {
+        Box::new(Match {
+            start: self.pos.clone(),
+            pos: self.pos.clone(),
+            entries: Vec::new(),
+            ended: self.ended.clone(),
+        })
     }
     /// The policy plays on the position only: the move list of a search's copy stays behind, which
     /// the search never reads.
@@ -525,6 +628,9 @@ impl<G: Rules + View + Search> GameState for Match<G> {
         self.ended.is_none() && self.pos.playout(pick, played)
     }
     fn turn_notes(&self, since: u32) -> Vec<String> {
+        if let Some(notes) = G::turn_notes(self, since) {
+            return notes;
+        }
         let names = self.pos.seat_names();
         let n = names.len().max(1);
         self.entries
@@ -633,4 +739,55 @@ mod tests {
         let back = Game::load(&g.to_json()).unwrap();
         assert_eq!(back.status(), Status::Over(Outcome::Winner(0)));
     }
+}
+
+// ---- appended for Cups, Ataxx, Hexxagon and Paradux (issue 36 section 1) ----------------------
+
+impl<G: Rules> Match<G> {
+    /// The position the game started from.
+    pub fn start(&self) -> &G {
+        &self.start
+    }
+
+    /// Each entry with the position it was made in, from the start (a game's notes on what a move
+    /// did are read from the positions before and after it, which the record does not keep).
+    pub fn replayed(&self) -> Vec<(&Entry<G::Move>, G)> {
+        let mut pos = self.start.clone();
+        let mut out = Vec::with_capacity(self.entries.len());
+        for e in &self.entries {
+            out.push((e, pos.clone()));
+            if let Entry::Moved { mv, .. } = e {
+                pos.apply(*mv);
+            }
+        }
+        out
+    }
+}
+
+/// Checks a stored document written by an older build against what that build said of it (its
+/// `status`, legal moves and board, as `scripts/stored-games.sh` wrote them into `fixture`): the
+/// game loads, says the same, keeps the document's entries and reads back from its own document.
+#[cfg(test)]
+pub(crate) fn check_stored(rules: &dyn super::GameRules, fixture: &str) {
+    let f: Value = serde_json::from_str(fixture).expect("a fixture of scripts/stored-games.sh");
+    let text = |k: &str| f[k].as_str().expect("a fixture's field").to_string();
+    let document = text("document");
+    let g = rules
+        .load(&document)
+        .unwrap_or_else(|e| panic!("{}: {e}\n{document}", rules.name()));
+    let status = match g.status() {
+        Status::ToMove(s) => format!("to-move {}", g.status_seat(s)),
+        Status::Over(Outcome::Winner(s)) => format!("winner {}", g.status_seat(s)),
+        Status::Over(Outcome::Draw(_)) => "draw".into(),
+    };
+    assert_eq!(status, text("status"), "{document}");
+    let legal: Vec<String> = serde_json::from_value(f["legal"].clone()).unwrap();
+    assert_eq!(g.legal_moves(), legal, "{document}");
+    assert_eq!(g.render().trim_end(), text("show"), "{document}");
+    let stored =
+        |json: &str| -> Value { serde_json::from_str::<Value>(json).unwrap()["moves"].clone() };
+    assert_eq!(stored(&g.to_json()), stored(&document), "{document}");
+    let again = rules.load(&g.to_json()).unwrap();
+    assert_eq!(again.moves(), g.moves());
+    assert_eq!(again.status(), g.status());
 }
