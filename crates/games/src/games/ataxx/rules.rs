@@ -20,15 +20,6 @@ pub enum Move {
     Jump(usize, usize),
 }
 
-/// What a turn did, for the move list.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Entry {
-    /// A player's move.
-    Moved(Move),
-    /// The engine passed for a player who could not move (`0000 (Auto)`).
-    Passed,
-}
-
 /// A position and how the game reached it.
 #[derive(Debug, Clone)]
 pub struct Position {
