@@ -5,8 +5,8 @@
 //! the target among the cells at distance exactly 2 of `f` (at most 16 on the square board, 12 on the
 //! hexagon). Side 9 of Hexxagon, the largest board, so needs 217 + 217 × 12 = 2,821 ids.
 
-use super::geometry::{Geometry, Shape};
 use super::rules::{Move, Position};
+use crate::games::cellgrid::geometry::{Geometry, Shape};
 
 /// The most cells at distance exactly 2 of one cell: the ring of a 5×5 square, or of a hexagon of
 /// side 3.

@@ -8,10 +8,10 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::ops::{Deref, DerefMut};
 
-use super::geometry::{Geometry, Shape};
 use super::rules::{Move, Position};
 use super::{Ataxx, Hexxagon, actions, notation, policy, read_options};
 use super::{render, title};
+use crate::games::cellgrid::geometry::{Geometry, Shape};
 use crate::games::matchplay::{Entry, Match, Rules, Search, View};
 use crate::games::{Board, GameOption, GameRules, Outcome, RuleError};
 

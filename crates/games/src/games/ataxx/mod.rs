@@ -2,24 +2,22 @@
 //! boards, hosted as two games (`ataxx`, `hexxagon`) because a move's cells mean different things on
 //! the two boards and records must say which board they use.
 //!
-//! [`geometry`] builds each board (names, the cells at distance 1 and 2 as bit sets, [`bits`]);
+//! [`crate::games::cellgrid`] builds each board (names, the cells at distance 1 and 2 as bit sets);
 //! [`rules`] is the engine over positions as values; [`game`] makes them a
 //! [`crate::games::matchplay::Match`] (the move record every game shares); [`notation`] reads and writes moves; [`render`] draws the ASCII board and
 //! the picture; [`actions`] numbers the moves for the generic search;
 //! [`policy`] is Ataxx's short playouts for it.
 
 pub mod actions;
-pub mod bits;
 pub mod game;
-pub mod geometry;
 pub mod notation;
 pub mod policy;
 pub mod render;
 pub mod rules;
 
 use super::{GameOption, GameRules, GameState, RuleError};
+use crate::games::cellgrid::geometry::Shape;
 use game::{AtaxxGame, Kind};
-use geometry::Shape;
 
 /// The game type Ataxx (square board).
 pub struct Ataxx;

@@ -4,9 +4,9 @@
 use std::fmt::Write as _;
 
 use super::game::{AtaxxGame, Kind};
-use super::geometry::Shape;
 use super::rules::Move;
 use crate::games::board::{Board, Cell, Grid, LastMove, Mark, SideInfo, Spot};
+use crate::games::cellgrid::geometry::Shape;
 use crate::games::{GameState, Outcome, Status};
 use crate::picture::{Painter, Style};
 

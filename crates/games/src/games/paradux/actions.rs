@@ -7,7 +7,7 @@
 //! `cells * 3 + (a * 3 + e) * 6 + m`. Side 7, the largest board, so needs 127 × 21 = 2,667 ids.
 
 use super::rules::{Move, Position};
-use crate::games::ataxx::geometry::{Geometry, HEX_DIRECTIONS};
+use crate::games::cellgrid::geometry::{Geometry, HEX_DIRECTIONS};
 
 /// The directions from a cell to a larger neighbour (rows grow north, numbers east).
 const UP: usize = 3;

@@ -10,7 +10,7 @@ use crate::games::{Board, GameOption, Outcome, RuleError};
 /// A game of Paradux.
 pub type ParaduxGame = Match<Position>;
 
-/// The six directions of [`crate::games::ataxx::geometry::HEX_DIRECTIONS`] as the board is drawn
+/// The six directions of [`crate::games::cellgrid::geometry::HEX_DIRECTIONS`] as the board is drawn
 /// (row a at the bottom).
 const DIRECTION_NAMES: [&str; 6] = [
     "east",
@@ -375,7 +375,7 @@ mod tests {
     fn a_forced_pass_is_an_auto_entry_with_its_reason() {
         // White (a1 a3 b3, Black a2 b1) switches a1~a2; Black's only move would switch back.
         let layout = Layout::shared(4, 7);
-        let mut pieces = [crate::games::ataxx::bits::Bits::EMPTY; 2];
+        let mut pieces = [crate::games::cellgrid::bits::Bits::EMPTY; 2];
         for (s, cells) in [["a2", "b1", ""], ["a1", "a3", "b3"]].iter().enumerate() {
             for c in cells.iter().filter(|c| !c.is_empty()) {
                 pieces[s].set(layout.geo.read_cell(c).unwrap().0);
@@ -401,7 +401,7 @@ mod tests {
     fn lines_and_repetitions_end_the_game_and_the_notes_say_how() {
         // Both get a line from Black's switch: the mover wins, and the note names both lines.
         let layout = Layout::shared(4, 4);
-        let mut pieces = [crate::games::ataxx::bits::Bits::EMPTY; 2];
+        let mut pieces = [crate::games::cellgrid::bits::Bits::EMPTY; 2];
         for (s, cells) in [["b1", "b2", "b3", "c4"], ["c1", "c2", "c3", "b4"]]
             .iter()
             .enumerate()

@@ -1,5 +1,5 @@
 //! Paradux, Cliff Blood's game of switches and pair moves, as `paradux-rules.md` settles it. The
-//! board is Hexxagon's Abalone hexagon ([`crate::games::ataxx::geometry`]); the start position is
+//! board is Hexxagon's Abalone hexagon ([`crate::games::cellgrid::geometry`]); the start position is
 //! the page's reconstruction (section 2).
 //!
 //! [`rules`] is the engine over positions as values; [`game`] makes them a
