@@ -99,6 +99,11 @@ pub trait Rules: Clone + Send + Sync + 'static {
         let _ = game;
         None
     }
+    /// How many seats play, without naming them (the record counts them on every pass of a
+    /// playout); by default the number of [`Rules::seat_names`].
+    fn seats(&self) -> usize {
+        self.seat_names().len()
+    }
 }
 
 /// How a game is shown: the ASCII board is required, the rest optional.
@@ -293,7 +298,7 @@ impl<G: Rules> Match<G> {
         if passes == 0 {
             return;
         }
-        let n = self.pos.seat_names().len().max(1);
+        let n = self.pos.seats().max(1);
         for k in 0..passes as usize {
             self.entries.push(Entry::Passed {
                 seat: (seat + 1 + k) % n,

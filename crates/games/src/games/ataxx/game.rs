@@ -137,6 +137,9 @@ impl<K: Kind> Rules for Play<K> {
     fn write(mv: Move) -> String {
         format!("{mv:?}")
     }
+    fn seats(&self) -> usize {
+        2
+    }
     fn read_here(&self, text: &str) -> Result<Move, RuleError> {
         notation::read(&self.geo, text).map_err(RuleError)
     }

@@ -124,6 +124,9 @@ impl Rules for Position {
         // The refusal names the cups of this board (d1 to d4), not of the largest.
         Move::read(text, self.n).map_err(RuleError)
     }
+    fn seats(&self) -> usize {
+        2
+    }
     fn sorted_texts(&self) -> bool {
         // The search works on the texts in this order (d1 to d10, then the sows); sorted, d10
         // would come second and the robots would play other moves than they did.

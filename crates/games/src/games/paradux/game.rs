@@ -67,6 +67,9 @@ impl Rules for Position {
     fn write(mv: Move) -> String {
         format!("{mv:?}")
     }
+    fn seats(&self) -> usize {
+        2
+    }
     fn read_here(&self, text: &str) -> Result<Move, RuleError> {
         notation::read(self.geo(), text).map_err(RuleError)
     }
