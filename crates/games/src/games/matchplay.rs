@@ -84,7 +84,7 @@ pub trait Rules: Clone + Send + Sync + 'static {
         Self::action(mv)
     }
     /// The move of an action id, knowing the position. By default [`Rules::from_action`].
-    fn from_action_here(&self, action: u32) -> Self::Move {
+    fn move_of_action(&self, action: u32) -> Self::Move {
         Self::from_action(action)
     }
     /// Whether `legal_moves` lists the moves' texts sorted (the default) or in the order of
@@ -596,10 +596,10 @@ impl<G: Rules + View + Search> GameState for Match<G> {
         out.extend(moves.into_iter().map(|m| self.pos.action_here(m)));
     }
     fn apply_action(&mut self, action: u32) {
-        self.push(self.pos.from_action_here(action));
+        self.push(self.pos.move_of_action(action));
     }
     fn action_text(&self, action: u32) -> String {
-        self.pos.write_here(self.pos.from_action_here(action))
+        self.pos.write_here(self.pos.move_of_action(action))
     }
     fn search_rave(&self) -> bool {
         self.pos.rave()
@@ -682,6 +682,57 @@ pub fn perft<G: Rules>(pos: &G, depth: u32) -> u64 {
         .sum()
 }
 
+// ---- appended for Cups, Ataxx, Hexxagon and Paradux (issue 36 section 1) ----------------------
+
+impl<G: Rules> Match<G> {
+    /// The position the game started from.
+    pub fn start(&self) -> &G {
+        &self.start
+    }
+
+    /// Each entry with the position it was made in, from the start (a game's notes on what a move
+    /// did are read from the positions before and after it, which the record does not keep).
+    pub fn replayed(&self) -> Vec<(&Entry<G::Move>, G)> {
+        let mut pos = self.start.clone();
+        let mut out = Vec::with_capacity(self.entries.len());
+        for e in &self.entries {
+            out.push((e, pos.clone()));
+            if let Entry::Moved { mv, .. } = e {
+                pos.apply(*mv);
+            }
+        }
+        out
+    }
+}
+
+/// Checks a stored document written by an older build against what that build said of it (its
+/// `status`, legal moves and board, as `scripts/stored-games.sh` wrote them into `fixture`): the
+/// game loads, says the same, keeps the document's entries and reads back from its own document.
+#[cfg(test)]
+pub(crate) fn check_stored(rules: &dyn super::GameRules, fixture: &str) {
+    let f: Value = serde_json::from_str(fixture).expect("a fixture of scripts/stored-games.sh");
+    let text = |k: &str| f[k].as_str().expect("a fixture's field").to_string();
+    let document = text("document");
+    let g = rules
+        .load(&document)
+        .unwrap_or_else(|e| panic!("{}: {e}\n{document}", rules.name()));
+    let status = match g.status() {
+        Status::ToMove(s) => format!("to-move {}", g.status_seat(s)),
+        Status::Over(Outcome::Winner(s)) => format!("winner {}", g.status_seat(s)),
+        Status::Over(Outcome::Draw(_)) => "draw".into(),
+    };
+    assert_eq!(status, text("status"), "{document}");
+    let legal: Vec<String> = serde_json::from_value(f["legal"].clone()).unwrap();
+    assert_eq!(g.legal_moves(), legal, "{document}");
+    assert_eq!(g.render().trim_end(), text("show"), "{document}");
+    let stored =
+        |json: &str| -> Value { serde_json::from_str::<Value>(json).unwrap()["moves"].clone() };
+    assert_eq!(stored(&g.to_json()), stored(&document), "{document}");
+    let again = rules.load(&g.to_json()).unwrap();
+    assert_eq!(again.moves(), g.moves());
+    assert_eq!(again.status(), g.status());
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -744,55 +795,4 @@ mod tests {
         let back = Game::load(&g.to_json()).unwrap();
         assert_eq!(back.status(), Status::Over(Outcome::Winner(0)));
     }
-}
-
-// ---- appended for Cups, Ataxx, Hexxagon and Paradux (issue 36 section 1) ----------------------
-
-impl<G: Rules> Match<G> {
-    /// The position the game started from.
-    pub fn start(&self) -> &G {
-        &self.start
-    }
-
-    /// Each entry with the position it was made in, from the start (a game's notes on what a move
-    /// did are read from the positions before and after it, which the record does not keep).
-    pub fn replayed(&self) -> Vec<(&Entry<G::Move>, G)> {
-        let mut pos = self.start.clone();
-        let mut out = Vec::with_capacity(self.entries.len());
-        for e in &self.entries {
-            out.push((e, pos.clone()));
-            if let Entry::Moved { mv, .. } = e {
-                pos.apply(*mv);
-            }
-        }
-        out
-    }
-}
-
-/// Checks a stored document written by an older build against what that build said of it (its
-/// `status`, legal moves and board, as `scripts/stored-games.sh` wrote them into `fixture`): the
-/// game loads, says the same, keeps the document's entries and reads back from its own document.
-#[cfg(test)]
-pub(crate) fn check_stored(rules: &dyn super::GameRules, fixture: &str) {
-    let f: Value = serde_json::from_str(fixture).expect("a fixture of scripts/stored-games.sh");
-    let text = |k: &str| f[k].as_str().expect("a fixture's field").to_string();
-    let document = text("document");
-    let g = rules
-        .load(&document)
-        .unwrap_or_else(|e| panic!("{}: {e}\n{document}", rules.name()));
-    let status = match g.status() {
-        Status::ToMove(s) => format!("to-move {}", g.status_seat(s)),
-        Status::Over(Outcome::Winner(s)) => format!("winner {}", g.status_seat(s)),
-        Status::Over(Outcome::Draw(_)) => "draw".into(),
-    };
-    assert_eq!(status, text("status"), "{document}");
-    let legal: Vec<String> = serde_json::from_value(f["legal"].clone()).unwrap();
-    assert_eq!(g.legal_moves(), legal, "{document}");
-    assert_eq!(g.render().trim_end(), text("show"), "{document}");
-    let stored =
-        |json: &str| -> Value { serde_json::from_str::<Value>(json).unwrap()["moves"].clone() };
-    assert_eq!(stored(&g.to_json()), stored(&document), "{document}");
-    let again = rules.load(&g.to_json()).unwrap();
-    assert_eq!(again.moves(), g.moves());
-    assert_eq!(again.status(), g.status());
 }

@@ -152,7 +152,7 @@ impl<K: Kind> Rules for Play<K> {
     fn action_here(&self, mv: Move) -> u32 {
         actions::encode(&self.geo, mv)
     }
-    fn from_action_here(&self, action: u32) -> Move {
+    fn move_of_action(&self, action: u32) -> Move {
         actions::decode(&self.geo, action)
     }
     fn over_text(game: &Match<Self>) -> Option<String> {

@@ -82,7 +82,7 @@ impl Rules for Position {
     fn action_here(&self, mv: Move) -> u32 {
         actions::encode(self.geo(), mv)
     }
-    fn from_action_here(&self, action: u32) -> Move {
+    fn move_of_action(&self, action: u32) -> Move {
         actions::decode(self.geo(), action)
     }
     fn over_text(game: &ParaduxGame) -> Option<String> {
