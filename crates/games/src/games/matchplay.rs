@@ -6,7 +6,8 @@
 //! hooks. `Match<G>` implements [`GameState`] for all of them, so the server, the records and the
 //! search take such a game as they take any other.
 //!
-//! Othello, Hex, Chameleon, Y and Unlur are on it; the others still keep their own records (see
+//! Othello, Hex, Chameleon, Y, Unlur, Cups, Ataxx, Hexxagon and Paradux are on it; Limit and Go
+//! still keep their own records (see
 //! docs/architecture.md, "What is left of issue 36, section 1").
 //!
 //! The document is `{"game": "othello", "moves": ["f5", "resign 1"], <the options>}`: each option
@@ -89,6 +90,35 @@ pub trait Rules: Clone + Send + Sync + 'static {
         let _ = action;
         unreachable!("Rules::from_action on a game without action ids")
     }
+    // ---- appended for Cups, Ataxx, Hexxagon and Paradux (issue 36 section 1): optional, with
+    // defaults that keep a game as it was --------------------------------------------------------
+    /// Reads a move knowing the position, for a game whose notation depends on the board (Ataxx's
+    /// cells are numbered by its size; Cups's refusal names the cups there are). By default
+    /// [`Rules::read`].
+    fn read_here(&self, text: &str) -> Result<Self::Move, RuleError> {
+        Self::read(text)
+    }
+    /// Writes a move knowing the position (see [`Rules::read_here`]). By default [`Rules::write`].
+    fn write_here(&self, mv: Self::Move) -> String {
+        Self::write(mv)
+    }
+    /// Whether `legal_moves` lists the moves' texts sorted (the default) or in the order of
+    /// [`Rules::legal`]: a game searched through its texts keeps the order its robots were made
+    /// with (Cups: `d1` to `d10`, then the sows).
+    fn sorted_texts(&self) -> bool {
+        true
+    }
+    /// How a refused move (the game says it on its record) names the end of a finished game, in `the game is over (…)`; `None`,
+    /// the default: `Black won`, `it was drawn`.
+    fn over_text(game: &Match<Self>) -> Option<String> {
+        let _ = game;
+        None
+    }
+    /// How many seats play, without naming them (the record counts them on every pass of a
+    /// playout); by default the number of [`Rules::seat_names`].
+    fn seats(&self) -> usize {
+        self.seat_names().len()
+    }
 }
 
 /// How a game is shown: the ASCII board is required, the rest optional.
@@ -126,11 +156,21 @@ pub trait View: Rules {
         let _ = game;
         None
     }
-    /// What the board mail tells from move `since` on, after the record's own notes on the engine's
-    /// passes ([`GameState::turn_notes`]).
-    fn turn_notes(game: &Match<Self>, since: u32) -> Vec<String> {
+    /// What happened from move `since` to now, in words, for the board mail
+    /// ([`GameState::turn_notes`]); `None`, the default: the record's own note for each engine's
+    /// pass. A game that tells its passes itself (Ataxx's, Paradux's reasons) says them here.
+    fn turn_notes(game: &Match<Self>, since: u32) -> Option<Vec<String>> {
         let _ = (game, since);
-        Vec::new()
+        None
+    }
+    /// How the move list names the engine's pass for a seat with no move: `pass` by default,
+    /// Ataxx's `0000` (its notation's null move).
+    fn pass_text(&self) -> &'static str {
+        "pass"
+    }
+    /// The FEN of the start for a PGN export ([`GameState::pgn_start`]); `None` by default.
+    fn pgn_start(&self) -> Option<String> {
+        None
     }
     /// The pieces the entry `index` took ([`GameState::losses`]).
     fn losses(game: &Match<Self>, index: usize) -> Vec<Loss> {
@@ -174,6 +214,25 @@ pub trait Search: Rules {
     fn may_win_at_once(&self, action: u32) -> bool {
         let _ = action;
         true
+    }
+    // ---- appended for Cups, Ataxx, Hexxagon and Paradux: optional -------------------------------
+    /// The legal moves as action ids in the game's own order, into `out` (cleared first); false,
+    /// the default, having written nothing: the ids of [`Rules::legal`]'s moves in its order.
+    fn legal_actions(&self, out: &mut Vec<u32>) -> bool {
+        let _ = out;
+        false
+    }
+    /// The worth to `seat` of a position where [`Search::playout`] stopped before the end
+    /// ([`GameState::playout_value`]); `None` by default.
+    fn playout_value(&self, seat: usize) -> Option<f32> {
+        let _ = seat;
+        None
+    }
+    /// A random legal move for a random playout ([`GameState::random_playout`]), faster than
+    /// listing them all; `None`, the default: one of [`Rules::legal`]'s by `pick`.
+    fn random_move(&self, pick: &mut dyn FnMut(usize) -> usize) -> Option<Self::Move> {
+        let _ = pick;
+        None
     }
 }
 
@@ -316,7 +375,7 @@ impl<G: Rules> Match<G> {
         if passes == 0 {
             return;
         }
-        let n = self.pos.seat_names().len().max(1);
+        let n = self.pos.seats().max(1);
         for k in 0..passes as usize {
             self.entries.push(Entry::Passed {
                 seat: (seat + 1 + k) % n,
@@ -349,7 +408,7 @@ impl<G: Rules> Match<G> {
         self.entries
             .iter()
             .filter_map(|e| match e {
-                Entry::Moved { mv, .. } => Some(G::write(*mv)),
+                Entry::Moved { mv, .. } => Some(self.pos.write_here(*mv)),
                 Entry::Passed { .. } => None,
                 Entry::Left { seat, how } => Some(replay::left(how.word(), *seat)),
                 Entry::Drawn { .. } => Some("draw".into()),
@@ -435,13 +494,14 @@ impl<G: Rules> Match<G> {
     pub fn play_text(&mut self, text: &str) -> Result<(), RuleError> {
         if let Some(o) = self.outcome() {
             let names = self.pos.seat_names();
-            let how = match o {
-                Outcome::Winner(s) => format!("{} won", names[s]),
-                Outcome::Draw(_) => "it was drawn".into(),
+            let how = match (G::over_text(self), o) {
+                (Some(t), _) => t,
+                (None, Outcome::Winner(s)) => format!("{} won", names[s]),
+                (None, Outcome::Draw(_)) => "it was drawn".into(),
             };
             return Err(RuleError(format!("the game is over ({how})")));
         }
-        let mv = G::read(text)?;
+        let mv = self.pos.read_here(text)?;
         self.pos.check(mv)?;
         self.push(mv);
         Ok(())
@@ -596,8 +656,8 @@ impl<G: Rules + View + Search> GameState for Match<G> {
         self.entries
             .iter()
             .map(|e| match e {
-                Entry::Moved { seat, mv } => (*seat, G::write(*mv), false),
-                Entry::Passed { seat } => (*seat, "pass".into(), true),
+                Entry::Moved { seat, mv } => (*seat, self.pos.write_here(*mv), false),
+                Entry::Passed { seat } => (*seat, self.pos.pass_text().into(), true),
                 Entry::Left { seat, how } => (*seat, how.word().into(), false),
                 Entry::Drawn { seat } => (*seat, "draw".into(), false),
             })
@@ -614,8 +674,10 @@ impl<G: Rules + View + Search> GameState for Match<G> {
         }
         let mut moves = Vec::new();
         self.pos.legal(&mut moves);
-        let mut texts: Vec<String> = moves.into_iter().map(G::write).collect();
-        texts.sort();
+        let mut texts: Vec<String> = moves.into_iter().map(|m| self.pos.write_here(m)).collect();
+        if self.pos.sorted_texts() {
+            texts.sort();
+        }
         texts
     }
     fn play(&mut self, text: &str) -> Result<(), RuleError> {
@@ -661,6 +723,9 @@ impl<G: Rules + View + Search> GameState for Match<G> {
     fn paint(&self, painter: &mut dyn Painter) -> bool {
         G::paint(self, painter)
     }
+    fn pgn_start(&self) -> Option<String> {
+        self.start.pgn_start()
+    }
     fn perft(&self, depth: u32) -> u64 {
         if self.outcome().is_some() {
             return u64::from(depth == 0);
@@ -671,6 +736,11 @@ impl<G: Rules + View + Search> GameState for Match<G> {
         let mut moves = Vec::new();
         let mut played = 0;
         while self.outcome().is_none() {
+            if let Some(mv) = self.pos.random_move(pick) {
+                self.push(mv);
+                played += 1;
+                continue;
+            }
             self.pos.legal(&mut moves);
             if moves.is_empty() {
                 break;
@@ -688,6 +758,9 @@ impl<G: Rules + View + Search> GameState for Match<G> {
         if self.outcome().is_some() {
             return;
         }
+        if self.pos.legal_actions(out) {
+            return;
+        }
         let mut moves = Vec::new();
         self.pos.legal(&mut moves);
         out.extend(moves.into_iter().map(|m| self.pos.action_here(m)));
@@ -696,7 +769,7 @@ impl<G: Rules + View + Search> GameState for Match<G> {
         self.push(self.pos.move_here(action));
     }
     fn action_text(&self, action: u32) -> String {
-        G::write(self.pos.move_here(action))
+        self.pos.write_here(self.pos.move_here(action))
     }
     fn search_rave(&self) -> bool {
         self.pos.rave()
@@ -710,6 +783,19 @@ impl<G: Rules + View + Search> GameState for Match<G> {
     fn level_playouts(&self, level: u8) -> Option<u32> {
         self.pos.level_playouts(level)
     }
+    fn playout_value(&self, seat: usize) -> Option<f32> {
+        self.pos.playout_value(seat)
+    }
+    /// The search reads only the position: the move list, copied thousands of times, stays
+    /// behind (such a copy's `at_move` and record start from the position it was made at).
+    fn search_copy(&self) -> Box<dyn GameState> {
+        Box::new(Match {
+            start: Arc::new(self.pos.clone()),
+            pos: self.pos.clone(),
+            entries: Vec::new(),
+            ended: self.ended.clone(),
+        })
+    }
     /// The policy plays on the position only: the move list of a search's copy stays behind, which
     /// the search never reads.
     fn search_playout(
@@ -720,10 +806,12 @@ impl<G: Rules + View + Search> GameState for Match<G> {
         self.ended.is_none() && self.pos.playout(pick, played)
     }
     fn turn_notes(&self, since: u32) -> Vec<String> {
+        if let Some(notes) = G::turn_notes(self, since) {
+            return notes;
+        }
         let names = self.pos.seat_names();
         let n = names.len().max(1);
-        let mut notes: Vec<String> = self
-            .entries
+        self.entries
             .iter()
             .skip(since.saturating_sub(1) as usize)
             .filter_map(|e| match e {
@@ -734,9 +822,7 @@ impl<G: Rules + View + Search> GameState for Match<G> {
                 )),
                 _ => None,
             })
-            .collect();
-        notes.extend(G::turn_notes(self, since));
-        notes
+            .collect()
     }
     fn example_moves(&self) -> Vec<String> {
         G::example_moves(self).unwrap_or_else(|| self.legal_moves().into_iter().take(1).collect())
@@ -784,6 +870,57 @@ pub fn perft<G: Rules>(pos: &G, depth: u32) -> u64 {
             perft(&next, depth - 1)
         })
         .sum()
+}
+
+// ---- appended for Cups, Ataxx, Hexxagon and Paradux (issue 36 section 1) ----------------------
+
+impl<G: Rules> Match<G> {
+    /// The position the game started from.
+    pub fn start(&self) -> &G {
+        &self.start
+    }
+
+    /// Each entry with the position it was made in, from the start (a game's notes on what a move
+    /// did are read from the positions before and after it, which the record does not keep).
+    pub fn replayed(&self) -> Vec<(&Entry<G::Move>, G)> {
+        let mut pos = G::clone(&self.start);
+        let mut out = Vec::with_capacity(self.entries.len());
+        for e in &self.entries {
+            out.push((e, pos.clone()));
+            if let Entry::Moved { mv, .. } = e {
+                pos.apply(*mv);
+            }
+        }
+        out
+    }
+}
+
+/// Checks a stored document written by an older build against what that build said of it (its
+/// `status`, legal moves and board, as `scripts/stored-games.sh` wrote them into `fixture`): the
+/// game loads, says the same, keeps the document's entries and reads back from its own document.
+#[cfg(test)]
+pub(crate) fn check_stored(rules: &dyn super::GameRules, fixture: &str) {
+    let f: Value = serde_json::from_str(fixture).expect("a fixture of scripts/stored-games.sh");
+    let text = |k: &str| f[k].as_str().expect("a fixture's field").to_string();
+    let document = text("document");
+    let g = rules
+        .load(&document)
+        .unwrap_or_else(|e| panic!("{}: {e}\n{document}", rules.name()));
+    let status = match g.status() {
+        Status::ToMove(s) => format!("to-move {}", g.status_seat(s)),
+        Status::Over(Outcome::Winner(s)) => format!("winner {}", g.status_seat(s)),
+        Status::Over(Outcome::Draw(_)) => "draw".into(),
+    };
+    assert_eq!(status, text("status"), "{document}");
+    let legal: Vec<String> = serde_json::from_value(f["legal"].clone()).unwrap();
+    assert_eq!(g.legal_moves(), legal, "{document}");
+    assert_eq!(g.render().trim_end(), text("show"), "{document}");
+    let stored =
+        |json: &str| -> Value { serde_json::from_str::<Value>(json).unwrap()["moves"].clone() };
+    assert_eq!(stored(&g.to_json()), stored(&document), "{document}");
+    let again = rules.load(&g.to_json()).unwrap();
+    assert_eq!(again.moves(), g.moves());
+    assert_eq!(again.status(), g.status());
 }
 
 #[cfg(test)]

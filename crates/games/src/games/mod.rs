@@ -14,6 +14,7 @@ use std::fmt;
 pub mod ataxx;
 mod bitword;
 pub mod board;
+pub mod cellgrid;
 pub mod chameleon;
 pub mod cups;
 pub mod go;

@@ -5,8 +5,8 @@
 //! the target among the cells at distance exactly 2 of `f` (at most 16 on the square board, 12 on the
 //! hexagon). Side 9 of Hexxagon, the largest board, so needs 217 + 217 × 12 = 2,821 ids.
 
-use super::geometry::{Geometry, Shape};
 use super::rules::{Move, Position};
+use crate::games::cellgrid::geometry::{Geometry, Shape};
 
 /// The most cells at distance exactly 2 of one cell: the ring of a 5×5 square, or of a hexagon of
 /// side 3.
@@ -128,13 +128,14 @@ fn playout_loop(
 
 #[cfg(test)]
 mod tests {
-    use super::super::game::AtaxxGame;
+    use super::super::game::{AtaxxGame, Kind, new_game};
+    use super::super::{Ataxx, Hexxagon};
     use super::*;
     use crate::games::{GameState, Outcome, Status};
     use crate::picker;
 
     /// The parts of a game the rules and the move list hold (the JSON is compared on some).
-    fn state(g: &AtaxxGame) -> impl PartialEq + std::fmt::Debug {
+    fn state<K: Kind>(g: &AtaxxGame<K>) -> impl PartialEq + std::fmt::Debug {
         let p = g.position();
         (
             p.pieces,
@@ -148,66 +149,77 @@ mod tests {
     /// Over every position of seeded random games on the smallest, default and largest boards of
     /// both shapes: the ids name exactly the legal moves, each once; playing an id is playing its
     /// text; and every id that wins at once is one `may_win_at_once` lets the search try.
+    /// Plays `games` seeded random games of `K` at `size` (see below); counts the positions and
+    /// the wins at once seen.
+    fn ids_of<K: Kind>(size: u8, games: u64, positions: &mut u32, wins_at_once: &mut u32) {
+        for seed in 0..games {
+            let mut pick = picker(seed * 31 + u64::from(size));
+            let mut g = new_game::<K>(size);
+            let shape = K::SHAPE;
+            let space = g.action_space();
+            let mut ids = Vec::new();
+            while let Status::ToMove(seat) = g.status() {
+                *positions += 1;
+                g.legal_actions(&mut ids);
+                assert!(ids.iter().all(|&a| a < space), "{ids:?} below {space}");
+                let mut texts: Vec<String> = ids.iter().map(|&a| g.action_text(a)).collect();
+                texts.sort();
+                let before = texts.len();
+                texts.dedup();
+                assert_eq!(before, texts.len(), "an id twice or two ids for one move");
+                assert_eq!(texts, g.legal_moves(), "{shape:?} {size} seed {seed}");
+                // Every id is played in every fourth position (all of them would take minutes
+                // in a debug build on the large boards).
+                let played = if (*positions).is_multiple_of(4) {
+                    ids.len()
+                } else {
+                    0
+                };
+                for (i, &a) in ids.iter().enumerate().take(played) {
+                    let mv = decode(&g.position().geo, a);
+                    assert_eq!(encode(&g.position().geo, mv), a);
+                    let mut by_id = g.clone();
+                    by_id.apply_action(a);
+                    let mut by_text = g.clone();
+                    by_text.play(&g.action_text(a)).unwrap();
+                    assert_eq!(state(&by_id), state(&by_text));
+                    if i % 16 == 0 {
+                        assert_eq!(by_id.to_json(), by_text.to_json());
+                    }
+                    if by_id.status() == Status::Over(Outcome::Winner(seat)) {
+                        *wins_at_once += 1;
+                        assert!(g.may_win_at_once(a), "{} wins at once", g.action_text(a));
+                    }
+                }
+                let a = ids[pick(ids.len())];
+                g.apply_action(a);
+            }
+            g.legal_actions(&mut ids);
+            assert!(ids.is_empty(), "no action once the game is over");
+        }
+    }
+
+    /// Over every position of seeded random games on the smallest, default and largest boards of
+    /// both shapes: the ids name exactly the legal moves, each once; playing an id is playing its
+    /// text; and every id that wins at once is one `may_win_at_once` lets the search try.
     #[test]
     fn action_ids_are_the_legal_moves_and_play_as_their_text() {
         let mut positions = 0;
         let mut wins_at_once = 0;
-        for (shape, size, games) in [
-            (Shape::Square, 4, 20),
-            (Shape::Square, 7, 3),
-            (Shape::Square, 10, 1),
-            (Shape::Hexagon, 3, 20),
-            (Shape::Hexagon, 5, 3),
-            (Shape::Hexagon, 9, 1),
-        ] {
-            for seed in 0..games {
-                let mut pick = picker(seed * 31 + u64::from(size));
-                let mut g = AtaxxGame::new(shape, size);
-                let space = g.action_space();
-                let mut ids = Vec::new();
-                while let Status::ToMove(seat) = g.status() {
-                    positions += 1;
-                    g.legal_actions(&mut ids);
-                    assert!(ids.iter().all(|&a| a < space), "{ids:?} below {space}");
-                    let mut texts: Vec<String> = ids.iter().map(|&a| g.action_text(a)).collect();
-                    texts.sort();
-                    let before = texts.len();
-                    texts.dedup();
-                    assert_eq!(before, texts.len(), "an id twice or two ids for one move");
-                    assert_eq!(texts, g.legal_moves(), "{shape:?} {size} seed {seed}");
-                    // Every id is played in every fourth position (all of them would take minutes
-                    // in a debug build on the large boards).
-                    let played = if positions % 4 == 0 { ids.len() } else { 0 };
-                    for (i, &a) in ids.iter().enumerate().take(played) {
-                        let mv = decode(&g.position().geo, a);
-                        assert_eq!(encode(&g.position().geo, mv), a);
-                        let mut by_id = g.clone();
-                        by_id.apply_action(a);
-                        let mut by_text = g.clone();
-                        by_text.play(&g.action_text(a)).unwrap();
-                        assert_eq!(state(&by_id), state(&by_text));
-                        if i % 16 == 0 {
-                            assert_eq!(by_id.to_json(), by_text.to_json());
-                        }
-                        if by_id.status() == Status::Over(Outcome::Winner(seat)) {
-                            wins_at_once += 1;
-                            assert!(g.may_win_at_once(a), "{} wins at once", g.action_text(a));
-                        }
-                    }
-                    let a = ids[pick(ids.len())];
-                    g.apply_action(a);
-                }
-                g.legal_actions(&mut ids);
-                assert!(ids.is_empty(), "no action once the game is over");
-            }
-        }
+        let (p, w) = (&mut positions, &mut wins_at_once);
+        ids_of::<Ataxx>(4, 20, p, w);
+        ids_of::<Ataxx>(7, 3, p, w);
+        ids_of::<Ataxx>(10, 1, p, w);
+        ids_of::<Hexxagon>(3, 20, p, w);
+        ids_of::<Hexxagon>(5, 3, p, w);
+        ids_of::<Hexxagon>(9, 1, p, w);
         assert!(positions > 1_000, "{positions} positions");
         assert!(wins_at_once > 5, "{wins_at_once} wins at once seen");
     }
 
     #[test]
     fn may_win_at_once_names_the_two_ways_to_win() {
-        let mut g = AtaxxGame::new(Shape::Square, 7);
+        let mut g = new_game::<Ataxx>(7);
         for m in ["b6", "g7e5", "a7c5"] {
             g.play(m).unwrap();
         }

@@ -2,38 +2,28 @@
 //! boards, hosted as two games (`ataxx`, `hexxagon`) because a move's cells mean different things on
 //! the two boards and records must say which board they use.
 //!
-//! [`geometry`] builds each board (names, the cells at distance 1 and 2 as bit sets, [`bits`]);
-//! [`rules`] is the engine over positions as values; [`game`] keeps the move list and implements the
-//! server's [`GameState`]; [`notation`] reads and writes moves; [`render`] draws the ASCII board and
+//! [`crate::games::cellgrid`] builds each board (names, the cells at distance 1 and 2 as bit sets);
+//! [`rules`] is the engine over positions as values; [`game`] makes them a
+//! [`crate::games::matchplay::Match`] (the move record every game shares); [`notation`] reads and writes moves; [`render`] draws the ASCII board and
 //! the picture; [`actions`] numbers the moves for the generic search;
 //! [`policy`] is Ataxx's short playouts for it.
 
 pub mod actions;
-pub mod bits;
 pub mod game;
-pub mod geometry;
 pub mod notation;
 pub mod policy;
 pub mod render;
 pub mod rules;
 
 use super::{GameOption, GameRules, GameState, RuleError};
-use game::AtaxxGame;
-use geometry::Shape;
+use crate::games::cellgrid::geometry::Shape;
+use game::{AtaxxGame, Kind};
 
 /// The game type Ataxx (square board).
 pub struct Ataxx;
 
 /// The game type Hexxagon (hexagonal board).
 pub struct Hexxagon;
-
-/// What differs between the two games besides the board.
-pub(crate) fn word(shape: Shape) -> &'static str {
-    match shape {
-        Shape::Square => "ataxx",
-        Shape::Hexagon => "hexxagon",
-    }
-}
 
 /// The sizes each board takes and its default (section 1).
 fn sizes(shape: Shape) -> (u8, u8, u8) {
@@ -85,19 +75,11 @@ pub(crate) fn title(shape: Shape) -> &'static str {
     }
 }
 
-fn new_game(
-    shape: Shape,
+fn new_game<K: Kind>(
     options: &[GameOption],
     players: usize,
 ) -> Result<Box<dyn GameState>, RuleError> {
-    if players != 2 {
-        return Err(RuleError(format!(
-            "{} is a game for two players, not {players}",
-            title(shape)
-        )));
-    }
-    let size = read_options(shape, options)?;
-    Ok(Box::new(AtaxxGame::new(shape, size)))
+    Ok(Box::new(AtaxxGame::<K>::new(options, players)?))
 }
 
 impl GameRules for Ataxx {
@@ -119,10 +101,10 @@ impl GameRules for Ataxx {
         players: usize,
         _seed: u64,
     ) -> Result<Box<dyn GameState>, RuleError> {
-        new_game(Shape::Square, options, players)
+        new_game::<Ataxx>(options, players)
     }
     fn load(&self, json: &str) -> Result<Box<dyn GameState>, RuleError> {
-        Ok(Box::new(AtaxxGame::from_json(Shape::Square, json)?))
+        Ok(Box::new(AtaxxGame::<Ataxx>::load(json)?))
     }
     fn read_move(&self, mv: &str) -> Result<(), RuleError> {
         notation::check_shape(mv).map_err(RuleError)
@@ -148,10 +130,10 @@ impl GameRules for Hexxagon {
         players: usize,
         _seed: u64,
     ) -> Result<Box<dyn GameState>, RuleError> {
-        new_game(Shape::Hexagon, options, players)
+        new_game::<Hexxagon>(options, players)
     }
     fn load(&self, json: &str) -> Result<Box<dyn GameState>, RuleError> {
-        Ok(Box::new(AtaxxGame::from_json(Shape::Hexagon, json)?))
+        Ok(Box::new(AtaxxGame::<Hexxagon>::load(json)?))
     }
     fn read_move(&self, mv: &str) -> Result<(), RuleError> {
         notation::check_shape(mv).map_err(RuleError)

@@ -2,8 +2,8 @@
 //! of a player). Input is case-insensitive and every white-space character is ignored; a jump may
 //! also be written with a hyphen between its cells (`a7-c5`), as players of other servers write it.
 
-use super::geometry::Geometry;
 use super::rules::Move;
+use crate::games::cellgrid::geometry::Geometry;
 
 /// The move as the canonical form writes it.
 pub fn write(geo: &Geometry, mv: Move) -> String {
@@ -91,8 +91,8 @@ pub fn check_shape(text: &str) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::geometry::Shape;
     use super::*;
+    use crate::games::cellgrid::geometry::Shape;
 
     #[test]
     fn moves_round_trip_in_any_case_and_spacing() {

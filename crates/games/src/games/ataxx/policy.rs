@@ -76,8 +76,8 @@ pub fn value(p: &Position, seat: usize) -> f32 {
 mod tests {
     use std::sync::Arc;
 
-    use super::super::geometry::{Geometry, Shape};
     use super::*;
+    use crate::games::cellgrid::geometry::{Geometry, Shape};
     use crate::picker;
 
     fn start() -> Position {

@@ -3,10 +3,10 @@
 
 use std::fmt::Write as _;
 
-use super::game::AtaxxGame;
-use super::geometry::Shape;
+use super::game::{AtaxxGame, Kind};
 use super::rules::Move;
 use crate::games::board::{Board, Cell, Grid, LastMove, Mark, SideInfo, Spot};
+use crate::games::cellgrid::geometry::Shape;
 use crate::games::{GameState, Outcome, Status};
 use crate::picture::{Painter, Style};
 
@@ -16,7 +16,7 @@ const FILL: [&str; 2] = ["#1a1a1a", "#f4f4f4"];
 const RING: [&str; 2] = ["#000000", "#333333"];
 
 /// One line: whose turn or how it ended.
-pub fn status_line(g: &AtaxxGame) -> String {
+pub fn status_line<K: Kind>(g: &AtaxxGame<K>) -> String {
     match g.status() {
         Status::ToMove(0) => "Black (X) to move".into(),
         Status::ToMove(_) => "White (O) to move".into(),
@@ -28,7 +28,7 @@ pub fn status_line(g: &AtaxxGame) -> String {
 
 /// What a cell shows: the piece's letter or `.`, framed `[X]` where the last move put a piece and
 /// `(.)` where a jump left from.
-fn cell_text(g: &AtaxxGame, cell: usize) -> String {
+fn cell_text<K: Kind>(g: &AtaxxGame<K>, cell: usize) -> String {
     let p = g.position();
     let ch = if p.pieces[0].has(cell) {
         LETTERS[0]
@@ -46,7 +46,7 @@ fn cell_text(g: &AtaxxGame, cell: usize) -> String {
 
 /// The ASCII board with its legend: at most 72 columns on every board (Hexxagon's rows name their
 /// end cells up to side 7).
-pub fn ascii(g: &AtaxxGame) -> String {
+pub fn ascii<K: Kind>(g: &AtaxxGame<K>) -> String {
     let geo = g.geometry();
     let n = geo.size as i8;
     let mut out = String::new();
@@ -108,7 +108,7 @@ pub fn ascii(g: &AtaxxGame) -> String {
 
 /// The view's coordinates of a cell: Ataxx (file, rows from the top); Hexxagon axial (q = d,
 /// r counted from the top row).
-fn view_coords(g: &AtaxxGame, cell: usize) -> (i32, i32) {
+fn view_coords<K: Kind>(g: &AtaxxGame<K>, cell: usize) -> (i32, i32) {
     let geo = g.geometry();
     let (row, col) = geo.coords[cell];
     let top = match geo.shape {
@@ -119,7 +119,7 @@ fn view_coords(g: &AtaxxGame, cell: usize) -> (i32, i32) {
 }
 
 /// The position as the game-neutral board (cell numbers count from 1 in the board's own order).
-pub fn board_view(g: &AtaxxGame) -> Board {
+pub fn board_view<K: Kind>(g: &AtaxxGame<K>) -> Board {
     let geo = g.geometry();
     let p = g.position();
     let last = g.last_move();
@@ -196,7 +196,7 @@ const MARGIN: f64 = 30.0;
 
 /// Paints the board: cells with their names, pieces as discs, the last move ringed (and a jump's
 /// origin dashed), the status below.
-pub fn paint(g: &AtaxxGame, pt: &mut dyn Painter) {
+pub fn paint<K: Kind>(g: &AtaxxGame<K>, pt: &mut dyn Painter) {
     let geo = g.geometry();
     let p = g.position();
     let s3 = 3f64.sqrt();
@@ -310,33 +310,36 @@ pub fn paint(g: &AtaxxGame, pt: &mut dyn Painter) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::game::new_game;
+    use super::super::{Ataxx, Hexxagon};
     use super::*;
+
+    fn fits_a_mail<K: Kind>(size: u8) {
+        let mut g = new_game::<K>(size);
+        let first = g.legal_moves()[0].clone();
+        g.play(&first).unwrap();
+        let shape = g.shape();
+        let text = ascii(&g);
+        let widest = text.lines().map(|l| l.chars().count()).max().unwrap();
+        assert!(widest <= 72, "{shape:?} {size}: {widest}\n{text}");
+        assert!(text.contains('['), "the last move is marked\n{text}");
+        let svg = crate::picture::svg_with(|p| paint(&g, p));
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+        let pieces = g.position().pieces[0].count() + g.position().pieces[1].count();
+        assert_eq!(svg.matches("data-side=").count(), pieces as usize);
+    }
 
     #[test]
     fn the_boards_fit_a_mail() {
-        for (shape, size) in [
-            (Shape::Square, 7),
-            (Shape::Square, 10),
-            (Shape::Hexagon, 5),
-            (Shape::Hexagon, 9),
-        ] {
-            let mut g = AtaxxGame::new(shape, size);
-            let first = g.legal_moves()[0].clone();
-            g.play(&first).unwrap();
-            let text = ascii(&g);
-            let widest = text.lines().map(|l| l.chars().count()).max().unwrap();
-            assert!(widest <= 72, "{shape:?} {size}: {widest}\n{text}");
-            assert!(text.contains('['), "the last move is marked\n{text}");
-            let svg = crate::picture::svg_with(|p| paint(&g, p));
-            assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
-            let pieces = g.position().pieces[0].count() + g.position().pieces[1].count();
-            assert_eq!(svg.matches("data-side=").count(), pieces as usize);
-        }
+        fits_a_mail::<Ataxx>(7);
+        fits_a_mail::<Ataxx>(10);
+        fits_a_mail::<Hexxagon>(5);
+        fits_a_mail::<Hexxagon>(9);
     }
 
     #[test]
     fn the_ataxx_start_as_players_read_it() {
-        let g = AtaxxGame::new(Shape::Square, 7);
+        let g = new_game::<Ataxx>(7);
         let text = ascii(&g);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "     a  b  c  d  e  f  g");

@@ -4,9 +4,9 @@
 
 use std::sync::Arc;
 
-use super::bits::Bits;
-use super::geometry::Geometry;
 use crate::games::Outcome;
+use crate::games::cellgrid::bits::Bits;
+use crate::games::cellgrid::geometry::Geometry;
 
 /// Plies without a clone after which the game is drawn (section 5.3, libataxx's rule).
 pub const NO_CLONE_LIMIT: u32 = 100;
@@ -18,15 +18,6 @@ pub enum Move {
     Clone(usize),
     /// A piece moved from the first cell to the empty second cell, at distance exactly 2.
     Jump(usize, usize),
-}
-
-/// What a turn did, for the move list.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Entry {
-    /// A player's move.
-    Moved(Move),
-    /// The engine passed for a player who could not move (`0000 (Auto)`).
-    Passed,
 }
 
 /// A position and how the game reached it.
@@ -52,14 +43,14 @@ impl Position {
         let mut black = Bits::EMPTY;
         let mut white = Bits::EMPTY;
         match geo.shape {
-            super::geometry::Shape::Square => {
+            crate::games::cellgrid::geometry::Shape::Square => {
                 // Black a7 and g1 on 7×7 (top-left, bottom-right); White g7 and a1.
                 black.set(at(n, 1));
                 black.set(at(1, n));
                 white.set(at(n, n));
                 white.set(at(1, 1));
             }
-            super::geometry::Shape::Hexagon => {
+            crate::games::cellgrid::geometry::Shape::Hexagon => {
                 for (r, d) in [(1, 1), (n, 2 * n - 1), (2 * n - 1, n)] {
                     black.set(at(r, d));
                 }
@@ -236,27 +227,6 @@ impl Position {
         None
     }
 
-    /// The number of legal move sequences of `depth` moves (passes are the engine's and use no
-    /// depth).
-    pub fn perft(&self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let mut moves = Vec::new();
-        self.legal(&mut moves);
-        if depth == 1 {
-            return moves.len() as u64;
-        }
-        moves
-            .iter()
-            .map(|&m| {
-                let mut next = self.clone();
-                next.apply(m);
-                next.perft(depth - 1)
-            })
-            .sum()
-    }
-
     /// A uniformly random legal move of the player to move (the game is not over); `pick(n)`
     /// chooses below `n`. Counts the moves without listing them.
     #[inline(always)]
@@ -308,8 +278,10 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
-    use super::super::geometry::Shape;
+    use super::super::game::Play;
+    use super::super::{Ataxx, Hexxagon};
     use super::*;
+    use crate::games::cellgrid::geometry::Shape;
 
     fn start(shape: Shape, size: u8) -> Position {
         Position::start(Arc::new(Geometry::new(shape, size)))
@@ -317,10 +289,13 @@ mod tests {
 
     #[test]
     fn perft_from_the_start_matches_the_page() {
-        let a = start(Shape::Square, 7);
-        assert_eq!([a.perft(1), a.perft(2), a.perft(3)], [16, 256, 6_460]);
-        let h = start(Shape::Hexagon, 5);
-        assert_eq!([h.perft(1), h.perft(2), h.perft(3)], [24, 570, 16_824]);
+        // Through the record's walk, which the game's perft is (passes take no depth).
+        let a = Play::<Ataxx>::start(7);
+        let perft = |d| crate::games::matchplay::perft(&a, d);
+        assert_eq!([perft(1), perft(2), perft(3)], [16, 256, 6_460]);
+        let h = Play::<Hexxagon>::start(5);
+        let perft = |d| crate::games::matchplay::perft(&h, d);
+        assert_eq!([perft(1), perft(2), perft(3)], [24, 570, 16_824]);
     }
 
     #[test]

@@ -1,14 +1,13 @@
 //! Cups, Sid Sackson's mancala by Arthur and Wald Amberstone, as `cups-rules.md` settles it.
-//! [`rules`] is the engine; this module keeps the move list (with the engine's passes), the JSON
-//! document (the size and the moves, replayed on load) and implements the server's traits;
-//! [`render`] draws the rows, reserves and bowls.
+//! [`rules`] is the engine, a position that this module makes a [`Match`] of (the move record
+//! every game shares: the move list with the engine's passes, the JSON document of the size and
+//! the moves, replayed on load); [`render`] draws the rows, reserves and bowls.
 
 pub mod render;
 pub mod rules;
 
-use serde::{Deserialize, Serialize};
-
-use super::{GameOption, GameRules, GameState, MoveRecord, Outcome, RuleError, Status};
+use super::matchplay::{Entry, Match, Rules, Search, View};
+use super::{GameOption, GameRules, GameState, Outcome, RuleError};
 use rules::{Move, Position};
 
 /// The game type Cups.
@@ -66,304 +65,146 @@ impl GameRules for Cups {
         players: usize,
         _seed: u64,
     ) -> Result<Box<dyn GameState>, RuleError> {
-        if players != 2 {
-            return Err(RuleError(format!(
-                "Cups is a game for two players, not {players}"
-            )));
-        }
-        Ok(Box::new(CupsGame::new(read_size(options)?)))
+        Ok(Box::new(CupsGame::new(options, players)?))
     }
     fn load(&self, json: &str) -> Result<Box<dyn GameState>, RuleError> {
-        Ok(Box::new(CupsGame::from_json(json)?))
+        Ok(Box::new(CupsGame::load(json)?))
     }
     fn read_move(&self, mv: &str) -> Result<(), RuleError> {
         Move::read(mv, SIZES.1).map(|_| ()).map_err(RuleError)
     }
 }
 
-/// One entry of the move list.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Entry {
-    Moved {
-        seat: usize,
-        mv: Move,
-        captured: u16,
-    },
-    Passed {
-        seat: usize,
-    },
-    Left {
-        seat: usize,
-        how: &'static str,
-    },
-    Drawn {
-        seat: usize,
-    },
-}
-
-/// A game of Cups.
-#[derive(Debug, Clone)]
-pub struct CupsGame {
-    pos: Position,
-    entries: Vec<Entry>,
-}
-
-#[derive(Serialize, Deserialize)]
-struct Doc {
-    game: String,
-    size: u8,
-    /// The players' entries in order (`d3`, `s2`, `resign 0`, `forfeit 1`, `draw`); passes are
-    /// replayed.
-    moves: Vec<String>,
-}
+/// A game of Cups: the position under the move record every game shares (the document is
+/// `{"game": "cups", "size": 4, "moves": ["d3", "s2", "resign 0"]}`, as before the record).
+pub type CupsGame = Match<Position>;
 
 /// The side names, seat by seat.
 const SIDES: [&str; 2] = ["South", "North"];
 
-impl CupsGame {
-    /// A new game with `n` cups a side.
-    pub fn new(n: u8) -> CupsGame {
-        CupsGame {
-            pos: Position::start(n),
-            entries: Vec::new(),
-        }
-    }
-
-    /// The position.
-    pub fn position(&self) -> &Position {
-        &self.pos
-    }
-
-    /// The last move a player made.
-    pub fn last_move(&self) -> Option<(usize, Move)> {
-        self.entries.iter().rev().find_map(|e| match e {
-            Entry::Moved { seat, mv, .. } => Some((*seat, *mv)),
-            _ => None,
-        })
-    }
-
-    /// Reads the document and replays it.
-    pub fn from_json(json: &str) -> Result<CupsGame, RuleError> {
-        let doc: Doc = serde_json::from_str(json)
-            .map_err(|e| RuleError(format!("this is not a Cups game document: {e}")))?;
-        if doc.game != "cups" {
+impl Rules for Position {
+    type Move = Move;
+    const GAME: &'static str = "cups";
+    fn start(options: &[GameOption], players: usize) -> Result<Position, RuleError> {
+        if players != 2 {
             return Err(RuleError(format!(
-                "this document is a game of '{}', not cups",
-                doc.game
+                "Cups is a game for two players, not {players}"
             )));
         }
-        let n = read_size(&[GameOption::with_value("size", &doc.size.to_string())])?;
-        let mut g = CupsGame::new(n);
-        super::replay::replay(&mut g, &doc.moves)?;
-        Ok(g)
+        Ok(Position::start(read_size(options)?))
     }
-
-    fn push_move(&mut self, mv: Move) {
-        let seat = self.pos.to_move;
-        let (captured, passes) = self.pos.apply(mv);
-        self.entries.push(Entry::Moved { seat, mv, captured });
-        for _ in 0..passes {
-            self.entries.push(Entry::Passed { seat: 1 - seat });
-        }
-    }
-
-    fn leave(&mut self, seat: usize, how: &'static str) -> Result<(), RuleError> {
-        if seat > 1 {
-            return Err(RuleError(format!("there is no seat {seat}")));
-        }
-        if self.pos.result.is_some() {
-            return Err(RuleError("the game is already over".into()));
-        }
-        self.pos.result = Some(Outcome::Winner(1 - seat));
-        self.entries.push(Entry::Left { seat, how });
-        Ok(())
-    }
-}
-
-impl GameState for CupsGame {
-    fn to_json(&self) -> String {
-        let moves = self
-            .entries
-            .iter()
-            .filter_map(|e| match e {
-                Entry::Moved { mv, .. } => Some(mv.text()),
-                Entry::Passed { .. } => None,
-                Entry::Left { seat, how } => Some(crate::games::replay::left(how, *seat)),
-                Entry::Drawn { .. } => Some("draw".into()),
-            })
-            .collect();
-        serde_json::to_string_pretty(&Doc {
-            game: "cups".into(),
-            size: self.pos.n,
-            moves,
-        })
-        .expect("the document serializes")
-    }
-    fn clone_box(&self) -> Box<dyn GameState> {
-        Box::new(self.clone())
-    }
-    fn status(&self) -> Status {
-        match &self.pos.result {
-            Some(r) => Status::Over(r.clone()),
-            None => Status::ToMove(self.pos.to_move),
-        }
+    fn options(&self) -> Vec<GameOption> {
+        vec![GameOption::with_value("size", &self.n.to_string())]
     }
     fn seat_names(&self) -> Vec<String> {
         SIDES.iter().map(|s| s.to_string()).collect()
     }
-    fn move_number(&self) -> u32 {
-        self.entries.len() as u32 + 1
+    fn to_move(&self) -> usize {
+        self.to_move
     }
-    fn moves(&self) -> Vec<MoveRecord> {
-        self.entries
-            .iter()
-            .map(|e| match e {
-                Entry::Moved { seat, mv, .. } => MoveRecord {
-                    seat: *seat,
-                    text: mv.text(),
-                    auto: false,
-                },
-                Entry::Passed { seat } => MoveRecord {
-                    seat: *seat,
-                    text: "pass".into(),
-                    auto: true,
-                },
-                Entry::Left { seat, how } => MoveRecord {
-                    seat: *seat,
-                    text: (*how).into(),
-                    auto: false,
-                },
-                Entry::Drawn { seat } => MoveRecord {
-                    seat: *seat,
-                    text: "draw".into(),
-                    auto: false,
-                },
-            })
-            .collect()
+    fn outcome(&self) -> Option<Outcome> {
+        self.result.clone()
     }
-    fn options_summary(&self) -> String {
-        format!("-size={}", self.pos.n)
+    fn legal(&self, out: &mut Vec<Move>) {
+        Position::legal(self, out);
     }
-    fn legal_moves(&self) -> Vec<String> {
-        let mut moves = Vec::new();
-        self.pos.legal(&mut moves);
-        moves.into_iter().map(Move::text).collect()
+    fn check(&self, mv: Move) -> Result<(), RuleError> {
+        Position::check(self, mv).map_err(RuleError)
     }
-    fn play(&mut self, text: &str) -> Result<(), RuleError> {
-        if self.pos.result.is_some() {
-            return Err(RuleError(format!(
-                "the game is over ({})",
-                render::status_line(self)
-            )));
-        }
-        let mv = Move::read(text, self.pos.n).map_err(RuleError)?;
-        self.pos.check(mv).map_err(RuleError)?;
-        self.push_move(mv);
-        Ok(())
+    fn apply(&mut self, mv: Move) -> u32 {
+        Position::apply(self, mv).1
     }
-    fn resign(&mut self, seat: usize) -> Result<(), RuleError> {
-        self.leave(seat, "resign")
+    fn read(text: &str) -> Result<Move, RuleError> {
+        Move::read(text, SIZES.1).map_err(RuleError)
     }
-    fn forfeit(&mut self, seat: usize) -> Result<(), RuleError> {
-        self.leave(seat, "forfeit")
+    fn write(mv: Move) -> String {
+        mv.text()
     }
-    fn agree_draw(&mut self) -> Result<(), RuleError> {
-        if self.pos.result.is_some() {
-            return Err(RuleError("the game is already over".into()));
-        }
-        self.pos.result = Some(Outcome::Draw(vec![0, 1]));
-        self.entries.push(Entry::Drawn {
-            seat: self.pos.to_move,
-        });
-        Ok(())
+    fn read_here(&self, text: &str) -> Result<Move, RuleError> {
+        // The refusal names the cups of this board (d1 to d4), not of the largest.
+        Move::read(text, self.n).map_err(RuleError)
     }
-    fn at_move(&self, n: u32) -> Result<Box<dyn GameState>, RuleError> {
-        if n == 0 || n > self.move_number() {
-            return Err(RuleError(format!(
-                "move {n} does not exist: this game is at move {}",
-                self.move_number()
-            )));
-        }
-        let mut g = CupsGame::new(self.pos.n);
-        for e in &self.entries {
-            if g.entries.len() as u32 >= n - 1 {
-                break;
-            }
-            match e {
-                Entry::Moved { mv, .. } => g.push_move(*mv),
-                Entry::Passed { .. } => {}
-                Entry::Left { seat, how } => g.leave(*seat, how)?,
-                Entry::Drawn { .. } => g.agree_draw()?,
-            }
-        }
-        Ok(Box::new(g))
+    fn seats(&self) -> usize {
+        2
     }
-    fn render(&self) -> String {
-        render::ascii(self)
+    fn sorted_texts(&self) -> bool {
+        // The search works on the texts in this order (d1 to d10, then the sows); sorted, d10
+        // would come second and the robots would play other moves than they did.
+        false
     }
-    fn paint(&self, p: &mut dyn crate::picture::Painter) -> bool {
-        render::paint(self, p);
+    fn over_text(game: &CupsGame) -> Option<String> {
+        Some(render::status_line(game))
+    }
+}
+
+impl View for Position {
+    fn ascii(game: &CupsGame) -> String {
+        render::ascii(game)
+    }
+    fn paint(game: &CupsGame, painter: &mut dyn crate::picture::Painter) -> bool {
+        render::paint(game, painter);
         true
     }
-    fn perft(&self, depth: u32) -> u64 {
-        self.pos.perft(depth)
-    }
-    fn random_playout(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> u32 {
-        let mut moves = Vec::new();
-        let mut played = 0;
-        loop {
-            self.pos.legal(&mut moves);
-            if moves.is_empty() {
-                return played;
-            }
-            self.push_move(moves[pick(moves.len())]);
-            played += 1;
-        }
-    }
-    fn turn_notes(&self, since: u32) -> Vec<String> {
-        self.entries
-            .iter()
-            .skip(since.saturating_sub(1) as usize)
-            .filter_map(|e| match e {
-                Entry::Moved {
-                    seat, captured, mv, ..
-                } if *captured > 0 => {
-                    let Move::Drop(k) = mv else { return None };
-                    Some(format!(
-                        "{}'s drop ended in its empty cup {k} and took the {captured} bean{} of \
-                         {}'s cup {} into {}'s bowl.",
-                        SIDES[*seat],
-                        if *captured == 1 { "" } else { "s" },
-                        SIDES[1 - seat],
-                        self.pos.n as usize + 1 - *k as usize,
-                        SIDES[*seat]
-                    ))
-                }
-                Entry::Passed { seat } => Some(format!(
-                    "{} had no move (an empty reserve and no cup to sow), so the engine passed; \
-                     {} moves again.",
-                    SIDES[*seat],
-                    SIDES[1 - seat]
-                )),
-                _ => None,
-            })
-            .collect()
-    }
-    fn notes(&self) -> Vec<String> {
-        let p = &self.pos;
+    fn notes(game: &CupsGame) -> Vec<String> {
+        let p = game.position();
         vec![format!(
             "Bowls: South {}, North {}.  Reserves: South {}, North {}.",
             p.bowls[0], p.bowls[1], p.reserves[0], p.reserves[1]
         )]
     }
-    fn setup_text(&self) -> String {
-        format!("Each reserve: {} beans", 10 * u16::from(self.pos.n))
+    fn setup_text(&self) -> Option<String> {
+        Some(format!("Each reserve: {} beans", 10 * u16::from(self.n)))
+    }
+    fn turn_notes(game: &CupsGame, since: u32) -> Option<Vec<String>> {
+        let notes = game
+            .replayed()
+            .into_iter()
+            .skip(since.saturating_sub(1) as usize)
+            .filter_map(|(e, before)| match *e {
+                Entry::Moved {
+                    seat,
+                    mv: Move::Drop(k),
+                } => {
+                    // The capture is the opponent's beans gone from the board by this drop.
+                    let mut after = before.clone();
+                    let (captured, _) = after.apply(Move::Drop(k));
+                    (captured > 0).then(|| {
+                        format!(
+                            "{}'s drop ended in its empty cup {k} and took the {captured} bean{} \
+                             of {}'s cup {} into {}'s bowl.",
+                            SIDES[seat],
+                            if captured == 1 { "" } else { "s" },
+                            SIDES[1 - seat],
+                            before.n as usize + 1 - k as usize,
+                            SIDES[seat]
+                        )
+                    })
+                }
+                Entry::Passed { seat } => Some(format!(
+                    "{} had no move (an empty reserve and no cup to sow), so the engine passed; \
+                     {} moves again.",
+                    SIDES[seat],
+                    SIDES[1 - seat]
+                )),
+                _ => None,
+            })
+            .collect();
+        Some(notes)
     }
 }
+
+/// The generic search as it is, on the moves' texts (Cups gives no action ids).
+impl Search for Position {}
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Status;
+
+    /// A new game with `n` cups a side.
+    pub(super) fn new_game(n: u8) -> CupsGame {
+        CupsGame::new(&[GameOption::with_value("size", &n.to_string())], 2).unwrap()
+    }
 
     #[test]
     fn a_whole_random_game_round_trips_through_its_document() {
@@ -373,11 +214,11 @@ mod tests {
             ((seed >> 33) as usize) % n
         };
         for n in [3, 4, 10] {
-            let mut g = CupsGame::new(n);
+            let mut g = new_game(n);
             let played = g.random_playout(&mut pick);
             assert!(played > 0);
             assert!(matches!(g.status(), Status::Over(_)));
-            let back = CupsGame::from_json(&g.to_json()).unwrap();
+            let back = CupsGame::load(&g.to_json()).unwrap();
             assert_eq!(back.moves(), g.moves());
             assert_eq!(back.status(), g.status());
             assert_eq!(back.position(), g.position());
@@ -399,7 +240,7 @@ mod tests {
             .unwrap()
             .0;
         assert!(e.contains("Cups has no option -swap"), "{e}");
-        let mut g = CupsGame::new(4);
+        let mut g = new_game(4);
         let before = g.to_json();
         let e = g.play("s1").unwrap_err().0;
         assert!(e.contains("cup 1 must hold exactly 4 beans"), "{e}");
@@ -408,5 +249,25 @@ mod tests {
         g.play("d4").unwrap();
         g.play("D 3").unwrap();
         assert_eq!(g.turn_notes(2).len(), 1, "{:?}", g.turn_notes(2));
+    }
+}
+
+/// Documents written by 8096aec (before the shared record) and what it said of them.
+#[cfg(test)]
+mod stored {
+    use super::Cups;
+    use crate::games::matchplay::check_stored;
+
+    #[test]
+    fn documents_written_by_8096aec_load_and_say_what_they_said() {
+        for fixture in [
+            include_str!("../../../tests/stored/cups-mid.json"),
+            include_str!("../../../tests/stored/cups-finished.json"),
+            include_str!("../../../tests/stored/cups-resigned.json"),
+            include_str!("../../../tests/stored/cups-10-drawn.json"),
+            include_str!("../../../tests/stored/cups-3-finished.json"),
+        ] {
+            check_stored(&Cups, fixture);
+        }
     }
 }

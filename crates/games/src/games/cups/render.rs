@@ -191,11 +191,12 @@ pub fn paint(g: &CupsGame, pt: &mut dyn Painter) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::new_game;
     use super::*;
 
     #[test]
     fn the_rows_as_the_page_draws_them() {
-        let mut g = CupsGame::new(4);
+        let mut g = new_game(4);
         g.play("d4").unwrap();
         g.play("d3").unwrap();
         let text = ascii(&g);
@@ -206,11 +207,7 @@ mod tests {
         assert_eq!(lines[3], "South cups    1   2   3   4");
         let widest = |g: &CupsGame| ascii(g).lines().map(|l| l.chars().count()).max().unwrap();
         assert!(widest(&g) <= 72, "{text}");
-        assert!(
-            widest(&CupsGame::new(10)) <= 72,
-            "{}",
-            ascii(&CupsGame::new(10))
-        );
+        assert!(widest(&new_game(10)) <= 72, "{}", ascii(&new_game(10)));
         let svg = crate::picture::svg_with(|p| paint(&g, p));
         assert_eq!(svg.matches("class=\"cup\"").count(), 8);
         assert_eq!(svg.matches("class=\"bowl\"").count(), 2);
@@ -218,7 +215,7 @@ mod tests {
 
     #[test]
     fn cup_numbers_and_bowl_names_are_readable_outside_the_cups() {
-        let g = CupsGame::new(5);
+        let g = new_game(5);
         let svg = crate::picture::svg_with(|p| paint(&g, p));
         let labels: Vec<&str> = svg.split("<text class=\"label\"").skip(1).collect();
         // Five numbers a row and the two bowls' names, at 13 units, none inside a cup.

@@ -86,8 +86,8 @@ impl View for Position {
     fn example_moves(game: &HexGame) -> Option<Vec<String>> {
         Some(view::example_moves(game))
     }
-    fn turn_notes(game: &HexGame, since: u32) -> Vec<String> {
-        view::turn_notes(game, since)
+    fn turn_notes(game: &HexGame, since: u32) -> Option<Vec<String>> {
+        Some(view::turn_notes(game, since))
     }
     fn sgf_form(game: &HexGame) -> Option<crate::games::SgfForm> {
         // As HexGui writes it (records.md 2.2): cells as named here, the swap as `swap-pieces`, a

@@ -7,7 +7,7 @@
 //! `cells * 3 + (a * 3 + e) * 6 + m`. Side 7, the largest board, so needs 127 × 21 = 2,667 ids.
 
 use super::rules::{Move, Position};
-use crate::games::ataxx::geometry::{Geometry, HEX_DIRECTIONS};
+use crate::games::cellgrid::geometry::{Geometry, HEX_DIRECTIONS};
 
 /// The directions from a cell to a larger neighbour (rows grow north, numbers east).
 const UP: usize = 3;
@@ -94,7 +94,7 @@ pub fn playout(
 #[cfg(test)]
 mod tests {
     use super::super::Options;
-    use super::super::game::ParaduxGame;
+    use super::super::game::{ParaduxGame, new_game};
     use super::*;
     use crate::games::{GameState, Outcome, Status};
     use crate::picker;
@@ -124,7 +124,7 @@ mod tests {
         for (size, line, games) in [(4, 4, 40), (4, 7, 4), (5, 5, 4), (7, 4, 4), (7, 13, 2)] {
             for seed in 0..games {
                 let mut pick = picker(seed * 17 + u64::from(size * 20 + line));
-                let mut g = ParaduxGame::new(Options { size, line });
+                let mut g = new_game(Options { size, line });
                 let space = g.action_space();
                 let mut ids = Vec::new();
                 // Random games with long lines end only by repetition, after thousands of moves:
@@ -179,7 +179,7 @@ mod tests {
 
     #[test]
     fn ids_of_the_start_position() {
-        let g = ParaduxGame::new(Options { size: 4, line: 4 });
+        let g = new_game(Options { size: 4, line: 4 });
         let geo = g.position().geo();
         assert_eq!(space(geo), 37 * 21);
         let id = |text: &str| encode(geo, super::super::notation::read(geo, text).unwrap());

@@ -1,9 +1,10 @@
 //! Paradux, Cliff Blood's game of switches and pair moves, as `paradux-rules.md` settles it. The
-//! board is Hexxagon's Abalone hexagon ([`crate::games::ataxx::geometry`]); the start position is
+//! board is Hexxagon's Abalone hexagon ([`crate::games::cellgrid::geometry`]); the start position is
 //! the page's reconstruction (section 2).
 //!
-//! [`rules`] is the engine over positions as values; [`game`] keeps the move list (with the
-//! engine's passes) and implements the server's [`GameState`]; [`notation`] reads and writes moves;
+//! [`rules`] is the engine over positions as values; [`game`] makes them a
+//! [`crate::games::matchplay::Match`] (the move record every game shares, which implements the
+//! server's [`GameState`]); [`notation`] reads and writes moves;
 //! [`render`] draws the ASCII board and the picture; [`actions`] numbers the moves for the generic
 //! search.
 
@@ -117,15 +118,10 @@ impl GameRules for Paradux {
         players: usize,
         _seed: u64,
     ) -> Result<Box<dyn GameState>, RuleError> {
-        if players != 2 {
-            return Err(RuleError(format!(
-                "Paradux is a game for two players, not {players}"
-            )));
-        }
-        Ok(Box::new(ParaduxGame::new(read_options(options)?)))
+        Ok(Box::new(ParaduxGame::new(options, players)?))
     }
     fn load(&self, json: &str) -> Result<Box<dyn GameState>, RuleError> {
-        Ok(Box::new(ParaduxGame::from_json(json)?))
+        Ok(Box::new(ParaduxGame::load(json)?))
     }
     fn read_move(&self, mv: &str) -> Result<(), RuleError> {
         notation::check_shape(mv).map_err(RuleError)

@@ -3,7 +3,7 @@
 //! Input is case-insensitive, white space is ignored, and either order is read.
 
 use super::rules::Move;
-use crate::games::ataxx::geometry::Geometry;
+use crate::games::cellgrid::geometry::Geometry;
 
 /// How moves are written, for the errors.
 const HOW: &str = "write a switch as two neighbouring cells joined by ~ (c3~d4) and a pair move \
@@ -146,7 +146,7 @@ pub fn check_shape(text: &str) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::ataxx::geometry::Shape;
+    use crate::games::cellgrid::geometry::Shape;
 
     #[test]
     fn moves_read_in_either_order_and_write_canonically() {

@@ -283,11 +283,12 @@ pub fn paint(g: &ParaduxGame, pt: &mut dyn Painter) {
 #[cfg(test)]
 mod tests {
     use super::super::Options;
+    use super::super::game::new_game;
     use super::*;
 
     #[test]
     fn the_start_is_drawn_as_the_page_draws_it() {
-        let g = ParaduxGame::new(Options { size: 4, line: 4 });
+        let g = new_game(Options { size: 4, line: 4 });
         let text = ascii(&g);
         let board: Vec<String> = text
             .lines()
@@ -318,7 +319,7 @@ mod tests {
     #[test]
     fn every_size_fits_a_mail_and_marks_the_last_move() {
         for size in 4..=7 {
-            let mut g = ParaduxGame::new(Options { size, line: 4 });
+            let mut g = new_game(Options { size, line: 4 });
             g.play("a1a2-b2b3").unwrap();
             let text = ascii(&g);
             let widest = text.lines().map(|l| l.chars().count()).max().unwrap();

@@ -7,8 +7,8 @@ use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::sync::{Arc, Mutex};
 
 use crate::games::Outcome;
-use crate::games::ataxx::bits::Bits;
-use crate::games::ataxx::geometry::{Geometry, HEX_DIRECTIONS, Shape};
+use crate::games::cellgrid::bits::Bits;
+use crate::games::cellgrid::geometry::{Geometry, HEX_DIRECTIONS, Shape};
 
 /// The three line axes as indexes into [`HEX_DIRECTIONS`]: along a row, along a diagonal number,
 /// and the (+1, +1) axis (section 1).

@@ -98,14 +98,14 @@ impl View for Position {
     fn board_view(game: &Game) -> Option<crate::games::Board> {
         Some(view::board_view(game))
     }
-    fn turn_notes(game: &Game, since: u32) -> Vec<String> {
+    fn turn_notes(game: &Game, since: u32) -> Option<Vec<String>> {
         let first = since.saturating_sub(1) as usize;
         let records = game.records();
         let Some(black) = game.black_seat() else {
-            return Vec::new();
+            return Some(Vec::new());
         };
         // The pass is the one move whose effect the board alone does not tell.
-        records
+        let notes = records
             .iter()
             .skip(first)
             .filter(|r| r.text == "pass")
@@ -117,7 +117,8 @@ impl View for Position {
                     seat_word(1 - black)
                 )
             })
-            .collect()
+            .collect();
+        Some(notes)
     }
     fn example_moves(game: &Game) -> Option<Vec<String>> {
         // One cell to show the form, and the pass while the contract lasts.

@@ -164,10 +164,11 @@ impl View for Position {
         }
         Some(out)
     }
-    fn turn_notes(game: &Game, since: u32) -> Vec<String> {
+    fn turn_notes(game: &Game, since: u32) -> Option<Vec<String>> {
         // The swap is the one move whose effect the board alone does not tell.
         let first = since.saturating_sub(1) as usize;
-        game.records()
+        let notes = game
+            .records()
             .iter()
             .skip(first)
             .filter(|r| r.text == "swap")
@@ -176,7 +177,8 @@ impl View for Position {
                  Black moves again."
                     .to_string()
             })
-            .collect()
+            .collect();
+        Some(notes)
     }
 }
 
