@@ -77,7 +77,8 @@ for line in open(rec):
     f = line.split()
     if not f or f[0] != "game":
         continue
-    r = f[f.index("a") + 1]
+    # `game SEED a COLOUR RESULT moves N ...`
+    r = next(x for x in f if x in ("win", "loss", "draw"))
     wins += r == "win"
     losses += r == "loss"
     draws += r == "draw"
