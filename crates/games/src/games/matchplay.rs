@@ -205,6 +205,18 @@ pub trait Search: Rules {
         let _ = (pick, played);
         false
     }
+    /// Plays uniformly random legal moves to the end ([`GameState::random_playout`]) with the game's
+    /// own loop, which need not list the moves every turn, pushing each move and its seat onto
+    /// `played`; false, having changed nothing, for a game without one (the default: [`Match`]
+    /// lists the legal moves every turn). For a game whose rules make no automatic passes.
+    fn random_moves(
+        &mut self,
+        pick: &mut dyn FnMut(usize) -> usize,
+        played: &mut Vec<(usize, Self::Move)>,
+    ) -> bool {
+        let _ = (pick, played);
+        false
+    }
     /// The playouts a robot level spends here ([`GameState::level_playouts`]); `None`: the search's.
     fn level_playouts(&self, level: u8) -> Option<u32> {
         let _ = level;
@@ -733,6 +745,15 @@ impl<G: Rules + View + Search> GameState for Match<G> {
         perft(&self.pos, depth)
     }
     fn random_playout(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> u32 {
+        if self.outcome().is_none() {
+            let mut own = Vec::new();
+            if self.pos.random_moves(pick, &mut own) {
+                let n = own.len() as u32;
+                self.entries
+                    .extend(own.into_iter().map(|(seat, mv)| Entry::Moved { seat, mv }));
+                return n;
+            }
+        }
         let mut moves = Vec::new();
         let mut played = 0;
         while self.outcome().is_none() {

@@ -97,6 +97,24 @@ impl View for Position {
 }
 
 impl Search for Position {
+    /// The (empty cell, colour) pairs in a private order.
+    fn random_moves(
+        &mut self,
+        pick: &mut dyn FnMut(usize) -> usize,
+        played: &mut Vec<(usize, game::Move)>,
+    ) -> bool {
+        let mut empty: Vec<u16> = self.chains().empty_cells().map(|c| c as u16).collect();
+        while self.outcome().is_none() && !empty.is_empty() {
+            let seat = self.to_move();
+            let k = pick(2 * empty.len());
+            let cell = empty.swap_remove(k / 2);
+            let colour = (k % 2) as u8 + 1;
+            self.apply_action(game::action(usize::from(cell), colour));
+            let (c, r) = self.grid().coords(usize::from(cell));
+            played.push((seat, game::Move { colour, c, r }));
+        }
+        true
+    }
     fn playout(
         &mut self,
         pick: &mut dyn FnMut(usize) -> usize,

@@ -117,6 +117,34 @@ impl View for Position {
 }
 
 impl Search for Position {
+    /// The empty cells in a private order, the swap (when legal) the last choice.
+    fn random_moves(
+        &mut self,
+        pick: &mut dyn FnMut(usize) -> usize,
+        played: &mut Vec<(usize, Move)>,
+    ) -> bool {
+        let mut empty: Vec<u16> = self.chains().empty_cells().map(|c| c as u16).collect();
+        while self.outcome().is_none() {
+            let swap = self.swap_legal();
+            let n = empty.len() + usize::from(swap);
+            if n == 0 {
+                break;
+            }
+            let seat = self.mover();
+            let k = pick(n);
+            if k == empty.len() {
+                self.apply_action(self.swap_id());
+                played.push((seat, Move::Swap));
+                empty = self.chains().empty_cells().map(|c| c as u16).collect();
+            } else {
+                let cell = empty.swap_remove(k);
+                self.apply_action(cell);
+                let (c, r) = self.grid().coords(usize::from(cell));
+                played.push((seat, Move::Stone(c, r)));
+            }
+        }
+        true
+    }
     fn playout(
         &mut self,
         pick: &mut dyn FnMut(usize) -> usize,

@@ -152,6 +152,47 @@ impl View for Position {
 }
 
 impl Search for Position {
+    /// The contract's interior cells and the pass, then the empty cells, each in a private order.
+    fn random_moves(
+        &mut self,
+        pick: &mut dyn FnMut(usize) -> usize,
+        played: &mut Vec<(usize, Move)>,
+    ) -> bool {
+        let mut empty: Vec<u16> = Vec::with_capacity(self.grid.len());
+        let stone = |p: &mut Position, cell: usize, played: &mut Vec<(usize, Move)>| {
+            let seat = p.to_move;
+            p.place(Some(cell));
+            let (c, r) = p.grid.coords(cell);
+            played.push((seat, Move::Stone(c, r)));
+        };
+        if self.in_contract() {
+            empty.extend(
+                self.chains
+                    .empty_cells()
+                    .filter(|&c| self.interior(c))
+                    .map(|c| c as u16),
+            );
+            while self.winner.is_none() && self.in_contract() {
+                let k = pick(empty.len() + 1);
+                if k == empty.len() {
+                    played.push((self.to_move, Move::Pass));
+                    self.place(None);
+                } else {
+                    let cell = usize::from(empty.swap_remove(k));
+                    stone(self, cell, played);
+                }
+            }
+            empty.clear();
+        }
+        empty.extend(self.chains.empty_cells().map(|c| c as u16));
+        // A full board always holds a goal (section 7), so the game ends before `empty` runs out.
+        while self.winner.is_none() && !empty.is_empty() {
+            let k = pick(empty.len());
+            let cell = usize::from(empty.swap_remove(k));
+            stone(self, cell, played);
+        }
+        true
+    }
     fn playout(
         &mut self,
         pick: &mut dyn FnMut(usize) -> usize,

@@ -183,6 +183,34 @@ impl View for Position {
 }
 
 impl Search for Position {
+    /// The empty cells in a private order, the swap (where legal) the last choice.
+    fn random_moves(
+        &mut self,
+        pick: &mut dyn FnMut(usize) -> usize,
+        played: &mut Vec<(usize, Move)>,
+    ) -> bool {
+        // The swap turns a stone where it stands: the empty cells stay as they were.
+        let mut empty: Vec<u16> = self.chains.empty_cells().map(|c| c as u16).collect();
+        while self.winner.is_none() {
+            let swap = self.swap_open();
+            let n = empty.len() + usize::from(swap);
+            if n == 0 {
+                break;
+            }
+            let seat = self.to_move;
+            let k = pick(n);
+            if k == empty.len() {
+                self.place(None);
+                played.push((seat, Move::Swap));
+            } else {
+                let cell = usize::from(empty.swap_remove(k));
+                self.place(Some(cell));
+                let (c, r) = self.grid.coords(cell);
+                played.push((seat, Move::Stone(c, r)));
+            }
+        }
+        true
+    }
     fn playout(
         &mut self,
         pick: &mut dyn FnMut(usize) -> usize,
