@@ -104,6 +104,8 @@ impl Search for Position {
         played: &mut Vec<(usize, game::Move)>,
     ) -> bool {
         let mut empty: Vec<u16> = self.chains().empty_cells().map(|c| c as u16).collect();
+        // At most one move a cell and the swap: the list grows once.
+        played.reserve(empty.len() + 1);
         while self.outcome().is_none() && !empty.is_empty() {
             let seat = self.to_move();
             let k = pick(2 * empty.len());

@@ -124,6 +124,8 @@ impl Search for Position {
         played: &mut Vec<(usize, Move)>,
     ) -> bool {
         let mut empty: Vec<u16> = self.chains().empty_cells().map(|c| c as u16).collect();
+        // At most one move a cell and the swap: the list grows once.
+        played.reserve(empty.len() + 1);
         while self.outcome().is_none() {
             let swap = self.swap_legal();
             let n = empty.len() + usize::from(swap);

@@ -159,6 +159,8 @@ impl Search for Position {
         played: &mut Vec<(usize, Move)>,
     ) -> bool {
         let mut empty: Vec<u16> = Vec::with_capacity(self.grid.len());
+        // At most one move a cell and the pass: the list grows once.
+        played.reserve(self.grid.len() + 1);
         let stone = |p: &mut Position, cell: usize, played: &mut Vec<(usize, Move)>| {
             let seat = p.to_move;
             p.place(Some(cell));

@@ -191,6 +191,8 @@ impl Search for Position {
     ) -> bool {
         // The swap turns a stone where it stands: the empty cells stay as they were.
         let mut empty: Vec<u16> = self.chains.empty_cells().map(|c| c as u16).collect();
+        // At most one move a cell and the swap: the list grows once.
+        played.reserve(empty.len() + 1);
         while self.winner.is_none() {
             let swap = self.swap_open();
             let n = empty.len() + usize::from(swap);
