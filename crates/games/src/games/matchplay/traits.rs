@@ -1,0 +1,235 @@
+//! What a game on [`Match`] implements: its rules as a position ([`Rules`]), its view ([`View`])
+//! and the robot's optional hooks ([`Search`]). Each optional method's default keeps a game as
+//! Othello, the first on the record, is.
+
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+use super::Match;
+#[cfg(doc)]
+use crate::games::GameState;
+use crate::games::{Board, GameOption, Loss, Outcome, RuleError, SgfForm};
+use crate::picture::Painter;
+
+/// A game's rules as a position: everything [`Match`] needs to keep a game of it. Two players or
+/// more take turns; the position knows whose turn it is and when the game is over.
+pub trait Rules: Clone + Send + Sync + 'static {
+    /// One move as the rules see it (a square, a jump); its text is [`Rules::write`].
+    type Move: Copy + PartialEq + fmt::Debug + Send + Sync;
+    /// The command word, lower case, as the stored document names the game: `othello`.
+    const GAME: &'static str;
+    /// The start position for a challenge's options; a refused option says what may be written.
+    fn start(options: &[GameOption], players: usize) -> Result<Self, RuleError>;
+    /// The options in force, canonical, so that [`Rules::start`] with them gives this game again.
+    fn options(&self) -> Vec<GameOption>;
+    /// The name of each seat's side (`Black`, `White`).
+    fn seat_names(&self) -> Vec<String>;
+    /// The seat to move (whatever it is once the game is over).
+    fn to_move(&self) -> usize;
+    /// How the game ended by its rules, or `None` while it goes on.
+    fn outcome(&self) -> Option<Outcome>;
+    /// The legal moves of the seat to move into `out` (cleared first); empty once the game is over.
+    fn legal(&self, out: &mut Vec<Self::Move>);
+    /// Whether `mv` is legal here; if not, the error says why (and how a legal move looks).
+    fn check(&self, mv: Self::Move) -> Result<(), RuleError>;
+    /// Plays a legal move, then the passes the rules make by themselves; returns how many passes were
+    /// made (each by the next seat in turn).
+    fn apply(&mut self, mv: Self::Move) -> u32;
+    /// Reads a move as a player writes it (the notation, not its legality here); the error names the
+    /// right form.
+    fn read(text: &str) -> Result<Self::Move, RuleError>;
+    /// The move in canonical notation (what `moves` lists and the record prints).
+    fn write(mv: Self::Move) -> String;
+    /// Why the players may not agree a draw, for a game that has none (Hex); `None`, the default:
+    /// they may.
+    fn no_draw(&self) -> Option<RuleError> {
+        None
+    }
+    /// Rewrites a document an earlier version of the game wrote into the record's shape, before
+    /// [`Match::load`] reads it (Hex's `"swap": false` is `"no_swap": true`); by default nothing.
+    fn upgrade(doc: &mut Map<String, Value>) -> Result<(), RuleError> {
+        let _ = doc;
+        Ok(())
+    }
+    /// The action id of `mv` on this position's board: by default [`Rules::action`]; a game whose
+    /// ids depend on the board's size (Hex's cell indices) gives it here.
+    fn action_here(&self, mv: Self::Move) -> u32 {
+        Self::action(mv)
+    }
+    /// The move of an action id on this position's board: by default [`Rules::from_action`].
+    fn move_here(&self, action: u32) -> Self::Move {
+        Self::from_action(action)
+    }
+    /// How many action ids the search may use (every id below it); 0: the search works on the moves'
+    /// texts. A game with ids gives [`Rules::action`] and [`Rules::from_action`] too.
+    fn action_space(&self) -> u32 {
+        0
+    }
+    /// The action id of a move (the same id for the same move in every position).
+    fn action(mv: Self::Move) -> u32 {
+        let _ = mv;
+        unreachable!("Rules::action on a game without action ids")
+    }
+    /// The move of an action id.
+    fn from_action(action: u32) -> Self::Move {
+        let _ = action;
+        unreachable!("Rules::from_action on a game without action ids")
+    }
+    // ---- appended for Cups, Ataxx, Hexxagon and Paradux (issue 36 section 1): optional, with
+    // defaults that keep a game as it was --------------------------------------------------------
+    /// Reads a move knowing the position, for a game whose notation depends on the board (Ataxx's
+    /// cells are numbered by its size; Cups's refusal names the cups there are). By default
+    /// [`Rules::read`].
+    fn read_here(&self, text: &str) -> Result<Self::Move, RuleError> {
+        Self::read(text)
+    }
+    /// Writes a move knowing the position (see [`Rules::read_here`]). By default [`Rules::write`].
+    fn write_here(&self, mv: Self::Move) -> String {
+        Self::write(mv)
+    }
+    /// Whether `legal_moves` lists the moves' texts sorted (the default) or in the order of
+    /// [`Rules::legal`]: a game searched through its texts keeps the order its robots were made
+    /// with (Cups: `d1` to `d10`, then the sows).
+    fn sorted_texts(&self) -> bool {
+        true
+    }
+    /// How a refused move (the game says it on its record) names the end of a finished game, in `the game is over (…)`; `None`,
+    /// the default: `Black won`, `it was drawn`.
+    fn over_text(game: &Match<Self>) -> Option<String> {
+        let _ = game;
+        None
+    }
+    /// How many seats play, without naming them (the record counts them on every pass of a
+    /// playout); by default the number of [`Rules::seat_names`].
+    fn seats(&self) -> usize {
+        self.seat_names().len()
+    }
+}
+
+/// How a game is shown: the ASCII board is required, the rest optional.
+pub trait View: Rules {
+    /// The ASCII board a player reads, with its legend and whose turn it is.
+    fn ascii(game: &Match<Self>) -> String;
+    /// Paints the board (see [`GameState::paint`]); false, the default, for a game without a picture.
+    fn paint(game: &Match<Self>, painter: &mut dyn Painter) -> bool {
+        let _ = (game, painter);
+        false
+    }
+    /// Lines under the status in the summary (disc counts and the like).
+    fn notes(game: &Match<Self>) -> Vec<String> {
+        let _ = game;
+        Vec::new()
+    }
+    /// The start position for the record's `0: Setup` (records.md section 1); `None`: `Empty board.`
+    fn setup_text(&self) -> Option<String> {
+        None
+    }
+    /// How `pbem engine GAME status` names a seat ([`GameState::status_seat`]); `None`, the default:
+    /// its name in lower case.
+    fn status_seat(seat: usize) -> Option<String> {
+        let _ = seat;
+        None
+    }
+    /// The game-neutral board ([`GameState::board_view`]); `None`, the default: a board without cells.
+    fn board_view(game: &Match<Self>) -> Option<Board> {
+        let _ = game;
+        None
+    }
+    /// The lines to send the board mail shows ([`GameState::example_moves`]); `None`, the default:
+    /// the first legal move.
+    fn example_moves(game: &Match<Self>) -> Option<Vec<String>> {
+        let _ = game;
+        None
+    }
+    /// What happened from move `since` to now, in words, for the board mail
+    /// ([`GameState::turn_notes`]); `None`, the default: the record's own note for each engine's
+    /// pass. A game that tells its passes itself (Ataxx's, Paradux's reasons) says them here.
+    fn turn_notes(game: &Match<Self>, since: u32) -> Option<Vec<String>> {
+        let _ = (game, since);
+        None
+    }
+    /// How the move list names the engine's pass for a seat with no move: `pass` by default,
+    /// Ataxx's `0000` (its notation's null move).
+    fn pass_text(&self) -> &'static str {
+        "pass"
+    }
+    /// The FEN of the start for a PGN export ([`GameState::pgn_start`]); `None` by default.
+    fn pgn_start(&self) -> Option<String> {
+        None
+    }
+    /// The pieces the entry `index` took ([`GameState::losses`]).
+    fn losses(game: &Match<Self>, index: usize) -> Vec<Loss> {
+        let _ = (game, index);
+        Vec::new()
+    }
+    /// The game in SGF terms ([`GameState::sgf_form`]), for a game whose players' tools read SGF.
+    fn sgf_form(game: &Match<Self>) -> Option<SgfForm> {
+        let _ = game;
+        None
+    }
+}
+
+/// The robot's optional hooks (see the same-named methods of [`GameState`]), on the position.
+pub trait Search: Rules {
+    /// Whether the search keeps all-moves-as-first statistics; by default when the game has ids.
+    fn rave(&self) -> bool {
+        self.action_space() > 0
+    }
+    /// Scores of `actions` before any search, higher first ([`GameState::action_priors`]).
+    fn priors(&self, actions: &[u32], out: &mut Vec<f32>) {
+        let _ = actions;
+        out.clear();
+    }
+    /// Plays to the end with the game's own policy ([`GameState::search_playout`]); false, having
+    /// changed nothing, for a game without one.
+    fn playout(
+        &mut self,
+        pick: &mut dyn FnMut(usize) -> usize,
+        played: Option<&mut Vec<(usize, u32)>>,
+    ) -> bool {
+        let _ = (pick, played);
+        false
+    }
+    /// Plays uniformly random legal moves to the end ([`GameState::random_playout`]) with the game's
+    /// own loop, which need not list the moves every turn, pushing each move and its seat onto
+    /// `played`; false, having changed nothing, for a game without one (the default: [`Match`]
+    /// lists the legal moves every turn). For a game whose rules make no automatic passes.
+    fn random_moves(
+        &mut self,
+        pick: &mut dyn FnMut(usize) -> usize,
+        played: &mut Vec<(usize, Self::Move)>,
+    ) -> bool {
+        let _ = (pick, played);
+        false
+    }
+    /// The playouts a robot level spends here ([`GameState::level_playouts`]); `None`: the search's.
+    fn level_playouts(&self, level: u8) -> Option<u32> {
+        let _ = level;
+        None
+    }
+    /// Whether `action` could end the game at once ([`GameState::may_win_at_once`]).
+    fn may_win_at_once(&self, action: u32) -> bool {
+        let _ = action;
+        true
+    }
+    // ---- appended for Cups, Ataxx, Hexxagon and Paradux: optional -------------------------------
+    /// The legal moves as action ids in the game's own order, into `out` (cleared first); false,
+    /// the default, having written nothing: the ids of [`Rules::legal`]'s moves in its order.
+    fn legal_actions(&self, out: &mut Vec<u32>) -> bool {
+        let _ = out;
+        false
+    }
+    /// The worth to `seat` of a position where [`Search::playout`] stopped before the end
+    /// ([`GameState::playout_value`]); `None` by default.
+    fn playout_value(&self, seat: usize) -> Option<f32> {
+        let _ = seat;
+        None
+    }
+    /// A random legal move for a random playout ([`GameState::random_playout`]), faster than
+    /// listing them all; `None`, the default: one of [`Rules::legal`]'s by `pick`.
+    fn random_move(&self, pick: &mut dyn FnMut(usize) -> usize) -> Option<Self::Move> {
+        let _ = pick;
+        None
+    }
+}
