@@ -89,13 +89,14 @@ pub fn check_status<G: Rules>(game: &Match<G>, json: &str) -> Result<(), RuleErr
 /// `status`, legal moves and board, as `scripts/stored-games.sh` wrote them into `fixture`): the
 /// game loads, says the same, keeps the document's entries and reads back from its own document.
 #[cfg(test)]
-pub(crate) fn check_stored(rules: &dyn super::GameRules, fixture: &str) {
+pub(crate) fn check_stored(rules: &dyn crate::games::GameRules, fixture: &str) {
     let f: Value = serde_json::from_str(fixture).expect("a fixture of scripts/stored-games.sh");
     let text = |k: &str| f[k].as_str().expect("a fixture's field").to_string();
     let document = text("document");
     let g = rules
         .load(&document)
         .unwrap_or_else(|e| panic!("{}: {e}\n{document}", rules.name()));
+    use crate::games::Status;
     let status = match g.status() {
         Status::ToMove(s) => format!("to-move {}", g.status_seat(s)),
         Status::Over(Outcome::Winner(s)) => format!("winner {}", g.status_seat(s)),
