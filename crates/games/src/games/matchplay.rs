@@ -453,12 +453,10 @@ impl<G: Rules + View + Search> GameState for Match<G> {
     }
     fn random_playout(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> u32 {
         if self.outcome().is_none() {
-            let mut own = Vec::new();
-            if self.pos.random_moves(pick, &mut own) {
-                let n = own.len() as u32;
-                self.entries
-                    .extend(own.into_iter().map(|(seat, mv)| Entry::Moved { seat, mv }));
-                return n;
+            // The game's loop writes its entries straight into the record: no second list.
+            let before = self.entries.len();
+            if self.pos.random_moves(pick, &mut self.entries) {
+                return (self.entries.len() - before) as u32;
             }
         }
         let mut moves = Vec::new();

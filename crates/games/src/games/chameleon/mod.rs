@@ -13,7 +13,7 @@ mod tests;
 
 use super::hex::game::GOAL;
 use super::hex::options::{DEFAULT_SIZE, read_size};
-use super::matchplay::{Rules, Search, View};
+use super::matchplay::{Entry, Rules, Search, View};
 use super::{GameOption, GameRules, GameState, RuleError};
 pub use game::{ChameleonGame, Position};
 
@@ -101,7 +101,7 @@ impl Search for Position {
     fn random_moves(
         &mut self,
         pick: &mut dyn FnMut(usize) -> usize,
-        played: &mut Vec<(usize, game::Move)>,
+        played: &mut Vec<Entry<game::Move>>,
     ) -> bool {
         let mut empty: Vec<u16> = self.chains().empty_cells().map(|c| c as u16).collect();
         // At most one move a cell and the swap: the list grows once.
@@ -113,7 +113,10 @@ impl Search for Position {
             let colour = (k % 2) as u8 + 1;
             self.apply_action(game::action(usize::from(cell), colour));
             let (c, r) = self.grid().coords(usize::from(cell));
-            played.push((seat, game::Move { colour, c, r }));
+            played.push(Entry::Moved {
+                seat,
+                mv: game::Move { colour, c, r },
+            });
         }
         true
     }

@@ -14,7 +14,7 @@ pub mod view;
 #[cfg(test)]
 mod tests;
 
-use super::matchplay::{Match, Rules, Search, View};
+use super::matchplay::{Entry, Match, Rules, Search, View};
 use super::{GameOption, GameRules, GameState, RuleError};
 pub use game::{HexGame, Move, Position};
 pub use options::Config;
@@ -121,7 +121,7 @@ impl Search for Position {
     fn random_moves(
         &mut self,
         pick: &mut dyn FnMut(usize) -> usize,
-        played: &mut Vec<(usize, Move)>,
+        played: &mut Vec<Entry<Move>>,
     ) -> bool {
         let mut empty: Vec<u16> = self.chains().empty_cells().map(|c| c as u16).collect();
         // At most one move a cell and the swap: the list grows once.
@@ -136,13 +136,19 @@ impl Search for Position {
             let k = pick(n);
             if k == empty.len() {
                 self.apply_action(self.swap_id());
-                played.push((seat, Move::Swap));
+                played.push(Entry::Moved {
+                    seat,
+                    mv: Move::Swap,
+                });
                 empty = self.chains().empty_cells().map(|c| c as u16).collect();
             } else {
                 let cell = empty.swap_remove(k);
                 self.apply_action(cell);
                 let (c, r) = self.grid().coords(usize::from(cell));
-                played.push((seat, Move::Stone(c, r)));
+                played.push(Entry::Moved {
+                    seat,
+                    mv: Move::Stone(c, r),
+                });
             }
         }
         true

@@ -6,7 +6,7 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use super::Match;
+use super::{Entry, Match};
 #[cfg(doc)]
 use crate::games::GameState;
 use crate::games::{Board, GameOption, Loss, Outcome, RuleError, SgfForm};
@@ -198,7 +198,7 @@ pub trait Search: Rules {
     fn random_moves(
         &mut self,
         pick: &mut dyn FnMut(usize) -> usize,
-        played: &mut Vec<(usize, Self::Move)>,
+        played: &mut Vec<Entry<Self::Move>>,
     ) -> bool {
         let _ = (pick, played);
         false

@@ -13,7 +13,7 @@ pub mod view;
 #[cfg(test)]
 mod tests;
 
-use super::matchplay::{self, Match, Rules, Search, View};
+use super::matchplay::{self, Entry, Match, Rules, Search, View};
 use super::{GameOption, GameRules, GameState, MoveRecord, Outcome, RuleError};
 pub use game::{Game, Move, Position};
 
@@ -156,16 +156,19 @@ impl Search for Position {
     fn random_moves(
         &mut self,
         pick: &mut dyn FnMut(usize) -> usize,
-        played: &mut Vec<(usize, Move)>,
+        played: &mut Vec<Entry<Move>>,
     ) -> bool {
         let mut empty: Vec<u16> = Vec::with_capacity(self.grid.len());
         // At most one move a cell and the pass: the list grows once.
         played.reserve(self.grid.len() + 1);
-        let stone = |p: &mut Position, cell: usize, played: &mut Vec<(usize, Move)>| {
+        let stone = |p: &mut Position, cell: usize, played: &mut Vec<Entry<Move>>| {
             let seat = p.to_move;
             p.place(Some(cell));
             let (c, r) = p.grid.coords(cell);
-            played.push((seat, Move::Stone(c, r)));
+            played.push(Entry::Moved {
+                seat,
+                mv: Move::Stone(c, r),
+            });
         };
         if self.in_contract() {
             empty.extend(
@@ -177,7 +180,10 @@ impl Search for Position {
             while self.winner.is_none() && self.in_contract() {
                 let k = pick(empty.len() + 1);
                 if k == empty.len() {
-                    played.push((self.to_move, Move::Pass));
+                    played.push(Entry::Moved {
+                        seat: self.to_move,
+                        mv: Move::Pass,
+                    });
                     self.place(None);
                 } else {
                     let cell = usize::from(empty.swap_remove(k));

@@ -12,7 +12,7 @@ pub mod view;
 #[cfg(test)]
 mod tests;
 
-use super::matchplay::{self, Match, Rules, Search, View};
+use super::matchplay::{self, Entry, Match, Rules, Search, View};
 use super::{GameOption, GameRules, GameState, MoveRecord, Outcome, RuleError};
 pub use game::{Config, Game, Move, Position};
 
@@ -187,7 +187,7 @@ impl Search for Position {
     fn random_moves(
         &mut self,
         pick: &mut dyn FnMut(usize) -> usize,
-        played: &mut Vec<(usize, Move)>,
+        played: &mut Vec<Entry<Move>>,
     ) -> bool {
         // The swap turns a stone where it stands: the empty cells stay as they were.
         let mut empty: Vec<u16> = self.chains.empty_cells().map(|c| c as u16).collect();
@@ -203,12 +203,18 @@ impl Search for Position {
             let k = pick(n);
             if k == empty.len() {
                 self.place(None);
-                played.push((seat, Move::Swap));
+                played.push(Entry::Moved {
+                    seat,
+                    mv: Move::Swap,
+                });
             } else {
                 let cell = usize::from(empty.swap_remove(k));
                 self.place(Some(cell));
                 let (c, r) = self.grid.coords(cell);
-                played.push((seat, Move::Stone(c, r)));
+                played.push(Entry::Moved {
+                    seat,
+                    mv: Move::Stone(c, r),
+                });
             }
         }
         true
