@@ -58,11 +58,7 @@ impl Handling<'_> {
         };
         Ok(Some(self.summary(
             tx,
-            HostedGame {
-                rules,
-                row: &row,
-                state: state.as_ref(),
-            },
+            HostedGame::new(rules, &row, state.as_ref()),
             &[],
         )?))
     }
@@ -139,7 +135,7 @@ impl Handling<'_> {
         let players = userids(row);
         // A new game's mail tells every move made in its run (a robot that moves first).
         let since = if new { Some(1) } else { since };
-        let mut body = self.summary(tx, HostedGame { rules, row, state }, comments)?;
+        let mut body = self.summary(tx, HostedGame::new(rules, row, state), comments)?;
         let web_line = self
             .cfg
             .web
@@ -205,7 +201,7 @@ impl Handling<'_> {
         let picture = match self.cfg.mail.pictures {
             true => self.board_picture(tx, row, state)?.map(|png| {
                 let details =
-                    self.summary_with(tx, HostedGame { rules, row, state }, comments, false)?;
+                    self.summary_with(tx, HostedGame::new(rules, row, state), comments, false)?;
                 Ok::<_, StorageError>((
                     crate::mail_out::Png(std::sync::Arc::new(png)),
                     details + &web_line,
@@ -236,7 +232,7 @@ impl Handling<'_> {
                         }
                         Reader::Spectator => String::new(),
                     },
-                    caption: caption(HostedGame { rules, row, state }),
+                    caption: caption(HostedGame::new(rules, row, state)),
                     details: details.clone(),
                 },
             })
@@ -367,11 +363,7 @@ impl Handling<'_> {
             };
             text.push_str(&self.summary(
                 tx,
-                HostedGame {
-                    rules,
-                    row: &row,
-                    state: state.as_ref(),
-                },
+                HostedGame::new(rules, &row, state.as_ref()),
                 &comments,
             )?);
         }

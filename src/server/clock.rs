@@ -264,11 +264,7 @@ impl Handling<'_> {
             let recorded = self
                 .record_turn(
                     tx,
-                    HostedGame {
-                        rules,
-                        row: &row,
-                        state: state.as_ref(),
-                    },
+                    HostedGame::new(rules, &row, state.as_ref()),
                     None,
                     before,
                     "",
@@ -298,11 +294,7 @@ impl Handling<'_> {
         }
         let outcome = self.nag(
             tx,
-            HostedGame {
-                rules,
-                row: &row,
-                state: state.as_ref(),
-            },
+            HostedGame::new(rules, &row, state.as_ref()),
             &player,
             counted,
             (nag_days, forfeit_days),

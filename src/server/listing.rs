@@ -57,15 +57,7 @@ impl Handling<'_> {
         let (row, state) = self.load_game(tx, rules, board)?;
         let players = userids(&row);
         if form != HistoryForm::Text {
-            return self.record(
-                tx,
-                HostedGame {
-                    rules,
-                    row: &row,
-                    state: state.as_ref(),
-                },
-                form,
-            );
+            return self.record(tx, HostedGame::new(rules, &row, state.as_ref()), form);
         }
         let mut text = format!("History of {} Board {board}\n\n", rules.title());
         text.push_str(&summary::status_line(state.as_ref(), &players));

@@ -141,11 +141,7 @@ impl Handling<'_> {
         let comments = self.comment_at(tx, &row, state.move_number(), user.id, comment)?;
         let mut outcome = self.board_mails(
             tx,
-            HostedGame {
-                rules,
-                row: &row,
-                state: state.as_ref(),
-            },
+            HostedGame::new(rules, &row, state.as_ref()),
             &comments,
             false,
             Some(seat),

@@ -187,6 +187,13 @@ struct HostedGame<'a> {
     state: &'a dyn GameState,
 }
 
+impl<'a> HostedGame<'a> {
+    /// The game's three parts as one value.
+    fn new(rules: &'a dyn GameRules, row: &'a GameRow, state: &'a dyn GameState) -> Self {
+        HostedGame { rules, row, state }
+    }
+}
+
 /// One mail that a command produces, before it gets its headers.
 struct Letter {
     to: Vec<String>,

@@ -162,11 +162,7 @@ impl Handling<'_> {
                 let before = next.move_number();
                 self.record_with_verdict(
                     tx,
-                    HostedGame {
-                        rules,
-                        row: &row,
-                        state: next.as_ref(),
-                    },
+                    HostedGame::new(rules, &row, next.as_ref()),
                     before,
                     ended,
                 )
@@ -222,11 +218,7 @@ impl Handling<'_> {
                 let before = state.move_number();
                 self.record_with_verdict(
                     tx,
-                    HostedGame {
-                        rules,
-                        row: &row,
-                        state: state.as_ref(),
-                    },
+                    HostedGame::new(rules, &row, state.as_ref()),
                     before,
                     replaced,
                 )
@@ -256,11 +248,7 @@ impl Handling<'_> {
                 let before = next.move_number();
                 self.record_with_verdict(
                     tx,
-                    HostedGame {
-                        rules,
-                        row: &row,
-                        state: next.as_ref(),
-                    },
+                    HostedGame::new(rules, &row, next.as_ref()),
                     before,
                     taken_back,
                 )

@@ -299,14 +299,7 @@ impl Handling<'_> {
             .game(rules.name(), board)?
             .ok_or_else(|| StorageError::Corrupt(format!("game {game_id} vanished")))?;
         // Robots alone may have played it to the end.
-        let ended = self.settle_game(
-            tx,
-            HostedGame {
-                rules,
-                row: &row,
-                state: state.as_ref(),
-            },
-        )?;
+        let ended = self.settle_game(tx, HostedGame::new(rules, &row, state.as_ref()))?;
         // The challenge's comment ("Fancy a game?") goes to every player. Signed with the first
         // player's password (--password) or sent from her registered address, it is her comment
         // on the game, kept in its history; a challenge from elsewhere without one may come from
@@ -328,11 +321,7 @@ impl Handling<'_> {
         };
         let mut outcome = self.board_mails(
             tx,
-            HostedGame {
-                rules,
-                row: &row,
-                state: state.as_ref(),
-            },
+            HostedGame::new(rules, &row, state.as_ref()),
             &comments,
             true,
             None,
@@ -546,11 +535,7 @@ impl Handling<'_> {
         })?;
         let mut outcome = self.record_turn(
             tx,
-            HostedGame {
-                rules,
-                row: &row,
-                state: state.as_ref(),
-            },
+            HostedGame::new(rules, &row, state.as_ref()),
             Some((&user, seat)),
             before,
             comment,
@@ -603,24 +588,10 @@ impl Handling<'_> {
         };
         // The moves themselves (and the game's notes on them) are each reader's news, written by
         // `board_mails`; the closed proposals are told to all alike.
-        let closed = self.game_changed(
-            tx,
-            HostedGame {
-                rules,
-                row: &row,
-                state,
-            },
-        )?;
+        let closed = self.game_changed(tx, HostedGame::new(rules, &row, state))?;
         let notes: Vec<String> = closed.iter().filter_map(mail_text::notice).collect();
         let ended = if finished && !row_was_finished {
-            self.settle_game(
-                tx,
-                HostedGame {
-                    rules,
-                    row: &row,
-                    state,
-                },
-            )?
+            self.settle_game(tx, HostedGame::new(rules, &row, state))?
         } else {
             None
         };
@@ -630,11 +601,7 @@ impl Handling<'_> {
         }
         let mut outcome = self.board_mails(
             tx,
-            HostedGame {
-                rules,
-                row: &row,
-                state,
-            },
+            HostedGame::new(rules, &row, state),
             &comments,
             false,
             actor.map(|(_, seat)| seat),
@@ -654,16 +621,8 @@ impl Handling<'_> {
         // After the reply is chosen: the answer to a player's own mail is never held back.
         let outcome = self.hold_for_digest(tx, &row, outcome)?;
         // A queued move comes due only once this change is saved and its mails are written.
-        let mut outcome = self.after_turn(
-            tx,
-            HostedGame {
-                rules,
-                row: &row,
-                state,
-            },
-            outcome,
-            &notes,
-        )?;
+        let mut outcome =
+            self.after_turn(tx, HostedGame::new(rules, &row, state), outcome, &notes)?;
         // Before a queued move's events, which `after_turn` added.
         outcome.events.splice(0..0, closed.into_iter().chain(ended));
         Ok(outcome)
@@ -707,11 +666,7 @@ impl Handling<'_> {
         let (row, state, user, seat) = self.seat_of(tx, rules, board, userid, password)?;
         self.resign_seated(
             tx,
-            HostedGame {
-                rules,
-                row: &row,
-                state: state.as_ref(),
-            },
+            HostedGame::new(rules, &row, state.as_ref()),
             &user,
             seat,
             comment,
@@ -747,11 +702,7 @@ impl Handling<'_> {
         }
         let mut outcome = self.record_turn(
             tx,
-            HostedGame {
-                rules,
-                row,
-                state: state.as_ref(),
-            },
+            HostedGame::new(rules, row, state.as_ref()),
             Some((user, seat)),
             before,
             comment,
@@ -798,15 +749,7 @@ impl Handling<'_> {
             rules.title(),
             moves.join(" ")
         );
-        text.push_str(&self.summary(
-            tx,
-            HostedGame {
-                rules,
-                row: &row,
-                state: trial.as_ref(),
-            },
-            &[],
-        )?);
+        text.push_str(&self.summary(tx, HostedGame::new(rules, &row, trial.as_ref()), &[])?);
         Ok(Outcome::reply(
             format!("{} Board {board} Preview", rules.title()),
             text,

@@ -218,24 +218,14 @@ impl Handling<'_> {
             seat: Some(seat),
             comments: comments.clone(),
         };
-        if let Some(answered) = self.robots_answer(
-            tx,
-            HostedGame {
-                rules,
-                row: &row,
-                state: state.as_ref(),
-            },
-            answering,
-        )? {
+        if let Some(answered) =
+            self.robots_answer(tx, HostedGame::new(rules, &row, state.as_ref()), answering)?
+        {
             return Ok(with_event(answered, made));
         }
         let outcome = self.board_mails(
             tx,
-            HostedGame {
-                rules,
-                row: &row,
-                state: state.as_ref(),
-            },
+            HostedGame::new(rules, &row, state.as_ref()),
             &comments,
             false,
             Some(seat),
@@ -324,11 +314,7 @@ impl Handling<'_> {
             if !accept {
                 return self.resign_seated(
                     tx,
-                    HostedGame {
-                        rules,
-                        row: &row,
-                        state: state.as_ref(),
-                    },
+                    HostedGame::new(rules, &row, state.as_ref()),
                     &user,
                     seat,
                     comment,
@@ -336,11 +322,7 @@ impl Handling<'_> {
             }
             return self.accept_game(
                 tx,
-                HostedGame {
-                    rules,
-                    row: &row,
-                    state: state.as_ref(),
-                },
+                HostedGame::new(rules, &row, state.as_ref()),
                 &user,
                 seat,
                 comment,
@@ -364,11 +346,7 @@ impl Handling<'_> {
         let answering = Answering::default();
         self.settle(
             tx,
-            HostedGame {
-                rules,
-                row: &row,
-                state: state.as_ref(),
-            },
+            HostedGame::new(rules, &row, state.as_ref()),
             ProposalAnswer {
                 user,
                 seat,
@@ -424,7 +402,7 @@ impl Handling<'_> {
             comments.extend(self.comment_at(tx, row, at, user.id, comment)?);
             let outcome = self.board_mails(
                 tx,
-                HostedGame { rules, row, state },
+                HostedGame::new(rules, row, state),
                 &comments,
                 false,
                 Some(reply_seat.unwrap_or(seat)),
@@ -447,7 +425,7 @@ impl Handling<'_> {
             comments.extend(self.comment_at(tx, row, at, user.id, comment)?);
             let outcome = self.board_mails(
                 tx,
-                HostedGame { rules, row, state },
+                HostedGame::new(rules, row, state),
                 &comments,
                 false,
                 Some(reply_seat.unwrap_or(seat)),
@@ -510,11 +488,7 @@ impl Handling<'_> {
         };
         let outcome = self.record_turn_with(
             tx,
-            HostedGame {
-                rules,
-                row,
-                state: next.as_ref(),
-            },
+            HostedGame::new(rules, row, next.as_ref()),
             Some((&user, seat)),
             before,
             comment,

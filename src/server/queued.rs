@@ -83,15 +83,7 @@ impl Handling<'_> {
         };
         let (subject, mut text) =
             mail_text::queued_answer(&event).expect("queued_answer words a MoveQueued event");
-        text.push_str(&self.summary(
-            tx,
-            HostedGame {
-                rules,
-                row: &row,
-                state: state.as_ref(),
-            },
-            &[],
-        )?);
+        text.push_str(&self.summary(tx, HostedGame::new(rules, &row, state.as_ref()), &[])?);
         Ok(Outcome {
             events: vec![event],
             ..Outcome::reply(subject, text)
@@ -151,11 +143,7 @@ impl Handling<'_> {
                 tx.mark_queued_move_played(row.id, player.id, at)?;
                 let played = self.record_turn(
                     tx,
-                    HostedGame {
-                        rules,
-                        row,
-                        state: next.as_ref(),
-                    },
+                    HostedGame::new(rules, row, next.as_ref()),
                     Some((player, seat)),
                     at,
                     &queued.comment,

@@ -339,11 +339,7 @@ impl Handling<'_> {
         let before = state.move_number();
         match self.record_turn(
             tx,
-            HostedGame {
-                rules,
-                row: &row,
-                state: state.as_ref(),
-            },
+            HostedGame::new(rules, &row, state.as_ref()),
             None,
             before,
             "",

@@ -255,15 +255,7 @@ impl Handling<'_> {
             userid: user.userid,
             addresses: user.addresses,
         };
-        self.subscription_reply(
-            tx,
-            HostedGame {
-                rules,
-                row: &row,
-                state: state.as_ref(),
-            },
-            subscribed,
-        )
+        self.subscription_reply(tx, HostedGame::new(rules, &row, state.as_ref()), subscribed)
     }
 
     /// The answer to `subscribe` or `unsubscribe` (`event`): what it did, above the board.
@@ -309,11 +301,7 @@ impl Handling<'_> {
         };
         self.subscription_reply(
             tx,
-            HostedGame {
-                rules,
-                row: &row,
-                state: state.as_ref(),
-            },
+            HostedGame::new(rules, &row, state.as_ref()),
             unsubscribed,
         )
     }
