@@ -54,6 +54,7 @@ mod robot_proposals;
 mod robot_tactics;
 mod robot_tactics_boards;
 mod server_mail;
+mod show_past_the_end;
 mod smtp;
 mod social;
 mod subject_setting;

@@ -2,7 +2,7 @@
 //! engine's automatic passes, resignations, forfeits, an agreed draw), answers `status`, `moves`,
 //! `at_move` (by replaying from the start) and writes and reads the stored document, for any game
 //! whose rules are a [`Rules`] position. A game is then a position (its rules, [`Rules`]), a notation
-//! ([`Rules::read`], [`Rules::write`]) and a view ([`View`]); [`Search`] holds the robot's optional
+//! ([`Rules::read_here`], [`Rules::write_here`]) and a view ([`View`]); [`Search`] holds the robot's optional
 //! hooks. `Match<G>` implements [`GameState`] for all of them, so the server, the records and the
 //! search take such a game as they take any other.
 //!
@@ -91,6 +91,25 @@ pub enum Entry<M> {
     },
 }
 
+impl<M> Entry<M> {
+    /// Records onto `list` the move `mv` of `seat` and the `passes` the rules made after it, each
+    /// by the next of the `seats` in turn: what [`Match::push`] records, for a game's own playout
+    /// loop ([`Search::random_moves`]).
+    #[inline]
+    pub fn push_move(list: &mut Vec<Entry<M>>, seat: usize, mv: M, passes: u32, seats: usize) {
+        list.push(Entry::Moved { seat, mv });
+        if passes == 0 {
+            return;
+        }
+        let n = seats.max(1);
+        for k in 0..passes as usize {
+            list.push(Entry::Passed {
+                seat: (seat + 1 + k) % n,
+            });
+        }
+    }
+}
+
 /// One game of `G`: its start, its position now, the move list and how it ended if not by the rules.
 #[derive(Debug, Clone)]
 pub struct Match<G: Rules> {
@@ -169,16 +188,9 @@ impl<G: Rules> Match<G> {
     pub fn push(&mut self, mv: G::Move) {
         let seat = self.pos.to_move();
         let passes = self.pos.apply(mv);
-        self.entries.push(Entry::Moved { seat, mv });
-        if passes == 0 {
-            return;
-        }
-        let n = self.pos.seats().max(1);
-        for k in 0..passes as usize {
-            self.entries.push(Entry::Passed {
-                seat: (seat + 1 + k) % n,
-            });
-        }
+        // The seats are counted only when there are passes (Cups's playouts pass often).
+        let seats = if passes == 0 { 0 } else { self.pos.seats() };
+        Entry::push_move(&mut self.entries, seat, mv, passes, seats);
     }
 
     fn leave(&mut self, seat: usize, how: Leave) -> Result<(), RuleError> {
@@ -454,19 +466,13 @@ impl<G: Rules + View + Search> GameState for Match<G> {
     fn random_playout(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> u32 {
         if self.outcome().is_none() {
             // The game's loop writes its entries straight into the record: no second list.
-            let before = self.entries.len();
-            if self.pos.random_moves(pick, &mut self.entries) {
-                return (self.entries.len() - before) as u32;
+            if let Some(played) = self.pos.random_moves(pick, &mut self.entries) {
+                return played;
             }
         }
         let mut moves = Vec::new();
         let mut played = 0;
         while self.outcome().is_none() {
-            if let Some(mv) = self.pos.random_move(pick) {
-                self.push(mv);
-                played += 1;
-                continue;
-            }
             self.pos.legal(&mut moves);
             if moves.is_empty() {
                 break;

@@ -127,24 +127,15 @@ impl<K: Kind> Rules for Play<K> {
     fn apply(&mut self, mv: Move) -> u32 {
         self.pos.apply(mv)
     }
-    /// A move's cells are numbered by the board: it is read by [`Rules::read_here`] only.
-    fn read(text: &str) -> Result<Move, RuleError> {
-        Err(RuleError(format!(
-            "'{text}' is read on a board: the record reads moves by read_here"
-        )))
-    }
-    /// A move's cells are named by the board: it is written by [`Rules::write_here`] only.
-    fn write(mv: Move) -> String {
-        format!("{mv:?}")
-    }
-    fn seats(&self) -> usize {
-        2
-    }
+    /// A move's cells are numbered by the board's size.
     fn read_here(&self, text: &str) -> Result<Move, RuleError> {
         notation::read(&self.geo, text).map_err(RuleError)
     }
     fn write_here(&self, mv: Move) -> String {
         notation::write(&self.geo, mv)
+    }
+    fn seats(&self) -> usize {
+        2
     }
     fn action_space(&self) -> u32 {
         actions::space(&self.geo)
@@ -312,8 +303,22 @@ impl<K: Kind> Search for Play<K> {
             Shape::Hexagon => None,
         }
     }
-    fn random_move(&self, pick: &mut dyn FnMut(usize) -> usize) -> Option<Move> {
-        Some(self.pos.random_move(pick))
+    /// Each move drawn without listing them ([`Position::random_move`]), then the passes the rules
+    /// make recorded after it.
+    fn random_moves(
+        &mut self,
+        pick: &mut dyn FnMut(usize) -> usize,
+        played: &mut Vec<Entry<Move>>,
+    ) -> Option<u32> {
+        let mut moves = 0;
+        while self.pos.result.is_none() {
+            let mv = self.pos.random_move(pick);
+            let seat = self.pos.to_move;
+            let passes = self.pos.apply(mv);
+            Entry::push_move(played, seat, mv, passes, 2);
+            moves += 1;
+        }
+        Some(moves)
     }
 }
 

@@ -2,9 +2,8 @@
 //! wins by a chain of one colour, of either colour, joining its edges (`chameleon-rules.md` sections
 //! 4 to 7). The move list is [`crate::games::matchplay::Match`]'s.
 
-use crate::games::hex::game::{GOAL, read_cell};
-use crate::games::hex::options::MAX_SIZE;
-use crate::games::hexgrid::{CellError, Chains, EMPTY, Empties, Grid, write_coords};
+use crate::games::hexgrid::rhombus::{GOAL, MAX_SIZE};
+use crate::games::hexgrid::{CellError, Chains, EMPTY, Empties, Grid, read_cell, write_coords};
 use crate::games::matchplay::{Match, Rules};
 use crate::games::{GameOption, Outcome, RuleError};
 
@@ -104,8 +103,15 @@ impl Position {
         };
     }
 
-    /// Reads a move, `b:c3` or `w:c3` (white space deleted, either case), without checking it is legal.
-    fn parse(text: &str) -> Result<Move, RuleError> {
+    /// The move in canonical notation: `b:c3`.
+    pub fn write(mv: Move) -> String {
+        let colour = if mv.colour == BLACK { 'b' } else { 'w' };
+        format!("{colour}:{}", write_coords(mv.c, mv.r))
+    }
+
+    /// Reads a move, `b:c3` or `w:c3` (white space deleted, either case), without checking it is
+    /// legal (the notation needs no board).
+    pub fn parse(text: &str) -> Result<Move, RuleError> {
         let word: String = text
             .chars()
             .filter(|c| !c.is_whitespace())
@@ -230,13 +236,12 @@ impl Rules for Position {
         self.apply_action(action);
         0
     }
-    fn read(text: &str) -> Result<Move, RuleError> {
+    /// The notation needs no board ([`Position::parse`]).
+    fn read_here(&self, text: &str) -> Result<Move, RuleError> {
         Position::parse(text)
     }
-    /// `b:c3`.
-    fn write(mv: Move) -> String {
-        let colour = if mv.colour == BLACK { 'b' } else { 'w' };
-        format!("{colour}:{}", write_coords(mv.c, mv.r))
+    fn write_here(&self, mv: Move) -> String {
+        Position::write(mv)
     }
     fn no_draw(&self) -> Option<RuleError> {
         Some(RuleError(

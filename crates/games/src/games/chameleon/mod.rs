@@ -11,8 +11,7 @@ pub mod view;
 #[cfg(test)]
 mod tests;
 
-use super::hex::game::GOAL;
-use super::hex::options::{DEFAULT_SIZE, read_size};
+use super::hexgrid::rhombus::{DEFAULT_SIZE, GOAL, read_size};
 use super::matchplay::{Entry, Rules, Search, View};
 use super::{GameOption, GameRules, GameState, RuleError};
 pub use game::{ChameleonGame, Position};
@@ -70,7 +69,7 @@ impl GameRules for Chameleon {
         Ok(Box::new(ChameleonGame::load(json)?))
     }
     fn read_move(&self, mv: &str) -> Result<(), RuleError> {
-        Position::read(mv).map(|_| ())
+        Position::parse(mv).map(|_| ())
     }
 }
 
@@ -102,10 +101,11 @@ impl Search for Position {
         &mut self,
         pick: &mut dyn FnMut(usize) -> usize,
         played: &mut Vec<Entry<game::Move>>,
-    ) -> bool {
+    ) -> Option<u32> {
         let mut empty: Vec<u16> = self.chains().empty_cells().map(|c| c as u16).collect();
-        // At most one move a cell and the swap: the list grows once.
-        played.reserve(empty.len() + 1);
+        // At most one move a cell: the list grows once.
+        played.reserve(empty.len());
+        let before = played.len();
         while self.outcome().is_none() && !empty.is_empty() {
             let seat = self.to_move();
             let k = pick(2 * empty.len());
@@ -118,7 +118,7 @@ impl Search for Position {
                 mv: game::Move { colour, c, r },
             });
         }
-        true
+        Some((played.len() - before) as u32)
     }
     fn playout(
         &mut self,

@@ -114,15 +114,12 @@ impl Rules for Position {
     fn apply(&mut self, mv: Move) -> u32 {
         Position::apply(self, mv).1
     }
-    fn read(text: &str) -> Result<Move, RuleError> {
-        Move::read(text, SIZES.1).map_err(RuleError)
-    }
-    fn write(mv: Move) -> String {
-        mv.text()
-    }
     fn read_here(&self, text: &str) -> Result<Move, RuleError> {
         // The refusal names the cups of this board (d1 to d4), not of the largest.
         Move::read(text, self.n).map_err(RuleError)
+    }
+    fn write_here(&self, mv: Move) -> String {
+        mv.text()
     }
     fn seats(&self) -> usize {
         2

@@ -2,8 +2,7 @@
 //! to 7 (placing, the swap, the end). The move list is [`crate::games::matchplay::Match`]'s.
 
 use super::options::{Config, MAX_SIZE};
-use crate::games::hexgrid::{BOTTOM, CellError, Chains, EMPTY, Grid, LEFT, RIGHT, Sides, TOP};
-use crate::games::hexgrid::{parse_coords, write_coords};
+use crate::games::hexgrid::{CellError, Chains, EMPTY, Grid, read_cell, read_move, write_coords};
 use crate::games::matchplay::{Match, Rules};
 use crate::games::{GameOption, Outcome, RuleError};
 
@@ -12,8 +11,7 @@ pub const BLACK: u8 = 1;
 /// White's stones (seat 1) in [`Chains`].
 pub const WHITE: u8 = 2;
 
-/// The sides each seat joins: Black top and bottom, White left and right.
-pub const GOAL: [Sides; 2] = [TOP | BOTTOM, LEFT | RIGHT];
+pub use crate::games::hexgrid::rhombus::GOAL;
 
 /// A move as read: a stone on a cell `(column, row)` (both from 1), or the swap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -246,33 +244,11 @@ impl Rules for Position {
         self.apply_action(action);
         0
     }
-    /// White space deleted, either case; a cell off every board (beyond 19) is refused here, one
-    /// off this board by [`Rules::check`].
-    fn read(text: &str) -> Result<Move, RuleError> {
-        let word: String = text
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .flat_map(char::to_lowercase)
-            .collect();
-        match word.as_str() {
-            "swap" => Ok(Move::Swap),
-            "resign" => Err(RuleError(
-                "resign is not a move: send hex resign <board> <userid> <password> to resign"
-                    .into(),
-            )),
-            "pass" => Err(RuleError(
-                "there is no pass in Hex: place a stone on an empty cell, like c3".into(),
-            )),
-            _ => read_cell(&word, MAX_SIZE)
-                .map(|(c, r)| Move::Stone(c, r))
-                .map_err(|e| RuleError(format!("{e}; a move is a cell like c3, or swap"))),
-        }
+    fn read_here(&self, text: &str) -> Result<Move, RuleError> {
+        Position::read(text)
     }
-    fn write(mv: Move) -> String {
-        match mv {
-            Move::Stone(c, r) => write_coords(c, r),
-            Move::Swap => "swap".into(),
-        }
+    fn write_here(&self, mv: Move) -> String {
+        Position::write(mv)
     }
     fn no_draw(&self) -> Option<RuleError> {
         Some(RuleError(
@@ -305,15 +281,38 @@ impl Rules for Position {
     }
 }
 
-/// Reads a cell name to `(column, row)` for a board of at most `max` columns and rows; a cell
-/// beyond is off every board.
-pub(crate) fn read_cell(word: &str, max: u8) -> Result<(u8, u8), CellError> {
-    let (c, r) = parse_coords(word)?;
-    if c > u32::from(max) || r > u32::from(max) {
-        return Err(CellError::OffBoard(format!(
-            "{}{r}",
-            (b'a' + c as u8 - 1) as char
-        )));
+impl Position {
+    /// Reads a move (the notation needs no board): white space deleted, either case; a cell off
+    /// every board (beyond 19) is refused here, one off this board by [`Rules::check`].
+    pub fn read(text: &str) -> Result<Move, RuleError> {
+        read_move(
+            text,
+            &[
+                ("swap", Ok(Move::Swap)),
+                (
+                    "resign",
+                    Err(
+                        "resign is not a move: send hex resign <board> <userid> <password> to resign",
+                    ),
+                ),
+                (
+                    "pass",
+                    Err("there is no pass in Hex: place a stone on an empty cell, like c3"),
+                ),
+            ],
+            |word| {
+                read_cell(word, MAX_SIZE)
+                    .map(|(c, r)| Move::Stone(c, r))
+                    .map_err(|e| RuleError(format!("{e}; a move is a cell like c3, or swap")))
+            },
+        )
     }
-    Ok((c as u8, r as u8))
+
+    /// The move in canonical notation: `c3`, `swap`.
+    pub fn write(mv: Move) -> String {
+        match mv {
+            Move::Stone(c, r) => write_coords(c, r),
+            Move::Swap => "swap".into(),
+        }
+    }
 }

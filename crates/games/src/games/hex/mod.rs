@@ -14,6 +14,8 @@ pub mod view;
 #[cfg(test)]
 mod tests;
 
+use super::hexgrid::Chains;
+use super::hexgrid::playout::{self as swap_playout, SwapPlay};
 use super::matchplay::{Entry, Match, Rules, Search, View};
 use super::{GameOption, GameRules, GameState, RuleError};
 pub use game::{HexGame, Move, Position};
@@ -122,36 +124,8 @@ impl Search for Position {
         &mut self,
         pick: &mut dyn FnMut(usize) -> usize,
         played: &mut Vec<Entry<Move>>,
-    ) -> bool {
-        let mut empty: Vec<u16> = self.chains().empty_cells().map(|c| c as u16).collect();
-        // At most one move a cell and the swap: the list grows once.
-        played.reserve(empty.len() + 1);
-        while self.outcome().is_none() {
-            let swap = self.swap_legal();
-            let n = empty.len() + usize::from(swap);
-            if n == 0 {
-                break;
-            }
-            let seat = self.mover();
-            let k = pick(n);
-            if k == empty.len() {
-                self.apply_action(self.swap_id());
-                played.push(Entry::Moved {
-                    seat,
-                    mv: Move::Swap,
-                });
-                empty = self.chains().empty_cells().map(|c| c as u16).collect();
-            } else {
-                let cell = empty.swap_remove(k);
-                self.apply_action(cell);
-                let (c, r) = self.grid().coords(usize::from(cell));
-                played.push(Entry::Moved {
-                    seat,
-                    mv: Move::Stone(c, r),
-                });
-            }
-        }
-        true
+    ) -> Option<u32> {
+        Some(swap_playout::random_moves(self, pick, played))
     }
     fn playout(
         &mut self,
@@ -170,6 +144,32 @@ impl Search for Position {
     fn may_win_at_once(&self, action: u32) -> bool {
         // Exactly the stones that join the mover's sides; the swap is left to the copy.
         self.stone_may_win(action)
+    }
+}
+
+impl SwapPlay for Position {
+    type Move = Move;
+    fn chains(&self) -> &Chains {
+        Position::chains(self)
+    }
+    fn over(&self) -> bool {
+        self.outcome().is_some()
+    }
+    fn swap_open(&self) -> bool {
+        self.swap_legal()
+    }
+    fn mover(&self) -> usize {
+        Position::mover(self)
+    }
+    fn place(&mut self, cell: usize) -> Move {
+        self.apply_action(cell as u16);
+        let (c, r) = self.grid().coords(cell);
+        Move::Stone(c, r)
+    }
+    /// The swap mirrors the first stone: the empty cells change.
+    fn swap(&mut self) -> (Move, bool) {
+        self.apply_action(self.swap_id());
+        (Move::Swap, true)
     }
 }
 

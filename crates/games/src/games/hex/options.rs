@@ -1,13 +1,9 @@
-//! The options of `hex challenge` (`hex-rules.md` section 3), and the `-size` reader Chameleon shares.
+//! The options of `hex challenge` (`hex-rules.md` section 3); the sizes and the `-size` reader are
+//! the rhombus's, which Chameleon shares ([`crate::games::hexgrid::rhombus`]).
 
 use crate::games::{GameOption, RuleError};
 
-/// The smallest board: on 1 × 1 the first stone wins at once.
-pub const MIN_SIZE: u8 = 2;
-/// The largest board: the largest HexGui stores.
-pub const MAX_SIZE: u8 = 19;
-/// The traditional size, HexGui's default.
-pub const DEFAULT_SIZE: u8 = 11;
+pub use crate::games::hexgrid::rhombus::{DEFAULT_SIZE, MAX_SIZE, MIN_SIZE, read_size};
 
 /// The options of one Hex game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,24 +69,6 @@ impl Config {
             self.size,
             if self.swap { "-swap" } else { "-no_swap" }
         )
-    }
-}
-
-/// Reads `-size=n` for a rhombus game (2 to 19); `valid` (the game's list of options) ends the error.
-pub fn read_size(o: &GameOption, valid: &str) -> Result<u8, RuleError> {
-    let Some(v) = &o.value else {
-        return Err(RuleError(format!(
-            "-size needs a value, like -size=11; {valid}"
-        )));
-    };
-    match v.trim().parse::<u8>() {
-        Ok(n) if (MIN_SIZE..=MAX_SIZE).contains(&n) => Ok(n),
-        Ok(1) => Err(RuleError(format!(
-            "-size=1 is refused: the first stone would win at once; {valid}"
-        ))),
-        _ => Err(RuleError(format!(
-            "-size={v} is out of range: the size is a whole number from 2 to 19; {valid}"
-        ))),
     }
 }
 

@@ -15,12 +15,16 @@ pub mod bridges;
 mod chains;
 pub mod draw;
 mod empties;
+pub mod playout;
+pub mod rhombus;
 
 pub use chains::{Chains, EMPTY};
 pub use empties::Empties;
 
 use std::fmt;
 use std::sync::OnceLock;
+
+use crate::games::RuleError;
 
 /// A set of sides as bit flags: each game names its sides by bits (see [`TOP`]…[`RIGHT`] for the Hex
 /// rhombus), at most eight.
@@ -246,6 +250,37 @@ pub fn parse_coords(text: &str) -> Result<(u32, u32), CellError> {
         .parse()
         .map_err(|_| CellError::Malformed(s.clone()))?;
     Ok((letter as u32 - 'a' as u32 + 1, r))
+}
+
+/// Reads a cell name to `(column, row)` for boards within `max` columns and rows (Hex's largest
+/// rhombus, the box around Unlur's largest hexagon): a name beyond is a cell of no board of the
+/// game and refused here; one off a smaller board is the rules' check to refuse.
+pub fn read_cell(text: &str, max: u8) -> Result<(u8, u8), CellError> {
+    let (c, r) = parse_coords(text)?;
+    if c > u32::from(max) || r > u32::from(max) {
+        return Err(CellError::OffBoard(cell_text(c, r)));
+    }
+    Ok((c as u8, r as u8))
+}
+
+/// Reads a connection game's move as a player writes it: white space deleted, either case; one
+/// of the game's `words` (`swap`, `pass`, `resign`) is its move or its refusal, anything else is a
+/// cell, which `cell` reads (its error names the game's notation).
+pub fn read_move<M: Copy>(
+    text: &str,
+    words: &[(&str, Result<M, &str>)],
+    cell: impl FnOnce(&str) -> Result<M, RuleError>,
+) -> Result<M, RuleError> {
+    let word: String = text
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .flat_map(char::to_lowercase)
+        .collect();
+    match words.iter().find(|(w, _)| *w == word) {
+        Some((_, Ok(mv))) => Ok(*mv),
+        Some((_, Err(why))) => Err(RuleError((*why).to_string())),
+        None => cell(&word),
+    }
 }
 
 /// Why a text is not a cell of the board. Its `Display` is a sentence for players.

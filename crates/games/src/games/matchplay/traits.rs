@@ -15,7 +15,7 @@ use crate::picture::Painter;
 /// A game's rules as a position: everything [`Match`] needs to keep a game of it. Two players or
 /// more take turns; the position knows whose turn it is and when the game is over.
 pub trait Rules: Clone + Send + Sync + 'static {
-    /// One move as the rules see it (a square, a jump); its text is [`Rules::write`].
+    /// One move as the rules see it (a square, a jump); its text is [`Rules::write_here`].
     type Move: Copy + PartialEq + fmt::Debug + Send + Sync;
     /// The command word, lower case, as the stored document names the game: `othello`.
     const GAME: &'static str;
@@ -37,10 +37,13 @@ pub trait Rules: Clone + Send + Sync + 'static {
     /// made (each by the next seat in turn).
     fn apply(&mut self, mv: Self::Move) -> u32;
     /// Reads a move as a player writes it (the notation, not its legality here); the error names the
-    /// right form.
-    fn read(text: &str) -> Result<Self::Move, RuleError>;
-    /// The move in canonical notation (what `moves` lists and the record prints).
-    fn write(mv: Self::Move) -> String;
+    /// right form. The position is there for a notation that depends on the board (Ataxx's cells are
+    /// numbered by its size, Cups's refusal names the cups there are); a game whose notation needs no
+    /// board reads without it, and its [`crate::games::GameRules::read_move`] calls the same reader.
+    fn read_here(&self, text: &str) -> Result<Self::Move, RuleError>;
+    /// The move in canonical notation on this position's board (what `moves` lists and the record
+    /// prints and stores).
+    fn write_here(&self, mv: Self::Move) -> String;
     /// Why the players may not agree a draw, for a game that has none (Hex); `None`, the default:
     /// they may.
     fn no_draw(&self) -> Option<RuleError> {
@@ -78,16 +81,6 @@ pub trait Rules: Clone + Send + Sync + 'static {
     }
     // ---- appended for Cups, Ataxx, Hexxagon and Paradux (issue 36 section 1): optional, with
     // defaults that keep a game as it was --------------------------------------------------------
-    /// Reads a move knowing the position, for a game whose notation depends on the board (Ataxx's
-    /// cells are numbered by its size; Cups's refusal names the cups there are). By default
-    /// [`Rules::read`].
-    fn read_here(&self, text: &str) -> Result<Self::Move, RuleError> {
-        Self::read(text)
-    }
-    /// Writes a move knowing the position (see [`Rules::read_here`]). By default [`Rules::write`].
-    fn write_here(&self, mv: Self::Move) -> String {
-        Self::write(mv)
-    }
     /// Whether `legal_moves` lists the moves' texts sorted (the default) or in the order of
     /// [`Rules::legal`]: a game searched through its texts keeps the order its robots were made
     /// with (Cups: `d1` to `d10`, then the sows).
@@ -192,16 +185,18 @@ pub trait Search: Rules {
         false
     }
     /// Plays uniformly random legal moves to the end ([`GameState::random_playout`]) with the game's
-    /// own loop, which need not list the moves every turn, pushing each move and its seat onto
-    /// `played`; false, having changed nothing, for a game without one (the default: [`Match`]
-    /// lists the legal moves every turn). For a game whose rules make no automatic passes.
+    /// own loop, faster than listing the legal moves every turn (Hex keeps its empty cells, Ataxx
+    /// draws a move without listing them), recording each move and the passes the rules made after
+    /// it onto `played` as [`Match::push`] does ([`Entry::push_move`]); returns the number of moves
+    /// played (the passes not counted). `None`, the default, having changed nothing: [`Match`]
+    /// lists the legal moves every turn and picks one of them.
     fn random_moves(
         &mut self,
         pick: &mut dyn FnMut(usize) -> usize,
         played: &mut Vec<Entry<Self::Move>>,
-    ) -> bool {
+    ) -> Option<u32> {
         let _ = (pick, played);
-        false
+        None
     }
     /// The playouts a robot level spends here ([`GameState::level_playouts`]); `None`: the search's.
     fn level_playouts(&self, level: u8) -> Option<u32> {
@@ -224,12 +219,6 @@ pub trait Search: Rules {
     /// ([`GameState::playout_value`]); `None` by default.
     fn playout_value(&self, seat: usize) -> Option<f32> {
         let _ = seat;
-        None
-    }
-    /// A random legal move for a random playout ([`GameState::random_playout`]), faster than
-    /// listing them all; `None`, the default: one of [`Rules::legal`]'s by `pick`.
-    fn random_move(&self, pick: &mut dyn FnMut(usize) -> usize) -> Option<Self::Move> {
-        let _ = pick;
         None
     }
 }

@@ -51,6 +51,6 @@ impl GameRules for Othello {
         Ok(Box::new(OthelloGame::load(json)?))
     }
     fn read_move(&self, mv: &str) -> Result<(), RuleError> {
-        Position::read(mv).map(|_| ())
+        notation::read(mv).map(|_| ())
     }
 }

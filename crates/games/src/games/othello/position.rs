@@ -214,10 +214,11 @@ impl Rules for Position {
             0
         }
     }
-    fn read(text: &str) -> Result<Square, RuleError> {
+    /// The notation needs no board: every square of the one board has its name.
+    fn read_here(&self, text: &str) -> Result<Square, RuleError> {
         super::notation::read(text)
     }
-    fn write(sq: Square) -> String {
+    fn write_here(&self, sq: Square) -> String {
         name(sq)
     }
     fn action_space(&self) -> u32 {

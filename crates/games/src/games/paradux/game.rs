@@ -57,24 +57,15 @@ impl Rules for Position {
     fn apply(&mut self, mv: Move) -> u32 {
         u32::from(Position::apply(self, mv).passed)
     }
-    /// A move's cells are numbered by the board: it is read by [`Rules::read_here`] only.
-    fn read(text: &str) -> Result<Move, RuleError> {
-        Err(RuleError(format!(
-            "'{text}' is read on a board: the record reads moves by read_here"
-        )))
-    }
-    /// A move's cells are named by the board: it is written by [`Rules::write_here`] only.
-    fn write(mv: Move) -> String {
-        format!("{mv:?}")
-    }
-    fn seats(&self) -> usize {
-        2
-    }
+    /// A move's cells are numbered by the board's size.
     fn read_here(&self, text: &str) -> Result<Move, RuleError> {
         notation::read(self.geo(), text).map_err(RuleError)
     }
     fn write_here(&self, mv: Move) -> String {
         notation::write(self.geo(), mv)
+    }
+    fn seats(&self) -> usize {
+        2
     }
     fn action_space(&self) -> u32 {
         actions::space(self.geo())

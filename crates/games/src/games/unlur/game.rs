@@ -3,8 +3,8 @@
 
 use std::sync::OnceLock;
 
-use crate::games::hexgrid::write_coords;
-use crate::games::hexgrid::{CellError, Chains, Grid, HEX_NEIGHBOURS, Sides, parse_coords};
+use crate::games::hexgrid::{CellError, Chains, Grid, HEX_NEIGHBOURS, Sides};
+use crate::games::hexgrid::{read_cell, read_move, write_coords};
 use crate::games::matchplay::{Match, Rules};
 use crate::games::{GameOption, Outcome, RuleError};
 
@@ -192,6 +192,41 @@ impl Position {
     }
 }
 
+impl Position {
+    /// Reads a move (the notation needs no board). Hexagons of different sizes have different
+    /// names (b2 is a cell of side 3 only), so a cell is read as any name of the box around the
+    /// largest hexagon; [`Rules::check`] checks the cell.
+    pub fn read(text: &str) -> Result<Move, RuleError> {
+        read_move(
+            text,
+            &[
+                ("pass", Ok(Move::Pass)),
+                (
+                    "swap",
+                    Err("there is no swap in Unlur: the contract settles who plays which colour"),
+                ),
+                (
+                    "resign",
+                    Err("resign is not a move: send `unlur resign <board> <userid> <password>`"),
+                ),
+            ],
+            |word| {
+                read_cell(word, 2 * MAX_SIZE - 1)
+                    .map(|(c, r)| Move::Stone(c, r))
+                    .map_err(|e| RuleError(format!("{e}. {NOTATION}")))
+            },
+        )
+    }
+
+    /// The move in canonical notation: `c5`, `pass`.
+    pub fn write(mv: Move) -> String {
+        match mv {
+            Move::Stone(c, r) => write_coords(c, r),
+            Move::Pass => "pass".into(),
+        }
+    }
+}
+
 impl Rules for Position {
     type Move = Move;
     const GAME: &'static str = "unlur";
@@ -280,42 +315,11 @@ impl Rules for Position {
         self.place(cell);
         0
     }
-    /// Hexagons of different sizes have different names (b2 is a cell of side 3 only), so a move
-    /// is read as any name of the largest Hex square; [`Rules::check`] checks the cell.
-    fn read(text: &str) -> Result<Move, RuleError> {
-        let squeezed: String = text
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .flat_map(char::to_lowercase)
-            .collect();
-        match squeezed.as_str() {
-            "pass" => Ok(Move::Pass),
-            "swap" => Err(RuleError(
-                "there is no swap in Unlur: the contract settles who plays which colour".into(),
-            )),
-            "resign" => Err(RuleError(
-                "resign is not a move: send `unlur resign <board> <userid> <password>`".into(),
-            )),
-            _ => {
-                let m = u32::from(2 * MAX_SIZE - 1);
-                let (c, r) = parse_coords(&squeezed)
-                    .and_then(|(c, r)| {
-                        if c <= m && r <= m {
-                            Ok((c, r))
-                        } else {
-                            Err(CellError::OffBoard(squeezed.clone()))
-                        }
-                    })
-                    .map_err(|e| RuleError(format!("{e}. {NOTATION}")))?;
-                Ok(Move::Stone(c as u8, r as u8))
-            }
-        }
+    fn read_here(&self, text: &str) -> Result<Move, RuleError> {
+        Position::read(text)
     }
-    fn write(mv: Move) -> String {
-        match mv {
-            Move::Stone(c, r) => write_coords(c, r),
-            Move::Pass => "pass".into(),
-        }
+    fn write_here(&self, mv: Move) -> String {
+        Position::write(mv)
     }
     /// Documents before issue 36: `version` 1, the moves with their seats, a status line (checked
     /// against the replay by `Unlur::load`).

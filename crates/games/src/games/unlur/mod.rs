@@ -13,7 +13,7 @@ pub mod view;
 #[cfg(test)]
 mod tests;
 
-use super::matchplay::{self, Entry, Match, Rules, Search, View};
+use super::matchplay::{self, Entry, Match, Search, View};
 use super::{GameOption, GameRules, GameState, MoveRecord, Outcome, RuleError};
 pub use game::{Game, Move, Position};
 
@@ -157,10 +157,11 @@ impl Search for Position {
         &mut self,
         pick: &mut dyn FnMut(usize) -> usize,
         played: &mut Vec<Entry<Move>>,
-    ) -> bool {
+    ) -> Option<u32> {
         let mut empty: Vec<u16> = Vec::with_capacity(self.grid.len());
         // At most one move a cell and the pass: the list grows once.
         played.reserve(self.grid.len() + 1);
+        let before = played.len();
         let stone = |p: &mut Position, cell: usize, played: &mut Vec<Entry<Move>>| {
             let seat = p.to_move;
             p.place(Some(cell));
@@ -199,7 +200,7 @@ impl Search for Position {
             let cell = usize::from(empty.swap_remove(k));
             stone(self, cell, played);
         }
-        true
+        Some((played.len() - before) as u32)
     }
     fn playout(
         &mut self,

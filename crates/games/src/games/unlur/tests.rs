@@ -3,6 +3,7 @@
 use super::*;
 use crate::games::Status;
 use crate::games::hexgrid::Grid;
+use crate::games::matchplay::Rules;
 
 fn new(size: u8) -> Game {
     Game::from_position(Position::new(size))

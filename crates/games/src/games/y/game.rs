@@ -3,7 +3,9 @@
 
 use std::sync::OnceLock;
 
-use crate::games::hexgrid::{CellError, Chains, Grid, Sides, Y_NEIGHBOURS, write_coords};
+use crate::games::hexgrid::{
+    CellError, Chains, Grid, Sides, Y_NEIGHBOURS, read_move, write_coords,
+};
 use crate::games::matchplay::{Match, Rules};
 use crate::games::{GameOption, Outcome, RuleError};
 
@@ -176,6 +178,45 @@ impl Position {
     }
 }
 
+impl Position {
+    /// The notation of section 7 (it needs no board): `c5` or `swap`, white space deleted, any
+    /// case; a name that is a cell of no triangle (`c1`, `a20`) is refused here, one off this
+    /// board by [`Rules::check`].
+    pub fn read(text: &str) -> Result<Move, RuleError> {
+        read_move(
+            text,
+            &[
+                ("swap", Ok(Move::Swap)),
+                (
+                    "pass",
+                    Err("there is no pass in Y: put a stone on an empty cell"),
+                ),
+                (
+                    "resign",
+                    Err("resign is not a move: send `y resign <board> <userid> <password>`"),
+                ),
+            ],
+            |word| {
+                // Any size's names: the largest triangle has every name a smaller one has.
+                let grid = triangle(MAX_SIZE);
+                let cell = grid
+                    .parse(word)
+                    .map_err(|e| RuleError(format!("{e}. {NOTATION}")))?;
+                let (c, r) = grid.coords(cell);
+                Ok(Move::Stone(c, r))
+            },
+        )
+    }
+
+    /// The move in canonical notation: `c5`, `swap`.
+    pub fn write(mv: Move) -> String {
+        match mv {
+            Move::Stone(c, r) => write_coords(c, r),
+            Move::Swap => "swap".into(),
+        }
+    }
+}
+
 impl Rules for Position {
     type Move = Move;
     const GAME: &'static str = "y";
@@ -257,38 +298,11 @@ impl Rules for Position {
         self.place(cell);
         0
     }
-    /// The notation of section 7: `c5` or `swap`, white space deleted, any case; a name that is a
-    /// cell of no triangle (`c1`, `a20`) is refused here, one off this board by [`Rules::check`].
-    fn read(text: &str) -> Result<Move, RuleError> {
-        let squeezed: String = text
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .flat_map(char::to_lowercase)
-            .collect();
-        match squeezed.as_str() {
-            "swap" => Ok(Move::Swap),
-            "pass" => Err(RuleError(
-                "there is no pass in Y: put a stone on an empty cell".into(),
-            )),
-            "resign" => Err(RuleError(
-                "resign is not a move: send `y resign <board> <userid> <password>`".into(),
-            )),
-            _ => {
-                // Any size's names: the largest triangle has every name a smaller one has.
-                let grid = triangle(MAX_SIZE);
-                let cell = grid
-                    .parse(&squeezed)
-                    .map_err(|e| RuleError(format!("{e}. {NOTATION}")))?;
-                let (c, r) = grid.coords(cell);
-                Ok(Move::Stone(c, r))
-            }
-        }
+    fn read_here(&self, text: &str) -> Result<Move, RuleError> {
+        Position::read(text)
     }
-    fn write(mv: Move) -> String {
-        match mv {
-            Move::Stone(c, r) => write_coords(c, r),
-            Move::Swap => "swap".into(),
-        }
+    fn write_here(&self, mv: Move) -> String {
+        Position::write(mv)
     }
     /// Documents before issue 36: `version` 1, `"swap": false`, the moves with their seats, a
     /// status line (checked against the replay by `Y::load`).

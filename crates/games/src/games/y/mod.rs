@@ -12,7 +12,9 @@ pub mod view;
 #[cfg(test)]
 mod tests;
 
-use super::matchplay::{self, Entry, Match, Rules, Search, View};
+use super::hexgrid::Chains;
+use super::hexgrid::playout::{self as swap_playout, SwapPlay};
+use super::matchplay::{self, Entry, Match, Search, View};
 use super::{GameOption, GameRules, GameState, MoveRecord, Outcome, RuleError};
 pub use game::{Config, Game, Move, Position};
 
@@ -188,36 +190,8 @@ impl Search for Position {
         &mut self,
         pick: &mut dyn FnMut(usize) -> usize,
         played: &mut Vec<Entry<Move>>,
-    ) -> bool {
-        // The swap turns a stone where it stands: the empty cells stay as they were.
-        let mut empty: Vec<u16> = self.chains.empty_cells().map(|c| c as u16).collect();
-        // At most one move a cell and the swap: the list grows once.
-        played.reserve(empty.len() + 1);
-        while self.winner.is_none() {
-            let swap = self.swap_open();
-            let n = empty.len() + usize::from(swap);
-            if n == 0 {
-                break;
-            }
-            let seat = self.to_move;
-            let k = pick(n);
-            if k == empty.len() {
-                self.place(None);
-                played.push(Entry::Moved {
-                    seat,
-                    mv: Move::Swap,
-                });
-            } else {
-                let cell = usize::from(empty.swap_remove(k));
-                self.place(Some(cell));
-                let (c, r) = self.grid.coords(cell);
-                played.push(Entry::Moved {
-                    seat,
-                    mv: Move::Stone(c, r),
-                });
-            }
-        }
-        true
+    ) -> Option<u32> {
+        Some(swap_playout::random_moves(self, pick, played))
     }
     fn playout(
         &mut self,
@@ -230,6 +204,32 @@ impl Search for Position {
     fn may_win_at_once(&self, action: u32) -> bool {
         // Exactly the stones that join the three sides; the swap is left to the copy.
         self.stone_may_win(action)
+    }
+}
+
+impl SwapPlay for Position {
+    type Move = Move;
+    fn chains(&self) -> &Chains {
+        &self.chains
+    }
+    fn over(&self) -> bool {
+        self.winner.is_some()
+    }
+    fn swap_open(&self) -> bool {
+        Position::swap_open(self)
+    }
+    fn mover(&self) -> usize {
+        self.to_move
+    }
+    fn place(&mut self, cell: usize) -> Move {
+        Position::place(self, Some(cell));
+        let (c, r) = self.grid.coords(cell);
+        Move::Stone(c, r)
+    }
+    /// The swap turns a stone where it stands: the empty cells stay as they were.
+    fn swap(&mut self) -> (Move, bool) {
+        Position::place(self, None);
+        (Move::Swap, false)
     }
 }
 
