@@ -17,7 +17,7 @@
 //! those games can keep reading their old documents once converted.
 
 use std::ops::Deref;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::{Map, Value};
 
@@ -113,8 +113,11 @@ impl<M> Entry<M> {
 /// One game of `G`: its start, its position now, the move list and how it ended if not by the rules.
 #[derive(Debug, Clone)]
 pub struct Match<G: Rules> {
-    /// Shared by a game's copies (the search makes thousands): only `at_move` reads it.
-    start: Arc<G>,
+    /// The position the game started from, shared by a game's copies (the search makes
+    /// thousands). A new game's ([`Match::new`]) is made again from its options when it is first
+    /// asked for ([`Match::start`]: `at_move`, the record, the document), which a random playout
+    /// never does, so that a new game copies no position.
+    start: OnceLock<Arc<G>>,
     pos: G,
     entries: Vec<Entry<G::Move>>,
     ended: Option<Outcome>,
@@ -123,14 +126,19 @@ pub struct Match<G: Rules> {
 impl<G: Rules> Match<G> {
     /// A new game from the challenge's options.
     pub fn new(options: &[GameOption], players: usize) -> Result<Match<G>, RuleError> {
-        Ok(Match::from_position(G::start(options, players)?))
+        Ok(Match {
+            start: OnceLock::new(),
+            pos: G::start(options, players)?,
+            entries: Vec::new(),
+            ended: None,
+        })
     }
 
     /// A new game from `start`.
     pub fn from_position(start: G) -> Match<G> {
         Match {
             pos: start.clone(),
-            start: Arc::new(start),
+            start: OnceLock::from(Arc::new(start)),
             entries: Vec::new(),
             ended: None,
         }
@@ -353,7 +361,7 @@ impl<G: Rules + View + Search> GameState for Match<G> {
         if players != 2 {
             doc.insert("players".into(), Value::from(players));
         }
-        for o in self.start.options() {
+        for o in self.start().options() {
             doc.insert(o.name.clone(), option_value(&o));
         }
         doc.insert("moves".into(), Value::Array(self.stored_moves()));
@@ -396,7 +404,12 @@ impl<G: Rules + View + Search> GameState for Match<G> {
             .collect()
     }
     fn options_summary(&self) -> String {
-        let words: Vec<String> = self.start.options().iter().map(|o| o.to_string()).collect();
+        let words: Vec<String> = self
+            .start()
+            .options()
+            .iter()
+            .map(|o| o.to_string())
+            .collect();
         words.join(" ")
     }
     fn legal_moves(&self) -> Vec<String> {
@@ -430,7 +443,7 @@ impl<G: Rules + View + Search> GameState for Match<G> {
                 self.move_number()
             )));
         }
-        let mut g = Match::from_position(G::clone(&self.start));
+        let mut g = Match::from_position(G::clone(self.start()));
         for e in &self.entries {
             if g.entries.len() as u32 >= n - 1 {
                 break;
@@ -455,7 +468,7 @@ impl<G: Rules + View + Search> GameState for Match<G> {
         G::paint(self, painter)
     }
     fn pgn_start(&self) -> Option<String> {
-        self.start.pgn_start()
+        self.start().pgn_start()
     }
     fn perft(&self, depth: u32) -> u64 {
         if self.outcome().is_some() {
@@ -522,7 +535,7 @@ impl<G: Rules + View + Search> GameState for Match<G> {
     /// behind (such a copy's `at_move` and record start from the position it was made at).
     fn search_copy(&self) -> Box<dyn GameState> {
         Box::new(Match {
-            start: Arc::new(self.pos.clone()),
+            start: OnceLock::from(Arc::new(self.pos.clone())),
             pos: self.pos.clone(),
             entries: Vec::new(),
             ended: self.ended.clone(),
@@ -569,7 +582,7 @@ impl<G: Rules + View + Search> GameState for Match<G> {
         G::notes(self)
     }
     fn setup_text(&self) -> String {
-        match self.start.setup_text() {
+        match self.start().setup_text() {
             Some(t) => t,
             None => "Empty board.".into(),
         }
@@ -607,15 +620,21 @@ pub fn perft<G: Rules>(pos: &G, depth: u32) -> u64 {
 // ---- appended for Cups, Ataxx, Hexxagon and Paradux (issue 36 section 1) ----------------------
 
 impl<G: Rules> Match<G> {
-    /// The position the game started from.
+    /// The position the game started from (a new game's made again from the options in force,
+    /// which [`Rules::options`] promises start the same game).
     pub fn start(&self) -> &G {
-        &self.start
+        self.start.get_or_init(|| {
+            let players = self.pos.seat_names().len();
+            let start = G::start(&self.pos.options(), players)
+                .expect("the options in force start the game again");
+            Arc::new(start)
+        })
     }
 
     /// Each entry with the position it was made in, from the start (a game's notes on what a move
     /// did are read from the positions before and after it, which the record does not keep).
     pub fn replayed(&self) -> Vec<(&Entry<G::Move>, G)> {
-        let mut pos = G::clone(&self.start);
+        let mut pos = G::clone(self.start());
         let mut out = Vec::with_capacity(self.entries.len());
         for e in &self.entries {
             out.push((e, pos.clone()));
@@ -668,6 +687,36 @@ mod tests {
         ] {
             let e = Game::load(doc).unwrap_err().0;
             assert!(e.contains(want), "{doc}: {e}");
+        }
+    }
+
+    /// A new game keeps no copy of its start until one is asked for: made again from the options
+    /// in force, it is the start of every game, with or without options, after a random game.
+    #[test]
+    fn a_new_games_start_is_made_again_from_its_options() {
+        let registry = crate::games::Registry::standard();
+        for name in registry.names() {
+            let rules = registry.find(name).unwrap();
+            let options = match name {
+                "cups" => vec![GameOption::with_value("size", "3")],
+                "hex" | "y" => vec![GameOption::flag("no_swap")],
+                _ => Vec::new(),
+            };
+            let fresh = rules.new_game(&options, 2, 7).unwrap();
+            let mut g = rules.new_game(&options, 2, 7).unwrap();
+            let mut x = 7u64;
+            let mut pick = |n: usize| {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                ((x >> 33) % n as u64) as usize
+            };
+            assert!(g.random_playout(&mut pick) > 0, "{name}");
+            let start = g.at_move(1).unwrap();
+            assert_eq!(start.to_json(), fresh.to_json(), "{name}");
+            assert_eq!(start.render(), fresh.render(), "{name}");
+            assert_eq!(g.options_summary(), fresh.options_summary(), "{name}");
+            assert_eq!(start.setup_text(), fresh.setup_text(), "{name}");
         }
     }
 

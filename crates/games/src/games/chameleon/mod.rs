@@ -102,7 +102,7 @@ impl Search for Position {
         pick: &mut dyn FnMut(usize) -> usize,
         played: &mut Vec<Entry<game::Move>>,
     ) -> Option<u32> {
-        let mut empty: Vec<u16> = self.chains().empty_cells().map(|c| c as u16).collect();
+        let mut empty = self.chains().empty_list();
         // At most one move a cell: the list grows once.
         played.reserve(empty.len());
         let before = played.len();

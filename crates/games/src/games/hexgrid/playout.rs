@@ -31,7 +31,7 @@ pub fn random_moves<P: SwapPlay>(
     pick: &mut dyn FnMut(usize) -> usize,
     played: &mut Vec<Entry<P::Move>>,
 ) -> u32 {
-    let mut empty: Vec<u16> = p.chains().empty_cells().map(|c| c as u16).collect();
+    let mut empty = p.chains().empty_list();
     // At most one move a cell and the swap: the list grows once.
     played.reserve(empty.len() + 1);
     let mut moves = 0;
@@ -46,7 +46,8 @@ pub fn random_moves<P: SwapPlay>(
         let mv = if k == empty.len() {
             let (mv, moved) = p.swap();
             if moved {
-                empty = p.chains().empty_cells().map(|c| c as u16).collect();
+                empty.clear();
+                empty.extend(p.chains().empty_cells().map(|c| c as u16));
             }
             mv
         } else {

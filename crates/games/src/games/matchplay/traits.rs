@@ -21,7 +21,9 @@ pub trait Rules: Clone + Send + Sync + 'static {
     const GAME: &'static str;
     /// The start position for a challenge's options; a refused option says what may be written.
     fn start(options: &[GameOption], players: usize) -> Result<Self, RuleError>;
-    /// The options in force, canonical, so that [`Rules::start`] with them gives this game again.
+    /// The options in force, canonical, so that [`Rules::start`] with them (and as many players as
+    /// there are seats) gives this game's start again: the same in every position of the game
+    /// ([`Match::start`] makes a new game's start from them when it is first asked for).
     fn options(&self) -> Vec<GameOption>;
     /// The name of each seat's side (`Black`, `White`).
     fn seat_names(&self) -> Vec<String>;
