@@ -695,13 +695,28 @@ mod tests {
     #[test]
     fn a_new_games_start_is_made_again_from_its_options() {
         let registry = crate::games::Registry::standard();
-        for name in registry.names() {
+        let mut cases: Vec<(&str, Vec<GameOption>)> = registry
+            .names()
+            .into_iter()
+            .map(|n| (n, Vec::new()))
+            .collect();
+        let size = |n: &str| GameOption::with_value("size", n);
+        cases.extend([
+            ("cups", vec![size("3")]),
+            ("cups", vec![size("10")]),
+            ("hex", vec![size("5"), GameOption::flag("no_swap")]),
+            ("y", vec![size("4"), GameOption::flag("no_swap")]),
+            ("chameleon", vec![size("5")]),
+            ("unlur", vec![size("3")]),
+            ("ataxx", vec![size("5")]),
+            ("hexxagon", vec![size("3")]),
+            (
+                "paradux",
+                vec![size("5"), GameOption::with_value("line", "5")],
+            ),
+        ]);
+        for (name, options) in cases {
             let rules = registry.find(name).unwrap();
-            let options = match name {
-                "cups" => vec![GameOption::with_value("size", "3")],
-                "hex" | "y" => vec![GameOption::flag("no_swap")],
-                _ => Vec::new(),
-            };
             let fresh = rules.new_game(&options, 2, 7).unwrap();
             let mut g = rules.new_game(&options, 2, 7).unwrap();
             let mut x = 7u64;
@@ -711,10 +726,10 @@ mod tests {
                     .wrapping_add(1442695040888963407);
                 ((x >> 33) % n as u64) as usize
             };
-            assert!(g.random_playout(&mut pick) > 0, "{name}");
+            assert!(g.random_playout(&mut pick) > 0, "{name} {options:?}");
             let start = g.at_move(1).unwrap();
-            assert_eq!(start.to_json(), fresh.to_json(), "{name}");
-            assert_eq!(start.render(), fresh.render(), "{name}");
+            assert_eq!(start.to_json(), fresh.to_json(), "{name} {options:?}");
+            assert_eq!(start.render(), fresh.render(), "{name} {options:?}");
             assert_eq!(g.options_summary(), fresh.options_summary(), "{name}");
             assert_eq!(start.setup_text(), fresh.setup_text(), "{name}");
         }
