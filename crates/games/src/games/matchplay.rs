@@ -98,9 +98,13 @@ impl<M> Entry<M> {
     #[inline]
     pub fn push_move(list: &mut Vec<Entry<M>>, seat: usize, mv: M, passes: u32, seats: usize) {
         list.push(Entry::Moved { seat, mv });
-        if passes == 0 {
-            return;
+        if passes > 0 {
+            Entry::push_passes(list, seat, passes, seats);
         }
+    }
+
+    /// The `passes` after a move of `seat`, each by the next of the `seats` in turn.
+    fn push_passes(list: &mut Vec<Entry<M>>, seat: usize, passes: u32, seats: usize) {
         let n = seats.max(1);
         for k in 0..passes as usize {
             list.push(Entry::Passed {
@@ -193,12 +197,15 @@ impl<G: Rules> Match<G> {
     }
 
     /// Plays a legal move and records it with the passes that follow.
+    #[inline]
     pub fn push(&mut self, mv: G::Move) {
         let seat = self.pos.to_move();
         let passes = self.pos.apply(mv);
-        // The seats are counted only when there are passes (Cups's playouts pass often).
-        let seats = if passes == 0 { 0 } else { self.pos.seats() };
-        Entry::push_move(&mut self.entries, seat, mv, passes, seats);
+        self.entries.push(Entry::Moved { seat, mv });
+        if passes > 0 {
+            // The seats are counted only when there are passes (Cups's playouts pass often).
+            Entry::push_passes(&mut self.entries, seat, passes, self.pos.seats());
+        }
     }
 
     fn leave(&mut self, seat: usize, how: Leave) -> Result<(), RuleError> {
