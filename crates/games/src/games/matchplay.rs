@@ -22,10 +22,13 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 
 use super::replay;
-use super::{Board, GameOption, GameState, Loss, MoveRecord, Outcome, RuleError, SgfForm, Status};
+use super::{
+    Board, GameOption, GameState, Loss, MoveRecord, Outcome, Robot, RuleError, SgfForm, Status,
+};
 use crate::picture::Painter;
 
 mod documents;
+mod seats;
 mod traits;
 
 #[cfg(test)]
@@ -109,12 +112,16 @@ impl<G: Rules> Match<G> {
 
     /// A new game from `start`.
     pub fn from_position(start: G) -> Match<G> {
-        Match {
+        let mut game = Match {
             pos: start.clone(),
             start: Arc::new(start),
             entries: Vec::new(),
             ended: None,
-        }
+        };
+        // A start that leaves the first seats without a turn (a small Limit layout) brings passes.
+        let passes = game.pos.start_passes();
+        game.push_passes(game.pos.to_move(), passes);
+        game
     }
 
     /// The position now.
@@ -170,15 +177,7 @@ impl<G: Rules> Match<G> {
         let seat = self.pos.to_move();
         let passes = self.pos.apply(mv);
         self.entries.push(Entry::Moved { seat, mv });
-        if passes == 0 {
-            return;
-        }
-        let n = self.pos.seats().max(1);
-        for k in 0..passes as usize {
-            self.entries.push(Entry::Passed {
-                seat: (seat + 1 + k) % n,
-            });
-        }
+        self.push_passes(seat, passes);
     }
 
     fn leave(&mut self, seat: usize, how: Leave) -> Result<(), RuleError> {
@@ -189,8 +188,11 @@ impl<G: Rules> Match<G> {
         if self.outcome().is_some() {
             return Err(RuleError("the game is already over".into()));
         }
-        // With two players the other wins; with more, the game would go on without the seat, which
-        // no game on this record has yet (Limit keeps its own).
+        if self.leave_and_go_on(seat, how)? {
+            return Ok(());
+        }
+        // With two players the other wins; a game of more goes on without the seat
+        // (`Rules::seat_left`).
         if n != 2 {
             return Err(RuleError(format!(
                 "a game of {n} players cannot end by one leaving on this record"
@@ -313,11 +315,9 @@ impl<G: Rules> Match<G> {
         if self.outcome().is_some() {
             return Err(RuleError("the game is already over".into()));
         }
-        let seats = (0..self.pos.seat_names().len()).collect();
-        self.ended = Some(Outcome::Draw(seats));
-        self.entries.push(Entry::Drawn {
-            seat: self.pos.to_move(),
-        });
+        let seat = self.pos.to_move();
+        self.ended = Some(Outcome::Draw(self.pos.draw_agreed()));
+        self.entries.push(Entry::Drawn { seat });
         Ok(())
     }
 }
@@ -374,9 +374,17 @@ impl<G: Rules + View + Search> GameState for Match<G> {
     fn moves(&self) -> Vec<MoveRecord> {
         self.entries
             .iter()
-            .map(|e| match e {
+            .enumerate()
+            .map(|(i, e)| match e {
                 Entry::Moved { seat, mv } => (*seat, self.pos.write_here(*mv), false),
-                Entry::Passed { seat } => (*seat, self.pos.pass_text().into(), true),
+                Entry::Passed { seat } => {
+                    let text = G::auto_text(self, i);
+                    (
+                        *seat,
+                        text.unwrap_or_else(|| self.pos.pass_text().into()),
+                        true,
+                    )
+                }
                 Entry::Left { seat, how } => (*seat, how.word().into(), false),
                 Entry::Drawn { seat } => (*seat, "draw".into(), false),
             })
@@ -384,6 +392,9 @@ impl<G: Rules + View + Search> GameState for Match<G> {
             .collect()
     }
     fn options_summary(&self) -> String {
+        if let Some(line) = self.start.options_summary() {
+            return line;
+        }
         let words: Vec<String> = self.start.options().iter().map(|o| o.to_string()).collect();
         words.join(" ")
     }
@@ -509,6 +520,20 @@ impl<G: Rules + View + Search> GameState for Match<G> {
     fn level_playouts(&self, level: u8) -> Option<u32> {
         self.pos.level_playouts(level)
     }
+    fn robot_move(&self, robot: Robot, seed: u64) -> Option<String> {
+        if self.outcome().is_none()
+            && let Some(mv) = self.pos.robot_move(robot, seed)
+        {
+            return mv.map(|m| self.pos.write_here(m));
+        }
+        seats::robot_move(self, robot, seed)
+    }
+    fn action_group(&self, action: u32) -> Option<u32> {
+        Search::action_group(&self.pos, action)
+    }
+    fn search_contempt(&self) -> Option<f32> {
+        self.pos.contempt()
+    }
     fn playout_value(&self, seat: usize) -> Option<f32> {
         self.pos.playout_value(seat)
     }
@@ -613,8 +638,15 @@ impl<G: Rules> Match<G> {
         let mut out = Vec::with_capacity(self.entries.len());
         for e in &self.entries {
             out.push((e, pos.clone()));
-            if let Entry::Moved { mv, .. } = e {
-                pos.apply(*mv);
+            match e {
+                Entry::Moved { mv, .. } => {
+                    pos.apply(*mv);
+                }
+                // A seat that left a game that goes on (Limit's) leaves the position too.
+                Entry::Left { seat, .. } => {
+                    let _ = pos.seat_left(*seat);
+                }
+                _ => {}
             }
         }
         out
