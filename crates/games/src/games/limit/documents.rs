@@ -20,11 +20,16 @@ fn corrupt(why: String) -> RuleError {
 
 /// Reads a stored game, of either shape.
 pub fn load(json: &str) -> Result<Game, RuleError> {
-    let game = Match::<Position>::load(json)?;
-    let doc: Map<String, Value> = serde_json::from_str(json).map_err(|e| corrupt(e.to_string()))?;
-    if doc.contains_key("version") {
-        check_snapshot(&game, &doc)?;
-    }
+    let doc: Option<Map<String, Value>> = serde_json::from_str(json).ok();
+    let Some(doc) = doc.filter(|d| d.contains_key("version")) else {
+        return Match::<Position>::load(json);
+    };
+    let game =
+        Match::<Position>::load(json).map_err(|e| match e.0.contains("Limit game document") {
+            true => e,
+            false => corrupt(e.0),
+        })?;
+    check_snapshot(&game, &doc)?;
     Ok(game)
 }
 
@@ -118,7 +123,9 @@ pub fn upgrade(doc: &mut Map<String, Value>) -> Result<(), RuleError> {
 }
 
 /// Checks a version-1 document's snapshot against the replayed game: every entry of its move list
-/// (with the engine's), whose turn it is and the result.
+/// (with the engine's, numbered), the phase, whose turn it is, the result and the move number. The
+/// rest of the snapshot (tiles, pawns, the boxes) follows from the moves and is not read: a
+/// document whose moves agree loads with the position they give.
 fn check_snapshot(game: &Game, doc: &Map<String, Value>) -> Result<(), RuleError> {
     let names: Vec<String> = (0..game.players())
         .map(|s| game.side(s).name().to_string())
@@ -158,6 +165,10 @@ fn check_snapshot(game: &Game, doc: &Map<String, Value>) -> Result<(), RuleError
             )
         }
     };
+    let phase = serde_json::to_value(game.phase()).expect("a phase serialises");
+    if doc.get("phase") != Some(&phase) {
+        return Err(disagrees("phase"));
+    }
     if doc.get("to_move") != Some(&to_move) {
         return Err(disagrees("to_move"));
     }
@@ -168,4 +179,153 @@ fn check_snapshot(game: &Game, doc: &Map<String, Value>) -> Result<(), RuleError
         return Err(disagrees("move_number"));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::GameRules;
+    use crate::games::limit::Limit;
+
+    /// `scripts/limit-fixtures.sh /work/base/pbem-8096aec`: documents the server and the engine
+    /// of 8096aec stored, with what that binary said of each.
+    const STORED: [(&str, &str); 6] = [
+        (
+            "limit-mid",
+            include_str!("../../../tests/documents/8096aec/limit-mid.json"),
+        ),
+        (
+            "limit-resigned",
+            include_str!("../../../tests/documents/8096aec/limit-resigned.json"),
+        ),
+        (
+            "limit-forfeit",
+            include_str!("../../../tests/documents/8096aec/limit-forfeit.json"),
+        ),
+        (
+            "limit-finished",
+            include_str!("../../../tests/documents/8096aec/limit-finished.json"),
+        ),
+        (
+            "limit-classic",
+            include_str!("../../../tests/documents/8096aec/limit-classic.json"),
+        ),
+        (
+            "limit-start-passes",
+            include_str!("../../../tests/documents/8096aec/limit-start-passes.json"),
+        ),
+    ];
+
+    fn field(fixture: &Value, key: &str) -> String {
+        fixture[key]
+            .as_str()
+            .expect("a fixture's field")
+            .to_string()
+    }
+
+    /// Each stored document loads, says what 8096aec said of it (status, legal moves, board),
+    /// keeps its move list entry by entry (the engine's entries made again by the replay) and
+    /// reads back from the document it is now written as.
+    #[test]
+    fn documents_stored_by_8096aec_load() {
+        for (name, fixture) in STORED {
+            let f: Value = serde_json::from_str(fixture).unwrap();
+            let document = field(&f, "document");
+            let g = Limit
+                .load(&document)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let status = match g.status() {
+                Status::ToMove(s) => format!("to-move {}", g.status_seat(s)),
+                Status::Over(Outcome::Winner(s)) => format!("winner {}", g.status_seat(s)),
+                Status::Over(Outcome::Draw(_)) => "draw".into(),
+            };
+            assert_eq!(status, field(&f, "status"), "{name}");
+            let legal: Vec<String> = serde_json::from_value(f["legal"].clone()).unwrap();
+            assert_eq!(g.legal_moves(), legal, "{name}");
+            assert_eq!(g.render().trim_end(), field(&f, "show"), "{name}");
+            let old: Value = serde_json::from_str(&document).unwrap();
+            let entries: Vec<(String, String, bool)> = old["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| {
+                    (
+                        m["side"].as_str().unwrap().to_string(),
+                        m["text"].as_str().unwrap().to_string(),
+                        m["auto"].as_bool().unwrap(),
+                    )
+                })
+                .collect();
+            let names = g.seat_names();
+            let now: Vec<(String, String, bool)> = g
+                .moves()
+                .into_iter()
+                .map(|r| (names[r.seat].to_lowercase(), r.text, r.auto))
+                .collect();
+            assert_eq!(now, entries, "{name}");
+            let again = Limit.load(&g.to_json()).unwrap();
+            assert_eq!(again.moves(), g.moves(), "{name}");
+            assert_eq!(again.status(), g.status(), "{name}");
+            assert_eq!(again.to_json(), g.to_json(), "{name}");
+        }
+    }
+
+    /// The three-player game where Blue resigned goes on between Red and Green, and Blue's seat
+    /// stays out after the document is read: it cannot resign again.
+    #[test]
+    fn a_stored_resignation_of_three_keeps_the_others_playing() {
+        let f: Value = serde_json::from_str(STORED[1].1).unwrap();
+        let mut g = Limit.load(&field(&f, "document")).unwrap();
+        let texts: Vec<String> = g.moves().into_iter().map(|m| m.text).collect();
+        assert_eq!(
+            texts,
+            ["1-2", "3-1", "4-3,2", "11-4,6", "resign", "3-1,3", "4-5,4"]
+        );
+        assert_eq!(g.moves()[4].seat, 1);
+        assert_eq!(g.status(), Status::ToMove(2));
+        let e = g.resign(1).unwrap_err();
+        assert_eq!(e.0, "Blue is no longer in the game");
+        g.resign(2).unwrap();
+        assert_eq!(g.status(), Status::Over(Outcome::Winner(0)));
+    }
+
+    /// A stored document whose snapshot disagrees with its moves is refused as corrupt, as
+    /// 8096aec refused it, and so is one of another schema.
+    #[test]
+    fn a_stored_document_that_disagrees_with_its_moves_is_refused() {
+        let f: Value = serde_json::from_str(STORED[0].1).unwrap();
+        let document = field(&f, "document");
+        for (from, to, why) in [
+            ("\"to_move\": \"blue\"", "\"to_move\": \"red\"", "to_move"),
+            ("\"move_number\": 4", "\"move_number\": 5", "move_number"),
+            (
+                "\"auto\": false",
+                "\"auto\": true",
+                "move 1 of the document",
+            ),
+            ("\"version\": 1", "\"version\": 2", "schema version 2"),
+            (
+                "\"number\": 2,\n      \"side\": \"blue\"",
+                "\"number\": 2,\n      \"side\": \"green\"",
+                "does not play",
+            ),
+            (
+                "\"number\": 2,\n      \"side\"",
+                "\"number\": 3,\n      \"side\"",
+                "moves",
+            ),
+            ("\"phase\": \"movement\"", "\"phase\": \"over\"", "phase"),
+        ] {
+            let bad = document.replacen(from, to, 1);
+            assert_ne!(bad, document, "{from}");
+            let Err(e) = Limit.load(&bad) else {
+                panic!("{from}: loaded");
+            };
+            let e = e.0;
+            assert!(
+                e.contains("not a valid Limit game document") && e.contains(why),
+                "{from}: {e}"
+            );
+        }
+    }
 }
