@@ -6,9 +6,12 @@
 //! hooks. `Match<G>` implements [`GameState`] for all of them, so the server, the records and the
 //! search take such a game as they take any other.
 //!
-//! Othello, Hex, Chameleon, Y, Unlur, Cups, Ataxx, Hexxagon and Paradux are on it; Limit and Go
-//! still keep their own records (see
-//! docs/architecture.md, "What is left of issue 36, section 1").
+//! Othello, Hex, Chameleon, Y, Unlur, Cups, Ataxx, Hexxagon, Paradux and Limit are on it; Go still
+//! keeps its own record (see docs/architecture.md, "What is left of issue 36, section 1"). Limit,
+//! of two or three players, is why a seat may leave a game that goes on ([`Rules::seat_left`],
+//! `seats.rs`), why the engine's passes may fall to any seat ([`Rules::pass_seat`], also at the
+//! start: [`Rules::start_passes`]) and why an agreed draw is between the seats still in
+//! ([`Rules::draw_agreed`]).
 //!
 //! The document is `{"game": "othello", "moves": ["f5", "resign 1"], <the options>}`: each option
 //! of [`Rules::options`] a key (`"size": 8`, a flag `true`), the entries as [`super::replay`] reads
