@@ -529,7 +529,7 @@ impl<G: Rules + View + Search> GameState for Match<G> {
         {
             return mv.map(|m| self.pos.write_here(m));
         }
-        seats::robot_move(self, robot, seed)
+        super::default_robot_move(self, robot, seed)
     }
     fn action_group(&self, action: u32) -> Option<u32> {
         Search::action_group(&self.pos, action)

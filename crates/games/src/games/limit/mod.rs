@@ -24,7 +24,7 @@ pub mod view;
 #[cfg(test)]
 mod rules_tests;
 
-use super::matchplay::{Entry, Match, Rules, Search, View};
+use super::matchplay::{Entry, Match, Search, View};
 use super::{GameOption, GameRules, GameState, Loss, Outcome, Robot, RuleError};
 pub use game::{IllegalMove, Phase, Position, SeatState};
 pub use notation::Move;
@@ -96,26 +96,6 @@ impl Game {
             (None, None) => "Game over".into(),
         }
     }
-
-    /// The position each entry is read in: before a player's move or leaving, after the move
-    /// that brought an automatic entry (its notes and pictures say what that move did).
-    fn positions(&self) -> Vec<Position> {
-        let mut pos = self.start().clone();
-        let mut out = Vec::with_capacity(self.entries().len());
-        for e in self.entries() {
-            out.push(pos.clone());
-            match e {
-                Entry::Moved { mv, .. } => {
-                    Rules::apply(&mut pos, *mv);
-                }
-                Entry::Left { seat, .. } => {
-                    let _ = pos.leave(*seat);
-                }
-                Entry::Passed { .. } | Entry::Drawn { .. } => {}
-            }
-        }
-        out
-    }
 }
 
 /// The part of its share of a draw the robot gives up under `-move_or_remove` (the search's default
@@ -157,7 +137,9 @@ impl View for Position {
     fn turn_notes(game: &Game, since: u32) -> Option<Vec<String>> {
         let mut out = Vec::new();
         let first = since.saturating_sub(1) as usize;
-        let positions = game.positions();
+        // Each entry with the position it is read in: an automatic entry's is the one after the
+        // move that brought it.
+        let replayed = game.replayed();
         let records = game.moves();
         for (k, rec) in records.iter().enumerate().skip(first) {
             if !rec.auto {
@@ -165,7 +147,7 @@ impl View for Position {
             }
             let who = game.side_title(rec.seat);
             // The position after the move that brought the entry.
-            out.push(match (rec.text.as_str(), positions[k].phase()) {
+            out.push(match (rec.text.as_str(), replayed[k].1.phase()) {
                 ("eliminated", _) => {
                     format!("{who} is out of the game (Auto): no legal turn was left to {who}.")
                 }
@@ -185,9 +167,9 @@ impl View for Position {
         let Some(Entry::Moved { seat, mv }) = game.entries().get(index) else {
             return Vec::new();
         };
-        let positions = game.positions();
-        let before = &positions[index];
-        let after = positions.get(index + 1).unwrap_or(game.position());
+        let replayed = game.replayed();
+        let before = &replayed[index].1;
+        let after = replayed.get(index + 1).map_or(game.position(), |(_, p)| p);
         let text = mv.to_string();
         let (b, a) = (before.board(), after.board());
         let mut out = Vec::new();

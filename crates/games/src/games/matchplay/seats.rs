@@ -3,7 +3,7 @@
 //! the engine's automatic entries then follow as after a move.
 
 use super::{Entry, Leave, Match, Rules};
-use crate::games::{GameState, Robot, RuleError};
+use crate::games::RuleError;
 
 impl<G: Rules> Match<G> {
     /// Records `seat`'s leaving if the game goes on without it (or ends by its own rules):
@@ -27,10 +27,4 @@ impl<G: Rules> Match<G> {
             });
         }
     }
-}
-
-/// The robot's move where the game has none of its own ([`super::Search::robot_move`]): the
-/// default of [`GameState::robot_move`].
-pub(super) fn robot_move(game: &dyn GameState, robot: Robot, seed: u64) -> Option<String> {
-    crate::games::default_robot_move(game, robot, seed)
 }
