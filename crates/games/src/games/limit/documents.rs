@@ -270,6 +270,17 @@ mod tests {
         }
     }
 
+    /// Perft from stored positions is what main's engine (83a4f3f, its own record) counts:
+    /// `pbem engine limit perft 3` on the same documents.
+    #[test]
+    fn perft_from_stored_positions_is_main_s() {
+        for (k, want) in [(0, 29_363), (1, 50_478), (5, 189)] {
+            let f: Value = serde_json::from_str(STORED[k].1).unwrap();
+            let g = Limit.load(&field(&f, "document")).unwrap();
+            assert_eq!(g.perft(3), want, "{}", STORED[k].0);
+        }
+    }
+
     /// The three-player game where Blue resigned goes on between Red and Green, and Blue's seat
     /// stays out after the document is read: it cannot resign again.
     #[test]
