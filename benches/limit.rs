@@ -5,9 +5,10 @@
 //! policy), playouts for the robot's whole search.
 
 use divan::{Bencher, black_box, counter::ItemsCount};
+use pbem::games::GameState;
 use pbem::games::limit::layout::below;
 use pbem::games::limit::robot::{self, Budget};
-use pbem::games::limit::{Config, Game, Phase};
+use pbem::games::limit::{Config, Phase, Position, new_game};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
@@ -21,11 +22,11 @@ fn rng(seed: u64) -> ChaCha8Rng {
 }
 
 /// Positions from default games: the start and a few random turns in, for several seeds.
-fn positions() -> Vec<Game> {
+fn positions() -> Vec<Position> {
     let mut out = Vec::new();
     let mut r = rng(7);
     for seed in 0..16 {
-        let mut g = Game::new(Config::default(), 2, seed).expect("default game");
+        let mut g = Position::new(Config::default(), 2, seed).expect("default game");
         out.push(g.clone());
         for _ in 0..6 {
             let acts = g.legal_acts();
@@ -58,15 +59,15 @@ fn legal_turns(b: Bencher) {
 /// Plays whole random default two-player games from the start; throughput counts games.
 #[divan::bench]
 fn random_default_games(b: Bencher) {
-    let starts: Vec<Game> = (0..64)
-        .map(|s| Game::new(Config::default(), 2, s).expect("game"))
+    let starts: Vec<_> = (0..64)
+        .map(|s| new_game(Config::default(), 2, s).expect("game"))
         .collect();
     let mut r = rng(11);
     b.counter(ItemsCount::new(starts.len())).bench_local(|| {
         let mut turns = 0;
         for g in &starts {
             let mut g = g.clone();
-            turns += g.playout(&mut |n| below(&mut r, n));
+            turns += g.random_playout(&mut |n| below(&mut r, n));
         }
         turns
     });
@@ -76,8 +77,8 @@ fn random_default_games(b: Bencher) {
 /// no self-captures); throughput counts games, i.e. the robot's playouts from the start.
 #[divan::bench]
 fn robot_policy_playouts(b: Bencher) {
-    let starts: Vec<Game> = (0..64)
-        .map(|s| Game::new(Config::default(), 2, s).expect("game"))
+    let starts: Vec<Position> = (0..64)
+        .map(|s| Position::new(Config::default(), 2, s).expect("game"))
         .collect();
     let mut seed = 0u64;
     b.counter(ItemsCount::new(starts.len())).bench_local(|| {
@@ -95,7 +96,7 @@ fn robot_policy_playouts(b: Bencher) {
 /// playouts.
 #[divan::bench(args = [1_000, 5_000])]
 fn robot_search(b: Bencher, playouts: u32) {
-    let g = Game::new(Config::default(), 2, 5).expect("game");
+    let g = Position::new(Config::default(), 2, 5).expect("game");
     b.counter(ItemsCount::new(playouts as usize))
         .bench(|| robot::best_move(black_box(&g), Budget::playouts(playouts), 1));
 }

@@ -142,7 +142,7 @@ fn main() {
     for i in 0..games {
         let seed = seed0 + i;
         let a_seat = (seed % 2) as usize;
-        let mut g = Game::new(cfg, 2, seed).unwrap();
+        let mut g = pbem::games::limit::new_game(cfg, 2, seed).unwrap();
         let mut lines = Vec::new();
         let mut streak = 0;
         while let Some(me) = g.to_move() {

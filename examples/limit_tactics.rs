@@ -97,7 +97,7 @@ fn main() {
     let (mut ones, mut twos) = (0, 0);
     for seed in 0..5000u64 {
         if ones < 5 {
-            let mut g = Game::new(Config::default(), 2, seed).unwrap();
+            let mut g = pbem::games::limit::new_game(Config::default(), 2, seed).unwrap();
             let mut k = seed;
             while g.phase() == Phase::Movement {
                 if has_win(&g) {
@@ -112,7 +112,7 @@ fn main() {
             }
         }
         if twos < 5 {
-            let mut g = Game::new(Config::default(), 2, seed).unwrap();
+            let mut g = pbem::games::limit::new_game(Config::default(), 2, seed).unwrap();
             let mut k = seed ^ 0x5555;
             let mut tried = 0;
             while g.phase() == Phase::Movement {

@@ -6,7 +6,7 @@
 //! prints one line per game and the new robot's score with its Wilson 95% interval.
 
 use pbem::games::limit::robot::{self, Level};
-use pbem::games::limit::{Config, Game, Move};
+use pbem::games::limit::{Config, Move};
 use pbem::games::{GameOption, GameState, Outcome, Robot};
 
 fn main() {
@@ -25,7 +25,7 @@ fn main() {
     for i in 0..games {
         let seed = seed0 + i;
         let new_seat = (i % 2) as usize;
-        let mut g = Game::new(cfg, 2, seed).unwrap();
+        let mut g = pbem::games::limit::new_game(cfg, 2, seed).unwrap();
         let mut ply = 0u64;
         while let Some(me) = g.to_move() {
             let move_seed = seed.wrapping_mul(1000).wrapping_add(ply);
@@ -36,7 +36,7 @@ fn main() {
                 let m: Move = robot::best_move(&g, old_level, move_seed).expect("a move");
                 m.to_string()
             };
-            g.play_str(&mv).expect("the robots play legal moves");
+            g.play(&mv).expect("the robots play legal moves");
             ply += 1;
         }
         let s = match g.result() {

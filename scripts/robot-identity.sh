@@ -11,6 +11,7 @@
 #
 # Environment:
 #   PAIRS   the matches, "A B GAMES" each, ';'-separated (default "robot2 robot1 2;robot3 robot2 1")
+#   PLAYERS the players of each game (default 2; Limit takes 3: A plays one seat, B the others)
 #   OUT     where each binary's records go (default /tmp/robot-identity): OUT/<sha256 of the binary>/,
 #           one file a game and match; a record already there for that binary is reused, so the old
 #           binary's games are played once
@@ -26,6 +27,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib/two-builds.sh"
 two_builds robot-identity.sh "$@"
 PAIRS=${PAIRS:-"robot2 robot1 2;robot3 robot2 1"}
+PLAYERS=${PLAYERS:-2}
 OUT=${OUT:-/tmp/robot-identity}
 
 # One binary's record of one match: the move lines and the results, without the times.
@@ -37,12 +39,13 @@ record() {
     dir="$OUT/$(sha256sum "$bin" | cut -c1-16)"
     mkdir -p "$dir"
     local file="$dir/$spec-$a-$b-$n.txt"
+    [[ $PLAYERS != 2 ]] && file="$dir/$spec-p$PLAYERS-$a-$b-$n.txt"
     if [[ ! -s $file ]]; then
         # A record is written whole or not at all, so an interrupted run leaves nothing half made.
         local timer=()
         [[ -x /usr/bin/time ]] && timer=(/usr/bin/time -f %M -o "$file.rss")
         nice -n 19 "${timer[@]}" "$bin" engine "$game" match "$a" "$b" --games "$n" --seed 1000 \
-            --players 2 --moves "${opts[@]}" >"$file.out"
+            --players "$PLAYERS" --moves "${opts[@]}" >"$file.out"
         grep -E '^game ' "$file.out" | sed -E 's/ a-ms .*//' >"$file.part"
         mv "$file.part" "$file"
     fi

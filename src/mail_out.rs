@@ -351,7 +351,7 @@ mod tests {
 
     /// The PNG of a new Limit game's board, as a board mail carries it.
     fn board_png() -> Png {
-        let g = crate::games::limit::Game::new(Default::default(), 2, 7).unwrap();
+        let g = crate::games::limit::new_game(Default::default(), 2, 7).unwrap();
         Png(std::sync::Arc::new(
             crate::games::GameState::png(&g).unwrap().unwrap(),
         ))

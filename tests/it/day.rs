@@ -867,14 +867,13 @@ fn the_admin_can_override_at_the_shell_and_every_override_is_recorded_with_its_r
     assert_eq!(env.stored_moves(101).len(), 0);
 }
 
-/// Each side's pawns on the board, from a stored game's JSON.
+/// Each side's pawns on the board, from a stored game.
 fn on_board(env: &Env) -> Vec<u64> {
-    let doc: serde_json::Value = serde_json::from_str(&env.stored_game(101).to_json()).unwrap();
-    doc["sides"]
-        .as_array()
-        .unwrap()
+    env.stored_game(101)
+        .board_view()
+        .sides
         .iter()
-        .map(|s| s["on_board"].as_u64().unwrap())
+        .map(|s| u64::from(s.on_board))
         .collect()
 }
 

@@ -2,11 +2,11 @@
 //! options. Case counts are kept small so that the file runs in seconds in a debug build.
 
 use crate::common::props::{string_of, with_cases};
-use pbem::games::GameOption;
 use pbem::games::limit::board::bits;
 use pbem::games::limit::layout::below;
 use pbem::games::limit::layout::{check_layout, random_layout};
-use pbem::games::limit::{Config, Game, Move, Phase, json};
+use pbem::games::limit::{Config, Move, Phase, Position, documents, new_game};
+use pbem::games::{GameOption, GameState};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
@@ -40,7 +40,7 @@ fn rng(seed: u64) -> ChaCha8Rng {
 }
 
 /// The board is connected and every group on it has a freedom.
-fn check_board(g: &Game) {
+fn check_board(g: &Position) {
     let b = g.board();
     assert!(b.connected(b.m.tiles), "board not connected");
     if g.phase() != Phase::Manual {
@@ -94,7 +94,7 @@ proptest! {
         walk: u64,
     ) {
         let cfg = config(OPTION_SETS[set]);
-        let mut g = Game::new(cfg, players, seed).unwrap();
+        let mut g = new_game(cfg, players, seed).unwrap();
         let mut r = rng(walk);
         let mut steps = 0;
         loop {
@@ -119,10 +119,10 @@ proptest! {
                         .0,
                     *m
                 );
-                let mut h = g.clone();
+                let mut h = g.position().clone();
                 assert!(h.play_str(&text).is_ok(), "listed move {} refused", text);
             }
-            // Anything not listed fails and changes nothing.
+            // Anything not listed fails and changes nothing, on the record too.
             for _ in 0..6 {
                 let m = &legal[below(&mut r, legal.len())];
                 let bad = mutate(m, &mut r);
@@ -131,23 +131,25 @@ proptest! {
                     .unwrap_or(false);
                 if !listed {
                     let mut h = g.clone();
-                    assert!(h.play_str(&bad).is_err(), "unlisted move {} accepted", bad);
-                    assert_eq!(&h, &g);
+                    assert!(GameState::play(&mut h, &bad).is_err(), "unlisted move {} accepted", bad);
+                    assert_eq!(h.position(), g.position());
+                    assert_eq!(h.moves(), g.moves());
                 }
             }
             let m = legal[below(&mut r, legal.len())];
-            g.play_move(&m).unwrap();
+            GameState::play(&mut g, &m.to_string()).unwrap();
             steps += 1;
             if steps % 7 == 0 {
-                let text = json::to_json(&g);
-                let back = json::from_json(&text).unwrap();
-                assert_eq!(&back, &g);
-                assert_eq!(json::to_json(&back), text);
+                let text = g.to_json();
+                let back = documents::load(&text).unwrap();
+                assert_eq!(back.position(), g.position());
+                assert_eq!(back.moves(), g.moves());
+                assert_eq!(back.to_json(), text);
             }
             assert!(steps < 400, "game did not end");
         }
-        let text = json::to_json(&g);
-        assert_eq!(json::to_json(&json::from_json(&text).unwrap()), text);
+        let text = g.to_json();
+        assert_eq!(documents::load(&text).unwrap().to_json(), text);
     }
 
     #[test]
@@ -157,14 +159,15 @@ proptest! {
         seed: u64,
         walk: u64,
     ) {
-        let mut g = Game::new(config(OPTION_SETS[set]), players, seed).unwrap();
+        let mut g = new_game(config(OPTION_SETS[set]), players, seed).unwrap();
         let mut r = rng(walk);
-        g.playout(&mut |n| below(&mut r, n));
+        g.random_playout(&mut |n| below(&mut r, n));
         assert_eq!(g.phase(), Phase::Over);
         check_board(&g);
         // The fast path plays only legal moves: the replay of its move list agrees.
-        let back = json::from_json(&json::to_json(&g)).unwrap();
-        assert_eq!(back, g);
+        let back = documents::load(&g.to_json()).unwrap();
+        assert_eq!(back.position(), g.position());
+        assert_eq!(back.moves(), g.moves());
     }
 
     #[test]
@@ -181,7 +184,7 @@ proptest! {
             &format!("-size={size}"),
             &format!("-must_touch={must_touch}"),
         ]);
-        let g = Game::new(cfg, players, seed).unwrap();
+        let g = Position::new(cfg, players, seed).unwrap();
         let b = g.board();
         assert_eq!(b.laid(), 4 * size as usize);
         for s in 0..players {
@@ -194,7 +197,7 @@ proptest! {
         text in string_of("0123456789abcdefghijklmnopqrstuvwxyz@#,x -", 0..=12),
         seed in 0u64..50,
     ) {
-        let g = Game::new(Config::default(), 2, seed).unwrap();
+        let g = Position::new(Config::default(), 2, seed).unwrap();
         let legal = g.legal();
         let listed = Move::parse(&text)
             .map(|(m, _)| legal.contains(&m))

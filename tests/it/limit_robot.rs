@@ -5,7 +5,7 @@
 use crate::common::props::with_cases;
 use pbem::games::limit::layout::below;
 use pbem::games::limit::robot::{self, Budget};
-use pbem::games::limit::{Config, Game, Phase};
+use pbem::games::limit::{Config, Game, Phase, Position, new_game};
 use pbem::games::search;
 use pbem::games::{GameOption, GameState, Robot};
 use rand_chacha::ChaCha8Rng;
@@ -37,14 +37,14 @@ fn config(words: &[&str]) -> Config {
 
 /// A game of the option set played at random for `depth` moves (or to its end).
 fn position(set: usize, players: usize, seed: u64, depth: usize) -> Game {
-    let mut g = Game::new(config(OPTION_SETS[set]), players, seed).unwrap();
+    let mut g = new_game(config(OPTION_SETS[set]), players, seed).unwrap();
     let mut r = ChaCha8Rng::seed_from_u64(seed ^ 0x5eed);
     for _ in 0..depth {
         let legal = g.legal();
         if legal.is_empty() {
             break;
         }
-        g.play_move(&legal[below(&mut r, legal.len())]).unwrap();
+        GameState::play(&mut g, &legal[below(&mut r, legal.len())].to_string()).unwrap();
     }
     g
 }
@@ -73,7 +73,7 @@ proptest! {
                         "{robot:?} chose {mv}, not in {legal:?}"
                     );
                     let mut h = g.clone();
-                    assert!(h.play_str(&mv).is_ok());
+                    assert!(GameState::play(&mut h, &mv).is_ok());
                 }
             }
         }
@@ -93,7 +93,7 @@ proptest! {
 
     #[test]
     fn policy_playouts_end_every_game(set in 0..OPTION_SETS.len(), players in 2usize..=3, seed: u64) {
-        let mut g = position(set, players, seed, 0);
+        let mut g = position(set, players, seed, 0).position().clone();
         robot::policy_playout(&mut g, seed);
         assert_eq!(g.phase(), Phase::Over);
     }
@@ -101,7 +101,7 @@ proptest! {
 
 #[test]
 fn a_time_cap_stops_the_search() {
-    let g = Game::new(Config::default(), 2, 3).unwrap();
+    let g = Position::new(Config::default(), 2, 3).unwrap();
     let capped = Budget {
         playouts: u32::MAX,
         placement_playouts: u32::MAX,

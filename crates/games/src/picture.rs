@@ -180,7 +180,7 @@ mod tests {
 
     #[test]
     fn a_board_paints_to_a_png_at_twice_its_size_at_most_a_phone_s_width() {
-        let g = crate::games::limit::Game::new(Default::default(), 2, 7).unwrap();
+        let g = crate::games::limit::new_game(Default::default(), 2, 7).unwrap();
         let before = draws();
         let png = png_of(|p| g.paint(p)).unwrap().unwrap();
         assert_eq!(draws(), before + 1);
@@ -212,7 +212,7 @@ mod tests {
         assert_eq!(png_size(&png), Some((width, height)));
         assert_eq!(rgb[..3], [0xFA, 0xFA, 0xF5], "the background, top left");
         // A small board is painted at twice its size.
-        let small = crate::games::limit::Game::new(
+        let small = crate::games::limit::new_game(
             crate::games::limit::options::Config {
                 size: 4,
                 ..Default::default()

@@ -6,9 +6,12 @@
 //! hooks. `Match<G>` implements [`GameState`] for all of them, so the server, the records and the
 //! search take such a game as they take any other.
 //!
-//! Othello, Hex, Chameleon, Y, Unlur, Cups, Ataxx, Hexxagon and Paradux are on it; Limit and Go
-//! still keep their own records (see
-//! docs/architecture.md, "What is left of issue 36, section 1").
+//! Othello, Hex, Chameleon, Y, Unlur, Cups, Ataxx, Hexxagon, Paradux and Limit are on it; Go still
+//! keeps its own record (see docs/architecture.md, "What is left of issue 36, section 1"). Limit,
+//! of two or three players, is why a seat may leave a game that goes on ([`Rules::seat_left`],
+//! `seats.rs`), why the engine's passes may fall to any seat ([`Rules::pass_seat`], also at the
+//! start: [`Rules::start_passes`]) and why an agreed draw is between the seats still in
+//! ([`Rules::draw_agreed`]).
 //!
 //! The document is `{"game": "othello", "moves": ["f5", "resign 1"], <the options>}`: each option
 //! of [`Rules::options`] a key (`"size": 8`, a flag `true`), the entries as [`super::replay`] reads
@@ -22,10 +25,13 @@ use std::sync::{Arc, OnceLock};
 use serde_json::{Map, Value};
 
 use super::replay;
-use super::{Board, GameOption, GameState, Loss, MoveRecord, Outcome, RuleError, SgfForm, Status};
+use super::{
+    Board, GameOption, GameState, Loss, MoveRecord, Outcome, Robot, RuleError, SgfForm, Status,
+};
 use crate::picture::Painter;
 
 mod documents;
+mod seats;
 mod traits;
 
 #[cfg(test)]
@@ -135,7 +141,8 @@ impl<G: Rules> Match<G> {
             pos: G::start(options, players)?,
             entries: Vec::new(),
             ended: None,
-        })
+        }
+        .with_start_passes())
     }
 
     /// A new game from `start`.
@@ -146,6 +153,16 @@ impl<G: Rules> Match<G> {
             entries: Vec::new(),
             ended: None,
         }
+        .with_start_passes()
+    }
+
+    /// A start that leaves the first seats without a turn (a small Limit layout) brings passes.
+    fn with_start_passes(mut self) -> Match<G> {
+        let passes = self.pos.start_passes();
+        if passes > 0 {
+            self.push_passes(self.pos.to_move(), passes);
+        }
+        self
     }
 
     /// The position now.
@@ -203,8 +220,8 @@ impl<G: Rules> Match<G> {
         let passes = self.pos.apply(mv);
         self.entries.push(Entry::Moved { seat, mv });
         if passes > 0 {
-            // The seats are counted only when there are passes (Cups's playouts pass often).
-            Entry::push_passes(&mut self.entries, seat, passes, self.pos.seats());
+            // The seats are named only when there are passes (Cups's playouts pass often).
+            self.push_passes(seat, passes);
         }
     }
 
@@ -216,8 +233,11 @@ impl<G: Rules> Match<G> {
         if self.outcome().is_some() {
             return Err(RuleError("the game is already over".into()));
         }
-        // With two players the other wins; with more, the game would go on without the seat, which
-        // no game on this record has yet (Limit keeps its own).
+        if self.leave_and_go_on(seat, how)? {
+            return Ok(());
+        }
+        // With two players the other wins; a game of more goes on without the seat
+        // (`Rules::seat_left`).
         if n != 2 {
             return Err(RuleError(format!(
                 "a game of {n} players cannot end by one leaving on this record"
@@ -340,11 +360,9 @@ impl<G: Rules> Match<G> {
         if self.outcome().is_some() {
             return Err(RuleError("the game is already over".into()));
         }
-        let seats = (0..self.pos.seat_names().len()).collect();
-        self.ended = Some(Outcome::Draw(seats));
-        self.entries.push(Entry::Drawn {
-            seat: self.pos.to_move(),
-        });
+        let seat = self.pos.to_move();
+        self.ended = Some(Outcome::Draw(self.pos.draw_agreed()));
+        self.entries.push(Entry::Drawn { seat });
         Ok(())
     }
 }
@@ -401,9 +419,17 @@ impl<G: Rules + View + Search> GameState for Match<G> {
     fn moves(&self) -> Vec<MoveRecord> {
         self.entries
             .iter()
-            .map(|e| match e {
+            .enumerate()
+            .map(|(i, e)| match e {
                 Entry::Moved { seat, mv } => (*seat, self.pos.write_here(*mv), false),
-                Entry::Passed { seat } => (*seat, self.pos.pass_text().into(), true),
+                Entry::Passed { seat } => {
+                    let text = G::auto_text(self, i);
+                    (
+                        *seat,
+                        text.unwrap_or_else(|| self.pos.pass_text().into()),
+                        true,
+                    )
+                }
                 Entry::Left { seat, how } => (*seat, how.word().into(), false),
                 Entry::Drawn { seat } => (*seat, "draw".into(), false),
             })
@@ -411,6 +437,9 @@ impl<G: Rules + View + Search> GameState for Match<G> {
             .collect()
     }
     fn options_summary(&self) -> String {
+        if let Some(line) = self.start().options_summary() {
+            return line;
+        }
         let words: Vec<String> = self
             .start()
             .options()
@@ -535,6 +564,20 @@ impl<G: Rules + View + Search> GameState for Match<G> {
     fn level_playouts(&self, level: u8) -> Option<u32> {
         self.pos.level_playouts(level)
     }
+    fn robot_move(&self, robot: Robot, seed: u64) -> Option<String> {
+        if self.outcome().is_none()
+            && let Some(mv) = self.pos.robot_move(robot, seed)
+        {
+            return mv.map(|m| self.pos.write_here(m));
+        }
+        super::default_robot_move(self, robot, seed)
+    }
+    fn action_group(&self, action: u32) -> Option<u32> {
+        Search::action_group(&self.pos, action)
+    }
+    fn search_contempt(&self) -> Option<f32> {
+        self.pos.contempt()
+    }
     fn playout_value(&self, seat: usize) -> Option<f32> {
         self.pos.playout_value(seat)
     }
@@ -645,8 +688,15 @@ impl<G: Rules> Match<G> {
         let mut out = Vec::with_capacity(self.entries.len());
         for e in &self.entries {
             out.push((e, pos.clone()));
-            if let Entry::Moved { mv, .. } = e {
-                pos.apply(*mv);
+            match e {
+                Entry::Moved { mv, .. } => {
+                    pos.apply(*mv);
+                }
+                // A seat that left a game that goes on (Limit's) leaves the position too.
+                Entry::Left { seat, .. } => {
+                    let _ = pos.seat_left(*seat);
+                }
+                _ => {}
             }
         }
         out

@@ -266,6 +266,27 @@ pub trait GameRules: Sync {
     }
 }
 
+/// [`GameState::robot_move`]'s default, for a game that plays only some robots itself: plays
+/// [`Robot::Random`] and hands the other robots to the generic search ([`search::robot_move`]).
+pub fn default_robot_move<S: GameState + ?Sized>(
+    game: &S,
+    robot: Robot,
+    seed: u64,
+) -> Option<String> {
+    if robot != Robot::Random {
+        return search::robot_move(game.clone_box(), robot, seed);
+    }
+    let moves = game.legal_moves();
+    if moves.is_empty() {
+        return None;
+    }
+    let mut x = seed ^ 0x9e37_79b9_7f4a_7c15;
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^= x >> 31;
+    Some(moves[(x % moves.len() as u64) as usize].clone())
+}
+
 /// One game in progress (or finished). Moves are always played by the seat whose turn it is; the server
 /// checks who may move before it calls [`GameState::play`].
 pub trait GameState: Send {
@@ -405,18 +426,7 @@ pub trait GameState: Send {
     /// The default plays [`Robot::Random`] itself and hands the other robots to the generic search
     /// ([`search::robot_move`]); a game overrides this only for players of its own (Limit's `greedy`).
     fn robot_move(&self, robot: Robot, seed: u64) -> Option<String> {
-        if robot != Robot::Random {
-            return search::robot_move(self.clone_box(), robot, seed);
-        }
-        let moves = self.legal_moves();
-        if moves.is_empty() {
-            return None;
-        }
-        let mut x = seed ^ 0x9e37_79b9_7f4a_7c15;
-        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        x ^= x >> 31;
-        Some(moves[(x % moves.len() as u64) as usize].clone())
+        default_robot_move(self, robot, seed)
     }
     // ---- optional hooks of the search (games/search/), each with a default that works ----------
     /// Whether the search keeps all-moves-as-first (RAVE) statistics: they help where a move's worth
@@ -545,39 +555,7 @@ pub trait GameState: Send {
     /// (records.md section 1): `Empty board.`, or the pieces of each side by the cells players name.
     /// Called on the game at move 1. The default lists the pieces [`GameState::board_view`] shows.
     fn setup_text(&self) -> String {
-        let view = self.board_view();
-        let mut lines = Vec::new();
-        // Where the board itself differs cell by cell (Limit's coloured tiles), the record names it.
-        if view.tiles.len() > 1 {
-            for kind in &view.tiles {
-                let cells: Vec<String> = view
-                    .cells
-                    .iter()
-                    .filter(|c| c.tile.as_deref() == Some(kind.name.as_str()))
-                    .map(|c| c.number.to_string())
-                    .collect();
-                lines.push(format!("{} tiles: {}", kind.name, cells.join(" ")));
-            }
-        }
-        let mut parts = Vec::new();
-        for (seat, side) in view.sides.iter().enumerate() {
-            let cells: Vec<String> = view
-                .cells
-                .iter()
-                .filter(|c| c.piece == Some(seat))
-                .map(|c| c.number.to_string())
-                .collect();
-            if !cells.is_empty() {
-                parts.push(format!("{}: {}", side.name, cells.join(" ")));
-            }
-        }
-        if parts.is_empty() && lines.is_empty() {
-            return "Empty board.".to_string();
-        }
-        if !parts.is_empty() {
-            lines.push(parts.join("  "));
-        }
-        lines.join("\n")
+        setup_lines(&self.board_view())
     }
     /// The game in SGF terms, for games whose players' tools read SGF (records.md section 2: Go, Hex);
     /// `None` for the others, which export the text record only.
@@ -680,4 +658,40 @@ impl Default for Registry {
     fn default() -> Registry {
         Registry::standard()
     }
+}
+
+/// [`GameState::setup_text`]'s default: the pieces (and tiles) `view` shows, or `Empty board.`
+pub fn setup_lines(view: &Board) -> String {
+    let mut lines = Vec::new();
+    // Where the board itself differs cell by cell (Limit's coloured tiles), the record names it.
+    if view.tiles.len() > 1 {
+        for kind in &view.tiles {
+            let cells: Vec<String> = view
+                .cells
+                .iter()
+                .filter(|c| c.tile.as_deref() == Some(kind.name.as_str()))
+                .map(|c| c.number.to_string())
+                .collect();
+            lines.push(format!("{} tiles: {}", kind.name, cells.join(" ")));
+        }
+    }
+    let mut parts = Vec::new();
+    for (seat, side) in view.sides.iter().enumerate() {
+        let cells: Vec<String> = view
+            .cells
+            .iter()
+            .filter(|c| c.piece == Some(seat))
+            .map(|c| c.number.to_string())
+            .collect();
+        if !cells.is_empty() {
+            parts.push(format!("{}: {}", side.name, cells.join(" ")));
+        }
+    }
+    if parts.is_empty() && lines.is_empty() {
+        return "Empty board.".to_string();
+    }
+    if !parts.is_empty() {
+        lines.push(parts.join("  "));
+    }
+    lines.join("\n")
 }

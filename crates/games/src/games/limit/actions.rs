@@ -12,7 +12,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
 use super::board::{Act, NONE};
-use super::game::{Game, Phase};
+use super::game::{Phase, Position};
 use super::notation::Move;
 use super::options::Mode;
 use super::robot;
@@ -98,7 +98,7 @@ pub fn id_placement(id: u32) -> Move {
     }
 }
 
-impl Game {
+impl Position {
     /// The legal moves of the player to move as action ids.
     pub fn action_ids(&self, out: &mut Vec<u32>) {
         out.clear();
@@ -109,11 +109,11 @@ impl Game {
         }
     }
 
-    /// Plays an action id listed by [`Game::action_ids`], without writing the move list's entry for a
+    /// Plays an action id listed by [`Position::action_ids`], without writing the move list's entry for a
     /// movement turn (the search's copies are never shown).
     pub fn play_action_id(&mut self, id: u32) {
         if id < MOVE_IDS {
-            self.commit_act_unrecorded(id_act(id));
+            self.commit_act(id_act(id));
         } else {
             self.play_move(&id_placement(id))
                 .expect("a listed placement is legal");
@@ -203,7 +203,7 @@ const DRAW_AT_ONCE: f32 = 1.0e6;
 
 /// The prior of one legal movement turn for the generic search: [`prior`], or `f32::INFINITY` for a
 /// turn that captures every pawn of the other colours and keeps one of the mover's (a win at once).
-pub(crate) fn turn_prior(g: &Game, a: Act) -> f32 {
+pub(crate) fn turn_prior(g: &Position, a: Act) -> f32 {
     let me = g.to_move;
     let c = g.config();
     let b = &g.board;
@@ -226,7 +226,7 @@ pub(crate) fn turn_prior(g: &Game, a: Act) -> f32 {
 /// playouts end in a draw within two turns (a move answered by a move), so every turn looks worth half
 /// a point and the search takes the draw on offer instead of playing on (the robots drew every game on
 /// move 1 or 2); and a player left with only losing removals takes the draw, as a player would.
-pub(super) fn move_or_remove_act(g: &Game, rng: &mut ChaCha8Rng) -> Act {
+pub(super) fn move_or_remove_act(g: &Position, rng: &mut ChaCha8Rng) -> Act {
     let acts = g.legal_acts();
     let me = g.to_move;
     let c = g.config();
@@ -347,7 +347,7 @@ mod tests {
     fn under_move_or_remove_one_turn_that_draws_at_once_comes_first() {
         let cfg =
             Config::from_options(&[crate::games::GameOption::flag("move_or_remove")]).unwrap();
-        let mut g = Game::new(cfg, 2, 7).unwrap();
+        let mut g = Position::new(cfg, 2, 7).unwrap();
         let mut ids = Vec::new();
         let mut priors = Vec::new();
         // Before any turn a move draws nothing: no turn is marked.
@@ -373,7 +373,7 @@ mod tests {
             }
         }
         // Without -move_or_remove nothing is marked.
-        let g = Game::new(Config::default(), 2, 7).unwrap();
+        let g = Position::new(Config::default(), 2, 7).unwrap();
         g.action_ids(&mut ids);
         g.action_prior_scores(&ids, &mut priors);
         assert!(!priors.contains(&DRAW_AT_ONCE));
@@ -388,7 +388,7 @@ mod tests {
         // some removal; the random games play removals so as not to draw.
         let mut seen = 0;
         for seed in 0..40 {
-            let mut g = Game::new(cfg, 2, seed).unwrap();
+            let mut g = Position::new(cfg, 2, seed).unwrap();
             for ply in 0..30 {
                 if g.phase() != Phase::Movement {
                     break;
@@ -435,7 +435,7 @@ mod tests {
             "no position where a move's prior beat a removal's"
         );
         // Without -move_or_remove the moves keep their priors.
-        let g = Game::new(Config::default(), 2, 7).unwrap();
+        let g = Position::new(Config::default(), 2, 7).unwrap();
         g.action_ids(&mut ids);
         g.action_prior_scores(&ids, &mut priors);
         for (k, &id) in ids.iter().enumerate() {
@@ -450,7 +450,7 @@ mod tests {
             Config::from_options(&[crate::games::GameOption::flag("manual")]).unwrap(),
             Config::from_options(&[crate::games::GameOption::flag("classic")]).unwrap(),
         ] {
-            let g = Game::new(cfg, 2, 3).unwrap();
+            let g = Position::new(cfg, 2, 3).unwrap();
             let mut ids = Vec::new();
             g.action_ids(&mut ids);
             let mut texts: Vec<String> =

@@ -1,14 +1,16 @@
-//! One game of Limit: the phases, whose turn, the endings (section 6) and the move list.
+//! One position of Limit: the phases, whose turn, the endings (section 6). The move list is the
+//! generic record's ([`crate::games::matchplay::Match`]; [`super::Game`] is `Match<Position>`).
 //!
-//! This file holds the game's state and how turns follow each other; [`placement`] and [`movement`] say
-//! which moves each phase allows, [`play`] plays a written move or a resignation, and [`replay`] goes
-//! over the move list again (earlier positions, playouts, perft).
+//! This file holds the position and how turns follow each other; [`placement`] and [`movement`] say
+//! which moves each phase allows, [`play`] plays a move or takes a seat out, [`rules`] is what the
+//! record needs of a position ([`crate::games::matchplay::Rules`]) and [`playout`] the random playout.
 
 mod illegal;
 mod movement;
 mod placement;
 mod play;
-mod replay;
+mod playout;
+mod rules;
 
 use serde::{Deserialize, Serialize};
 
@@ -16,7 +18,7 @@ use super::board::{Board, bit, bits};
 use super::layout::{self, pawn_colour};
 use super::options::{Config, Mode};
 use super::view::{Side, TileColour};
-use crate::games::{MoveRecord, Outcome, RuleError};
+use crate::games::{Outcome, RuleError};
 pub use illegal::IllegalMove;
 
 /// The stage a game is in.
@@ -67,9 +69,13 @@ const COLOURS: [TileColour; 5] = [
     TileColour::Plain,
 ];
 
-/// A game of Limit.
+/// The most automatic entries (passes, eliminations) one turn can bring: a pass of each seat in the
+/// classic ball phase, then an elimination of each but one in the movement phase.
+const MOST_AUTOS: usize = 8;
+
+/// A position of Limit.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Game {
+pub struct Position {
     pub(crate) cfg: Config,
     pub(crate) players: usize,
     pub(crate) seed: u64,
@@ -87,19 +93,22 @@ pub struct Game {
     /// Consecutive movement turns without a tile removal (6.1 stalemate).
     pub(crate) streak: u32,
     pub(crate) result: Option<Outcome>,
-    pub(crate) records: Vec<MoveRecord>,
+    /// The seats of the engine's automatic entries the last turn (or leaving seat) brought, in order:
+    /// the record writes one `pass` or `eliminated` entry for each ([`Position::autos`]).
+    pub(crate) autos: [u8; MOST_AUTOS],
+    pub(crate) n_autos: u8,
 }
 
-impl Game {
+impl Position {
     /// Starts a game. Under the default rules the server lays the tiles at once (4.1).
-    pub fn new(cfg: Config, players: usize, seed: u64) -> Result<Game, RuleError> {
+    pub fn new(cfg: Config, players: usize, seed: u64) -> Result<Position, RuleError> {
         if !(2..=3).contains(&players) {
             return Err(RuleError(format!(
                 "Limit is played by 2 or 3 players, not {players}"
             )));
         }
         let n = cfg.size;
-        let mut g = Game {
+        let mut g = Position {
             cfg,
             players,
             seed,
@@ -122,7 +131,8 @@ impl Game {
             had_turn: [false; 3],
             streak: 0,
             result: None,
-            records: Vec::new(),
+            autos: [0; MOST_AUTOS],
+            n_autos: 0,
         };
         for s in 0..players {
             g.in_box[s] = n;
@@ -144,6 +154,8 @@ impl Game {
             }
             g.start_movement();
         }
+        // A layout may leave the first seats without a turn: the record writes their automatic
+        // entries first (`Rules::start_passes`).
         g.advance();
         Ok(g)
     }
@@ -178,9 +190,9 @@ impl Game {
         self.result.as_ref()
     }
 
-    /// The move list.
-    pub fn records(&self) -> &[MoveRecord] {
-        &self.records
+    /// The seats of the automatic entries the last turn brought (see [`Position::autos`]).
+    pub fn autos(&self) -> &[u8] {
+        &self.autos[..self.n_autos as usize]
     }
 
     /// Each seat's standing.
@@ -231,12 +243,10 @@ impl Game {
         self.phase = Phase::Over;
     }
 
-    fn auto(&mut self, seat: usize, text: &str) {
-        self.records.push(MoveRecord {
-            seat,
-            text: text.to_string(),
-            auto: true,
-        });
+    /// An automatic entry for `seat` (a pass or an elimination: the seat's state tells which).
+    fn auto(&mut self, seat: usize) {
+        self.autos[self.n_autos as usize] = seat as u8;
+        self.n_autos += 1;
     }
 
     /// Puts the pawns out at the end of manual placement (4.2) and starts the movement phase.
@@ -312,7 +322,7 @@ impl Game {
                     if self.in_box[s] == 0 {
                         self.to_move = self.next_in(s);
                     } else if self.ball_spots(s).is_empty() {
-                        self.auto(s, "pass");
+                        self.auto(s);
                         self.to_move = self.next_in(s);
                     } else {
                         return;
@@ -324,7 +334,7 @@ impl Game {
                     }
                     let s = self.to_move;
                     if self.cfg.mode == Mode::MoveAndRemove {
-                        self.auto(s, "eliminated");
+                        self.auto(s);
                         self.seat[s] = SeatState::Eliminated;
                         self.board.m.pawns[s] = 0;
                         let now = self.in_seats();
@@ -334,7 +344,7 @@ impl Game {
                             self.to_move = self.next_in(s);
                         }
                     } else {
-                        self.auto(s, "pass");
+                        self.auto(s);
                         self.had_turn[s] = true;
                         self.streak += 1;
                         self.to_move = self.next_in(s);

@@ -106,6 +106,14 @@ fn pos(s: &str, what: &str) -> Result<u32, String> {
     }
 }
 
+/// Reads a move as a player writes it ([`crate::games::matchplay::Rules::read_here`]); a `#N`
+/// guard is accepted and ignored (the server checks it).
+pub fn read(text: &str) -> Result<Move, crate::games::RuleError> {
+    Move::parse(text)
+        .map(|(m, _)| m)
+        .map_err(|e| crate::games::RuleError(e.to_string()))
+}
+
 impl Move {
     /// Reads a move, ignoring case and spaces. A trailing `#N` guard is returned beside the move.
     pub fn parse(text: &str) -> Result<(Move, Option<u32>), ParseError> {

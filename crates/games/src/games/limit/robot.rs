@@ -21,7 +21,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_core::{Rng, SeedableRng};
 
 use super::board::{Act, Board, Masks, bit, bits};
-use super::game::{Game, Phase};
+use super::game::{Phase, Position};
 use super::notation::Move;
 use super::options::Mode;
 use crate::games::Outcome;
@@ -125,17 +125,15 @@ pub struct Thought {
 /// The robot's move for the player to move, or `None` once the game is over.
 ///
 /// This is the one call a robot account needs: `best_move(&game, Level::Robot2, seed)`.
-pub fn best_move(game: &Game, budget: impl Into<Budget>, seed: u64) -> Option<Move> {
+pub fn best_move(game: &Position, budget: impl Into<Budget>, seed: u64) -> Option<Move> {
     think(game, budget.into(), seed).map(|t| t.mv)
 }
 
 /// [`best_move`] with the search's figures.
-pub fn think(game: &Game, budget: Budget, seed: u64) -> Option<Thought> {
+pub fn think(game: &Position, budget: Budget, seed: u64) -> Option<Thought> {
     let me = game.to_move()?;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut root = game.clone();
-    // The move list plays no part in the rules; dropping it makes every copy below cheap.
-    root.records.clear();
+    let root = game.clone();
     if root.phase() == Phase::Movement {
         let acts = root.legal_acts();
         if acts.len() == 1 {
@@ -154,7 +152,7 @@ pub fn think(game: &Game, budget: Budget, seed: u64) -> Option<Thought> {
 }
 
 /// The tree search alone, without the shortcuts of [`think`]; `root` must not be over.
-fn search(root: &Game, budget: Budget, rng: &mut ChaCha8Rng) -> Thought {
+fn search(root: &Position, budget: Budget, rng: &mut ChaCha8Rng) -> Thought {
     let mut tree = Tree::new(root);
     let start = Instant::now();
     let cap = budget.millis.map(Duration::from_millis);
@@ -195,7 +193,7 @@ fn lone(mv: Move) -> Thought {
 
 /// A turn among `acts` that wins the game at once for `me`, if there is one. Only turns that capture
 /// can end a game, so only those are tried.
-fn winning_act(g: &Game, acts: &[Act], me: usize) -> Option<Act> {
+fn winning_act(g: &Position, acts: &[Act], me: usize) -> Option<Act> {
     let c = g.config();
     let rs = g.restricted();
     acts.iter().copied().find(|&a| {
@@ -206,13 +204,13 @@ fn winning_act(g: &Game, acts: &[Act], me: usize) -> Option<Act> {
             return false;
         }
         let mut h = g.clone();
-        h.commit_act_unrecorded(a);
+        h.commit_act(a);
         h.result() == Some(&Outcome::Winner(me))
     })
 }
 
 /// A random legal move for the player to move (the `random` opponent of `pbem engine limit match`).
-pub fn random_move(game: &Game, seed: u64) -> Option<Move> {
+pub fn random_move(game: &Position, seed: u64) -> Option<Move> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let moves = game.legal();
     (!moves.is_empty()).then(|| moves[below(&mut rng, moves.len())])
@@ -222,7 +220,7 @@ pub fn random_move(game: &Game, seed: u64) -> Option<Move> {
 /// of other colours net of its own pawns lost on the same turn, ties drawn at random; so it takes a
 /// capture when there is one, and otherwise never captures its own pawns when it can help it. In a
 /// placement phase it plays a random legal placement.
-pub fn greedy_move(game: &Game, seed: u64) -> Option<Move> {
+pub fn greedy_move(game: &Position, seed: u64) -> Option<Move> {
     let me = game.to_move()?;
     if game.phase() != Phase::Movement {
         return random_move(game, seed);
@@ -336,7 +334,7 @@ struct Tree {
 }
 
 impl Tree {
-    fn new(root: &Game) -> Tree {
+    fn new(root: &Position) -> Tree {
         Tree {
             nodes: vec![Node::new(Edge::Root, root.to_move)],
             path: Vec::with_capacity(64),
@@ -344,7 +342,7 @@ impl Tree {
     }
 
     /// One iteration: select down the tree, add one node, play out from it, back the result up.
-    fn iterate(&mut self, root: &Game, rng: &mut ChaCha8Rng) {
+    fn iterate(&mut self, root: &Position, rng: &mut ChaCha8Rng) {
         let mut g = root.clone();
         self.path.clear();
         self.path.push(0);
@@ -378,7 +376,7 @@ impl Tree {
                         n
                     }
                     Pending::Act(a) => {
-                        g.commit_act_unrecorded(a);
+                        g.commit_act(a);
                         Node::new(Edge::Act(a), me)
                     }
                     Pending::Place(m) => {
@@ -423,7 +421,7 @@ impl Tree {
                 }
             }
             match self.nodes[pick as usize].edge {
-                Edge::Act(a) => g.commit_act_unrecorded(a),
+                Edge::Act(a) => g.commit_act(a),
                 Edge::Place(m) => g.play_move(&m).expect("a listed placement is legal"),
                 Edge::Step | Edge::Root => {}
             }
@@ -447,7 +445,7 @@ impl Tree {
     }
 
     /// The move the search settles on and its mean reward.
-    fn choice(&self, root: &Game) -> (Move, f32) {
+    fn choice(&self, root: &Position) -> (Move, f32) {
         let mut at = self
             .most_visited(0)
             .expect("the search made at least one child");
@@ -482,7 +480,7 @@ fn outcome_rewards(o: &Outcome) -> [f32; 3] {
 }
 
 /// The rewards of a game cut short: each player's share of the pawns on the board.
-fn material(g: &Game) -> [f32; 3] {
+fn material(g: &Position) -> [f32; 3] {
     let p = g.board.m.pawns;
     let total: u32 = p.iter().map(|x| x.count_ones()).sum();
     if total == 0 {
@@ -492,7 +490,7 @@ fn material(g: &Game) -> [f32; 3] {
 }
 
 /// The choices of a node's position, best prior last (the order they become children in).
-fn choices(g: &Game, rng: &mut ChaCha8Rng) -> Vec<Pending> {
+fn choices(g: &Position, rng: &mut ChaCha8Rng) -> Vec<Pending> {
     if g.phase() != Phase::Movement {
         let mut moves = g.legal();
         shuffle(&mut moves, rng);
@@ -588,19 +586,19 @@ pub(super) fn prior(b: &Board, before: &Masks, after: &Masks, me: usize) -> f32 
 // ---- playouts ------------------------------------------------------------------------------------
 
 /// Plays `g` to the end with the playout policy and returns the rewards.
-fn playout(g: &mut Game, rng: &mut ChaCha8Rng) -> [f32; 3] {
+fn playout(g: &mut Position, rng: &mut ChaCha8Rng) -> [f32; 3] {
     playout_counted(g, rng).0
 }
 
 /// [`playout`], with the number of moves played.
-fn playout_counted(g: &mut Game, rng: &mut ChaCha8Rng) -> ([f32; 3], u32) {
+fn playout_counted(g: &mut Position, rng: &mut ChaCha8Rng) -> ([f32; 3], u32) {
     playout_recording(g, rng, None)
 }
 
 /// [`playout`], with the number of moves played; each move's seat and action id go onto `record` when
 /// given (the generic search's RAVE asks for them).
 pub(crate) fn playout_recording(
-    g: &mut Game,
+    g: &mut Position,
     rng: &mut ChaCha8Rng,
     mut record: Option<&mut Vec<(usize, u32)>>,
 ) -> ([f32; 3], u32) {
@@ -615,7 +613,7 @@ pub(crate) fn playout_recording(
                 if let Some(r) = record.as_deref_mut() {
                     r.push((me, super::actions::act_id(a)));
                 }
-                g.commit_act_unrecorded(a);
+                g.commit_act(a);
             }
             _ => {
                 let moves = g.legal();
@@ -652,7 +650,7 @@ pub(super) const CAPTURE_TRIES: u32 = 4;
 /// The playout policy's turn for the player to move: the best legal capture of a group of another colour
 /// that has one or two freedoms, if it wins more than it loses; otherwise a random turn that does not
 /// capture the mover's own pawns, if one turns up in a few draws; otherwise any legal turn.
-fn policy_act(g: &Game, rng: &mut ChaCha8Rng, sc: &mut Scratch) -> Act {
+fn policy_act(g: &Position, rng: &mut ChaCha8Rng, sc: &mut Scratch) -> Act {
     let me = g.to_move;
     let c = g.config();
     let rs = g.restricted();
@@ -780,7 +778,7 @@ fn policy_act(g: &Game, rng: &mut ChaCha8Rng, sc: &mut Scratch) -> Act {
 }
 
 /// A random legal turn from the full list, preferring one that does not lose pawns on the spot.
-fn any_safe(g: &Game, rng: &mut ChaCha8Rng) -> Act {
+fn any_safe(g: &Position, rng: &mut ChaCha8Rng) -> Act {
     let acts = g.legal_acts();
     let me = g.to_move;
     let c = g.config();
@@ -799,7 +797,7 @@ fn any_safe(g: &Game, rng: &mut ChaCha8Rng) -> Act {
 
 /// Plays `g` to the end with the robot's playout policy; returns the turns played. For benchmarks of the
 /// policy's speed.
-pub fn policy_playout(g: &mut Game, seed: u64) -> u32 {
+pub fn policy_playout(g: &mut Position, seed: u64) -> u32 {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     playout_counted(g, &mut rng).1
 }
@@ -819,9 +817,9 @@ mod tests {
 
     /// The first position of a random game (seeded) where the player to move can win at once and also
     /// has turns that do not win; with the winning moves.
-    fn win_in_one() -> (Game, Vec<Move>) {
+    fn win_in_one() -> (Position, Vec<Move>) {
         for seed in 0..400u64 {
-            let mut g = Game::new(Config::default(), 2, seed).unwrap();
+            let mut g = Position::new(Config::default(), 2, seed).unwrap();
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
             while g.phase() == Phase::Movement {
                 let me = g.to_move;
@@ -893,7 +891,7 @@ mod tests {
 
     #[test]
     fn a_seed_fixes_the_move() {
-        let mut g = Game::new(Config::default(), 3, 11).unwrap();
+        let mut g = Position::new(Config::default(), 3, 11).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(3);
         for _ in 0..4 {
             let a = think(&g, Budget::playouts(300), 42).unwrap();
@@ -908,8 +906,8 @@ mod tests {
 
     #[test]
     fn a_finished_game_has_no_robot_move() {
-        let mut g = Game::new(Config::default(), 2, 1).unwrap();
-        g.resign(1).unwrap();
+        let mut g = Position::new(Config::default(), 2, 1).unwrap();
+        g.leave(1).unwrap();
         assert_eq!(best_move(&g, Budget::playouts(10), 0), None);
         assert_eq!(greedy_move(&g, 0), None);
         assert_eq!(random_move(&g, 0), None);

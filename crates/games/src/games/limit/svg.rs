@@ -11,6 +11,7 @@
 
 use super::Game;
 use crate::games::board::{Board, Spot};
+use crate::games::matchplay::Entry;
 use crate::picture::{Painter, Step, Style};
 
 /// Half the distance between opposite corners of a hexagon, in picture units.
@@ -87,10 +88,14 @@ pub fn paint(g: &Game, p: &mut dyn Painter) {
 /// whose it was. The position before that move is replayed; the moved pawn's old cell is not a
 /// capture.
 fn captured(g: &Game) -> Vec<(Spot, usize)> {
-    let Some(k) = g.records().iter().rposition(|r| !r.auto) else {
+    let entries = g.entries();
+    let Some(k) = entries
+        .iter()
+        .rposition(|e| !matches!(e, Entry::Passed { .. }))
+    else {
         return Vec::new();
     };
-    let Ok(before) = g.at_move(k as u32 + 1) else {
+    let Ok(before) = crate::games::GameState::at_move(g, k as u32 + 1) else {
         return Vec::new();
     };
     let view = g.board_view();
@@ -341,7 +346,7 @@ mod tests {
 
     #[test]
     fn the_picture_has_every_tile_pawn_and_the_last_move() {
-        let mut g = Game::new(Config::default(), 2, 7).unwrap();
+        let mut g = crate::games::limit::new_game(Config::default(), 2, 7).unwrap();
         let start = svg(&g);
         assert_eq!(
             start.matches("class=\"tile\"").count(),
@@ -371,7 +376,7 @@ mod tests {
 
     #[test]
     fn a_capture_is_marked_where_the_pawn_stood() {
-        let mut g = Game::new(Config::default(), 2, 7).unwrap();
+        let mut g = crate::games::limit::new_game(Config::default(), 2, 7).unwrap();
         assert!(!svg(&g).contains("class=\"captured\""));
         for _ in 0..100 {
             let moves = GameState::legal_moves(&g);
@@ -422,7 +427,7 @@ mod tests {
                 size,
                 ..Config::default()
             };
-            let mut g = Game::new(cfg, players, 7).unwrap();
+            let mut g = crate::games::limit::new_game(cfg, players, 7).unwrap();
             let head = |g: &Game| svg(g).lines().next().unwrap().to_string();
             let first = head(&g);
             for k in 0..40 {
@@ -442,7 +447,7 @@ mod tests {
                 size,
                 ..Config::default()
             };
-            let g = Game::new(c, 3, 1).unwrap();
+            let g = crate::games::limit::new_game(c, 3, 1).unwrap();
             let s = svg(&g);
             assert_eq!(
                 s.matches("class=\"tile\"").count(),

@@ -2,7 +2,8 @@
 //! board ([`super::render`]) and the picture ([`super::svg`]) are drawn from. Keeping the renderers on
 //! [`Board`] lets each be tested alone, from boards built by hand.
 
-use super::game::{Game, SeatState};
+use super::Game;
+use super::game::SeatState;
 use super::geom;
 use super::notation::Move;
 use crate::games::board::{Board, Cell, Grid, LastMove, Mark, SideInfo, Spot, TileKind};
@@ -144,7 +145,10 @@ fn spot(number: u32) -> Spot {
 
 /// The last move a player made (not the engine's `(Auto)` entries), with the cells it names.
 fn last_move(g: &Game) -> Option<LastMove> {
-    let rec = g.records().iter().rev().find(|r| !r.auto)?;
+    let rec = crate::games::GameState::moves(g)
+        .into_iter()
+        .rev()
+        .find(|r| !r.auto)?;
     let (from, to, removed) = match Move::parse(&rec.text) {
         Ok((Move::Turn { from, to, remove }, _)) => (Some(from), Some(to), Some(remove)),
         Ok((Move::Step { from, to }, _)) => (Some(from), Some(to), None),
@@ -244,7 +248,7 @@ mod tests {
             .iter()
             .map(|w| GameOption::parse(w).unwrap())
             .collect();
-        Game::new(Config::from_options(&opts).unwrap(), players, seed).unwrap()
+        crate::games::limit::new_game(Config::from_options(&opts).unwrap(), players, seed).unwrap()
     }
 
     #[test]

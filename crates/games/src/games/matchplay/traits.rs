@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use super::{Entry, Match};
 #[cfg(doc)]
 use crate::games::GameState;
-use crate::games::{Board, GameOption, Loss, Outcome, RuleError, SgfForm};
+use crate::games::{Board, GameOption, Loss, Outcome, Robot, RuleError, SgfForm};
 use crate::picture::Painter;
 
 /// A game's rules as a position: everything [`Match`] needs to keep a game of it. Two players or
@@ -100,6 +100,31 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn seats(&self) -> usize {
         self.seat_names().len()
     }
+    // ---- appended for Limit (issue 36 section 1): games of more than two players, where a seat
+    // that leaves does not end the game (see `matchplay/seats.rs`); optional ---------------------
+    /// Takes `seat` out after it resigned or lost on time. `Ok(None)`, the default: the game ends
+    /// there, the other seat of two wins. `Ok(Some(passes))`: the position went on without the seat
+    /// (its [`Rules::outcome`] says if that ended the game), then made `passes` automatic passes
+    /// (their seats by [`Rules::pass_seat`]). An error (the seat is out already) changes nothing.
+    fn seat_left(&mut self, seat: usize) -> Result<Option<u32>, RuleError> {
+        let _ = seat;
+        Ok(None)
+    }
+    /// The seat of the `k`-th automatic pass (from 0) the last [`Rules::apply`] or
+    /// [`Rules::seat_left`] made after `mover`'s turn: by default the seats in turn after it.
+    fn pass_seat(&self, mover: usize, k: u32) -> usize {
+        (mover + 1 + k as usize) % self.seats().max(1)
+    }
+    /// The automatic passes the start position made before the first seat to move (their seats by
+    /// [`Rules::pass_seat`]): none by default.
+    fn start_passes(&self) -> u32 {
+        0
+    }
+    /// The players agreed a draw: the seats it is between (by default every seat; Limit's, the
+    /// seats still in). A position that keeps its own ending ends here too.
+    fn draw_agreed(&mut self) -> Vec<usize> {
+        (0..self.seats()).collect()
+    }
 }
 
 /// How a game is shown: the ASCII board is required, the rest optional.
@@ -163,6 +188,18 @@ pub trait View: Rules {
         let _ = game;
         None
     }
+    // ---- appended for Limit: optional --------------------------------------------------------
+    /// The move list's word for the automatic entry `index` (an engine's pass); `None`, the
+    /// default: [`View::pass_text`]. Limit's pass that takes a seat out reads `eliminated`.
+    fn auto_text(game: &Match<Self>, index: usize) -> Option<String> {
+        let _ = (game, index);
+        None
+    }
+    /// The options as the summaries print them ([`GameState::options_summary`]); `None`, the
+    /// default: [`Rules::options`] as option words.
+    fn options_summary(&self) -> Option<String> {
+        None
+    }
 }
 
 /// The robot's optional hooks (see the same-named methods of [`GameState`]), on the position.
@@ -221,6 +258,23 @@ pub trait Search: Rules {
     /// ([`GameState::playout_value`]); `None` by default.
     fn playout_value(&self, seat: usize) -> Option<f32> {
         let _ = seat;
+        None
+    }
+    // ---- appended for Limit: optional ---------------------------------------------------------
+    /// The game's own move for `robot` ([`GameState::robot_move`]): `Some(None)` once the game is
+    /// over; `None`, the default, leaves the robot to the search.
+    fn robot_move(&self, robot: Robot, seed: u64) -> Option<Option<Self::Move>> {
+        let _ = (robot, seed);
+        None
+    }
+    /// The group an action belongs to for the search ([`GameState::action_group`]); `None` by
+    /// default.
+    fn action_group(&self, action: u32) -> Option<u32> {
+        let _ = action;
+        None
+    }
+    /// The search's contempt for a draw here ([`GameState::search_contempt`]); `None` by default.
+    fn contempt(&self) -> Option<f32> {
         None
     }
 }

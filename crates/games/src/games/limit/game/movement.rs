@@ -3,13 +3,13 @@
 
 use std::ops::ControlFlow;
 
-use super::{Game, IllegalMove, Phase, SeatState};
+use super::{IllegalMove, Phase, Position, SeatState};
+use crate::games::Outcome;
 use crate::games::limit::board::{Act, NONE, Refusal, bit};
 use crate::games::limit::notation::Move;
 use crate::games::limit::options::Mode;
-use crate::games::{MoveRecord, Outcome};
 
-impl Game {
+impl Position {
     /// True when the equaliser (5.5) forbids the player to move any capture on this turn.
     pub fn restricted(&self) -> bool {
         self.cfg.equaliser && self.to_move + 1 < self.players && !self.had_turn[self.to_move]
@@ -231,36 +231,20 @@ remove tile 4)"
         Ok(act)
     }
 
-    /// Applies an act taken from [`Game::legal_acts`] for the player to move, then what follows it. This is
-    /// the fast path for robots and playouts; [`Game::play_move`] is the checked one.
+    /// Applies an act taken from [`Position::legal_acts`] for the player to move, then what follows
+    /// it (the seats of the automatic entries are then [`Position::autos`]). This is the fast path
+    /// for robots and playouts; [`Position::play_move`] is the checked one.
     ///
     /// # Panics
     /// If `act` is not legal.
     pub fn commit_act(&mut self, act: Act) {
-        self.apply_act(act, true);
-    }
-
-    /// [`Game::commit_act`] without the move-list entry, for the robot's searches: their copies of the game
-    /// are never shown, and writing the move's text is a good part of a playout's time.
-    pub(crate) fn commit_act_unrecorded(&mut self, act: Act) {
-        self.apply_act(act, false);
-    }
-
-    pub(super) fn apply_act(&mut self, act: Act, record: bool) {
+        self.n_autos = 0;
         let me = self.to_move;
         let c = self.cfg;
         let (m, _) = self
             .board
             .try_act(me, act, c.free_edges, c.can_isolate, self.restricted())
             .expect("a checked act is legal");
-        if record {
-            let text = self.act_move(act).to_string();
-            self.records.push(MoveRecord {
-                seat: me,
-                text,
-                auto: false,
-            });
-        }
         let before = self.in_seats();
         self.board.m = m;
         self.had_turn[me] = true;

@@ -1,12 +1,12 @@
 //! The placement phases: where a tile may be laid (4.1, 4.2), the classic pairs and balls (4.3).
 
-use super::{COLOURS, Game, IllegalMove, Phase, colour_index};
+use super::{COLOURS, IllegalMove, Phase, Position, colour_index};
 use crate::games::limit::board::{Board, bit, bits};
 use crate::games::limit::geom;
 use crate::games::limit::notation::Move;
 use crate::games::limit::view::TileColour;
 
-impl Game {
+impl Position {
     pub(super) fn need(&self, laid_before: usize) -> u32 {
         match laid_before {
             0 => 0,

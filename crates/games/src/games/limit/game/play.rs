@@ -1,12 +1,13 @@
-//! Playing a written move in any phase, and leaving a game: resigning, forfeiting, agreeing a draw.
+//! Playing a move in any phase, and a seat leaving the game (resigning or losing on time).
 
-use super::{Game, IllegalMove, Phase, SeatState, colour_index};
+use super::{IllegalMove, Phase, Position, SeatState, colour_index};
+use crate::games::Outcome;
 use crate::games::limit::board::bit;
 use crate::games::limit::notation::Move;
-use crate::games::{MoveRecord, Outcome};
 
-impl Game {
-    /// Plays a move for the player to move, then whatever the engine applies by itself.
+impl Position {
+    /// Plays a move for the player to move, then whatever the engine applies by itself (the seats
+    /// of its automatic entries are then [`Position::autos`]).
     pub fn play_move(&mut self, mv: &Move) -> Result<(), IllegalMove> {
         let s = self.to_move;
         match (self.phase, mv) {
@@ -20,8 +21,8 @@ impl Game {
                 self.manual_check(*colour, *at)?;
                 self.board.add(*at, *colour);
                 self.tiles_left[colour_index(*colour)] -= 1;
-                self.records.push(MoveRecord { seat: s, text: mv.to_string(), auto: false });
                 self.to_move = self.next_in(s);
+                self.n_autos = 0;
                 self.advance();
                 Ok(())
             }
@@ -66,8 +67,8 @@ k = red, blue, green, black)"
                     self.in_box[s] -= 1;
                 }
                 self.tiles_left[4] -= 2;
-                self.records.push(MoveRecord { seat: s, text: mv.to_string(), auto: false });
                 self.to_move = self.next_in(s);
+                self.n_autos = 0;
                 self.advance();
                 Ok(())
             }
@@ -84,8 +85,8 @@ ball is possible)"
                 Self::ball_check(&self.board, s, t).map_err(|why| IllegalMove::Ball { at: *at, why })?;
                 self.board.m.pawns[s] |= bit(t);
                 self.in_box[s] -= 1;
-                self.records.push(MoveRecord { seat: s, text: mv.to_string(), auto: false });
                 self.to_move = self.next_in(s);
+                self.n_autos = 0;
                 self.advance();
                 Ok(())
             }
@@ -101,35 +102,10 @@ ball is possible)"
         self.play_move(&mv)
     }
 
-    /// Seat `s` resigns: their pawns leave the board and the game goes on without them if two remain.
-    pub fn resign(&mut self, s: usize) -> Result<(), IllegalMove> {
-        self.leave(s, "resign")
-    }
-
-    /// Seat `s` loses on time (the server's forfeit clock): as a resignation, but the move list says
-    /// `forfeit`, so that everyone reading it knows why.
-    pub fn forfeit(&mut self, s: usize) -> Result<(), IllegalMove> {
-        self.leave(s, "forfeit")
-    }
-
-    /// The players still in agree to a draw: the game ends as a draw between them. Recorded as `draw`
-    /// under the seat to move.
-    pub fn agree_draw(&mut self) -> Result<(), IllegalMove> {
-        if self.phase == Phase::Over {
-            return Err(IllegalMove::GameOver);
-        }
-        self.records.push(MoveRecord {
-            seat: self.to_move,
-            text: "draw".into(),
-            auto: false,
-        });
-        let seats = self.in_seats();
-        self.finish(Outcome::Draw(seats));
-        Ok(())
-    }
-
-    /// A seat leaves the game (`resign` or `forfeit`, as the move list records it).
-    pub(super) fn leave(&mut self, s: usize, how: &str) -> Result<(), IllegalMove> {
+    /// Seat `s` leaves the game (it resigned or lost on time): its pawns leave the board and the
+    /// game goes on without it while two seats remain; the seats of the automatic entries that
+    /// follow are then [`Position::autos`].
+    pub fn leave(&mut self, s: usize) -> Result<(), IllegalMove> {
         if self.phase == Phase::Over {
             return Err(IllegalMove::GameOver);
         }
@@ -140,11 +116,7 @@ ball is possible)"
                 format!("seat {s}")
             }));
         }
-        self.records.push(MoveRecord {
-            seat: s,
-            text: how.into(),
-            auto: false,
-        });
+        self.n_autos = 0;
         self.seat[s] = SeatState::Resigned;
         self.board.m.pawns[s] = 0;
         let now = self.in_seats();
