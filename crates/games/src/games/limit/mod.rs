@@ -244,9 +244,14 @@ impl Search for Position {
         &mut self,
         pick: &mut dyn FnMut(usize) -> usize,
         played: &mut Vec<Entry<Move>>,
-    ) -> bool {
+    ) -> Option<u32> {
+        let before = played.len();
         self.random_entries(pick, played);
-        true
+        let moves = played[before..]
+            .iter()
+            .filter(|e| matches!(e, Entry::Moved { .. }))
+            .count();
+        Some(moves as u32)
     }
     fn level_playouts(&self, level: u8) -> Option<u32> {
         // A placement playout lists every placement at each turn: ten to forty times a movement one.
