@@ -126,27 +126,21 @@ fn encode(pixmap: &tiny_skia::Pixmap, painted: &[u32]) -> Result<Vec<u8>, String
     use std::io::Write as _;
     let fail = |e: &dyn std::fmt::Display| format!("the board picture: {e}");
     let (width, height) = (pixmap.width(), pixmap.height());
-    let (palette, indices, depth) = match indexed::quantize_small(pixmap.data(), painted) {
-        Some((palette, indices)) => (palette, indices, ::png::BitDepth::Four),
-        None => {
-            let (palette, indices) = indexed::quantize(pixmap.data());
-            (palette, indices, ::png::BitDepth::Eight)
-        }
-    };
-    // Each row a filter byte, 0 (none: indices are names, not intensities), then its indices,
-    // two to a byte at 4 bits (the first in the high half).
-    let mut raw = Vec::with_capacity(indices.len() + height as usize);
-    for row in indices.chunks(width as usize) {
-        raw.push(0);
-        match depth {
-            ::png::BitDepth::Four => {
-                let (pairs, odd) = row.as_chunks::<2>();
-                raw.extend(pairs.iter().map(|&[a, b]| a << 4 | b));
-                raw.extend(odd.iter().map(|a| a << 4));
+    // Each row a filter byte, 0 (none: indices are names, not intensities), then its indices:
+    // two to a byte at 4 bits, written so by `quantize_small`.
+    let (palette, raw, depth) =
+        match indexed::quantize_small(pixmap.data(), width as usize, painted) {
+            Some((palette, rows)) => (palette, rows, ::png::BitDepth::Four),
+            None => {
+                let (palette, indices) = indexed::quantize(pixmap.data());
+                let mut raw = Vec::with_capacity(indices.len() + height as usize);
+                for row in indices.chunks(width as usize) {
+                    raw.push(0);
+                    raw.extend_from_slice(row);
+                }
+                (palette, raw, ::png::BitDepth::Eight)
             }
-            _ => raw.extend_from_slice(row),
-        }
-    }
+        };
     let mut z =
         flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::new(DEFLATE_LEVEL));
     z.write_all(&raw).map_err(|e| fail(&e))?;
