@@ -115,38 +115,35 @@ pub fn png_with(paint: impl FnOnce(&mut dyn Painter)) -> Result<Vec<u8>, String>
 /// `indexed::quantize`), deflated by flate2 on zlib-rs at level [`DEFLATE_LEVEL`] and written by the
 /// `png` crate. (The `png` crate's own fast level, fdeflate, finds only runs: a Hex board's mail was
 /// 116 KB with it against 67 KB; docs/performance.md.)
-/// How hard the PNG's rows are deflated: zlib's default level, on zlib-rs. A board mail is the
-/// picture for the most part, and players read it on phones (issue 37 section 2): level 6 makes the
-/// fresh Hex 11 board mail 25.2 KB instead of 41.2 KB at level 1 (3: 30.5 KB, 4: 28.4 KB, 9:
-/// 24.2 KB), for 13 M more instructions a picture (49.98 M -> 63.09 M the whole reply move; 9 costs
-/// 160 M), painted once a position (docs/performance.md, "The PNG's deflate level").
-const DEFLATE_LEVEL: u32 = 6;
+/// How hard the PNG's rows are deflated: level 4 on zlib-rs (its medium matcher with short
+/// chains). A board mail is the picture for the most part, and players read it on phones (issue 37
+/// section 2); the picture is painted once a position, and a fresh reply move pays for it (issue 35
+/// item 2: 40 M instructions at most). On the fresh Hex 11 reply move (scripts/hex-reply-instructions.sh,
+/// after the copies by spans and the rows written by runs): level 6 44.34 M instructions and an
+/// 18,030 B board mail, 5 41.98 M and 18,342 B, 4 37.84 M and 19,872 B; level 1 makes the mail
+/// 41.2 KB and 9 costs 97 M more for 1 KB less (docs/performance.md, "The PNG's deflate level",
+/// "Under 40 M").
+const DEFLATE_LEVEL: u32 = 4;
 
 fn encode(pixmap: &tiny_skia::Pixmap, painted: &[u32]) -> Result<Vec<u8>, String> {
     use std::io::Write as _;
     let fail = |e: &dyn std::fmt::Display| format!("the board picture: {e}");
     let (width, height) = (pixmap.width(), pixmap.height());
-    let (palette, indices, depth) = match indexed::quantize_small(pixmap.data(), painted) {
-        Some((palette, indices)) => (palette, indices, ::png::BitDepth::Four),
-        None => {
-            let (palette, indices) = indexed::quantize(pixmap.data());
-            (palette, indices, ::png::BitDepth::Eight)
-        }
-    };
-    // Each row a filter byte, 0 (none: indices are names, not intensities), then its indices,
-    // two to a byte at 4 bits (the first in the high half).
-    let mut raw = Vec::with_capacity(indices.len() + height as usize);
-    for row in indices.chunks(width as usize) {
-        raw.push(0);
-        match depth {
-            ::png::BitDepth::Four => {
-                let (pairs, odd) = row.as_chunks::<2>();
-                raw.extend(pairs.iter().map(|&[a, b]| a << 4 | b));
-                raw.extend(odd.iter().map(|a| a << 4));
+    // Each row a filter byte, 0 (none: indices are names, not intensities), then its indices:
+    // two to a byte at 4 bits, written so by `quantize_small`.
+    let (palette, raw, depth) =
+        match indexed::quantize_small(pixmap.data(), width as usize, painted) {
+            Some((palette, rows)) => (palette, rows, ::png::BitDepth::Four),
+            None => {
+                let (palette, indices) = indexed::quantize(pixmap.data());
+                let mut raw = Vec::with_capacity(indices.len() + height as usize);
+                for row in indices.chunks(width as usize) {
+                    raw.push(0);
+                    raw.extend_from_slice(row);
+                }
+                (palette, raw, ::png::BitDepth::Eight)
             }
-            _ => raw.extend_from_slice(row),
-        }
-    }
+        };
     let mut z =
         flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::new(DEFLATE_LEVEL));
     z.write_all(&raw).map_err(|e| fail(&e))?;

@@ -153,25 +153,29 @@ pub(super) fn quantize(rgba: &[u8]) -> (Vec<u8>, Vec<u8>) {
     (colours, indices)
 }
 
-/// The picture as runs of one colour (`0xBBGGRR`, how many pixels), row after row: a board is
-/// mostly flat fills, so there are a few runs for every hundred pixels, and a run is found eight
-/// pixels at a time.
-fn runs_of(pixels: &[[u8; 4]]) -> Vec<(u32, u32)> {
-    let mut runs = Vec::with_capacity(pixels.len() / 16);
-    let mut at = 0;
-    while at < pixels.len() {
-        let first = pixels[at];
-        let mut end = at + 1;
-        while let Some(eight) = pixels.get(end..end + 8)
-            && eight.iter().all(|p| *p == first)
-        {
-            end += 8;
+/// The picture as runs of one colour (`0xBBGGRR`, how many pixels), row by row (a run ends with
+/// its row): a board is mostly flat fills, so there are a few runs for every hundred pixels, and a
+/// run is found eight pixels at a time.
+fn runs_of(rgba: &[u8], width: usize) -> Vec<(u32, u32)> {
+    let mut runs = Vec::with_capacity(rgba.len() / 64);
+    for row in rgba.chunks(width.max(1) * 4) {
+        let mut at = 0;
+        while at < row.len() {
+            let first: [u8; 4] = row[at..at + 4].try_into().unwrap_or_default();
+            // Eight pixels compared as one array of 32 bytes (a few vector instructions).
+            let eight: [u8; 32] = std::array::from_fn(|k| first[k % 4]);
+            let mut end = at + 4;
+            while let Some(next) = row[end..].first_chunk::<32>()
+                && *next == eight
+            {
+                end += 32;
+            }
+            while row.get(end..end + 4) == Some(&first) {
+                end += 4;
+            }
+            runs.push((colour(&first), ((end - at) / 4) as u32));
+            at = end;
         }
-        while end < pixels.len() && pixels[end] == first {
-            end += 1;
-        }
-        runs.push((colour(&first), (end - at) as u32));
-        at = end;
     }
     runs
 }
@@ -179,27 +183,37 @@ fn runs_of(pixels: &[[u8; 4]]) -> Vec<(u32, u32)> {
 /// The most colours of a 4-bit palette ([`quantize_small`]).
 pub(super) const SMALL: usize = 16;
 
-/// Opaque RGBA pixels as a palette of at most [`SMALL`] colours and one index a pixel (for a 4-bit
-/// PNG, half the bytes of an 8-bit one before deflate and far fewer distinct runs after it): the
-/// colours the picture was painted with (`painted`, as `0xBBGGRR`) keep their exact value, the
-/// most frequent of the other colours (the blends at anti-aliased edges, which the copied shapes
-/// repeat) fill the palette, and every other pixel takes the nearest colour of it. `None` when the
-/// picture was painted with more than [`SMALL`] colours.
-pub(super) fn quantize_small(rgba: &[u8], painted: &[u32]) -> Option<(Vec<u8>, Vec<u8>)> {
+/// Opaque RGBA pixels, `width` a row, as a palette of at most [`SMALL`] colours (`r, g, b` a
+/// colour) and the PNG's rows of 4-bit indices into it: each row a filter byte, 0 (none), then two
+/// pixels a byte, the first in the high half (half the bytes of an 8-bit PNG before deflate and far
+/// fewer distinct runs after it). The colours the picture was painted with (`painted`, as
+/// `0xBBGGRR`) keep their exact value, the most frequent of the other colours (the blends at
+/// anti-aliased edges, which the copied shapes repeat) fill the palette, and every other pixel takes
+/// the nearest colour of it. `None` when the picture was painted with more than [`SMALL`] colours.
+/// The rows are written from the runs of one colour a run at a time, not a pixel at a time (the
+/// indices and the packing were two passes over every pixel, a sixth of a Hex board's instructions).
+pub(super) fn quantize_small(
+    rgba: &[u8],
+    width: usize,
+    painted: &[u32],
+) -> Option<(Vec<u8>, Vec<u8>)> {
     let mut palette: Vec<u32> = Vec::with_capacity(SMALL);
     for &c in painted {
         if !palette.contains(&c) {
             palette.push(c);
         }
     }
-    if palette.len() > SMALL {
+    if palette.len() > SMALL || width == 0 {
         return None;
     }
     let (pixels, _) = rgba.as_chunks::<4>();
-    let runs = runs_of(pixels);
+    let rgba = pixels.as_flattened();
+    // Each run's colour is replaced by its slot in the table, where its index is written below.
+    let mut runs = runs_of(rgba, width);
     let mut table = Table::new();
     let mut distinct: Vec<u32> = Vec::new();
-    for &(c, n) in &runs {
+    for run in &mut runs {
+        let (c, n) = *run;
         let at = table.slot(c);
         if table.0[at].0 == 0 {
             if distinct.len() >= SLOTS / 2 {
@@ -209,6 +223,7 @@ pub(super) fn quantize_small(rgba: &[u8], painted: &[u32]) -> Option<(Vec<u8>, V
             distinct.push(c);
         }
         table.0[at].1 += n;
+        run.0 = at as u32;
     }
     let mut others: Vec<(u32, u32)> = distinct
         .iter()
@@ -234,23 +249,125 @@ pub(super) fn quantize_small(rgba: &[u8], painted: &[u32]) -> Option<(Vec<u8>, V
             None => nearest(c),
         };
     }
-    let mut indices = vec![0u8; pixels.len()];
-    let mut at = 0;
-    for &(c, n) in &runs {
-        let n = n as usize;
-        indices[at..at + n].fill(table.get(c).unwrap_or(0));
-        at += n;
+    let height = pixels.len() / width;
+    let mut rows = Vec::with_capacity(height * (1 + width.div_ceil(2)));
+    // Where the next run starts in its row, and the high half of a byte waiting for its low half.
+    let (mut x, mut half) = (0, None::<u8>);
+    for &(at, n) in &runs {
+        if x == 0 {
+            rows.push(0);
+        }
+        let i = table.0[at as usize].1 as u8;
+        let mut n = n as usize;
+        x += n;
+        if let Some(h) = half.take() {
+            rows.push(h | i);
+            n -= 1;
+        }
+        rows.resize(rows.len() + n / 2, i << 4 | i);
+        if n % 2 == 1 {
+            half = Some(i << 4);
+        }
+        if x == width {
+            rows.extend(half.take());
+            x = 0;
+        }
     }
+    // A last row cut short (not from a pixmap, which is whole rows) keeps its last pixel.
+    rows.extend(half);
     let colours = palette
         .iter()
         .flat_map(|c| [*c as u8, (c >> 8) as u8, (c >> 16) as u8])
         .collect();
-    Some((colours, indices))
+    Some((colours, rows))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A PNG's 4-bit rows (a filter byte, then two indices a byte) as one index a pixel.
+    fn unpack(rows: &[u8], width: usize) -> Vec<u8> {
+        let mut indices = Vec::new();
+        for row in rows.chunks(1 + width.div_ceil(2)) {
+            assert_eq!(row[0], 0, "filter none");
+            for x in 0..width {
+                let b = row[1 + x / 2];
+                indices.push(if x % 2 == 0 { b >> 4 } else { b & 0xF });
+            }
+        }
+        indices
+    }
+
+    /// Each pixel's index, worked out a pixel at a time: its colour's place in the palette, else
+    /// the nearest colour's (the first of equally near ones).
+    fn by_pixel(rgba: &[u8], palette: &[u8]) -> Vec<u8> {
+        let colours: Vec<[i32; 3]> = palette
+            .chunks(3)
+            .map(|c| [0, 1, 2].map(|k| i32::from(c[k])))
+            .collect();
+        rgba.chunks(4)
+            .map(|p| {
+                let p = [0, 1, 2].map(|k| i32::from(p[k]));
+                let d = |c: &[i32; 3]| (0..3).map(|k| (p[k] - c[k]).pow(2)).sum::<i32>();
+                colours
+                    .iter()
+                    .position(|c| *c == p)
+                    .unwrap_or_else(|| (0..colours.len()).min_by_key(|&k| d(&colours[k])).unwrap())
+                    as u8
+            })
+            .collect()
+    }
+
+    /// The rows written a run at a time are the indices worked out a pixel at a time, packed two a
+    /// byte: odd and even widths, runs across whole rows and across a row's end, runs of one
+    /// pixel, rounded blends.
+    #[test]
+    fn rows_written_by_runs_are_the_pixels_indices_packed() {
+        let px = |r: u8, g: u8, b: u8| [r, g, b, 255];
+        let mut seed = 7u32;
+        let mut next = move || {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            seed >> 16
+        };
+        let painted = [0x00_00_00, 0xFF_FF_FF, 0x30_80_C0];
+        for width in [1, 2, 3, 7, 8, 9, 16, 17, 33] {
+            for height in [1, 2, 5] {
+                let mut rgba = Vec::new();
+                while rgba.len() < width * height * 4 {
+                    // Runs of 1 to 20 pixels: a painted colour mostly, a blend now and then.
+                    let n = 1 + next() as usize % 20;
+                    let p = match next() % 5 {
+                        0 => px(0, 0, 0),
+                        1 | 2 => px(255, 255, 255),
+                        3 => px(0xC0, 0x80, 0x30),
+                        _ => px(next() as u8, next() as u8, next() as u8),
+                    };
+                    for _ in 0..n {
+                        rgba.extend(p);
+                    }
+                }
+                rgba.truncate(width * height * 4);
+                let (palette, rows) = quantize_small(&rgba, width, &painted).unwrap();
+                assert_eq!(
+                    rows.len(),
+                    height * (1 + width.div_ceil(2)),
+                    "{width} x {height}"
+                );
+                assert_eq!(
+                    unpack(&rows, width),
+                    by_pixel(&rgba, &palette),
+                    "{width} x {height}"
+                );
+                // An odd row's last byte has its low half 0.
+                if width % 2 == 1 {
+                    for row in rows.chunks(1 + width.div_ceil(2)) {
+                        assert_eq!(row.last().unwrap() & 0xF, 0, "{width} x {height}");
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn a_picture_of_few_colours_keeps_them_and_its_commonest_blends_in_sixteen() {
@@ -263,7 +380,9 @@ mod tests {
         for i in 0..20u8 {
             rgba.extend(px(10 * i, 10 * i, 10 * i + 1));
         }
-        let (palette, indices) = quantize_small(&rgba, &[0xFF_FF_FF, 0]).unwrap();
+        let width = rgba.len() / 4;
+        let (palette, rows) = quantize_small(&rgba, width, &[0xFF_FF_FF, 0]).unwrap();
+        let indices = unpack(&rows, width);
         assert_eq!(palette.len(), SMALL * 3);
         assert_eq!(
             &palette[..6],
@@ -291,7 +410,7 @@ mod tests {
         }
         // Painted with more than sixteen colours: not for a small palette.
         let many: Vec<u32> = (0..17).collect();
-        assert!(quantize_small(&rgba, &many).is_none());
+        assert!(quantize_small(&rgba, width, &many).is_none());
     }
 
     #[test]

@@ -134,6 +134,48 @@ pub struct Filler {
 struct Sprite {
     pixels: Pixmap,
     anchor: (i32, i32),
+    /// Its pixels that are not transparent, as spans ([`spans_of`]).
+    spans: Vec<Span>,
+}
+
+/// A run of pixels along a row of a sprite, all of them opaque or all of them partly transparent;
+/// the pixels between spans are transparent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Span {
+    row: u32,
+    start: u32,
+    end: u32,
+    opaque: bool,
+}
+
+/// A sprite's rows as [`Span`]s, found once when the shape is painted: a copy then skips its
+/// transparent pixels and copies its opaque ones a span at a time, with no test of each pixel's
+/// alpha (that test was most of copying a Hex board's cells).
+fn spans_of(sprite: &Pixmap) -> Vec<Span> {
+    let width = sprite.width() as usize;
+    let mut spans = Vec::new();
+    for (row, pixels) in sprite.data().chunks(width * 4).enumerate() {
+        let alpha = |i: usize| pixels[i * 4 + 3];
+        let mut i = 0;
+        while i < width {
+            let a = alpha(i);
+            let start = i;
+            while i < width && alpha(i) != 0 && (alpha(i) == 255) == (a == 255) {
+                i += 1;
+            }
+            if i == start {
+                i += 1;
+                continue;
+            }
+            spans.push(Span {
+                row: row as u32,
+                start: start as u32,
+                end: i as u32,
+                opaque: a == 255,
+            });
+        }
+    }
+    spans
 }
 
 /// The most bytes of sprites one picture keeps (a Hex cell at a phone's width is about 16 KB).
@@ -185,45 +227,44 @@ impl Geometry {
     }
 }
 
-/// `src` laid over `dst` with its top left corner at (`x`, `y`): premultiplied source-over, as
-/// tiny-skia paints a shape, so that a copied shape is the shape painted there.
-fn blit(dst: &mut Pixmap, src: &Pixmap, x: i32, y: i32) {
+/// `sprite` laid over `dst` with its top left corner at (`x`, `y`): premultiplied source-over, as
+/// tiny-skia paints a shape, so that a copied shape is the shape painted there. Span by span
+/// ([`spans_of`]): an opaque span is copied whole, a partly transparent one blended a pixel at a
+/// time, and the transparent pixels between them are not looked at.
+fn blit(dst: &mut Pixmap, sprite: &Sprite, x: i32, y: i32) {
     let (dw, dh) = (dst.width() as i32, dst.height() as i32);
-    let sw = src.width() as i32;
-    let (x0, x1) = (x.max(0), (x + sw).min(dw));
-    let (y0, y1) = (y.max(0), (y + src.height() as i32).min(dh));
-    if x0 >= x1 || y0 >= y1 {
+    let sw = sprite.pixels.width() as i32;
+    // The sprite's columns that land on the picture.
+    let (c0, c1) = ((-x).max(0), (dw - x).min(sw));
+    if c0 >= c1 {
         return;
     }
-    let from = src.data();
+    let from = sprite.pixels.data();
     let to = dst.data_mut();
-    for row in y0..y1 {
-        let s = (((row - y) * sw + (x0 - x)) * 4) as usize;
-        let d = ((row * dw + x0) * 4) as usize;
-        let n = ((x1 - x0) * 4) as usize;
-        let (src_row, dst_row) = (&from[s..s + n], &mut to[d..d + n]);
-        // A shape's row is mostly one opaque run: copied whole, not a pixel at a time (copying
-        // pixel by pixel was a tenth of a Hex board's instructions).
-        let alpha = |i: usize| src_row[i * 4 + 3];
-        let mut i = 0;
-        while i < n / 4 {
-            match alpha(i) {
-                0 => i += 1,
-                255 => {
-                    let start = i;
-                    while i < n / 4 && alpha(i) == 255 {
-                        i += 1;
-                    }
-                    dst_row[start * 4..i * 4].copy_from_slice(&src_row[start * 4..i * 4]);
-                }
-                a => {
-                    let keep = 255 - u32::from(a);
-                    for k in i * 4..i * 4 + 4 {
-                        let v = u32::from(dst_row[k]) * keep + 128;
-                        dst_row[k] = src_row[k] + ((v + (v >> 8)) >> 8) as u8;
-                    }
-                    i += 1;
-                }
+    for span in &sprite.spans {
+        let row = y + span.row as i32;
+        let (start, end) = ((span.start as i32).max(c0), (span.end as i32).min(c1));
+        if row < 0 || row >= dh || start >= end {
+            continue;
+        }
+        let s = ((span.row as i32 * sw + start) * 4) as usize;
+        let d = ((row * dw + x + start) * 4) as usize;
+        let n = ((end - start) * 4) as usize;
+        let (src, dst) = (&from[s..s + n], &mut to[d..d + n]);
+        if span.opaque {
+            dst.copy_from_slice(src);
+            continue;
+        }
+        for (d, s) in dst
+            .as_chunks_mut::<4>()
+            .0
+            .iter_mut()
+            .zip(src.as_chunks::<4>().0)
+        {
+            let keep = 255 - u32::from(s[3]);
+            for k in 0..4 {
+                let v = u32::from(d[k]) * keep + 128;
+                d[k] = s[k] + ((v + (v >> 8)) >> 8) as u8;
             }
         }
     }
@@ -398,7 +439,14 @@ impl Filler {
                         paint_parts(&mut pixels, &parts, crisp, s.aliased, at);
                         self.sprite_bytes += pixels.data().len();
                         let anchor = (ox as i32, oy as i32);
-                        self.sprites.insert(key.clone(), Sprite { pixels, anchor });
+                        let spans = spans_of(&pixels);
+                        self.sprite_bytes += spans.len() * std::mem::size_of::<Span>();
+                        let sprite = Sprite {
+                            pixels,
+                            anchor,
+                            spans,
+                        };
+                        self.sprites.insert(key.clone(), sprite);
                     }
                     let sprite = &self.sprites[&key];
                     if let Some(pixmap) = self.pixmap.as_mut() {
@@ -406,7 +454,7 @@ impl Filler {
                         // copied at an odd pixel would be other bytes than at an even one.
                         let x = (ax / 2.0).round() as i32 * 2 - sprite.anchor.0;
                         let y = ay.round() as i32 - sprite.anchor.1;
-                        blit(pixmap, &sprite.pixels, x, y);
+                        blit(pixmap, sprite, x, y);
                     }
                     return;
                 }

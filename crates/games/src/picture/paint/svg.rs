@@ -5,6 +5,41 @@ use std::fmt::Write as _;
 use super::{Painter, Step, Style};
 use crate::html::escape as esc;
 
+/// Appends `v` as `format!("{v:.1}")` writes it (the exact value rounded to a tenth, a tie to even;
+/// `-0.0` for a negative value that rounds to nothing), without the float formatter where the
+/// tenth is plain: the product by ten is then far from a tie, and its whole part is written as an
+/// integer. A board's polygons are thousands of coordinates, and the float formatter was most of
+/// writing the SVG that every picture's key is taken from.
+fn push_tenth(out: &mut String, v: f64) {
+    let t = v * 10.0;
+    // Rounding to the nearest double keeps order, so the product lies on the same side of a half
+    // as ten times `v` unless it is that half: one a millionth or more from it rounds as the exact
+    // value does (well inside i64 and the doubles' whole numbers below 1e9).
+    if t.abs() < 1e9 && ((t - t.trunc()).abs() - 0.5).abs() > 1e-6 {
+        let n = t.round() as i64;
+        if n < 0 || n == 0 && v.is_sign_negative() {
+            out.push('-');
+        }
+        let n = n.unsigned_abs();
+        let mut digits = [0u8; 24];
+        let mut at = digits.len();
+        let mut rest = n / 10;
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+        out.push('.');
+        out.push(char::from(b'0' + (n % 10) as u8));
+        return;
+    }
+    let _ = write!(out, "{v:.1}");
+}
+
 /// Writes the SVG the web pages show.
 #[derive(Default)]
 pub struct SvgWriter {
@@ -149,8 +184,12 @@ impl Painter for SvgWriter {
         self.attrs(attrs);
         self.out.push_str(" points=\"");
         for (k, (x, y)) in points.iter().enumerate() {
-            let sep = if k == 0 { "" } else { " " };
-            let _ = write!(self.out, "{sep}{x:.1},{y:.1}");
+            if k > 0 {
+                self.out.push(' ');
+            }
+            push_tenth(&mut self.out, *x);
+            self.out.push(',');
+            push_tenth(&mut self.out, *y);
         }
         self.out.push('"');
         self.style(s);
@@ -162,12 +201,22 @@ impl Painter for SvgWriter {
         self.attrs(attrs);
         self.out.push_str(" d=\"");
         for (k, step) in steps.iter().enumerate() {
-            let sep = if k == 0 { "" } else { " " };
-            let _ = match step {
-                Step::Move(x, y) => write!(self.out, "{sep}M{x:.1},{y:.1}"),
-                Step::Line(x, y) => write!(self.out, "{sep}L{x:.1},{y:.1}"),
-                Step::Close => write!(self.out, "{sep}Z"),
-            };
+            if k > 0 {
+                self.out.push(' ');
+            }
+            match *step {
+                Step::Move(x, y) | Step::Line(x, y) => {
+                    self.out.push(if matches!(step, Step::Move(..)) {
+                        'M'
+                    } else {
+                        'L'
+                    });
+                    push_tenth(&mut self.out, x);
+                    self.out.push(',');
+                    push_tenth(&mut self.out, y);
+                }
+                Step::Close => self.out.push('Z'),
+            }
         }
         self.out.push('"');
         self.style(s);
@@ -181,5 +230,56 @@ impl Painter for SvgWriter {
         self.style(s);
         let _ = write!(self.out, ">{}", esc(text));
         self.close("</text>");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::push_tenth;
+
+    /// Every tenth written without the float formatter is what `{:.1}` writes: the tenths and
+    /// hundredths and thousandths of a board's coordinates, both signs, the ties (0.25, 0.35, a
+    /// thousandth's .x5), values just either side of them, zeros of both signs, what is too large
+    /// or not a number.
+    #[test]
+    fn a_tenth_is_written_as_the_float_formatter_writes_it() {
+        let mut values = vec![
+            0.0,
+            -0.0,
+            0.05,
+            -0.05,
+            0.25,
+            -0.25,
+            0.35,
+            1e9,
+            -3e12,
+            f64::NAN,
+        ];
+        values.extend([
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            0.049_999_999,
+            1e-300,
+            -1e-300,
+        ]);
+        for k in -200_000..200_000 {
+            let k = f64::from(k);
+            values.extend([k / 10.0, k / 100.0, k / 1000.0, k * 0.37, k / 7.0]);
+            let tie = (k + 0.5) / 10.0;
+            values.extend([tie, tie.next_up(), tie.next_down()]);
+        }
+        // Coordinates as the games work them out: a hexagon's corners.
+        for i in 0..2_000 {
+            let (x, y) = (
+                f64::from(i) * 0.866_025_403_784_438_6 * 28.0,
+                f64::from(i) * 1.5,
+            );
+            values.extend([x, y, x - 14.0, -y + 3.1]);
+        }
+        for v in values {
+            let mut out = String::new();
+            push_tenth(&mut out, v);
+            assert_eq!(out, format!("{v:.1}"), "{v:e}");
+        }
     }
 }

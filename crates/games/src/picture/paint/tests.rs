@@ -389,3 +389,179 @@ fn the_svg_says_what_the_filler_paints() {
          </svg>\n"
     );
 }
+
+/// The copy of a sprite a pixel at a time, every pixel tested (the copy before spans): premultiplied
+/// source-over, as tiny-skia paints.
+fn blit_by_pixel(dst: &mut Pixmap, src: &Pixmap, x: i32, y: i32) {
+    for sy in 0..src.height() as i32 {
+        for sx in 0..src.width() as i32 {
+            let (dx, dy) = (x + sx, y + sy);
+            if dx < 0 || dy < 0 || dx >= dst.width() as i32 || dy >= dst.height() as i32 {
+                continue;
+            }
+            let s = ((sy * src.width() as i32 + sx) * 4) as usize;
+            let d = ((dy * dst.width() as i32 + dx) * 4) as usize;
+            let p: [u8; 4] = src.data()[s..s + 4].try_into().unwrap();
+            let keep = 255 - u32::from(p[3]);
+            for (k, s) in p.into_iter().enumerate() {
+                let v = u32::from(dst.data()[d + k]) * keep + 128;
+                dst.data_mut()[d + k] = s + ((v + (v >> 8)) >> 8) as u8;
+            }
+        }
+    }
+}
+
+/// A sprite copied span by span is the same pixels as copied a pixel at a time: anti-aliased and
+/// crisp shapes, an outline over a fill, a dashed line, a glyph, a sprite wholly opaque and one
+/// wholly transparent, laid at every corner of the picture, partly off it and wholly off it, over
+/// pixels of every colour.
+#[test]
+fn a_sprite_copied_by_spans_is_the_sprite_copied_pixel_by_pixel() {
+    let shape = |w: u32, h: u32, paint: &dyn Fn(&mut Pixmap)| {
+        let mut p = Pixmap::new(w, h).unwrap();
+        paint(&mut p);
+        p
+    };
+    let colour = |r, g, b, a| {
+        let mut paint = Paint::default();
+        paint.set_color_rgba8(r, g, b, a);
+        paint
+    };
+    let ring = |p: &mut Pixmap| {
+        let circle = PathBuilder::from_circle(15.3, 14.6, 11.0).unwrap();
+        p.fill_path(
+            &circle,
+            &colour(200, 30, 40, 255),
+            FillRule::Winding,
+            Transform::identity(),
+            None,
+        );
+        let outline = circle
+            .stroke(
+                &Stroke {
+                    width: 2.5,
+                    ..Stroke::default()
+                },
+                1.0,
+            )
+            .unwrap();
+        p.fill_path(
+            &outline,
+            &colour(10, 20, 200, 255),
+            FillRule::Winding,
+            Transform::identity(),
+            None,
+        );
+    };
+    let hexagon = |p: &mut Pixmap| {
+        let mut b = PathBuilder::new();
+        for (k, (x, y)) in [
+            (13.0, 1.2),
+            (25.1, 8.0),
+            (25.1, 22.0),
+            (13.0, 28.8),
+            (0.9, 22.0),
+            (0.9, 8.0),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            if k == 0 {
+                b.move_to(x, y)
+            } else {
+                b.line_to(x, y)
+            }
+        }
+        b.close();
+        let mut paint = colour(250, 240, 200, 255);
+        paint.anti_alias = false;
+        p.fill_path(
+            &b.finish().unwrap(),
+            &paint,
+            FillRule::Winding,
+            Transform::identity(),
+            None,
+        );
+    };
+    let dashed = |p: &mut Pixmap| {
+        let mut b = PathBuilder::new();
+        b.move_to(1.0, 2.5);
+        b.line_to(38.0, 9.7);
+        let dash = StrokeDash::new(vec![4.0, 3.0], 0.0).unwrap();
+        let line = b.finish().unwrap().dash(&dash, 1.0).unwrap();
+        let line = line
+            .stroke(
+                &Stroke {
+                    width: 1.7,
+                    ..Stroke::default()
+                },
+                1.0,
+            )
+            .unwrap();
+        p.fill_path(
+            &line,
+            &colour(0, 120, 0, 160),
+            FillRule::Winding,
+            Transform::identity(),
+            None,
+        );
+    };
+    let glyph = |p: &mut Pixmap| {
+        let g = text::outline("Wg", 2.0, 16.0, 15.0, Anchor::Start, Transform::identity())
+            .unwrap()
+            .unwrap();
+        p.fill_path(
+            &g,
+            &colour(0, 0, 0, 255),
+            FillRule::Winding,
+            Transform::identity(),
+            None,
+        );
+    };
+    let sprites = [
+        shape(31, 30, &ring),
+        shape(27, 31, &hexagon),
+        shape(40, 12, &dashed),
+        shape(30, 20, &glyph),
+        shape(9, 5, &|p: &mut Pixmap| {
+            p.fill(Color::from_rgba8(90, 60, 30, 255))
+        }),
+        shape(6, 6, &|_: &mut Pixmap| {}),
+    ];
+    // A picture of many colours, opaque as a board's is.
+    let mut picture = Pixmap::new(50, 41).unwrap();
+    for (k, p) in picture.data_mut().chunks_mut(4).enumerate() {
+        p.copy_from_slice(&[(k * 7) as u8, (k * 13 / 5) as u8, (k % 251) as u8, 255]);
+    }
+    let mut seen_blend = false;
+    for pixels in sprites {
+        let spans = spans_of(&pixels);
+        seen_blend |= spans.iter().any(|s| !s.opaque);
+        let sprite = Sprite {
+            pixels,
+            anchor: (0, 0),
+            spans,
+        };
+        let (w, h) = (sprite.pixels.width() as i32, sprite.pixels.height() as i32);
+        for (x, y) in [
+            (0, 0),
+            (7, 5),
+            (-3, -4),
+            (50 - w + 2, 41 - h + 3),
+            (50 - w, 2),
+            (-w + 1, 41 - 1),
+            (-w, 0),
+            (50, 10),
+            (4, -h),
+        ] {
+            let (mut by_spans, mut by_pixel) = (picture.clone(), picture.clone());
+            blit(&mut by_spans, &sprite, x, y);
+            blit_by_pixel(&mut by_pixel, &sprite.pixels, x, y);
+            assert!(
+                by_spans.data() == by_pixel.data(),
+                "a {w} x {h} sprite at {x}, {y}"
+            );
+        }
+    }
+    assert!(seen_blend, "some sprites have partly transparent spans");
+}
