@@ -21,11 +21,11 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::replay;
 use super::{Board, GameOption, GameState, Loss, MoveRecord, Outcome, RuleError, SgfForm, Status};
 use crate::picture::Painter;
 
 mod documents;
+mod scoring;
 mod traits;
 
 #[cfg(test)]
@@ -130,7 +130,7 @@ impl<G: Rules> Match<G> {
     /// The last move a player made, with its seat.
     pub fn last_move(&self) -> Option<(usize, G::Move)> {
         self.entries.iter().rev().find_map(|e| match e {
-            Entry::Moved { seat, mv } => Some((*seat, *mv)),
+            Entry::Moved { seat, mv } => Some((*seat, mv.clone())),
             _ => None,
         })
     }
@@ -167,8 +167,8 @@ impl<G: Rules> Match<G> {
 
     /// Plays a legal move and records it with the passes that follow.
     pub fn push(&mut self, mv: G::Move) {
-        let seat = self.pos.to_move();
-        let passes = self.pos.apply(mv);
+        let seat = self.pos.mover(&mv);
+        let passes = self.pos.apply(mv.clone());
         self.entries.push(Entry::Moved { seat, mv });
         if passes == 0 {
             return;
@@ -202,16 +202,15 @@ impl<G: Rules> Match<G> {
     }
 
     /// The document's entries (see the module's documentation).
-    fn stored_moves(&self) -> Vec<Value> {
+    fn stored_moves(&self) -> Vec<String> {
         self.entries
             .iter()
             .filter_map(|e| match e {
-                Entry::Moved { mv, .. } => Some(self.pos.write_here(*mv)),
+                Entry::Moved { seat, mv } => Some(self.pos.write_stored(*seat, mv)),
                 Entry::Passed { .. } => None,
-                Entry::Left { seat, how } => Some(replay::left(how.word(), *seat)),
+                Entry::Left { seat, how } => Some(format!("{} {seat}", how.word())),
                 Entry::Drawn { .. } => Some("draw".into()),
             })
-            .map(Value::String)
             .collect()
     }
 
@@ -268,8 +267,8 @@ impl<G: Rules> Match<G> {
         Ok(game)
     }
 
-    /// Replays one stored entry: a move, `resign N`, `forfeit N` or `draw` (as [`replay::entry`]
-    /// reads them for the games with records of their own).
+    /// Replays one stored entry: a move, `resign N` or `forfeit N` (seat N left) or `draw` (an
+    /// agreed draw). The engine's passes are not stored: replaying the moves makes them again.
     fn replay_entry(&mut self, m: &str) -> Result<(), RuleError> {
         let seat = |rest: &str| {
             rest.trim()
@@ -300,7 +299,7 @@ impl<G: Rules> Match<G> {
             return Err(RuleError(format!("the game is over ({how})")));
         }
         let mv = self.pos.read_here(text)?;
-        self.pos.check(mv)?;
+        self.pos.check(mv.clone())?;
         self.push(mv);
         Ok(())
     }
@@ -335,6 +334,9 @@ fn option_value(o: &GameOption) -> Value {
 
 impl<G: Rules + View + Search> GameState for Match<G> {
     fn to_json(&self) -> String {
+        if let Some(doc) = G::document(self, self.stored_moves()) {
+            return doc;
+        }
         let mut doc = Map::new();
         doc.insert("game".into(), Value::from(G::GAME));
         let players = self.pos.seat_names().len();
@@ -344,7 +346,8 @@ impl<G: Rules + View + Search> GameState for Match<G> {
         for o in self.start.options() {
             doc.insert(o.name.clone(), option_value(&o));
         }
-        doc.insert("moves".into(), Value::Array(self.stored_moves()));
+        let moves = self.stored_moves().into_iter().map(Value::String).collect();
+        doc.insert("moves".into(), Value::Array(moves));
         serde_json::to_string_pretty(&Value::Object(doc)).expect("the document serializes")
     }
     fn clone_box(&self) -> Box<dyn GameState> {
@@ -375,7 +378,7 @@ impl<G: Rules + View + Search> GameState for Match<G> {
         self.entries
             .iter()
             .map(|e| match e {
-                Entry::Moved { seat, mv } => (*seat, self.pos.write_here(*mv), false),
+                Entry::Moved { seat, mv } => (*seat, self.pos.write_here(mv.clone()), false),
                 Entry::Passed { seat } => (*seat, self.pos.pass_text().into(), true),
                 Entry::Left { seat, how } => (*seat, how.word().into(), false),
                 Entry::Drawn { seat } => (*seat, "draw".into(), false),
@@ -402,6 +405,12 @@ impl<G: Rules + View + Search> GameState for Match<G> {
     fn play(&mut self, text: &str) -> Result<(), RuleError> {
         self.play_text(text)
     }
+    fn acts_out_of_turn(&self, seat: usize) -> bool {
+        self.outcome().is_none() && self.pos.acts_out_of_turn(seat)
+    }
+    fn play_for(&mut self, seat: usize, text: &str) -> Result<(), RuleError> {
+        self.play_by(seat, text)
+    }
     fn resign(&mut self, seat: usize) -> Result<(), RuleError> {
         self.leave(seat, Leave::Resign)
     }
@@ -424,7 +433,7 @@ impl<G: Rules + View + Search> GameState for Match<G> {
                 break;
             }
             match e {
-                Entry::Moved { mv, .. } => g.push(*mv),
+                Entry::Moved { mv, .. } => g.push(mv.clone()),
                 // Made again by the move before it.
                 Entry::Passed { .. } => {}
                 Entry::Left { seat, how } => g.leave(*seat, *how)?,
@@ -471,7 +480,7 @@ impl<G: Rules + View + Search> GameState for Match<G> {
             if moves.is_empty() {
                 break;
             }
-            self.push(moves[pick(moves.len())]);
+            self.push(moves[pick(moves.len())].clone());
             played += 1;
         }
         played
@@ -503,6 +512,13 @@ impl<G: Rules + View + Search> GameState for Match<G> {
     fn action_priors(&self, actions: &[u32], out: &mut Vec<f32>) {
         self.pos.priors(actions, out);
     }
+    fn prior_results(&self, prior: f32) -> Option<(u32, f32)> {
+        self.pos.prior_results(prior)
+    }
+    fn robot_move(&self, robot: super::Robot, seed: u64) -> Option<String> {
+        self.robot_answer()
+            .or_else(|| super::standard_robot_move(self, robot, seed))
+    }
     fn may_win_at_once(&self, action: u32) -> bool {
         self.pos.may_win_at_once(action)
     }
@@ -517,7 +533,7 @@ impl<G: Rules + View + Search> GameState for Match<G> {
     fn search_copy(&self) -> Box<dyn GameState> {
         Box::new(Match {
             start: Arc::new(self.pos.clone()),
-            pos: self.pos.clone(),
+            pos: self.pos.searched(),
             entries: Vec::new(),
             ended: self.ended.clone(),
         })
@@ -562,6 +578,15 @@ impl<G: Rules + View + Search> GameState for Match<G> {
     fn notes(&self) -> Vec<String> {
         G::notes(self)
     }
+    fn entry_news(&self, index: usize) -> Option<String> {
+        G::entry_news(self, index)
+    }
+    fn waiting_note(&self, seat: usize) -> Option<String> {
+        G::waiting_note(self, seat)
+    }
+    fn score_result(&self) -> Option<String> {
+        G::score_result(self)
+    }
     fn setup_text(&self) -> String {
         match self.start.setup_text() {
             Some(t) => t,
@@ -590,9 +615,9 @@ pub fn perft<G: Rules>(pos: &G, depth: u32) -> u64 {
     }
     moves
         .iter()
-        .map(|&m| {
+        .map(|m| {
             let mut next = pos.clone();
-            next.apply(m);
+            next.apply(m.clone());
             perft(&next, depth - 1)
         })
         .sum()
@@ -614,7 +639,7 @@ impl<G: Rules> Match<G> {
         for e in &self.entries {
             out.push((e, pos.clone()));
             if let Entry::Moved { mv, .. } = e {
-                pos.apply(*mv);
+                pos.apply(mv.clone());
             }
         }
         out

@@ -26,7 +26,6 @@ pub mod othello;
 pub mod paradux;
 #[cfg(test)]
 mod picture_tests; // every game's picture against its reference PNG
-pub mod replay;
 pub mod search;
 pub mod stones;
 pub mod unlur;
@@ -405,18 +404,7 @@ pub trait GameState: Send {
     /// The default plays [`Robot::Random`] itself and hands the other robots to the generic search
     /// ([`search::robot_move`]); a game overrides this only for players of its own (Limit's `greedy`).
     fn robot_move(&self, robot: Robot, seed: u64) -> Option<String> {
-        if robot != Robot::Random {
-            return search::robot_move(self.clone_box(), robot, seed);
-        }
-        let moves = self.legal_moves();
-        if moves.is_empty() {
-            return None;
-        }
-        let mut x = seed ^ 0x9e37_79b9_7f4a_7c15;
-        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        x ^= x >> 31;
-        Some(moves[(x % moves.len() as u64) as usize].clone())
+        standard_robot_move(self, robot, seed)
     }
     // ---- optional hooks of the search (games/search/), each with a default that works ----------
     /// Whether the search keeps all-moves-as-first (RAVE) statistics: they help where a move's worth
@@ -589,6 +577,24 @@ pub trait GameState: Send {
     fn pgn_start(&self) -> Option<String> {
         None
     }
+}
+
+/// [`GameState::robot_move`]'s default, for a game that answers some positions itself first
+/// (`Match`'s Go in its scoring step): [`Robot::Random`] played here, the other robots handed to
+/// the generic search ([`search::robot_move`]).
+pub fn standard_robot_move<T: GameState + ?Sized>(game: &T, robot: Robot, seed: u64) -> Option<String> {
+    if robot != Robot::Random {
+        return search::robot_move(game.clone_box(), robot, seed);
+    }
+    let moves = game.legal_moves();
+    if moves.is_empty() {
+        return None;
+    }
+    let mut x = seed ^ 0x9e37_79b9_7f4a_7c15;
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^= x >> 31;
+    Some(moves[(x % moves.len() as u64) as usize].clone())
 }
 
 /// What a game gives [`crate::records::sgf`]: the parts of its SGF file that depend on the game.

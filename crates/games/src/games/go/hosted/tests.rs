@@ -1,11 +1,20 @@
-use super::*;
-use crate::games::GameOption;
+use super::super::options::GoOptions;
+use super::super::{GoGame, game};
+use crate::games::{GameOption, GameState, Outcome, RuleError, Status};
 
-fn new(size: &str) -> HostedGo {
-    HostedGo::new(GoOptions::read(&[GameOption::with_value("size", size)]).unwrap())
+/// Whether a stored document is of a game with the scoring step.
+fn is_hosted(json: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(json).unwrap()["scoring"] == "agreement"
 }
 
-fn play(g: &mut HostedGo, moves: &[(usize, &str)]) {
+fn new(size: &str) -> GoGame {
+    game(
+        GoOptions::read(&[GameOption::with_value("size", size)]).unwrap(),
+        true,
+    )
+}
+
+fn play(g: &mut GoGame, moves: &[(usize, &str)]) {
     for (seat, m) in moves {
         g.play_for(*seat, m)
             .unwrap_or_else(|e| panic!("{m} by {seat}: {e}"));
@@ -44,7 +53,7 @@ fn two_passes_open_the_step_and_both_accepting_the_same_marking_ends_it() {
         "{notes}"
     );
     // The document replays to the same end, and the move list says who did what.
-    let back = HostedGo::from_json(&g.to_json()).unwrap();
+    let back = GoGame::load(&g.to_json()).unwrap();
     assert_eq!(back.to_json(), g.to_json());
     assert_eq!(back.status(), g.status());
     let texts: Vec<String> = g.moves().iter().map(|m| m.text.clone()).collect();
@@ -96,7 +105,7 @@ fn resume_gives_the_move_to_the_other_player_and_two_new_passes_reopen() {
         0,
         "a new step, nothing marked"
     );
-    let back = HostedGo::from_json(&g.to_json()).unwrap();
+    let back = GoGame::load(&g.to_json()).unwrap();
     assert_eq!(back.to_json(), g.to_json());
 }
 
@@ -124,11 +133,18 @@ fn a_robot_accepts_what_is_not_worse_than_tromp_taylor_and_resumes_otherwise() {
 
 #[test]
 fn notes_are_mail_lines() {
-    assert_eq!(wrap("  a b"), ["  a b"]);
-    let long = format!("  {}", "word ".repeat(30));
-    let lines = wrap(&long);
-    assert!(lines.len() > 1 && lines.iter().all(|l| l.len() <= 72 && l.starts_with("  w")));
-    assert_eq!(lines.join(" ").split_whitespace().count(), 30);
+    // A marking of many groups: its note is broken into lines of at most 72 columns.
+    let mut g = new("19");
+    let stones: Vec<String> = (1..=19).step_by(2).map(|r| format!("a{r}")).collect();
+    for s in &stones {
+        play(&mut g, &[(0, "pass"), (1, s.as_str())]);
+    }
+    play(&mut g, &[(0, "pass"), (1, "pass")]);
+    play(&mut g, &[(0, &format!("dead {}", stones.join(" ")))]);
+    let notes = g.notes();
+    assert!(notes.iter().all(|l| l.chars().count() <= 72), "{notes:#?}");
+    let marked = notes.join(" ");
+    assert!(marked.contains("a19 (1 white stone)"), "{marked}");
 }
 
 #[test]
@@ -144,7 +160,7 @@ fn random_games_end_and_replay() {
         assert!(matches!(g.status(), Status::Over(_)));
         assert!(is_hosted(&g.to_json()));
         assert_eq!(
-            HostedGo::from_json(&g.to_json()).unwrap().to_json(),
+            GoGame::load(&g.to_json()).unwrap().to_json(),
             g.to_json()
         );
     }
@@ -275,7 +291,7 @@ fn the_result_carries_the_margin() {
         "{}",
         g.render()
     );
-    let mut plain = GoGame::new(GoOptions::read(&[GameOption::with_value("size", "5")]).unwrap());
+    let mut plain = game(GoOptions::read(&[GameOption::with_value("size", "5")]).unwrap(), false);
     for m in ["c3", "a1", "pass", "pass"] {
         plain.play(m).unwrap();
     }
