@@ -582,7 +582,11 @@ pub trait GameState: Send {
 /// [`GameState::robot_move`]'s default, for a game that answers some positions itself first
 /// (`Match`'s Go in its scoring step): [`Robot::Random`] played here, the other robots handed to
 /// the generic search ([`search::robot_move`]).
-pub fn standard_robot_move<T: GameState + ?Sized>(game: &T, robot: Robot, seed: u64) -> Option<String> {
+pub fn standard_robot_move<T: GameState + ?Sized>(
+    game: &T,
+    robot: Robot,
+    seed: u64,
+) -> Option<String> {
     if robot != Robot::Random {
         return search::robot_move(game.clone_box(), robot, seed);
     }

@@ -334,7 +334,11 @@ fn take(
 }
 
 /// The policy's point for the player to move, or `None` to pass.
-pub fn choose(g: &GoPosition, sc: &mut Scratch, pick: &mut dyn FnMut(usize) -> usize) -> Option<usize> {
+pub fn choose(
+    g: &GoPosition,
+    sc: &mut Scratch,
+    pick: &mut dyn FnMut(usize) -> usize,
+) -> Option<usize> {
     let colour = GoPosition::colour(g.to_move);
     let b = &g.board;
     if let Some(last) = g.last {
@@ -764,7 +768,10 @@ mod tests {
                 assert_eq!(g.status(), crate::games::Status::ToMove(seat));
                 g.apply_action(action);
             }
-            assert_eq!(g.status(), crate::games::Status::Over(pos.outcome().unwrap()));
+            assert_eq!(
+                g.status(),
+                crate::games::Status::Over(pos.outcome().unwrap())
+            );
             let back = GoGame::load(&g.to_json()).unwrap();
             assert_eq!(back.status(), g.status());
         }

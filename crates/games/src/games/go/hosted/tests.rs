@@ -159,10 +159,7 @@ fn random_games_end_and_replay() {
         g.random_playout(&mut pick);
         assert!(matches!(g.status(), Status::Over(_)));
         assert!(is_hosted(&g.to_json()));
-        assert_eq!(
-            GoGame::load(&g.to_json()).unwrap().to_json(),
-            g.to_json()
-        );
+        assert_eq!(GoGame::load(&g.to_json()).unwrap().to_json(), g.to_json());
     }
 }
 
@@ -291,7 +288,10 @@ fn the_result_carries_the_margin() {
         "{}",
         g.render()
     );
-    let mut plain = game(GoOptions::read(&[GameOption::with_value("size", "5")]).unwrap(), false);
+    let mut plain = game(
+        GoOptions::read(&[GameOption::with_value("size", "5")]).unwrap(),
+        false,
+    );
     for m in ["c3", "a1", "pass", "pass"] {
         plain.play(m).unwrap();
     }
