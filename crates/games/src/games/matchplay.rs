@@ -6,15 +6,24 @@
 //! hooks. `Match<G>` implements [`GameState`] for all of them, so the server, the records and the
 //! search take such a game as they take any other.
 //!
-//! Othello, Hex, Chameleon, Y, Unlur, Cups, Ataxx, Hexxagon and Paradux are on it; Limit and Go
-//! still keep their own records (see
-//! docs/architecture.md, "What is left of issue 36, section 1").
+//! Othello, Hex, Chameleon, Y, Unlur, Cups, Ataxx, Hexxagon, Paradux and Go are on it; Limit still
+//! keeps its own record (see docs/architecture.md, "What is left of issue 36, section 1").
 //!
 //! The document is `{"game": "othello", "moves": ["f5", "resign 1"], <the options>}`: each option
-//! of [`Rules::options`] a key (`"size": 8`, a flag `true`), the entries as [`super::replay`] reads
-//! them (the engine's passes are not stored: replaying the moves makes them again). Cups's documents
-//! have this shape already, and Ataxx's but for a `status` line for people (skipped on reading), so
-//! those games can keep reading their old documents once converted.
+//! of [`Rules::options`] a key (`"size": 8`, a flag `true`), the entries in order: a move in the
+//! game's notation, `resign N` or `forfeit N` (seat N left), `draw` (the engine's passes are not
+//! stored: replaying the moves makes them again). Cups's documents have this shape already, and
+//! Ataxx's but for a `status` line for people (skipped on reading). Go keeps its older shape byte
+//! for byte through [`Rules::document`] (its keys in their order, its status line) and writes the
+//! side before an act of its scoring step ([`Rules::write_stored`]: `white dead d4`).
+//!
+//! Seats that act out of turn (Go's scoring step after two passes, where either player marks dead
+//! stones or accepts) rest on optional hooks, each a no-op by default: [`Rules::mover`] (whose
+//! entry a move is), [`Rules::acts_out_of_turn`], [`Rules::read_by`] (a move sent by a named
+//! seat, `scoring.rs`), [`Search::robot_answer`] (a robot's move that needs no search) and
+//! [`Search::robot_game`] (the game a robot searches instead: Go's under the spec's rules); the
+//! board mail's [`View::entry_news`], [`View::waiting_note`] and [`View::score_result`] forward to
+//! the same-named methods of [`GameState`].
 
 use std::ops::Deref;
 use std::sync::Arc;
@@ -516,8 +525,13 @@ impl<G: Rules + View + Search> GameState for Match<G> {
         self.pos.prior_results(prior)
     }
     fn robot_move(&self, robot: super::Robot, seed: u64) -> Option<String> {
-        self.robot_answer()
-            .or_else(|| super::standard_robot_move(self, robot, seed))
+        if let Some(answer) = self.robot_answer() {
+            return Some(answer);
+        }
+        match G::robot_game(self) {
+            Some(game) => super::standard_robot_move(&game, robot, seed),
+            None => super::standard_robot_move(self, robot, seed),
+        }
     }
     fn may_win_at_once(&self, action: u32) -> bool {
         self.pos.may_win_at_once(action)

@@ -599,6 +599,11 @@ impl Rules for GoPosition {
         Some(view::status_text(game))
     }
     fn action_space(&self) -> u32 {
+        // With the scoring step the search works on the moves' texts, as it did on the server's
+        // game before the record (its robot searches the spec's rules: `Search::robot_game`).
+        if self.agreement {
+            return 0;
+        }
         (self.board.n * self.board.n) as u32 + 1
     }
     fn action_here(&self, mv: GoMove) -> u32 {
@@ -619,11 +624,16 @@ impl Rules for GoPosition {
     }
 }
 
+/// The robot's hooks for the spec's rules. A game with the scoring step is searched as any game
+/// without hooks of its own (texts, uniform playouts that accept the empty marking), as the
+/// server's game was before the record: what the robots' draw answers read
+/// (`search::think` on the game); its robot's moves search the spec's rules
+/// ([`Search::robot_game`]).
 impl Search for GoPosition {
     fn legal_actions(&self, out: &mut Vec<u32>) -> bool {
         out.clear();
         // In the scoring step a robot answers without searching (`robot_answer`): no actions.
-        if self.outcome().is_some() || self.step.is_some() {
+        if self.agreement || self.outcome().is_some() || self.step.is_some() {
             return true;
         }
         let colour = Self::colour(self.to_move);
@@ -640,43 +650,68 @@ impl Search for GoPosition {
         pick: &mut dyn FnMut(usize) -> usize,
         played: Option<&mut Vec<(usize, u32)>>,
     ) -> bool {
+        if self.agreement {
+            return false;
+        }
         playout::run(self, pick, played);
         true
     }
     fn priors(&self, actions: &[u32], out: &mut Vec<f32>) {
+        if self.agreement {
+            out.clear();
+            return;
+        }
         playout::priors(self, actions, out);
     }
     fn prior_results(&self, prior: f32) -> Option<(u32, f32)> {
-        Some(playout::prior_results(prior))
+        (!self.agreement).then(|| playout::prior_results(prior))
     }
     fn level_playouts(&self, level: u8) -> Option<u32> {
+        if self.agreement {
+            return None;
+        }
         playout::level_playouts(usize::from(self.opts.size), level)
     }
     fn may_win_at_once(&self, action: u32) -> bool {
         // Only the second pass in a row ends a game; a stone never does.
-        action == self.action_space() - 1 && self.last_pass
+        self.agreement || (action == self.action_space() - 1 && self.last_pass)
     }
-    /// Uniform over the legal moves without listing them: draw among the empty points and `pass`,
-    /// and throw back a point that proves illegal (rejection without replacement). With the
-    /// scoring step, both then accept the empty marking.
+    /// The spec's rules: uniform over the legal moves without listing them: draw among the empty
+    /// points and `pass`, and throw back a point that proves illegal (rejection without
+    /// replacement). With the scoring step: a move of the legal ones in the order of their texts,
+    /// to two passes, then both accept the empty marking (the words that take points are not
+    /// listed, so a random game could not pick them anyway).
     fn random_moves(
         &mut self,
         pick: &mut dyn FnMut(usize) -> usize,
         played: &mut Vec<Entry<GoMove>>,
     ) -> bool {
-        let mut open: Vec<usize> = Vec::with_capacity(self.board.n * self.board.n);
-        while self.result.is_none() && self.agreed.is_none() {
-            if let Some(step) = &self.step {
-                let seat = step.awaited;
-                let mv = GoMove::Act(Box::new(StepAct {
-                    seat,
-                    act: Act::Accept,
-                    text: "accept".into(),
-                }));
+        if self.agreement {
+            let mut moves = Vec::new();
+            while self.result.is_none() && self.agreed.is_none() {
+                let seat = self.to_move();
+                self.legal(&mut moves);
+                let mut listed: Vec<(String, GoMove)> = moves
+                    .drain(..)
+                    .map(|m| (GoPosition::write(m.clone()), m))
+                    .collect();
+                listed.sort_by(|a, b| a.0.cmp(&b.0));
+                let mv = if self.step.is_some() {
+                    GoMove::Act(Box::new(StepAct {
+                        seat,
+                        act: Act::Accept,
+                        text: "accept".into(),
+                    }))
+                } else {
+                    listed.swap_remove(pick(listed.len())).1
+                };
                 self.apply(mv.clone());
                 played.push(Entry::Moved { seat, mv });
-                continue;
             }
+            return true;
+        }
+        let mut open: Vec<usize> = Vec::with_capacity(self.board.n * self.board.n);
+        while self.result.is_none() {
             let seat = self.to_move;
             self.board.empty_points(&mut open);
             loop {
@@ -703,16 +738,47 @@ impl Search for GoPosition {
         true
     }
     fn searched(&self) -> GoPosition {
-        // The search plays the spec's rules: two passes end its games by the count.
         let mut g = self.clone();
-        g.agreement = false;
-        // The copy is played to the end: room for about a game's moves at once.
-        g.board.reserve(2 * self.board.n * self.board.n);
+        if !self.agreement {
+            // The copy is played to the end: room for about a game's moves at once.
+            g.board.reserve(2 * self.board.n * self.board.n);
+        }
         g
     }
     fn robot_answer(&self) -> Option<String> {
         let step = self.step.as_ref().filter(|_| self.agreed.is_none())?;
         Some(hosted::robot_answer(self, step).into())
+    }
+    /// The game under the spec's rules with the same moves: the second pass ends it by the count
+    /// (which the search scores), and where the players resumed after the step it plays on, the
+    /// resuming player's opponent to move. Its record is the stones and passes (not the step's
+    /// acts), so that a robot's tree is kept between its moves.
+    fn robot_game(hosted: &GoGame) -> Option<GoGame> {
+        let pos = hosted.position();
+        if !pos.agreement || pos.step.is_some() || hosted.outcome().is_some() {
+            return None;
+        }
+        let mut plain = game(pos.opts, false);
+        for e in hosted.entries() {
+            match e {
+                Entry::Moved {
+                    mv: GoMove::Act(a),
+                    seat,
+                } if a.act == Act::Resume => {
+                    let p = plain.position_mut();
+                    p.result = None;
+                    p.to_move = 1 - seat;
+                    p.passes = 0;
+                }
+                Entry::Moved {
+                    mv: GoMove::Act(_), ..
+                } => {}
+                Entry::Moved { mv, .. } => plain.push(mv.clone()),
+                // A game that goes on has neither.
+                Entry::Left { .. } | Entry::Drawn { .. } | Entry::Passed { .. } => {}
+            }
+        }
+        Some(plain)
     }
 }
 

@@ -21,6 +21,13 @@ impl<G: Rules> Match<G> {
         Ok(())
     }
 
+    /// The position, to change under the record: for a game that rebuilds another form of itself
+    /// from its entries (Go's robot replays a game with the scoring step under the spec's rules,
+    /// and resumes play where the players resumed it).
+    pub(crate) fn position_mut(&mut self) -> &mut G {
+        &mut self.pos
+    }
+
     /// Whether the game ended by a resignation, a loss on time or an agreed draw rather than by
     /// its rules.
     pub fn ended_early(&self) -> bool {

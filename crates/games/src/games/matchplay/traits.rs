@@ -291,14 +291,21 @@ pub trait Search: Rules {
         None
     }
     /// The position the search plays on, from this one ([`GameState::search_copy`]): by default a
-    /// copy. Go's searches the rules alone (two passes end the game by the count, not the server's
-    /// scoring step) and makes room for a game's stones at once.
+    /// copy (Go's makes room for a game's stones at once).
     fn searched(&self) -> Self {
         self.clone()
     }
     /// The move a robot sends here without searching, if there is one: Go's answer in its scoring
     /// step (accept or resume). `None` by default: the robot searches.
     fn robot_answer(&self) -> Option<String> {
+        None
+    }
+    /// The game a robot searches for its move instead of `game`, if another: Go's with the scoring
+    /// step searches the same moves under the spec's rules (two passes end its playouts by the
+    /// count), with the same record, so that its trees are kept between moves as before. `None`
+    /// by default: `game` itself.
+    fn robot_game(game: &Match<Self>) -> Option<Match<Self>> {
+        let _ = game;
         None
     }
 }

@@ -404,3 +404,30 @@ fn a_capture_names_the_stones_it_took() {
     assert!(g.losses(5).is_empty() && g.losses(4).is_empty());
     assert!(g.turn_notes(6).is_empty(), "{:?}", g.turn_notes(6));
 }
+
+#[test]
+fn the_robot_of_a_game_with_the_step_searches_the_spec_rules_with_the_same_moves() {
+    // In play, the hosted game's robot plays the move the spec's game with the same moves gets:
+    // its search scores two passes by the count, not by opening the step.
+    let plain_opts = GoOptions::read(&[GameOption::with_value("size", "5")]).unwrap();
+    let mut plain = game(plain_opts, false);
+    let mut g = new("5");
+    for m in ["c3", "b2", "d4"] {
+        plain.play(m).unwrap();
+        g.play(m).unwrap();
+    }
+    // (Playouts, not a level: a level keeps its tree for the same game's next move.)
+    for seed in 0..3 {
+        let robot = crate::games::Robot::Playouts(300);
+        assert_eq!(g.robot_move(robot, seed), plain.robot_move(robot, seed));
+    }
+    // After the step was resumed, it plays on from the same stones, the resumer's opponent to
+    // move; the search alone (a draw's answer) sees the game with its step, by texts.
+    play(&mut g, &[(1, "pass"), (0, "pass"), (1, "resume")]);
+    assert_eq!(g.status(), Status::ToMove(0));
+    let robot = crate::games::Robot::Level(1);
+    let mv = g.robot_move(robot, 1).unwrap();
+    assert!(g.legal_moves().contains(&mv), "{mv}");
+    assert_eq!(g.action_space(), 0);
+    assert_eq!(plain.action_space(), 26);
+}
