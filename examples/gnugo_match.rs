@@ -20,8 +20,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::Instant;
 
-use pbem::games::go::GoGame;
-use pbem::games::go::options::GoOptions;
+use pbem::games::go::{self, options::GoOptions};
 use pbem::games::search::{self, Budget};
 use pbem::games::{GameOption, GameState, Robot, Status};
 
@@ -136,7 +135,7 @@ fn main() {
         gtp.ask(&format!("boardsize {size}")).unwrap();
         gtp.ask("clear_board").unwrap();
         gtp.ask(&format!("komi {komi}")).unwrap();
-        let mut g = GoGame::new(opts);
+        let mut g = go::game(opts, false);
         let (mut passes, mut ply, mut think_ms) = (0, 0u64, 0u128);
         // Playouts of each robot move (the time cap decides them when there is one).
         let mut playouts: Vec<u32> = Vec::new();

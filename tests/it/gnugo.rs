@@ -87,7 +87,7 @@ fn played_out(size: u8, komi: &str, handicap: u8, seed: u64) -> GoGame {
     if handicap > 0 {
         opts.push(GameOption::with_value("handicap", &handicap.to_string()));
     }
-    let mut g = GoGame::new(GoOptions::read(&opts).unwrap());
+    let mut g = pbem::games::go::game(GoOptions::read(&opts).unwrap(), false);
     let mut x = seed;
     let mut pick = |n: usize| {
         x = x
@@ -95,8 +95,18 @@ fn played_out(size: u8, komi: &str, handicap: u8, seed: u64) -> GoGame {
             .wrapping_add(1442695040888963407);
         ((x >> 33) as usize) % n.max(1)
     };
-    assert!(g.search_playout(&mut pick, None), "Go has a playout policy");
+    // The policy plays on the position alone (a search's copy): its moves then go on the record.
+    let mut copy = g.search_copy();
+    let mut played = Vec::new();
+    assert!(
+        copy.search_playout(&mut pick, Some(&mut played)),
+        "Go has a playout policy"
+    );
+    for (_, action) in played {
+        g.apply_action(action);
+    }
     assert!(matches!(g.status(), Status::Over(_)));
+    assert_eq!(g.status(), copy.status());
     g
 }
 

@@ -6,6 +6,7 @@
 pub mod games;
 pub mod html;
 pub mod picture;
+pub mod text;
 
 /// A seeded `pick(n)` (a number below `n`), the form the engines' random playouts take their
 /// choices in, for the tests that walk random games. It draws as the test runner it replaced did

@@ -6,31 +6,39 @@
 //! hooks. `Match<G>` implements [`GameState`] for all of them, so the server, the records and the
 //! search take such a game as they take any other.
 //!
-//! Othello, Hex, Chameleon, Y, Unlur, Cups, Ataxx, Hexxagon, Paradux and Limit are on it; Go still
-//! keeps its own record (see docs/architecture.md, "What is left of issue 36, section 1"). Limit,
-//! of two or three players, is why a seat may leave a game that goes on ([`Rules::seat_left`],
-//! `seats.rs`), why the engine's passes may fall to any seat ([`Rules::pass_seat`], also at the
-//! start: [`Rules::start_passes`]) and why an agreed draw is between the seats still in
-//! ([`Rules::draw_agreed`]).
+//! All eleven games are on it. Limit, of two or three players, is why a seat may leave a game that
+//! goes on ([`Rules::seat_left`], `seats.rs`), why the engine's passes may fall to any seat
+//! ([`Rules::pass_seat`], also at the start: [`Rules::start_passes`]) and why an agreed draw is
+//! between the seats still in ([`Rules::draw_agreed`]).
 //!
 //! The document is `{"game": "othello", "moves": ["f5", "resign 1"], <the options>}`: each option
-//! of [`Rules::options`] a key (`"size": 8`, a flag `true`), the entries as [`super::replay`] reads
-//! them (the engine's passes are not stored: replaying the moves makes them again). Cups's documents
-//! have this shape already, and Ataxx's but for a `status` line for people (skipped on reading), so
-//! those games can keep reading their old documents once converted.
+//! of [`Rules::options`] a key (`"size": 8`, a flag `true`), the entries in order: a move in the
+//! game's notation, `resign N` or `forfeit N` (seat N left), `draw` (the engine's passes are not
+//! stored: replaying the moves makes them again). Cups's documents have this shape already, and
+//! Ataxx's but for a `status` line for people (skipped on reading). Go keeps its older shape byte
+//! for byte through [`Rules::document`] (its keys in their order, its status line) and writes the
+//! side before an act of its scoring step ([`Rules::write_stored`]: `white dead d4`).
+//!
+//! Seats that act out of turn (Go's scoring step after two passes, where either player marks dead
+//! stones or accepts) rest on optional hooks, each a no-op by default: [`Rules::mover`] (whose
+//! entry a move is), [`Rules::acts_out_of_turn`], [`Rules::read_by`] (a move sent by a named
+//! seat, `scoring.rs`), [`Search::robot_answer`] (a robot's move that needs no search) and
+//! [`Search::robot_game`] (the game a robot searches instead: Go's under the spec's rules); the
+//! board mail's [`View::entry_news`], [`View::waiting_note`] and [`View::score_result`] forward to
+//! the same-named methods of [`GameState`].
 
 use std::ops::Deref;
 use std::sync::{Arc, OnceLock};
 
 use serde_json::{Map, Value};
 
-use super::replay;
 use super::{
     Board, GameOption, GameState, Loss, MoveRecord, Outcome, Robot, RuleError, SgfForm, Status,
 };
 use crate::picture::Painter;
 
 mod documents;
+mod scoring;
 mod seats;
 mod traits;
 
@@ -178,7 +186,7 @@ impl<G: Rules> Match<G> {
     /// The last move a player made, with its seat.
     pub fn last_move(&self) -> Option<(usize, G::Move)> {
         self.entries.iter().rev().find_map(|e| match e {
-            Entry::Moved { seat, mv } => Some((*seat, *mv)),
+            Entry::Moved { seat, mv } => Some((*seat, mv.clone())),
             _ => None,
         })
     }
@@ -216,8 +224,8 @@ impl<G: Rules> Match<G> {
     /// Plays a legal move and records it with the passes that follow.
     #[inline]
     pub fn push(&mut self, mv: G::Move) {
-        let seat = self.pos.to_move();
-        let passes = self.pos.apply(mv);
+        let seat = self.pos.mover(&mv);
+        let passes = self.pos.apply(mv.clone());
         self.entries.push(Entry::Moved { seat, mv });
         if passes > 0 {
             // The seats are named only when there are passes (Cups's playouts pass often).
@@ -249,16 +257,15 @@ impl<G: Rules> Match<G> {
     }
 
     /// The document's entries (see the module's documentation).
-    fn stored_moves(&self) -> Vec<Value> {
+    fn stored_moves(&self) -> Vec<String> {
         self.entries
             .iter()
             .filter_map(|e| match e {
-                Entry::Moved { mv, .. } => Some(self.pos.write_here(*mv)),
+                Entry::Moved { seat, mv } => Some(self.pos.write_stored(*seat, mv)),
                 Entry::Passed { .. } => None,
-                Entry::Left { seat, how } => Some(replay::left(how.word(), *seat)),
+                Entry::Left { seat, how } => Some(format!("{} {seat}", how.word())),
                 Entry::Drawn { .. } => Some("draw".into()),
             })
-            .map(Value::String)
             .collect()
     }
 
@@ -315,8 +322,8 @@ impl<G: Rules> Match<G> {
         Ok(game)
     }
 
-    /// Replays one stored entry: a move, `resign N`, `forfeit N` or `draw` (as [`replay::entry`]
-    /// reads them for the games with records of their own).
+    /// Replays one stored entry: a move, `resign N` or `forfeit N` (seat N left) or `draw` (an
+    /// agreed draw). The engine's passes are not stored: replaying the moves makes them again.
     fn replay_entry(&mut self, m: &str) -> Result<(), RuleError> {
         let seat = |rest: &str| {
             rest.trim()
@@ -347,7 +354,7 @@ impl<G: Rules> Match<G> {
             return Err(RuleError(format!("the game is over ({how})")));
         }
         let mv = self.pos.read_here(text)?;
-        self.pos.check(mv)?;
+        self.pos.check(mv.clone())?;
         self.push(mv);
         Ok(())
     }
@@ -380,6 +387,9 @@ fn option_value(o: &GameOption) -> Value {
 
 impl<G: Rules + View + Search> GameState for Match<G> {
     fn to_json(&self) -> String {
+        if let Some(doc) = G::document(self, self.stored_moves()) {
+            return doc;
+        }
         let mut doc = Map::new();
         doc.insert("game".into(), Value::from(G::GAME));
         let players = self.pos.seat_names().len();
@@ -389,7 +399,8 @@ impl<G: Rules + View + Search> GameState for Match<G> {
         for o in self.start().options() {
             doc.insert(o.name.clone(), option_value(&o));
         }
-        doc.insert("moves".into(), Value::Array(self.stored_moves()));
+        let moves = self.stored_moves().into_iter().map(Value::String).collect();
+        doc.insert("moves".into(), Value::Array(moves));
         serde_json::to_string_pretty(&Value::Object(doc)).expect("the document serializes")
     }
     fn clone_box(&self) -> Box<dyn GameState> {
@@ -421,7 +432,7 @@ impl<G: Rules + View + Search> GameState for Match<G> {
             .iter()
             .enumerate()
             .map(|(i, e)| match e {
-                Entry::Moved { seat, mv } => (*seat, self.pos.write_here(*mv), false),
+                Entry::Moved { seat, mv } => (*seat, self.pos.write_here(mv.clone()), false),
                 Entry::Passed { seat } => {
                     let text = G::auto_text(self, i);
                     (
@@ -463,6 +474,12 @@ impl<G: Rules + View + Search> GameState for Match<G> {
     fn play(&mut self, text: &str) -> Result<(), RuleError> {
         self.play_text(text)
     }
+    fn acts_out_of_turn(&self, seat: usize) -> bool {
+        self.outcome().is_none() && self.pos.acts_out_of_turn(seat)
+    }
+    fn play_for(&mut self, seat: usize, text: &str) -> Result<(), RuleError> {
+        self.play_by(seat, text)
+    }
     fn resign(&mut self, seat: usize) -> Result<(), RuleError> {
         self.leave(seat, Leave::Resign)
     }
@@ -485,7 +502,7 @@ impl<G: Rules + View + Search> GameState for Match<G> {
                 break;
             }
             match e {
-                Entry::Moved { mv, .. } => g.push(*mv),
+                Entry::Moved { mv, .. } => g.push(mv.clone()),
                 // Made again by the move before it.
                 Entry::Passed { .. } => {}
                 Entry::Left { seat, how } => g.leave(*seat, *how)?,
@@ -526,7 +543,7 @@ impl<G: Rules + View + Search> GameState for Match<G> {
             if moves.is_empty() {
                 break;
             }
-            self.push(moves[pick(moves.len())]);
+            self.push(moves[pick(moves.len())].clone());
             played += 1;
         }
         played
@@ -558,6 +575,9 @@ impl<G: Rules + View + Search> GameState for Match<G> {
     fn action_priors(&self, actions: &[u32], out: &mut Vec<f32>) {
         self.pos.priors(actions, out);
     }
+    fn prior_results(&self, prior: f32) -> Option<(u32, f32)> {
+        self.pos.prior_results(prior)
+    }
     fn may_win_at_once(&self, action: u32) -> bool {
         self.pos.may_win_at_once(action)
     }
@@ -565,12 +585,21 @@ impl<G: Rules + View + Search> GameState for Match<G> {
         self.pos.level_playouts(level)
     }
     fn robot_move(&self, robot: Robot, seed: u64) -> Option<String> {
+        // A move that needs no search (Go's answer in its scoring step), then the game's own
+        // players (Limit's greedy), then the search, on the game the robot reads (Go's under the
+        // spec's rules).
+        if let Some(answer) = self.robot_answer() {
+            return Some(answer);
+        }
         if self.outcome().is_none()
             && let Some(mv) = self.pos.robot_move(robot, seed)
         {
             return mv.map(|m| self.pos.write_here(m));
         }
-        super::default_robot_move(self, robot, seed)
+        match G::robot_game(self) {
+            Some(game) => super::default_robot_move(&game, robot, seed),
+            None => super::default_robot_move(self, robot, seed),
+        }
     }
     fn action_group(&self, action: u32) -> Option<u32> {
         Search::action_group(&self.pos, action)
@@ -586,7 +615,7 @@ impl<G: Rules + View + Search> GameState for Match<G> {
     fn search_copy(&self) -> Box<dyn GameState> {
         Box::new(Match {
             start: OnceLock::from(Arc::new(self.pos.clone())),
-            pos: self.pos.clone(),
+            pos: self.pos.searched(),
             entries: Vec::new(),
             ended: self.ended.clone(),
         })
@@ -631,6 +660,15 @@ impl<G: Rules + View + Search> GameState for Match<G> {
     fn notes(&self) -> Vec<String> {
         G::notes(self)
     }
+    fn entry_news(&self, index: usize) -> Option<String> {
+        G::entry_news(self, index)
+    }
+    fn waiting_note(&self, seat: usize) -> Option<String> {
+        G::waiting_note(self, seat)
+    }
+    fn score_result(&self) -> Option<String> {
+        G::score_result(self)
+    }
     fn setup_text(&self) -> String {
         match self.start().setup_text() {
             Some(t) => t,
@@ -659,9 +697,9 @@ pub fn perft<G: Rules>(pos: &G, depth: u32) -> u64 {
     }
     moves
         .iter()
-        .map(|&m| {
+        .map(|m| {
             let mut next = pos.clone();
-            next.apply(m);
+            next.apply(m.clone());
             perft(&next, depth - 1)
         })
         .sum()
@@ -690,7 +728,7 @@ impl<G: Rules> Match<G> {
             out.push((e, pos.clone()));
             match e {
                 Entry::Moved { mv, .. } => {
-                    pos.apply(*mv);
+                    pos.apply(mv.clone());
                 }
                 // A seat that left a game that goes on (Limit's) leaves the position too.
                 Entry::Left { seat, .. } => {

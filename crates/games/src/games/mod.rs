@@ -26,7 +26,6 @@ pub mod othello;
 pub mod paradux;
 #[cfg(test)]
 mod picture_tests; // every game's picture against its reference PNG
-pub mod replay;
 pub mod search;
 pub mod stones;
 pub mod unlur;

@@ -1,7 +1,10 @@
 //! Go as `go-rules.md` settles it: area scoring in the Tromp–Taylor form, positional superko, no
-//! suicide, two passes end the game, komi, optional fixed handicap. [`board`] holds the rules of one
-//! board; this module keeps the move list and the JSON document (the options and the moves,
-//! replayed on load) and implements the server's traits; [`render`] draws the board.
+//! suicide, two passes end the game, komi, optional fixed handicap; and the server's dead-stone
+//! agreement after two passes ([`scoring`], [`hosted`]). A game is a position on the shared move
+//! record ([`crate::games::matchplay::Match`]): [`GoPosition`] is the rules ([`board`] those of one
+//! board) and the notation, [`view`] the board mail's words, [`render`] the board, [`playout`] the
+//! robot's policy. The move list, resignations, draws, earlier positions and the stored document are
+//! the record's; Go only keeps its document's keys in their old order ([`Rules::document`]).
 
 pub mod board;
 pub mod hosted;
@@ -9,14 +12,16 @@ pub mod options;
 pub mod playout;
 pub mod render;
 pub mod scoring;
+pub mod view;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+use serde_json::{Map, Value};
 
-use super::{
-    GameOption, GameRules, GameState, Loss, MoveRecord, Outcome, RuleError, SgfForm, Status,
-};
+use super::matchplay::{Entry, Match, Rules, Search};
+use super::{GameOption, GameRules, GameState, Outcome, RuleError};
 use board::{BLACK, Goban, Illegal, WHITE};
-use options::{GoOptions, half_points};
+use options::GoOptions;
+use scoring::{Act, Step, read_act};
 
 /// The game type Go.
 pub struct Go;
@@ -42,7 +47,7 @@ impl GameRules for Go {
     ) -> Result<Box<dyn GameState>, RuleError> {
         // `pbem engine go new` gives the spec's rules alone unless -scoring=agreement asks for the
         // server's step, so that a record's Options line makes the game it was played as.
-        new(options, players, false)
+        Ok(Box::new(GoGame::new(options, players)?))
     }
     fn new_hosted_game(
         &self,
@@ -52,13 +57,14 @@ impl GameRules for Go {
     ) -> Result<Box<dyn GameState>, RuleError> {
         // A challenge has the scoring step after two passes (a server feature, go-rules.md 5)
         // unless it says -scoring=area.
-        new(options, players, true)
+        let mut options = options.to_vec();
+        if options::take_scoring(&options)?.0.is_none() {
+            options.push(GameOption::with_value("scoring", AGREEMENT));
+        }
+        Ok(Box::new(GoGame::new(&options, players)?))
     }
     fn load(&self, json: &str) -> Result<Box<dyn GameState>, RuleError> {
-        if hosted::is_hosted(json) {
-            return Ok(Box::new(hosted::HostedGo::from_json(json)?));
-        }
-        Ok(Box::new(GoGame::from_json(json)?))
+        Ok(Box::new(GoGame::load(json)?))
     }
     fn read_move(&self, mv: &str) -> Result<(), RuleError> {
         let first = mv.split_whitespace().next().unwrap_or("").to_lowercase();
@@ -80,71 +86,63 @@ impl GameRules for Go {
     }
 }
 
-/// A new game of `options`, with the scoring step when they say so or (not saying) by `agreement`.
-fn new(
-    options: &[GameOption],
-    players: usize,
-    agreement: bool,
-) -> Result<Box<dyn GameState>, RuleError> {
-    if players != 2 {
-        return Err(RuleError(format!(
-            "Go is a game for two players, not {players}"
-        )));
-    }
-    let (given, rest) = options::take_scoring(options)?;
-    let opts = GoOptions::read(&rest)?;
-    Ok(if given.unwrap_or(agreement) {
-        Box::new(hosted::HostedGo::new(opts))
-    } else {
-        Box::new(GoGame::new(opts))
-    })
+/// A game of Go: the spec's rules, or with the scoring step (`-scoring=agreement`) as a challenge
+/// makes it.
+pub type GoGame = Match<GoPosition>;
+
+/// A game of `opts`, with the scoring step after two passes when `agreement`.
+pub fn game(opts: GoOptions, agreement: bool) -> GoGame {
+    GoGame::from_position(GoPosition::new(opts, agreement))
 }
 
-/// One entry of the move list.
+/// The document's mark of a game with the scoring step, and its option's value.
+const AGREEMENT: &str = "agreement";
+
+/// One move: a stone, a pass, or an act of the scoring step.
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Entry {
-    Placed {
-        seat: usize,
-        point: usize,
-        captured: u32,
-    },
-    Passed {
-        seat: usize,
-    },
-    Left {
-        seat: usize,
-        how: &'static str,
-    },
-    Drawn {
-        seat: usize,
-    },
+pub enum GoMove {
+    /// A stone on (column, row), 0-based, row 0 at the bottom: a point's name needs no board.
+    Place(u8, u8),
+    /// A pass.
+    Pass,
+    /// An act of the scoring step (boxed: a playout's moves stay small).
+    Act(Box<StepAct>),
 }
 
-/// A game of Go.
+/// An act of the scoring step, by the seat that sent it (either may act).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StepAct {
+    /// The seat that sent it.
+    pub seat: usize,
+    /// What it does.
+    pub act: Act,
+    /// Its canonical text, `dead d4 q16` (the board names the points).
+    pub text: String,
+}
+
+/// Go's position: the board, whose turn, the passes in a row, and with the server's scoring step
+/// (`agreement`) the step and the result both players accepted.
 #[derive(Debug, Clone)]
-pub struct GoGame {
+pub struct GoPosition {
     opts: GoOptions,
+    agreement: bool,
     board: Goban,
     to_move: usize,
-    entries: Vec<Entry>,
+    /// Passes in a row since the last stone or since play resumed after the step: the second ends
+    /// play.
+    passes: u8,
+    /// The point of the last move if it placed a stone (the policy answers it; the board marks it).
+    last: Option<usize>,
+    /// The point of the move before it if that placed a stone.
+    previous: Option<usize>,
+    /// Whether the last move was a pass (a pass may then end the game, for the search).
+    last_pass: bool,
+    /// The end by two passes and the count (the spec's rules, without the step).
     result: Option<Outcome>,
-    /// The number of entries when play last resumed after two passes (the hosted game's scoring
-    /// step, [`hosted`]): a pass right after it does not end the game, whatever came before.
-    resumed_at: usize,
-}
-
-#[derive(Serialize, Deserialize)]
-struct Doc {
-    game: String,
-    size: u8,
-    komi: String,
-    #[serde(default)]
-    handicap: u8,
-    /// The entries in order: points, `pass`, `resign 0`, `forfeit 1`, `draw`.
-    moves: Vec<String>,
-    /// For people reading the document; ignored when it is read.
-    #[serde(default)]
-    status: String,
+    /// The scoring step, open or (after the agreement) closed with its marking.
+    step: Option<Step>,
+    /// The result both players accepted.
+    agreed: Option<Outcome>,
 }
 
 fn normalise(text: &str) -> String {
@@ -156,45 +154,36 @@ fn normalise(text: &str) -> String {
 
 const SIDES: [&str; 2] = ["Black", "White"];
 
-impl GoGame {
+/// The winner (or a draw) of half-point scores.
+fn by_score(b: i32, w: i32) -> Outcome {
+    match b.cmp(&w) {
+        std::cmp::Ordering::Greater => Outcome::Winner(0),
+        std::cmp::Ordering::Less => Outcome::Winner(1),
+        std::cmp::Ordering::Equal => Outcome::Draw(vec![0, 1]),
+    }
+}
+
+impl GoPosition {
     /// A new game: the handicap stones placed, White to move after them.
-    pub fn new(opts: GoOptions) -> GoGame {
+    pub fn new(opts: GoOptions, agreement: bool) -> GoPosition {
         let mut board = Goban::new(opts.size as usize);
         for (c, r) in opts.handicap_points() {
             let p = board.point(c, r);
             board.setup(p, BLACK);
         }
-        GoGame {
+        GoPosition {
             opts,
+            agreement,
             board,
             to_move: usize::from(opts.handicap > 0),
-            entries: Vec::new(),
+            passes: 0,
+            last: None,
+            previous: None,
+            last_pass: false,
             result: None,
-            resumed_at: 0,
+            step: None,
+            agreed: None,
         }
-    }
-
-    /// Undoes the end by two passes (the hosted game's scoring step): the game goes on with `seat` to
-    /// move, and it takes two new passes to end it again.
-    pub(super) fn resume(&mut self, seat: usize) {
-        self.result = None;
-        self.to_move = seat;
-        self.resumed_at = self.entries.len();
-    }
-
-    /// The game's options as its document writes them, read back.
-    pub(super) fn options_of(size: u8, komi: &str, handicap: u8) -> Result<GoOptions, RuleError> {
-        let mut opts = vec![GameOption::with_value("size", &size.to_string())];
-        // The komi's bound applies to a -komi a challenge gives, not to the default (go-rules.md
-        // section 3): a default komi is read back as the default, so that 7.5 on 2x2 loads.
-        let default = if handicap > 0 { "0.5" } else { "7.5" };
-        if komi != default {
-            opts.push(GameOption::with_value("komi", komi));
-        }
-        if handicap > 0 {
-            opts.push(GameOption::with_value("handicap", &handicap.to_string()));
-        }
-        GoOptions::read(&opts)
     }
 
     /// The board.
@@ -203,16 +192,13 @@ impl GoGame {
     }
 
     /// The options.
-    pub fn options(&self) -> GoOptions {
+    pub fn go_options(&self) -> GoOptions {
         self.opts
     }
 
-    /// The last stone placed, if the last entry of a player placed one.
-    pub fn last_point(&self) -> Option<usize> {
-        match self.entries.last() {
-            Some(Entry::Placed { point, .. }) => Some(*point),
-            _ => None,
-        }
+    /// Whether two passes open the scoring step (a challenge's game) rather than end the game.
+    pub fn agreement(&self) -> bool {
+        self.agreement
     }
 
     /// Black's and White's scores in half points, komi included (section 5).
@@ -224,82 +210,27 @@ impl GoGame {
     /// The score line: `Black 40, White 41 + 7.5 = 48.5: White wins by 8.5`.
     pub fn score_line(&self) -> String {
         let (b, w) = self.board.area();
-        let (bh, wh) = self.scores_halves();
-        let verdict = match bh.cmp(&wh) {
-            std::cmp::Ordering::Greater => format!("Black wins by {}", half_points(bh - wh)),
-            std::cmp::Ordering::Less => format!("White wins by {}", half_points(wh - bh)),
-            std::cmp::Ordering::Equal => "a draw".to_string(),
-        };
-        format!(
-            "Black {b}, White {w} + {} = {}: {verdict}",
-            self.opts.komi_text(),
-            half_points(wh)
-        )
+        scoring::score_line(b, w, self.opts.komi_halves, &self.opts.komi_text())
     }
 
-    /// After a pass that a second one would answer, what that second pass does and the score as
-    /// it stands; nothing otherwise. The score is told only then: after move 1 it read "Black wins
-    /// by 73.5" (issue 37), true by the rules and useless to a player. With the scoring `step` (the
-    /// hosted game) the second pass opens it instead of ending the game.
-    pub(super) fn pass_notes(&self, step: bool) -> Vec<String> {
-        if self.result.is_some()
-            || !matches!(self.entries.last(), Some(Entry::Passed { .. }))
-            || self.entries.len() <= self.resumed_at
-        {
-            return Vec::new();
-        }
-        if step {
-            vec![
-                "The last move was a pass: a second pass ends play and opens the scoring step."
-                    .into(),
-                format!("Score now, every stone alive: {}.", self.score_line()),
-            ]
-        } else {
-            vec![
-                "The last move was a pass: a second pass ends the game.".into(),
-                format!("Score if the game ended now: {}.", self.score_line()),
-            ]
-        }
-    }
-
-    /// True when the game ended by two passes (so the score decided it).
-    fn ended_by_passes(&self) -> bool {
+    /// True when two passes ended the game by the count (the spec's rules).
+    pub fn ended_by_passes(&self) -> bool {
         self.result.is_some()
-            && matches!(
-                self.entries[..],
-                [.., Entry::Passed { .. }, Entry::Passed { .. }]
-            )
     }
 
-    /// Reads the document and replays it.
-    pub fn from_json(json: &str) -> Result<GoGame, RuleError> {
-        let doc: Doc = serde_json::from_str(json)
-            .map_err(|e| RuleError(format!("this is not a Go game document: {e}")))?;
-        if doc.game != "go" {
-            return Err(RuleError(format!(
-                "this document is a game of '{}', not go",
-                doc.game
-            )));
-        }
-        let mut g = GoGame::new(GoGame::options_of(doc.size, &doc.komi, doc.handicap)?);
-        super::replay::replay(&mut g, &doc.moves)?;
-        Ok(g)
-    }
-
-    fn leave(&mut self, seat: usize, how: &'static str) -> Result<(), RuleError> {
-        if seat > 1 {
-            return Err(RuleError(format!("there is no seat {seat}")));
-        }
-        if self.result.is_some() {
-            return Err(RuleError("the game is already over".into()));
-        }
-        self.result = Some(Outcome::Winner(1 - seat));
-        self.entries.push(Entry::Left { seat, how });
-        Ok(())
+    /// True after one pass that a second would answer (ending play).
+    fn one_pass(&self) -> bool {
+        self.passes == 1 && self.result.is_none() && self.step.is_none()
     }
 
     fn colour(seat: usize) -> u8 {
         if seat == 0 { BLACK } else { WHITE }
+    }
+
+    /// The move of a board point.
+    fn place_move(&self, p: usize) -> GoMove {
+        let (c, r) = self.board.coords(p);
+        GoMove::Place(c as u8, r as u8)
     }
 
     /// The board point of an action id (`row * n + column`), or `None` for the pass (`n * n`).
@@ -309,23 +240,41 @@ impl GoGame {
         (a < n * n).then(|| self.board.point(a % n, a / n))
     }
 
-    /// The action id of a board point.
+    /// The action id of a board point (`row * n + column`; the pass is `n * n`).
     fn point_action(&self, p: usize) -> u32 {
         let (c, r) = self.board.coords(p);
         (r * self.board.n + c) as u32
     }
 
-    /// Places a stone for the player to move (legal: checked by the caller) and lists it.
+    /// Places a stone for the player to move if it is legal; else nothing changes.
     fn place_listed(&mut self, p: usize) -> Result<(), Illegal> {
-        let seat = self.to_move;
-        let captured = self.board.place(p, Self::colour(seat))?;
-        self.entries.push(Entry::Placed {
-            seat,
-            point: p,
-            captured,
-        });
-        self.to_move = 1 - seat;
+        self.board.place(p, Self::colour(self.to_move))?;
+        self.previous = self.last;
+        self.last = Some(p);
+        self.last_pass = false;
+        self.passes = 0;
+        self.to_move = 1 - self.to_move;
         Ok(())
+    }
+
+    /// The player to move passes: the second pass in a row ends play, by the count or (with the
+    /// agreement) by opening the step, which waits first for the player who passed first.
+    fn pass(&mut self) {
+        self.previous = self.last;
+        self.last = None;
+        self.last_pass = true;
+        self.to_move = 1 - self.to_move;
+        self.passes += 1;
+        if self.passes < 2 {
+            return;
+        }
+        self.passes = 0;
+        if self.agreement {
+            self.step = Some(Step::open(self.to_move));
+        } else {
+            let (b, w) = self.scores_halves();
+            self.result = Some(by_score(b, w));
+        }
     }
 
     /// True when every neighbour of the empty point `p` is the mover's stone or the edge: a point a
@@ -337,116 +286,17 @@ impl GoGame {
             .all(|&q| matches!(self.board.at(q), c if c == colour || c == 3))
     }
 
-    fn pass(&mut self) {
-        let seat = self.to_move;
-        let second = matches!(self.entries.last(), Some(Entry::Passed { .. }))
-            && self.entries.len() > self.resumed_at;
-        self.entries.push(Entry::Passed { seat });
-        self.to_move = 1 - seat;
-        if second {
-            let (b, w) = self.scores_halves();
-            self.result = Some(match b.cmp(&w) {
-                std::cmp::Ordering::Greater => Outcome::Winner(0),
-                std::cmp::Ordering::Less => Outcome::Winner(1),
-                std::cmp::Ordering::Equal => Outcome::Draw(vec![0, 1]),
-            });
-        }
+    /// Black's and White's scores in half points with the marked stones taken off, komi included.
+    fn marked_halves(&self, dead: &std::collections::BTreeSet<usize>) -> (i32, i32) {
+        let (b, w) = scoring::area(&self.board, dead);
+        (2 * b as i32, 2 * w as i32 + self.opts.komi_halves)
     }
-}
 
-impl GameState for GoGame {
-    fn to_json(&self) -> String {
-        let moves = self
-            .entries
-            .iter()
-            .map(|e| match e {
-                Entry::Placed { point, .. } => self.board.name(*point),
-                Entry::Passed { .. } => "pass".into(),
-                Entry::Left { seat, how } => crate::games::replay::left(how, *seat),
-                Entry::Drawn { .. } => "draw".into(),
-            })
-            .collect();
-        serde_json::to_string_pretty(&Doc {
-            game: "go".into(),
-            size: self.opts.size,
-            komi: self.opts.komi_text(),
-            handicap: self.opts.handicap,
-            moves,
-            status: render::status_line(self),
-        })
-        .expect("the document serializes")
-    }
-    fn clone_box(&self) -> Box<dyn GameState> {
-        Box::new(self.clone())
-    }
-    fn search_copy(&self) -> Box<dyn GameState> {
-        // The copy is played to the end: room for about a game's moves at once.
-        let mut g = self.clone();
-        let room = 2 * self.board.n * self.board.n;
-        g.board.reserve(room);
-        g.entries.reserve(room);
-        Box::new(g)
-    }
-    fn status(&self) -> Status {
-        match &self.result {
-            Some(r) => Status::Over(r.clone()),
-            None => Status::ToMove(self.to_move),
-        }
-    }
-    fn seat_names(&self) -> Vec<String> {
-        SIDES.iter().map(|s| s.to_string()).collect()
-    }
-    fn move_number(&self) -> u32 {
-        self.entries.len() as u32 + 1
-    }
-    fn moves(&self) -> Vec<MoveRecord> {
-        self.entries
-            .iter()
-            .map(|e| {
-                let (seat, text) = match e {
-                    Entry::Placed { seat, point, .. } => (*seat, self.board.name(*point)),
-                    Entry::Passed { seat } => (*seat, "pass".into()),
-                    Entry::Left { seat, how } => (*seat, (*how).into()),
-                    Entry::Drawn { seat } => (*seat, "draw".into()),
-                };
-                MoveRecord {
-                    seat,
-                    text,
-                    auto: false,
-                }
-            })
-            .collect()
-    }
-    fn options_summary(&self) -> String {
-        // Said, since a challenge's default is the scoring step: a rematch reads this line back.
-        format!("{} -scoring=area", self.opts.summary())
-    }
-    fn legal_moves(&self) -> Vec<String> {
-        if self.result.is_some() {
-            return Vec::new();
-        }
-        let colour = Self::colour(self.to_move);
-        let mut out: Vec<String> = self
-            .board
-            .points()
-            .filter(|&p| self.board.legal(p, colour))
-            .map(|p| self.board.name(p))
-            .collect();
-        out.push("pass".into());
-        out.sort();
-        out
-    }
-    fn play(&mut self, text: &str) -> Result<(), RuleError> {
-        if self.result.is_some() {
-            return Err(RuleError(format!(
-                "the game is over ({})",
-                render::status_line(self)
-            )));
-        }
+    /// A stone or a pass as a player writes it (the spec's notation).
+    fn read_plain(&self, text: &str) -> Result<GoMove, RuleError> {
         let t = normalise(text);
         if t == "pass" {
-            self.pass();
-            return Ok(());
+            return Ok(GoMove::Pass);
         }
         if t == "resign" {
             return Err(RuleError(
@@ -454,27 +304,334 @@ impl GameState for GoGame {
             ));
         }
         let p = self.board.read(&t).map_err(RuleError)?;
-        self.place_listed(p).map_err(|why| {
-            RuleError(match why {
-                Illegal::Occupied => format!("{t} is not empty"),
-                Illegal::Suicide => format!(
-                    "a stone on {t} would have no liberty and captures nothing: suicide is not \
-                     allowed"
-                ),
-                Illegal::Superko => format!(
-                    "a stone on {t} would repeat an earlier position of this game (ko: positional \
-                     superko); play elsewhere first"
-                ),
-            })
-        })
+        Ok(self.place_move(p))
+    }
+
+    /// An act of the scoring step by `seat`.
+    fn read_act_by(&self, seat: usize, text: &str) -> Result<GoMove, RuleError> {
+        let act = match read_act(&self.board, text) {
+            Ok(Some(act)) => act,
+            Ok(None) => {
+                return Err(RuleError(format!(
+                    "both players passed and the game is in its scoring step, where a stone \
+                     or a pass is not a move. Mark dead groups with dead d4 (one stone names \
+                     its whole block), take a mark off with alive d4, agree with accept, or \
+                     send resume to play on ({} then moves first).",
+                    SIDES[1 - seat]
+                )));
+            }
+            Err(e) => return Err(RuleError(e)),
+        };
+        let text = act.text(&self.board);
+        Ok(GoMove::Act(Box::new(StepAct { seat, act, text })))
+    }
+
+    /// `mv`'s act on the step, by its seat; true when both have now accepted the marking.
+    fn act_on(&self, step: &mut Step, a: &StepAct) -> Result<bool, String> {
+        match &a.act {
+            Act::Dead(points) => step.mark(&self.board, a.seat, points, true).map(|()| false),
+            Act::Alive(points) => step
+                .mark(&self.board, a.seat, points, false)
+                .map(|()| false),
+            Act::Accept => step.accept(a.seat, SIDES),
+            Act::Resume => Ok(false),
+        }
+    }
+}
+
+/// A move's text: a point's name needs no board (a stone is `(column, row)`), an act of the scoring
+/// step keeps the words it was sent with.
+fn write_move(mv: GoMove) -> String {
+    match mv {
+        GoMove::Place(c, r) => options::point_name(usize::from(c), usize::from(r)),
+        GoMove::Pass => "pass".into(),
+        GoMove::Act(a) => a.text,
+    }
+}
+
+impl Rules for GoPosition {
+    type Move = GoMove;
+    const GAME: &'static str = "go";
+
+    fn start(options: &[GameOption], players: usize) -> Result<GoPosition, RuleError> {
+        if players != 2 {
+            return Err(RuleError(format!(
+                "Go is a game for two players, not {players}"
+            )));
+        }
+        let (given, rest) = options::take_scoring(options)?;
+        Ok(GoPosition::new(
+            GoOptions::read(&rest)?,
+            given.unwrap_or(false),
+        ))
+    }
+    fn options(&self) -> Vec<GameOption> {
+        let o = self.opts;
+        let mut out = vec![
+            GameOption::with_value("size", &o.size.to_string()),
+            GameOption::with_value("komi", &o.komi_text()),
+        ];
+        if o.handicap > 0 {
+            out.push(GameOption::with_value("handicap", &o.handicap.to_string()));
+        }
+        // Said, since a challenge's default is the scoring step: a rematch reads this line back.
+        let scoring = if self.agreement { AGREEMENT } else { "area" };
+        out.push(GameOption::with_value("scoring", scoring));
+        out
+    }
+    fn seat_names(&self) -> Vec<String> {
+        SIDES.iter().map(|s| s.to_string()).collect()
+    }
+    fn seats(&self) -> usize {
+        2
+    }
+    fn to_move(&self) -> usize {
+        match &self.step {
+            Some(step) if self.agreed.is_none() => step.awaited,
+            _ => self.to_move,
+        }
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.agreed.clone().or_else(|| self.result.clone())
+    }
+    fn legal(&self, out: &mut Vec<GoMove>) {
+        out.clear();
+        if self.result.is_some() || self.agreed.is_some() {
+            return;
+        }
+        if let Some(step) = &self.step {
+            // The marking words take points; the list names the two words that stand alone.
+            for (act, text) in [(Act::Accept, "accept"), (Act::Resume, "resume")] {
+                let seat = step.awaited;
+                out.push(GoMove::Act(Box::new(StepAct {
+                    seat,
+                    act,
+                    text: text.into(),
+                })));
+            }
+            return;
+        }
+        let colour = Self::colour(self.to_move);
+        for p in self.board.points() {
+            if self.board.legal(p, colour) {
+                out.push(self.place_move(p));
+            }
+        }
+        out.push(GoMove::Pass);
+    }
+    fn check(&self, mv: GoMove) -> Result<(), RuleError> {
+        match (&mv, &self.step) {
+            (GoMove::Act(a), Some(step)) => self
+                .act_on(&mut step.clone(), a)
+                .map(|_| ())
+                .map_err(RuleError),
+            (GoMove::Act(_), None) => Err(RuleError(
+                "the scoring step opens after two passes in a row".into(),
+            )),
+            (_, Some(_)) => Err(RuleError(
+                "the game is in its scoring step, where a stone or a pass is not a move".into(),
+            )),
+            (GoMove::Pass, None) => Ok(()),
+            (GoMove::Place(c, r), None) => {
+                let (c, r) = (usize::from(*c), usize::from(*r));
+                let n = self.board.n;
+                let t = write_move(mv.clone());
+                if c >= n || r >= n {
+                    return Err(RuleError(format!(
+                        "{t} is off this {n}x{n} board: write a point such as d4, or pass"
+                    )));
+                }
+                let p = self.board.point(c, r);
+                let colour = Self::colour(self.to_move);
+                let mut probe = self.board.clone();
+                probe.place(p, colour).map(|_| ()).map_err(|why| {
+                    RuleError(match why {
+                        Illegal::Occupied => format!("{t} is not empty"),
+                        Illegal::Suicide => format!(
+                            "a stone on {t} would have no liberty and captures nothing: suicide \
+                             is not allowed"
+                        ),
+                        Illegal::Superko => format!(
+                            "a stone on {t} would repeat an earlier position of this game (ko: \
+                             positional superko); play elsewhere first"
+                        ),
+                    })
+                })
+            }
+        }
+    }
+    fn apply(&mut self, mv: GoMove) -> u32 {
+        match mv {
+            GoMove::Place(c, r) => {
+                let p = self.board.point(usize::from(c), usize::from(r));
+                self.place_listed(p).expect("a checked move is legal");
+            }
+            GoMove::Pass => self.pass(),
+            GoMove::Act(a) => {
+                let mut step = self.step.take().expect("an act in the scoring step");
+                let both = self.act_on(&mut step, &a).expect("a checked act is legal");
+                if both {
+                    let (b, w) = self.marked_halves(&step.dead);
+                    self.agreed = Some(by_score(b, w));
+                }
+                if a.act == Act::Resume {
+                    // As KGS does: the player who resumes gives the move to the other.
+                    self.to_move = 1 - a.seat;
+                    self.passes = 0;
+                } else {
+                    self.step = Some(step);
+                }
+            }
+        }
+        0
+    }
+    fn read_here(&self, text: &str) -> Result<GoMove, RuleError> {
+        if !self.agreement {
+            return self.read_plain(text);
+        }
+        // `white dead d4`: an entry as the text record and the document write it, with its side,
+        // so that a record replays through `pbem engine go play` though either player may act in
+        // the step.
+        let lower = text.trim_start().to_lowercase();
+        for (seat, side) in ["black ", "white "].iter().enumerate() {
+            if let Some(rest) = lower.strip_prefix(side) {
+                let s = self.to_move();
+                if s != seat && !self.acts_out_of_turn(seat) {
+                    return Err(RuleError(format!(
+                        "it is {}'s move, not {}'s",
+                        SIDES[s], SIDES[seat]
+                    )));
+                }
+                return self.read_by(seat, rest);
+            }
+        }
+        self.read_by(self.to_move(), text)
+    }
+    fn write_here(&self, mv: GoMove) -> String {
+        write_move(mv)
+    }
+    fn mover(&self, mv: &GoMove) -> usize {
+        match mv {
+            GoMove::Act(a) => a.seat,
+            _ => self.to_move,
+        }
+    }
+    fn acts_out_of_turn(&self, seat: usize) -> bool {
+        seat < 2 && self.step.is_some() && self.agreed.is_none()
+    }
+    fn read_by(&self, seat: usize, text: &str) -> Result<GoMove, RuleError> {
+        if !self.agreement {
+            return self.read_plain(text);
+        }
+        if self.step.is_some() {
+            return self.read_act_by(seat, text);
+        }
+        if !matches!(read_act(&self.board, text), Ok(None)) {
+            return Err(RuleError(format!(
+                "'{}' belongs to the scoring step, which opens after two passes in a row; now \
+                 {} is to move: send a point such as d4, or pass",
+                text.trim(),
+                SIDES[self.to_move]
+            )));
+        }
+        if seat != self.to_move {
+            return Err(RuleError(format!(
+                "it is {}'s move, not {}'s",
+                SIDES[self.to_move], SIDES[seat]
+            )));
+        }
+        self.read_plain(text)
+    }
+    fn write_stored(&self, seat: usize, mv: &GoMove) -> String {
+        match mv {
+            GoMove::Act(a) => format!("{} {}", SIDES[seat].to_lowercase(), a.text),
+            _ => write_move(mv.clone()),
+        }
+    }
+    fn document(game: &GoGame, moves: Vec<String>) -> Option<String> {
+        /// The keys in the order Go's documents have had them since before the record.
+        #[derive(Serialize)]
+        struct Doc<'a> {
+            game: &'a str,
+            size: u8,
+            komi: String,
+            handicap: u8,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            scoring: Option<&'a str>,
+            moves: Vec<String>,
+            /// For people reading the document; never read.
+            status: String,
+        }
+        let o = game.start().go_options();
+        let doc = Doc {
+            game: "go",
+            size: o.size,
+            komi: o.komi_text(),
+            handicap: o.handicap,
+            scoring: game.agreement().then_some(AGREEMENT),
+            moves,
+            status: view::status_text(game),
+        };
+        Some(serde_json::to_string_pretty(&doc).expect("the document serializes"))
+    }
+    fn upgrade(doc: &mut Map<String, Value>) -> Result<(), RuleError> {
+        // Go's documents always say the handicap (0: none) and the komi; the komi's bound applies
+        // to a -komi a challenge gives, not to the default (go-rules.md section 3), so a default
+        // komi is read back as the default, and 7.5 on 2x2 loads.
+        let handicap = doc.get("handicap").and_then(Value::as_u64);
+        if handicap == Some(0) {
+            doc.remove("handicap");
+        }
+        let default = if handicap.unwrap_or(0) > 0 {
+            "0.5"
+        } else {
+            "7.5"
+        };
+        if doc.get("komi").and_then(Value::as_str) == Some(default) {
+            doc.remove("komi");
+        }
+        Ok(())
+    }
+    fn over_text(game: &GoGame) -> Option<String> {
+        Some(view::status_text(game))
     }
     fn action_space(&self) -> u32 {
+        // With the scoring step the search works on the moves' texts, as it did on the server's
+        // game before the record (its robot searches the spec's rules: `Search::robot_game`).
+        if self.agreement {
+            return 0;
+        }
         (self.board.n * self.board.n) as u32 + 1
     }
-    fn legal_actions(&self, out: &mut Vec<u32>) {
+    fn action_here(&self, mv: GoMove) -> u32 {
+        let n = self.board.n as u32;
+        match mv {
+            GoMove::Place(c, r) => u32::from(r) * n + u32::from(c),
+            GoMove::Pass => n * n,
+            GoMove::Act(_) => unreachable!("the search never plays in the scoring step"),
+        }
+    }
+    fn move_here(&self, action: u32) -> GoMove {
+        let n = self.board.n as u32;
+        if action < n * n {
+            GoMove::Place((action % n) as u8, (action / n) as u8)
+        } else {
+            GoMove::Pass
+        }
+    }
+}
+
+/// The robot's hooks for the spec's rules. A game with the scoring step is searched as any game
+/// without hooks of its own (texts, uniform playouts that accept the empty marking), as the
+/// server's game was before the record: what the robots' draw answers read
+/// (`search::think` on the game); its robot's moves search the spec's rules
+/// ([`Search::robot_game`]).
+impl Search for GoPosition {
+    fn legal_actions(&self, out: &mut Vec<u32>) -> bool {
         out.clear();
-        if self.result.is_some() {
-            return;
+        // In the scoring step a robot answers without searching (`robot_answer`): no actions.
+        if self.agreement || self.outcome().is_some() || self.step.is_some() {
+            return true;
         }
         let colour = Self::colour(self.to_move);
         for p in self.board.points() {
@@ -483,244 +640,160 @@ impl GameState for GoGame {
             }
         }
         out.push(self.action_space() - 1);
+        true
     }
-    fn apply_action(&mut self, action: u32) {
-        match self.action_point(action) {
-            Some(p) => self
-                .place_listed(p)
-                .expect("the search plays listed actions only"),
-            None => self.pass(),
-        }
-    }
-    fn action_text(&self, action: u32) -> String {
-        match self.action_point(action) {
-            Some(p) => self.board.name(p),
-            None => "pass".into(),
-        }
-    }
-    fn search_playout(
+    fn playout(
         &mut self,
         pick: &mut dyn FnMut(usize) -> usize,
         played: Option<&mut Vec<(usize, u32)>>,
     ) -> bool {
+        if self.agreement {
+            return false;
+        }
         playout::run(self, pick, played);
         true
     }
-    fn action_priors(&self, actions: &[u32], out: &mut Vec<f32>) {
+    fn priors(&self, actions: &[u32], out: &mut Vec<f32>) {
+        if self.agreement {
+            out.clear();
+            return;
+        }
         playout::priors(self, actions, out);
     }
     fn prior_results(&self, prior: f32) -> Option<(u32, f32)> {
-        Some(playout::prior_results(prior))
+        (!self.agreement).then(|| playout::prior_results(prior))
     }
     fn level_playouts(&self, level: u8) -> Option<u32> {
+        if self.agreement {
+            return None;
+        }
         playout::level_playouts(usize::from(self.opts.size), level)
     }
     fn may_win_at_once(&self, action: u32) -> bool {
         // Only the second pass in a row ends a game; a stone never does.
-        self.action_point(action).is_none()
-            && matches!(self.entries.last(), Some(Entry::Passed { .. }))
+        self.agreement || (action == self.action_space() - 1 && self.last_pass)
     }
-    fn resign(&mut self, seat: usize) -> Result<(), RuleError> {
-        self.leave(seat, "resign")
-    }
-    fn forfeit(&mut self, seat: usize) -> Result<(), RuleError> {
-        self.leave(seat, "forfeit")
-    }
-    fn agree_draw(&mut self) -> Result<(), RuleError> {
-        if self.result.is_some() {
-            return Err(RuleError("the game is already over".into()));
-        }
-        self.result = Some(Outcome::Draw(vec![0, 1]));
-        self.entries.push(Entry::Drawn { seat: self.to_move });
-        Ok(())
-    }
-    fn at_move(&self, n: u32) -> Result<Box<dyn GameState>, RuleError> {
-        if n == 0 || n > self.move_number() {
-            return Err(RuleError(format!(
-                "move {n} does not exist: this game is at move {}",
-                self.move_number()
-            )));
-        }
-        let mut g = GoGame::new(self.opts);
-        for e in &self.entries[..n as usize - 1] {
-            match e {
-                Entry::Placed { point, .. } => g.play(&self.board.name(*point))?,
-                Entry::Passed { .. } => g.pass(),
-                Entry::Left { seat, how } => g.leave(*seat, how)?,
-                Entry::Drawn { .. } => g.agree_draw()?,
+    /// The spec's rules: uniform over the legal moves without listing them: draw among the empty
+    /// points and `pass`, and throw back a point that proves illegal (rejection without
+    /// replacement). With the scoring step: a move of the legal ones in the order of their texts,
+    /// to two passes, then both accept the empty marking (the words that take points are not
+    /// listed, so a random game could not pick them anyway).
+    fn random_moves(
+        &mut self,
+        pick: &mut dyn FnMut(usize) -> usize,
+        played: &mut Vec<Entry<GoMove>>,
+    ) -> Option<u32> {
+        let mut count = 0;
+        if self.agreement {
+            let mut moves = Vec::new();
+            while self.result.is_none() && self.agreed.is_none() {
+                let seat = self.to_move();
+                self.legal(&mut moves);
+                let mut listed: Vec<(String, GoMove)> = moves
+                    .drain(..)
+                    .map(|m| (write_move(m.clone()), m))
+                    .collect();
+                listed.sort_by(|a, b| a.0.cmp(&b.0));
+                let mv = if self.step.is_some() {
+                    GoMove::Act(Box::new(StepAct {
+                        seat,
+                        act: Act::Accept,
+                        text: "accept".into(),
+                    }))
+                } else {
+                    listed.swap_remove(pick(listed.len())).1
+                };
+                self.apply(mv.clone());
+                played.push(Entry::Moved { seat, mv });
+                count += 1;
             }
+            return Some(count);
         }
-        Ok(Box::new(g))
-    }
-    fn render(&self) -> String {
-        render::ascii(self)
-    }
-    fn random_playout(&mut self, pick: &mut dyn FnMut(usize) -> usize) -> u32 {
-        // Uniform over the legal moves without listing them: draw among the empty points and
-        // `pass`, and throw back a point that proves illegal (rejection without replacement).
-        let mut played = 0;
         let mut open: Vec<usize> = Vec::with_capacity(self.board.n * self.board.n);
         while self.result.is_none() {
+            let seat = self.to_move;
             self.board.empty_points(&mut open);
             loop {
                 // Index `open.len()` is the pass.
                 let k = pick(open.len() + 1);
                 if k == open.len() {
                     self.pass();
+                    played.push(Entry::Moved {
+                        seat,
+                        mv: GoMove::Pass,
+                    });
+                    count += 1;
                     break;
                 }
                 let p = open.swap_remove(k);
                 if self.place_listed(p).is_ok() {
+                    played.push(Entry::Moved {
+                        seat,
+                        mv: self.place_move(p),
+                    });
+                    count += 1;
                     break;
                 }
             }
-            played += 1;
         }
-        played
+        Some(count)
     }
-    fn paint(&self, p: &mut dyn crate::picture::Painter) -> bool {
-        render::paint(self, p);
-        true
-    }
-    fn losses(&self, index: usize) -> Vec<Loss> {
-        // The stones a capture took, by point, so that the news says `bob played e5 and captured
-        // your stones on d4 and d5.` (before: `bob played e5.` and a note `White on e5 captured 2
-        // stones.`). The board is replayed from the start: only placing changes it, so a game
-        // resumed after the scoring step replays too.
-        let Some(&Entry::Placed {
-            seat,
-            point,
-            captured,
-        }) = self.entries.get(index)
-        else {
-            return Vec::new();
-        };
-        if captured == 0 {
-            return Vec::new();
+    fn searched(&self) -> GoPosition {
+        let mut g = self.clone();
+        if !self.agreement {
+            // The copy is played to the end: room for about a game's moves at once.
+            g.board.reserve(2 * self.board.n * self.board.n);
         }
-        let mut board = GoGame::new(self.opts).board;
-        for e in &self.entries[..index] {
-            if let Entry::Placed { seat, point, .. } = e {
-                let _ = board.place(*point, Self::colour(*seat));
+        g
+    }
+    fn robot_answer(&self) -> Option<String> {
+        let step = self.step.as_ref().filter(|_| self.agreed.is_none())?;
+        Some(hosted::robot_answer(self, step).into())
+    }
+    /// The game under the spec's rules with the same moves: the second pass ends it by the count
+    /// (which the search scores), and where the players resumed after the step it plays on, the
+    /// resuming player's opponent to move. Its record is the stones and passes (not the step's
+    /// acts), so that a robot's tree is kept between its moves.
+    fn robot_game(hosted: &GoGame) -> Option<GoGame> {
+        let pos = hosted.position();
+        if !pos.agreement || pos.step.is_some() || hosted.outcome().is_some() {
+            return None;
+        }
+        let mut plain = game(pos.opts, false);
+        for e in hosted.entries() {
+            match e {
+                Entry::Moved {
+                    mv: GoMove::Act(a),
+                    seat,
+                } if a.act == Act::Resume => {
+                    let p = plain.position_mut();
+                    p.result = None;
+                    p.to_move = 1 - seat;
+                    p.passes = 0;
+                }
+                Entry::Moved {
+                    mv: GoMove::Act(_), ..
+                } => {}
+                Entry::Moved { mv, .. } => plain.push(mv.clone()),
+                // A game that goes on has neither.
+                Entry::Left { .. } | Entry::Drawn { .. } | Entry::Passed { .. } => {}
             }
         }
-        let foe = Self::colour(1 - seat);
-        let before: Vec<usize> = board.points().filter(|&p| board.at(p) == foe).collect();
-        let _ = board.place(point, Self::colour(seat));
-        vec![Loss {
-            seat: 1 - seat,
-            cells: before
-                .into_iter()
-                .filter(|&p| board.at(p) != foe)
-                .map(|p| board.name(p))
-                .collect(),
-            piece: "stone",
-        }]
-    }
-    fn entry_news(&self, index: usize) -> Option<String> {
-        // `alice passed.`, not `alice played pass.` and a second line `Black passed.` (issue 37).
-        matches!(self.entries.get(index), Some(Entry::Passed { .. })).then(|| "passed".into())
-    }
-    fn score_result(&self) -> Option<String> {
-        self.ended_by_passes().then(|| {
-            let (b, w) = self.board.area();
-            let o = self.opts;
-            scoring::result_words(b, w, o.komi_halves, &o.komi_text())
-        })
-    }
-    fn notes(&self) -> Vec<String> {
-        let mut notes = vec![format!(
-            "Komi {} (added to White's score).",
-            self.opts.komi_text()
-        )];
-        if self.ended_by_passes() {
-            notes.push(format!(
-                "Final score (area, every stone counts): {}.",
-                self.score_line()
-            ));
-        } else {
-            notes.extend(self.pass_notes(false));
-        }
-        notes
-    }
-    fn setup_text(&self) -> String {
-        let pts = self.opts.handicap_points();
-        if pts.is_empty() {
-            return "Empty board.".into();
-        }
-        let names: Vec<String> = pts
-            .iter()
-            .map(|&(c, r)| options::point_name(c, r))
-            .collect();
-        format!("Handicap {}: {}", pts.len(), names.join(" "))
-    }
-    fn sgf_form(&self) -> Option<SgfForm> {
-        let n = self.opts.size as usize;
-        // SGF: column letter from `a` without skipping i; row counted from the top.
-        let sgf_point = |c: usize, r: usize| {
-            format!(
-                "{}{}",
-                (b'a' + c as u8) as char,
-                (b'a' + (n - 1 - r) as u8) as char
-            )
-        };
-        let mut root = vec![
-            ("KM".to_string(), vec![self.opts.komi_text()]),
-            (
-                "RU".to_string(),
-                vec!["koPOSITIONALscoreAREAtaxALLsui0".to_string()],
-            ),
-        ];
-        let pts = self.opts.handicap_points();
-        if !pts.is_empty() {
-            root.push(("HA".into(), vec![pts.len().to_string()]));
-            root.push((
-                "AB".into(),
-                pts.iter().map(|&(c, r)| sgf_point(c, r)).collect(),
-            ));
-            root.push(("PL".into(), vec!["W".into()]));
-        }
-        let nodes = self
-            .entries
-            .iter()
-            .map(|e| {
-                let colour = |s: usize| if s == 0 { 'B' } else { 'W' };
-                match e {
-                    Entry::Placed { seat, point, .. } => {
-                        let (c, r) = self.board.coords(*point);
-                        Some((colour(*seat), sgf_point(c, r)))
-                    }
-                    Entry::Passed { seat } => Some((colour(*seat), String::new())),
-                    _ => None,
-                }
-            })
-            .collect();
-        let margin = self.ended_by_passes().then(|| {
-            let (b, w) = self.scores_halves();
-            half_points((b - w).abs())
-        });
-        Some(SgfForm {
-            game_number: 1,
-            size: n.to_string(),
-            root,
-            nodes,
-            margin,
-            last_node: Vec::new(),
-            last_comment: None,
-        })
+        Some(plain)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::Status;
 
     fn new(opts: &[(&str, &str)]) -> GoGame {
         let o: Vec<GameOption> = opts
             .iter()
             .map(|(n, v)| GameOption::with_value(n, v))
             .collect();
-        GoGame::new(GoOptions::read(&o).unwrap())
+        game(GoOptions::read(&o).unwrap(), false)
     }
 
     #[test]
@@ -753,7 +826,7 @@ mod tests {
             assert!(matches!(g.status(), Status::Over(_)));
             assert_eq!(g.moves().len() as u32, played);
             // Every move of the playout is legal when replayed through `play`.
-            let back = GoGame::from_json(&g.to_json()).unwrap();
+            let back = GoGame::load(&g.to_json()).unwrap();
             assert_eq!(back.status(), g.status());
         }
     }
@@ -810,7 +883,7 @@ mod tests {
         assert!(g.play("c3").unwrap_err().0.contains("not empty"));
         g.play("E5").unwrap();
         g.play("d4").unwrap();
-        let back = GoGame::from_json(&g.to_json()).unwrap();
+        let back = GoGame::load(&g.to_json()).unwrap();
         assert_eq!(back.to_json(), g.to_json());
         assert_eq!(back.moves(), g.moves());
         let sgf = g.sgf_form().unwrap();
@@ -822,5 +895,101 @@ mod tests {
         );
         assert_eq!(sgf.nodes[0], Some(('W', "ee".into())));
         assert_eq!(g.at_move(2).unwrap().moves().len(), 1);
+    }
+
+    /// The documents pbem 8096aec stored (scripts/go-fixtures.sh): each loads and says what 8096aec
+    /// said of it (status, legal moves, board), keeps its entries, and the ones 8096aec wrote itself
+    /// (not those with an entry added by the script) are written again byte for byte. One line
+    /// differs on purpose: since 247054a (issue 37) the board of an agreed end gives the margin.
+    #[test]
+    fn documents_stored_by_8096aec_load() {
+        macro_rules! fixtures {
+            ($($name:literal $same:literal $margin:literal),* $(,)?) => {
+                [$((
+                    $name,
+                    include_str!(concat!("../../../tests/documents/8096aec/", $name, ".json")),
+                    $same,
+                    $margin,
+                )),*]
+            };
+        }
+        for (name, fixture, same, margin) in fixtures![
+            "go-area-mid-9" true "",
+            "go-area-resigned-9" false "",
+            "go-area-drawn-9" false "",
+            "go-area-finished-9" true "",
+            "go-area-forfeit-19" false "",
+            "go-area-finished-19" true "",
+            "go-agreement-mid-9" true "",
+            "go-agreement-resigned-9" true "",
+            "go-agreement-step-9" true "",
+            "go-agreement-scored-9" false "6",
+            "go-agreement-mid-19" true "",
+            "go-agreement-forfeit-19" true "",
+            "go-agreement-scored-19" false "2.5",
+        ] {
+            let mut f: serde_json::Value = serde_json::from_str(fixture).unwrap();
+            if !margin.is_empty() {
+                let show = f["show"].as_str().unwrap();
+                let now = show.replace(
+                    " wins by the agreed score",
+                    &format!(" wins by {margin} (the agreed score)"),
+                );
+                assert_ne!(now, show, "{name}");
+                f["show"] = now.into();
+            }
+            crate::games::matchplay::check_stored(&Go, &f.to_string());
+            let document = f["document"].as_str().unwrap();
+            let g = Go.load(document).unwrap();
+            if same {
+                assert_eq!(g.to_json(), document, "{name}");
+            }
+            let hosted = name.starts_with("go-agreement");
+            assert_eq!(
+                g.acts_out_of_turn(0) || g.acts_out_of_turn(1),
+                name.contains("step"),
+                "{name}"
+            );
+            assert_eq!(
+                g.options_summary().ends_with("-scoring=agreement"),
+                hosted,
+                "{name}"
+            );
+        }
+        let load = |name: &str| {
+            let path = format!(
+                "{}/tests/documents/8096aec/{name}.json",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            let f: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+            Go.load(f["document"].as_str().unwrap()).unwrap()
+        };
+        // The step's acts keep the seat that sent them (Black marked out of turn), and the news and
+        // notes of the step read from the record.
+        let step = load("go-agreement-step-9");
+        let moves = step.moves();
+        assert_eq!(
+            (
+                moves[moves.len() - 2].seat,
+                moves[moves.len() - 2].text.as_str()
+            ),
+            (0, "dead c3")
+        );
+        assert_eq!(
+            step.entry_news(moves.len() - 1).as_deref(),
+            Some("accepted the marking")
+        );
+        assert!(step.waiting_note(1).is_some() && step.waiting_note(0).is_none());
+        let resigned = load("go-agreement-resigned-9");
+        assert_eq!(resigned.moves().last().unwrap().text, "resign");
+        assert_eq!(resigned.score_result(), None);
+        let scored = load("go-agreement-scored-9");
+        assert!(
+            scored.score_result().unwrap().starts_with("6 ("),
+            "{:?}",
+            scored.score_result()
+        );
+        assert!(load("go-area-finished-9").score_result().is_some());
     }
 }

@@ -18,7 +18,7 @@
 
 use std::sync::OnceLock;
 
-use super::GoGame;
+use super::GoPosition;
 use super::board::{BLACK, EMPTY, Goban};
 
 /// A point off the board.
@@ -268,7 +268,7 @@ fn bad_self_atari(b: &Goban, p: usize, colour: u8, sc: &mut Scratch) -> bool {
 }
 
 /// The urgent answers to the last stone (steps 1 and 2 of the module's list) into `sc.cands`.
-fn urgent(g: &GoGame, last: usize, colour: u8, sc: &mut Scratch) {
+fn urgent(g: &GoPosition, last: usize, colour: u8, sc: &mut Scratch) {
     let b = &g.board;
     sc.cands.clear();
     if b.at(last) == 3 - colour {
@@ -278,10 +278,7 @@ fn urgent(g: &GoGame, last: usize, colour: u8, sc: &mut Scratch) {
         }
     }
     // The mover's own previous stone may have put a block in atari that was not saved.
-    let own_previous = match g.entries.len().checked_sub(2).map(|i| &g.entries[i]) {
-        Some(super::Entry::Placed { point, .. }) if b.at(*point) == colour => Some(*point),
-        _ => None,
-    };
+    let own_previous = g.previous.filter(|&point| b.at(point) == colour);
     if let Some(prev) = own_previous {
         for q in around(b, prev) {
             if b.at(q) == 3 - colour {
@@ -322,7 +319,7 @@ fn urgent(g: &GoGame, last: usize, colour: u8, sc: &mut Scratch) {
 
 /// Takes a random point of `sc.cands` that is legal and no bad self-atari.
 fn take(
-    g: &GoGame,
+    g: &GoPosition,
     colour: u8,
     sc: &mut Scratch,
     pick: &mut dyn FnMut(usize) -> usize,
@@ -337,10 +334,14 @@ fn take(
 }
 
 /// The policy's point for the player to move, or `None` to pass.
-pub fn choose(g: &GoGame, sc: &mut Scratch, pick: &mut dyn FnMut(usize) -> usize) -> Option<usize> {
-    let colour = GoGame::colour(g.to_move);
+pub fn choose(
+    g: &GoPosition,
+    sc: &mut Scratch,
+    pick: &mut dyn FnMut(usize) -> usize,
+) -> Option<usize> {
+    let colour = GoPosition::colour(g.to_move);
     let b = &g.board;
-    if let Some(last) = g.last_point() {
+    if let Some(last) = g.last {
         urgent(g, last, colour, sc);
         if let Some(p) = take(g, colour, sc, pick) {
             return Some(p);
@@ -371,13 +372,15 @@ pub fn choose(g: &GoGame, sc: &mut Scratch, pick: &mut dyn FnMut(usize) -> usize
 
 /// Plays the game out by [`choose`]; reports each action for RAVE.
 pub fn run(
-    g: &mut GoGame,
+    g: &mut GoPosition,
     pick: &mut dyn FnMut(usize) -> usize,
     mut played: Option<&mut Vec<(usize, u32)>>,
 ) {
     let mut sc = Scratch::new(g.board.n);
     let pass = (g.board.n * g.board.n) as u32;
-    while g.result.is_none() {
+    // A position with the scoring step never reaches the search (`Search::searched`), but a
+    // playout on one stops where the step opens.
+    while g.result.is_none() && g.step.is_none() {
         let seat = g.to_move;
         let action = match choose(g, &mut sc, pick) {
             Some(p) if g.place_listed(p).is_ok() => g.point_action(p),
@@ -395,13 +398,13 @@ pub fn run(
 /// Priors for the tree (higher first): captures and escapes from atari anywhere on the board, then
 /// good shapes next to the last stone, then the rest; self-ataris of blocks, own eyes and the first line late, a pass last
 /// unless the board is settled.
-pub fn priors(g: &GoGame, actions: &[u32], out: &mut Vec<f32>) {
+pub fn priors(g: &GoPosition, actions: &[u32], out: &mut Vec<f32>) {
     let mut sc = Scratch::new(g.board.n);
-    let colour = GoGame::colour(g.to_move);
+    let colour = GoPosition::colour(g.to_move);
     let b = &g.board;
     let n = b.n;
     let urgent_points = ataris(g, colour, &mut sc);
-    let last_ring = g.last_point().map(|l| ring(b, l));
+    let last_ring = g.last.map(|l| ring(b, l));
     out.clear();
     for &a in actions {
         let Some(p) = g.action_point(a) else {
@@ -495,7 +498,7 @@ pub fn prior_results(prior: f32) -> (u32, f32) {
 /// Every block on the board in atari, answered: the capture of each of the opponent's, and for each of
 /// the mover's the capture of a neighbour in atari or the extension that gives two liberties or more.
 /// The playouts look next to the last stones only; the tree's priors can afford the whole board.
-fn ataris(g: &GoGame, colour: u8, sc: &mut Scratch) -> Vec<usize> {
+fn ataris(g: &GoPosition, colour: u8, sc: &mut Scratch) -> Vec<usize> {
     let b = &g.board;
     let mut done = vec![false; (b.n + 2) * (b.n + 2)];
     let mut out = Vec::new();
@@ -535,8 +538,8 @@ fn ataris(g: &GoGame, colour: u8, sc: &mut Scratch) -> Vec<usize> {
 }
 
 /// True when no point passes the random step's tests for the player to move.
-fn choose_would_pass(g: &GoGame, sc: &mut Scratch) -> bool {
-    let colour = GoGame::colour(g.to_move);
+fn choose_would_pass(g: &GoPosition, sc: &mut Scratch) -> bool {
+    let colour = GoPosition::colour(g.to_move);
     let b = &g.board;
     let mut open = Vec::new();
     b.empty_points(&mut open);
@@ -549,11 +552,13 @@ fn choose_would_pass(g: &GoGame, sc: &mut Scratch) -> bool {
 mod tests {
     use super::*;
     use crate::games::GameState;
+    use crate::games::go::GoGame;
     use crate::games::go::options::GoOptions;
+    use crate::games::matchplay::Rules;
 
     fn game(size: &str, moves: &[&str]) -> GoGame {
         let opts = [crate::games::GameOption::with_value("size", size)];
-        let mut g = GoGame::new(GoOptions::read(&opts).unwrap());
+        let mut g = crate::games::go::game(GoOptions::read(&opts).unwrap(), false);
         for m in moves {
             g.play(m).unwrap();
         }
@@ -754,11 +759,20 @@ mod tests {
     fn playouts_are_finished_legal_games() {
         for seed in 0..20 {
             let mut g = game("9", &[]);
+            let mut pos = g.position().clone();
             let mut played = Vec::new();
-            run(&mut g, &mut pick_from(seed), Some(&mut played));
-            assert!(g.result.is_some());
-            assert_eq!(played.len(), g.entries.len());
-            let back = GoGame::from_json(&g.to_json()).unwrap();
+            run(&mut pos, &mut pick_from(seed), Some(&mut played));
+            assert!(pos.result.is_some());
+            // Every move of the playout is legal on the record, and its document replays.
+            for &(seat, action) in &played {
+                assert_eq!(g.status(), crate::games::Status::ToMove(seat));
+                g.apply_action(action);
+            }
+            assert_eq!(
+                g.status(),
+                crate::games::Status::Over(pos.outcome().unwrap())
+            );
+            let back = GoGame::load(&g.to_json()).unwrap();
             assert_eq!(back.status(), g.status());
         }
     }

@@ -89,7 +89,7 @@ pub fn ascii_marked(g: &GoGame, dead: &BTreeSet<usize>, status: &str) -> String 
     let _ = writeln!(
         out,
         "\nX Black   O White   + star point   (X) the last stone   komi {}",
-        g.options().komi_text()
+        g.go_options().komi_text()
     );
     if !dead.is_empty() {
         let _ = writeln!(out, "x o stones marked dead (the scoring step)");
@@ -121,10 +121,8 @@ pub fn paint_marked(g: &GoGame, dead: &BTreeSet<usize>, status: &str, p: &mut dy
     let size = margin * 2.0 + cell * (n as f64 - 1.0);
     let x = |c: usize| margin + cell * c as f64;
     let y = |r: usize| margin + cell * (n - 1 - r) as f64;
-    let caption = super::hosted::wrap_to(
-        &format!("{} · komi {}", status, g.options().komi_text()),
-        caption_columns(size),
-    );
+    let caption_text = format!("{} · komi {}", status, g.go_options().komi_text());
+    let caption = crate::text::wrap(&caption_text, caption_columns(size));
     let height = size + CAPTION_LINE * caption.len() as f64 + 12.0;
     p.grid(cell);
     p.begin(size, height, "DejaVu Sans, Arial, sans-serif");
@@ -242,7 +240,7 @@ mod tests {
 
     #[test]
     fn the_board_as_go_players_read_it() {
-        let mut g = GoGame::new(GoOptions::read(&[]).unwrap());
+        let mut g = super::super::game(GoOptions::read(&[]).unwrap(), false);
         g.play("d4").unwrap();
         g.play("q16").unwrap();
         let text = ascii(&g);
@@ -270,12 +268,13 @@ mod tests {
     #[test]
     fn labels_sit_outside_the_stones_and_the_caption_wraps() {
         for size in [2, 5, 9, 13, 19, 25] {
-            let mut g = GoGame::new(
+            let mut g = super::super::game(
                 GoOptions::read(&[crate::games::GameOption::with_value(
                     "size",
                     &size.to_string(),
                 )])
                 .unwrap(),
+                false,
             );
             let last = LETTERS[size - 1] as char;
             let corners = [

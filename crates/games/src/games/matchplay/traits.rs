@@ -15,8 +15,9 @@ use crate::picture::Painter;
 /// A game's rules as a position: everything [`Match`] needs to keep a game of it. Two players or
 /// more take turns; the position knows whose turn it is and when the game is over.
 pub trait Rules: Clone + Send + Sync + 'static {
-    /// One move as the rules see it (a square, a jump); its text is [`Rules::write_here`].
-    type Move: Copy + PartialEq + fmt::Debug + Send + Sync;
+    /// One move as the rules see it (a square, a jump); its text is [`Rules::write_here`]. `Clone`,
+    /// not `Copy`: Go's marking in its scoring step names any number of points.
+    type Move: Clone + PartialEq + fmt::Debug + Send + Sync;
     /// The command word, lower case, as the stored document names the game: `othello`.
     const GAME: &'static str;
     /// The start position for a challenge's options; a refused option says what may be written.
@@ -125,6 +126,40 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn draw_agreed(&mut self) -> Vec<usize> {
         (0..self.seats()).collect()
     }
+    // ---- appended for Go (issue 36 section 1): optional, with defaults that keep a game as it
+    // was; see `matchplay/scoring.rs` ------------------------------------------------------------
+    /// The seat that makes `mv` here: by default the seat to move; Go's scoring step takes acts
+    /// from either player.
+    fn mover(&self, mv: &Self::Move) -> usize {
+        let _ = mv;
+        self.to_move()
+    }
+    /// Whether `seat` may move although another is awaited ([`GameState::acts_out_of_turn`]);
+    /// false by default.
+    fn acts_out_of_turn(&self, seat: usize) -> bool {
+        let _ = seat;
+        false
+    }
+    /// Reads a move `seat` sends ([`GameState::play_for`]), refusing it if that seat may not make
+    /// it; by default [`Rules::read_here`], as the seat to move's.
+    fn read_by(&self, seat: usize, text: &str) -> Result<Self::Move, RuleError> {
+        let _ = seat;
+        self.read_here(text)
+    }
+    /// How the stored document writes `seat`'s move: by default [`Rules::write_here`] (Go writes
+    /// the side before an act of its scoring step, `white dead d4`, which either player may send).
+    fn write_stored(&self, seat: usize, mv: &Self::Move) -> String {
+        let _ = seat;
+        self.write_here(mv.clone())
+    }
+    /// The stored document from the record's entries as written by [`Rules::write_stored`] (and
+    /// `resign 0`, `forfeit 1`, `draw`), for a game whose documents keep a shape older than the
+    /// record's, byte for byte (Go's keys in their order and its status line); `None`, the
+    /// default: the record's document.
+    fn document(game: &Match<Self>, moves: Vec<String>) -> Option<String> {
+        let _ = (game, moves);
+        None
+    }
 }
 
 /// How a game is shown: the ASCII board is required, the rest optional.
@@ -198,6 +233,23 @@ pub trait View: Rules {
     /// The options as the summaries print them ([`GameState::options_summary`]); `None`, the
     /// default: [`Rules::options`] as option words.
     fn options_summary(&self) -> Option<String> {
+        None
+    }
+    // ---- appended for Go: optional, each `None` by default as [`GameState`]'s -------------------
+    /// How the news tells the entry `index` ([`GameState::entry_news`]): Go's `passed`.
+    fn entry_news(game: &Match<Self>, index: usize) -> Option<String> {
+        let _ = (game, index);
+        None
+    }
+    /// A line for `seat` while another seat is awaited but `seat` may act too
+    /// ([`GameState::waiting_note`]).
+    fn waiting_note(game: &Match<Self>, seat: usize) -> Option<String> {
+        let _ = (game, seat);
+        None
+    }
+    /// The margin and the scores when a count decided the game ([`GameState::score_result`]).
+    fn score_result(game: &Match<Self>) -> Option<String> {
+        let _ = game;
         None
     }
 }
@@ -275,6 +327,30 @@ pub trait Search: Rules {
     }
     /// The search's contempt for a draw here ([`GameState::search_contempt`]); `None` by default.
     fn contempt(&self) -> Option<f32> {
+        None
+    }
+    // ---- appended for Go: optional --------------------------------------------------------------
+    /// Priors as results already seen ([`GameState::prior_results`]); `None` by default.
+    fn prior_results(&self, prior: f32) -> Option<(u32, f32)> {
+        let _ = prior;
+        None
+    }
+    /// The position the search plays on, from this one ([`GameState::search_copy`]): by default a
+    /// copy (Go's makes room for a game's stones at once).
+    fn searched(&self) -> Self {
+        self.clone()
+    }
+    /// The move a robot sends here without searching, if there is one: Go's answer in its scoring
+    /// step (accept or resume). `None` by default: the robot searches.
+    fn robot_answer(&self) -> Option<String> {
+        None
+    }
+    /// The game a robot searches for its move instead of `game`, if another: Go's with the scoring
+    /// step searches the same moves under the spec's rules (two passes end its playouts by the
+    /// count), with the same record, so that its trees are kept between moves as before. `None`
+    /// by default: `game` itself.
+    fn robot_game(game: &Match<Self>) -> Option<Match<Self>> {
+        let _ = game;
         None
     }
 }

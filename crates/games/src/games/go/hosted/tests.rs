@@ -1,11 +1,20 @@
-use super::*;
-use crate::games::GameOption;
+use super::super::options::GoOptions;
+use super::super::{GoGame, game};
+use crate::games::{GameOption, GameState, Outcome, RuleError, Status};
 
-fn new(size: &str) -> HostedGo {
-    HostedGo::new(GoOptions::read(&[GameOption::with_value("size", size)]).unwrap())
+/// Whether a stored document is of a game with the scoring step.
+fn is_hosted(json: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(json).unwrap()["scoring"] == "agreement"
 }
 
-fn play(g: &mut HostedGo, moves: &[(usize, &str)]) {
+fn new(size: &str) -> GoGame {
+    game(
+        GoOptions::read(&[GameOption::with_value("size", size)]).unwrap(),
+        true,
+    )
+}
+
+fn play(g: &mut GoGame, moves: &[(usize, &str)]) {
     for (seat, m) in moves {
         g.play_for(*seat, m)
             .unwrap_or_else(|e| panic!("{m} by {seat}: {e}"));
@@ -44,7 +53,7 @@ fn two_passes_open_the_step_and_both_accepting_the_same_marking_ends_it() {
         "{notes}"
     );
     // The document replays to the same end, and the move list says who did what.
-    let back = HostedGo::from_json(&g.to_json()).unwrap();
+    let back = GoGame::load(&g.to_json()).unwrap();
     assert_eq!(back.to_json(), g.to_json());
     assert_eq!(back.status(), g.status());
     let texts: Vec<String> = g.moves().iter().map(|m| m.text.clone()).collect();
@@ -96,7 +105,7 @@ fn resume_gives_the_move_to_the_other_player_and_two_new_passes_reopen() {
         0,
         "a new step, nothing marked"
     );
-    let back = HostedGo::from_json(&g.to_json()).unwrap();
+    let back = GoGame::load(&g.to_json()).unwrap();
     assert_eq!(back.to_json(), g.to_json());
 }
 
@@ -124,11 +133,18 @@ fn a_robot_accepts_what_is_not_worse_than_tromp_taylor_and_resumes_otherwise() {
 
 #[test]
 fn notes_are_mail_lines() {
-    assert_eq!(wrap("  a b"), ["  a b"]);
-    let long = format!("  {}", "word ".repeat(30));
-    let lines = wrap(&long);
-    assert!(lines.len() > 1 && lines.iter().all(|l| l.len() <= 72 && l.starts_with("  w")));
-    assert_eq!(lines.join(" ").split_whitespace().count(), 30);
+    // A marking of many groups: its note is broken into lines of at most 72 columns.
+    let mut g = new("19");
+    let stones: Vec<String> = (1..=19).step_by(2).map(|r| format!("a{r}")).collect();
+    for s in &stones {
+        play(&mut g, &[(0, "pass"), (1, s.as_str())]);
+    }
+    play(&mut g, &[(0, "pass"), (1, "pass")]);
+    play(&mut g, &[(0, &format!("dead {}", stones.join(" ")))]);
+    let notes = g.notes();
+    assert!(notes.iter().all(|l| l.chars().count() <= 72), "{notes:#?}");
+    let marked = notes.join(" ");
+    assert!(marked.contains("a19 (1 white stone)"), "{marked}");
 }
 
 #[test]
@@ -143,10 +159,7 @@ fn random_games_end_and_replay() {
         g.random_playout(&mut pick);
         assert!(matches!(g.status(), Status::Over(_)));
         assert!(is_hosted(&g.to_json()));
-        assert_eq!(
-            HostedGo::from_json(&g.to_json()).unwrap().to_json(),
-            g.to_json()
-        );
+        assert_eq!(GoGame::load(&g.to_json()).unwrap().to_json(), g.to_json());
     }
 }
 
@@ -275,7 +288,10 @@ fn the_result_carries_the_margin() {
         "{}",
         g.render()
     );
-    let mut plain = GoGame::new(GoOptions::read(&[GameOption::with_value("size", "5")]).unwrap());
+    let mut plain = game(
+        GoOptions::read(&[GameOption::with_value("size", "5")]).unwrap(),
+        false,
+    );
     for m in ["c3", "a1", "pass", "pass"] {
         plain.play(m).unwrap();
     }
@@ -387,4 +403,31 @@ fn a_capture_names_the_stones_it_took() {
     );
     assert!(g.losses(5).is_empty() && g.losses(4).is_empty());
     assert!(g.turn_notes(6).is_empty(), "{:?}", g.turn_notes(6));
+}
+
+#[test]
+fn the_robot_of_a_game_with_the_step_searches_the_spec_rules_with_the_same_moves() {
+    // In play, the hosted game's robot plays the move the spec's game with the same moves gets:
+    // its search scores two passes by the count, not by opening the step.
+    let plain_opts = GoOptions::read(&[GameOption::with_value("size", "5")]).unwrap();
+    let mut plain = game(plain_opts, false);
+    let mut g = new("5");
+    for m in ["c3", "b2", "d4"] {
+        plain.play(m).unwrap();
+        g.play(m).unwrap();
+    }
+    // (Playouts, not a level: a level keeps its tree for the same game's next move.)
+    for seed in 0..3 {
+        let robot = crate::games::Robot::Playouts(300);
+        assert_eq!(g.robot_move(robot, seed), plain.robot_move(robot, seed));
+    }
+    // After the step was resumed, it plays on from the same stones, the resumer's opponent to
+    // move; the search alone (a draw's answer) sees the game with its step, by texts.
+    play(&mut g, &[(1, "pass"), (0, "pass"), (1, "resume")]);
+    assert_eq!(g.status(), Status::ToMove(0));
+    let robot = crate::games::Robot::Level(1);
+    let mv = g.robot_move(robot, 1).unwrap();
+    assert!(g.legal_moves().contains(&mv), "{mv}");
+    assert_eq!(g.action_space(), 0);
+    assert_eq!(plain.action_space(), 26);
 }
