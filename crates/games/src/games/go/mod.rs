@@ -339,6 +339,29 @@ impl GoPosition {
     }
 }
 
+/// The komi a game has when its challenge gives none (go-rules.md section 3).
+pub(super) fn default_komi(handicap: u8) -> &'static str {
+    if handicap > 0 { "0.5" } else { "7.5" }
+}
+
+impl GoPosition {
+    /// Every option in force, the komi too, as the summaries print them.
+    pub(super) fn option_words(&self) -> Vec<GameOption> {
+        let o = self.opts;
+        let mut out = vec![
+            GameOption::with_value("size", &o.size.to_string()),
+            GameOption::with_value("komi", &o.komi_text()),
+        ];
+        if o.handicap > 0 {
+            out.push(GameOption::with_value("handicap", &o.handicap.to_string()));
+        }
+        // Said, since a challenge's default is the scoring step: a rematch reads this line back.
+        let scoring = if self.agreement { AGREEMENT } else { "area" };
+        out.push(GameOption::with_value("scoring", scoring));
+        out
+    }
+}
+
 /// A move's text: a point's name needs no board (a stone is `(column, row)`), an act of the scoring
 /// step keeps the words it was sent with.
 fn write_move(mv: GoMove) -> String {
@@ -365,18 +388,14 @@ impl Rules for GoPosition {
             given.unwrap_or(false),
         ))
     }
+    /// The komi only when it is not the default: a default komi is beyond the bound a challenge's
+    /// `-komi` keeps on the smallest boards (7.5 on 2x2), and [`Match`] starts a game again from
+    /// these options. The summaries say it all the same ([`View::options_summary`]).
     fn options(&self) -> Vec<GameOption> {
-        let o = self.opts;
-        let mut out = vec![
-            GameOption::with_value("size", &o.size.to_string()),
-            GameOption::with_value("komi", &o.komi_text()),
-        ];
-        if o.handicap > 0 {
-            out.push(GameOption::with_value("handicap", &o.handicap.to_string()));
+        let mut out = self.option_words();
+        if self.opts.komi_text() == default_komi(self.opts.handicap) {
+            out.retain(|o| o.name != "komi");
         }
-        // Said, since a challenge's default is the scoring step: a rematch reads this line back.
-        let scoring = if self.agreement { AGREEMENT } else { "area" };
-        out.push(GameOption::with_value("scoring", scoring));
         out
     }
     fn seat_names(&self) -> Vec<String> {
@@ -582,11 +601,7 @@ impl Rules for GoPosition {
         if handicap == Some(0) {
             doc.remove("handicap");
         }
-        let default = if handicap.unwrap_or(0) > 0 {
-            "0.5"
-        } else {
-            "7.5"
-        };
+        let default = default_komi(u8::from(handicap.unwrap_or(0) > 0));
         if doc.get("komi").and_then(Value::as_str) == Some(default) {
             doc.remove("komi");
         }

@@ -85,6 +85,11 @@ fn opened_step(game: &GoGame) -> Vec<bool> {
 }
 
 impl View for GoPosition {
+    /// With the komi, default or not, as before the record.
+    fn options_summary(&self) -> Option<String> {
+        let words: Vec<String> = self.option_words().iter().map(|o| o.to_string()).collect();
+        Some(words.join(" "))
+    }
     fn ascii(game: &GoGame) -> String {
         let none = BTreeSet::new();
         let dead = game.step().map_or(&none, |s| &s.dead);
