@@ -14,15 +14,8 @@
 #
 #   scripts/limit-fixtures.sh PBEM OUTDIR      (the fixtures in the tree: /work/base/pbem-8096aec)
 set -euo pipefail
-BIN=$(realpath "$1")
-OUT=$(realpath -m "$2")
-mkdir -p "$OUT"
-WORK=$(mktemp -d)
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK"
-export PBEM_SEED=1
-NOW=1795000000
-pbem() { PBEM_NOW=$NOW "$BIN" --db db.sqlite --outbox out "$@" >/dev/null; }
+# shellcheck source=scripts/fixtures-common.sh
+source "$(dirname "$0")/fixtures-common.sh" "$@"
 state() {
     python3 -c "import sqlite3,sys; print(sqlite3.connect('db.sqlite').execute(
         'select state from game_states join games on games.id = game_id'
