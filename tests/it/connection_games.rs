@@ -469,7 +469,7 @@ mod y {
         assert!(r.contains("alice") && r.contains("1632"), "{r}");
         assert!(r.contains("bob") && r.contains("1568"), "{r}");
         // The stored game is Y's own document, and it reads back to the finished game.
-        let stored = stored_game(&env, "y", b);
+        let stored = env.stored_game_of("y", b);
         assert_eq!(stored.moves().len(), 9);
         assert_eq!(stored.moves()[1].text, "swap");
         assert_eq!(
@@ -634,29 +634,11 @@ mod unlur {
             "{}",
             end.body
         );
-        let stored = stored_game(&env, "unlur", b);
+        let stored = env.stored_game_of("unlur", b);
         assert_eq!(stored.moves()[1].text, "pass");
         assert_eq!(stored.seat_names(), ["White", "Black"]);
         let r = ratings(&env, "unlur");
         assert!(r.contains("alice") && r.contains("1632"), "{r}");
         assert!(r.contains("bob") && r.contains("1568"), "{r}");
     }
-}
-
-/// A stored game of any type, read back through the standard registry.
-fn stored_game(env: &Env, game: &str, board: u32) -> Box<dyn pbem::games::GameState> {
-    let state: String = env
-        .sqlite()
-        .query_row(
-            "SELECT st.state FROM games g JOIN game_states st ON st.game_id = g.id
-             WHERE g.game_type = ?1 AND g.board = ?2",
-            rusqlite::params![game, board],
-            |r| r.get(0),
-        )
-        .unwrap();
-    pbem::games::Registry::standard()
-        .find(game)
-        .unwrap()
-        .load(&state)
-        .unwrap()
 }

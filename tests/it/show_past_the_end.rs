@@ -6,24 +6,6 @@
 
 use crate::common::{Env, eml};
 
-/// The stored game of `game` on `board`, read back through the standard registry.
-fn stored(env: &Env, game: &str, board: u32) -> Box<dyn pbem::games::GameState> {
-    let state: String = env
-        .sqlite()
-        .query_row(
-            "SELECT st.state FROM games g JOIN game_states st ON st.game_id = g.id
-             WHERE g.game_type = ?1 AND g.board = ?2",
-            rusqlite::params![game, board],
-            |r| r.get(0),
-        )
-        .unwrap();
-    pbem::games::Registry::standard()
-        .find(game)
-        .unwrap()
-        .load(&state)
-        .unwrap()
-}
-
 /// The newest board of `game`.
 fn newest_board(env: &Env, game: &str) -> u32 {
     env.sqlite()
@@ -51,7 +33,7 @@ fn every_game_refuses_a_move_past_its_last_and_shows_the_ones_before() {
         ));
         let board = newest_board(&env, game);
         // One move by the seat to move (the challenger, seat 0), the first the game lists.
-        let state = stored(&env, game, board);
+        let state = env.stored_game_of(game, board);
         assert_eq!(state.move_number(), 1, "{game}");
         let mv = state.legal_moves()[0].clone();
         env.deliver(&eml(
@@ -60,7 +42,11 @@ fn every_game_refuses_a_move_past_its_last_and_shows_the_ones_before() {
             "",
         ));
         env.take_mails();
-        assert_eq!(stored(&env, game, board).move_number(), 2, "{game}: {mv}");
+        assert_eq!(
+            env.stored_game_of(game, board).move_number(),
+            2,
+            "{game}: {mv}"
+        );
 
         for k in [1, 2] {
             let shown = env.admin_ok(&format!("{game} show {board}#{k}"));
