@@ -246,15 +246,16 @@ impl GoPosition {
         (r * self.board.n + c) as u32
     }
 
-    /// Places a stone for the player to move if it is legal; else nothing changes.
-    fn place_listed(&mut self, p: usize) -> Result<(), Illegal> {
-        self.board.place(p, Self::colour(self.to_move))?;
+    /// Places a stone for the player to move if it is legal, and says how many stones it took;
+    /// else nothing changes.
+    fn place_listed(&mut self, p: usize) -> Result<u32, Illegal> {
+        let captured = self.board.place(p, Self::colour(self.to_move))?;
         self.previous = self.last;
         self.last = Some(p);
         self.last_pass = false;
         self.passes = 0;
         self.to_move = 1 - self.to_move;
-        Ok(())
+        Ok(captured)
     }
 
     /// The player to move passes: the second pass in a row ends play, by the count or (with the

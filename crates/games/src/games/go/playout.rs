@@ -158,6 +158,12 @@ pub struct Scratch {
     libs: Vec<usize>,
     cands: Vec<usize>,
     open: Vec<usize>,
+    /// The empty points, row by row, of the position whose key ([`Goban::hash`]) is
+    /// `empties_of`: a playout keeps the list from move to move (a stone that takes nothing
+    /// removes its point) instead of scanning the board for every move, which was a quarter of a
+    /// 19x19 playout's instructions.
+    empties: Vec<usize>,
+    empties_of: Option<u64>,
 }
 
 impl Scratch {
@@ -170,7 +176,31 @@ impl Scratch {
             libs: Vec::with_capacity(8),
             cands: Vec::with_capacity(16),
             open: Vec::with_capacity(n * n),
+            empties: Vec::with_capacity(n * n),
+            empties_of: None,
         }
+    }
+
+    /// The empty points of `b`, row by row: the kept list when it is `b`'s, else a new scan.
+    fn empties_of(&mut self, b: &Goban) -> &[usize] {
+        if self.empties_of != Some(b.hash()) {
+            b.empty_points(&mut self.empties);
+            self.empties_of = Some(b.hash());
+        }
+        &self.empties
+    }
+
+    /// After a stone on `p` that took `captured` stones turned the position of key `before` into
+    /// that of key `after`: a kept list of `before` loses `p`; a capture (its points are not
+    /// known here) leaves the list to the next scan.
+    fn placed(&mut self, p: usize, captured: u32, before: u64, after: u64) {
+        self.empties_of = match self.empties.binary_search(&p) {
+            Ok(i) if captured == 0 && self.empties_of == Some(before) => {
+                self.empties.remove(i);
+                Some(after)
+            }
+            _ => None,
+        };
     }
 
     fn fresh(&mut self) {
@@ -223,17 +253,35 @@ fn block(b: &Goban, p: usize, most: usize, sc: &mut Scratch) {
 /// What a stone of `colour` on the empty point `p` would give: whether it captures, its block's
 /// liberties (counted up to 2) and its block's size.
 pub fn after_move(b: &Goban, p: usize, colour: u8, sc: &mut Scratch) -> (bool, usize, usize) {
+    let captures = captures_at(b, p, colour, sc);
+    let (libs, size) = own_block(b, p, colour, sc, false);
+    (captures, libs, size)
+}
+
+/// Whether a stone of `colour` on the empty point `p` would capture (a neighbouring block of the
+/// opponent's is in atari).
+fn captures_at(b: &Goban, p: usize, colour: u8, sc: &mut Scratch) -> bool {
     let enemy = 3 - colour;
-    let mut captures = false;
-    for q in around(b, p) {
-        if b.at(q) == enemy {
+    around(b, p).into_iter().any(|q| {
+        b.at(q) == enemy && {
             block(b, q, 1, sc);
-            if sc.libs.len() == 1 {
-                captures = true;
-            }
+            sc.libs.len() == 1
         }
-    }
-    // The new block: the stone and its own neighbours' blocks, one fill from `p`.
+    })
+}
+
+/// The block a stone of `colour` on the empty point `p` would make (the stone and its own
+/// neighbours' blocks, one fill from `p`): its liberties besides `p`, counted up to 2, and its
+/// size. With `enough_at_two` the fill stops at the second liberty, and the size is then only
+/// what was filled so far: the playout asks "two liberties or not" of every candidate, and a
+/// whole fill of a big block for it was most of what a self-atari test cost.
+fn own_block(
+    b: &Goban,
+    p: usize,
+    colour: u8,
+    sc: &mut Scratch,
+    enough_at_two: bool,
+) -> (usize, usize) {
     sc.fresh();
     sc.seen(p);
     sc.stones.clear();
@@ -246,6 +294,9 @@ pub fn after_move(b: &Goban, p: usize, colour: u8, sc: &mut Scratch) -> (bool, u
             if v == EMPTY {
                 if q != p && sc.libs.len() < 2 && !sc.libs.contains(&q) {
                     sc.libs.push(q);
+                    if enough_at_two && sc.libs.len() == 2 {
+                        return (2, sc.stones.len());
+                    }
                 }
             } else if v == colour && !sc.seen(q) {
                 sc.stones.push(q);
@@ -253,7 +304,7 @@ pub fn after_move(b: &Goban, p: usize, colour: u8, sc: &mut Scratch) -> (bool, u
         }
         i += 1;
     }
-    (captures, sc.libs.len(), sc.stones.len())
+    (sc.libs.len(), sc.stones.len())
 }
 
 /// True when a stone of `colour` on `p` puts a block of [`SELF_ATARI_STONES`] or more in atari
@@ -263,8 +314,11 @@ fn bad_self_atari(b: &Goban, p: usize, colour: u8, sc: &mut Scratch) -> bool {
     if around(b, p).iter().filter(|&&q| b.at(q) == EMPTY).count() >= 2 {
         return false;
     }
-    let (captures, libs, size) = after_move(b, p, colour, sc);
-    !captures && libs < 2 && size >= SELF_ATARI_STONES
+    if captures_at(b, p, colour, sc) {
+        return false;
+    }
+    let (libs, size) = own_block(b, p, colour, sc, true);
+    libs < 2 && size >= SELF_ATARI_STONES
 }
 
 /// The urgent answers to the last stone (steps 1 and 2 of the module's list) into `sc.cands`.
@@ -310,7 +364,7 @@ fn urgent(g: &GoPosition, last: usize, colour: u8, sc: &mut Scratch) {
                 }
             }
         }
-        let (_, libs, _) = after_move(b, liberty, colour, sc);
+        let (libs, _) = own_block(b, liberty, colour, sc, true);
         if libs >= 2 && !sc.cands.contains(&liberty) {
             sc.cands.push(liberty);
         }
@@ -356,18 +410,37 @@ pub fn choose(
             return Some(p);
         }
     }
+    // Step 4, a random empty point: the first draw looks in the kept list; a refused point (rare
+    // but late in a playout) makes a copy to draw from without it, the list and the draws being
+    // the same as a fresh scan's.
+    let empties = sc.empties_of(b);
+    if empties.is_empty() {
+        return None;
+    }
+    let first = pick(empties.len());
+    let p = empties[first];
+    if random_point_passes(g, p, colour, sc) {
+        return Some(p);
+    }
     let mut open = std::mem::take(&mut sc.open);
-    b.empty_points(&mut open);
+    open.clear();
+    open.extend_from_slice(&sc.empties);
+    open.swap_remove(first);
     let mut found = None;
     while !open.is_empty() {
         let p = open.swap_remove(pick(open.len()));
-        if !g.own_eye(p, colour) && b.legal(p, colour) && !bad_self_atari(b, p, colour, sc) {
+        if random_point_passes(g, p, colour, sc) {
             found = Some(p);
             break;
         }
     }
     sc.open = open;
     found
+}
+
+/// Step 4's tests of a random empty point: not an own eye, legal, no bad self-atari.
+fn random_point_passes(g: &GoPosition, p: usize, colour: u8, sc: &mut Scratch) -> bool {
+    !g.own_eye(p, colour) && g.board.legal(p, colour) && !bad_self_atari(&g.board, p, colour, sc)
 }
 
 /// Plays the game out by [`choose`]; reports each action for RAVE.
@@ -382,9 +455,14 @@ pub fn run(
     // playout on one stops where the step opens.
     while g.result.is_none() && g.step.is_none() {
         let seat = g.to_move;
-        let action = match choose(g, &mut sc, pick) {
-            Some(p) if g.place_listed(p).is_ok() => g.point_action(p),
-            _ => {
+        let before = g.board.hash();
+        let placed = choose(g, &mut sc, pick).and_then(|p| Some((p, g.place_listed(p).ok()?)));
+        let action = match placed {
+            Some((p, captured)) => {
+                sc.placed(p, captured, before, g.board.hash());
+                g.point_action(p)
+            }
+            None => {
                 g.pass();
                 pass
             }
@@ -530,7 +608,7 @@ fn ataris(g: &GoPosition, colour: u8, sc: &mut Scratch) -> Vec<usize> {
                 }
             }
         }
-        if after_move(b, liberty, colour, sc).1 >= 2 {
+        if own_block(b, liberty, colour, sc, true).0 >= 2 {
             out.push(liberty);
         }
     }
