@@ -250,6 +250,17 @@ fn block(b: &Goban, p: usize, most: usize, sc: &mut Scratch) {
     }
 }
 
+/// Whether the block on `q` has one liberty; when it has, its stones are in `sc.stones` and the
+/// liberty in `sc.libs[0]`. Two empty neighbours of `q` itself are two liberties: no fill (the
+/// playout asks this of the blocks around every stone played, and most have room).
+fn in_atari(b: &Goban, q: usize, sc: &mut Scratch) -> bool {
+    if around(b, q).iter().filter(|&&r| b.at(r) == EMPTY).count() >= 2 {
+        return false;
+    }
+    block(b, q, 1, sc);
+    sc.libs.len() == 1
+}
+
 /// What a stone of `colour` on the empty point `p` would give: whether it captures, its block's
 /// liberties (counted up to 2) and its block's size.
 pub fn after_move(b: &Goban, p: usize, colour: u8, sc: &mut Scratch) -> (bool, usize, usize) {
@@ -263,10 +274,7 @@ pub fn after_move(b: &Goban, p: usize, colour: u8, sc: &mut Scratch) -> (bool, u
 fn captures_at(b: &Goban, p: usize, colour: u8, sc: &mut Scratch) -> bool {
     let enemy = 3 - colour;
     around(b, p).into_iter().any(|q| {
-        b.at(q) == enemy && {
-            block(b, q, 1, sc);
-            sc.libs.len() == 1
-        }
+        b.at(q) == enemy && in_atari(b, q, sc)
     })
 }
 
@@ -325,30 +333,20 @@ fn bad_self_atari(b: &Goban, p: usize, colour: u8, sc: &mut Scratch) -> bool {
 fn urgent(g: &GoPosition, last: usize, colour: u8, sc: &mut Scratch) {
     let b = &g.board;
     sc.cands.clear();
-    if b.at(last) == 3 - colour {
-        block(b, last, 1, sc);
-        if sc.libs.len() == 1 {
-            sc.cands.push(sc.libs[0]);
-        }
+    if b.at(last) == 3 - colour && in_atari(b, last, sc) {
+        sc.cands.push(sc.libs[0]);
     }
     // The mover's own previous stone may have put a block in atari that was not saved.
     let own_previous = g.previous.filter(|&point| b.at(point) == colour);
     if let Some(prev) = own_previous {
         for q in around(b, prev) {
-            if b.at(q) == 3 - colour {
-                block(b, q, 1, sc);
-                if sc.libs.len() == 1 && !sc.cands.contains(&sc.libs[0]) {
-                    sc.cands.push(sc.libs[0]);
-                }
+            if b.at(q) == 3 - colour && in_atari(b, q, sc) && !sc.cands.contains(&sc.libs[0]) {
+                sc.cands.push(sc.libs[0]);
             }
         }
     }
     for q in around(b, last) {
-        if b.at(q) != colour {
-            continue;
-        }
-        block(b, q, 1, sc);
-        if sc.libs.len() != 1 {
+        if b.at(q) != colour || !in_atari(b, q, sc) {
             continue;
         }
         let liberty = sc.libs[0];
@@ -356,11 +354,8 @@ fn urgent(g: &GoPosition, last: usize, colour: u8, sc: &mut Scratch) {
         // Capturing a neighbour in atari saves the block (it gains the captured points).
         for &s in &ours {
             for t in around(b, s) {
-                if b.at(t) == 3 - colour {
-                    block(b, t, 1, sc);
-                    if sc.libs.len() == 1 && !sc.cands.contains(&sc.libs[0]) {
-                        sc.cands.push(sc.libs[0]);
-                    }
+                if b.at(t) == 3 - colour && in_atari(b, t, sc) && !sc.cands.contains(&sc.libs[0]) {
+                    sc.cands.push(sc.libs[0]);
                 }
             }
         }
