@@ -250,15 +250,12 @@ fn block(b: &Goban, p: usize, most: usize, sc: &mut Scratch) {
     }
 }
 
-/// Whether the block on `q` has one liberty; when it has, its stones are in `sc.stones` and the
-/// liberty in `sc.libs[0]`. Two empty neighbours of `q` itself are two liberties: no fill (the
-/// playout asks this of the blocks around every stone played, and most have room).
+/// Whether the block on the stone `q` has one liberty; when it has, the liberty is `sc.libs[0]`
+/// (the board keeps each block's liberties: no fill).
 fn in_atari(b: &Goban, q: usize, sc: &mut Scratch) -> bool {
-    if around(b, q).iter().filter(|&&r| b.at(r) == EMPTY).count() >= 2 {
-        return false;
-    }
-    block(b, q, 1, sc);
-    sc.libs.len() == 1
+    sc.libs.clear();
+    sc.libs.extend(b.only_liberty(q));
+    !sc.libs.is_empty()
 }
 
 /// What a stone of `colour` on the empty point `p` would give: whether it captures, its block's
@@ -273,9 +270,9 @@ pub fn after_move(b: &Goban, p: usize, colour: u8, sc: &mut Scratch) -> (bool, u
 /// opponent's is in atari).
 fn captures_at(b: &Goban, p: usize, colour: u8, sc: &mut Scratch) -> bool {
     let enemy = 3 - colour;
-    around(b, p).into_iter().any(|q| {
-        b.at(q) == enemy && in_atari(b, q, sc)
-    })
+    around(b, p)
+        .into_iter()
+        .any(|q| b.at(q) == enemy && in_atari(b, q, sc))
 }
 
 /// The block a stone of `colour` on the empty point `p` would make (the stone and its own
@@ -350,6 +347,8 @@ fn urgent(g: &GoPosition, last: usize, colour: u8, sc: &mut Scratch) {
             continue;
         }
         let liberty = sc.libs[0];
+        // The stones in the fill's order, which orders the candidates and so the draws.
+        block(b, q, 1, sc);
         let ours = sc.stones.clone();
         // Capturing a neighbour in atari saves the block (it gains the captured points).
         for &s in &ours {
