@@ -252,11 +252,6 @@ impl Goban {
         self.blocks[usize::from(self.head[q])].only_liberty()
     }
 
-    /// The number of stones of the block on the stone `q`.
-    pub fn block_size(&self, q: usize) -> usize {
-        self.blocks[usize::from(self.head[q])].size as usize
-    }
-
     /// True when the block on the stone `q` has no liberty but `p` (or none at all).
     fn breathes_only_at(&self, q: usize, p: usize) -> bool {
         let block = &self.blocks[usize::from(self.head[q])];
@@ -533,7 +528,8 @@ mod tests {
                             continue;
                         }
                         let (stones, libs) = filled(&g, p);
-                        assert_eq!(g.block_size(p), stones.len(), "size at {}", g.name(p));
+                        let size = g.blocks[usize::from(g.head[p])].size as usize;
+                        assert_eq!(size, stones.len(), "size at {}", g.name(p));
                         let want = (libs.len() == 1).then(|| libs[0]);
                         assert_eq!(g.only_liberty(p), want, "liberty at {}", g.name(p));
                         let mut ring: Vec<usize> = g.ring(usize::from(g.head[p])).collect();
