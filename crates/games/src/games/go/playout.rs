@@ -250,29 +250,21 @@ fn block(b: &Goban, p: usize, most: usize, sc: &mut Scratch) {
     }
 }
 
-/// Whether the block on the stone `q` has one liberty; when it has, the liberty is `sc.libs[0]`
-/// (the board keeps each block's liberties: no fill).
-fn in_atari(b: &Goban, q: usize, sc: &mut Scratch) -> bool {
-    sc.libs.clear();
-    sc.libs.extend(b.only_liberty(q));
-    !sc.libs.is_empty()
-}
-
 /// What a stone of `colour` on the empty point `p` would give: whether it captures, its block's
 /// liberties (counted up to 2) and its block's size.
 pub fn after_move(b: &Goban, p: usize, colour: u8, sc: &mut Scratch) -> (bool, usize, usize) {
-    let captures = captures_at(b, p, colour, sc);
+    let captures = captures_at(b, p, colour);
     let (libs, size) = own_block(b, p, colour, sc, false);
     (captures, libs, size)
 }
 
 /// Whether a stone of `colour` on the empty point `p` would capture (a neighbouring block of the
 /// opponent's is in atari).
-fn captures_at(b: &Goban, p: usize, colour: u8, sc: &mut Scratch) -> bool {
+fn captures_at(b: &Goban, p: usize, colour: u8) -> bool {
     let enemy = 3 - colour;
     around(b, p)
         .into_iter()
-        .any(|q| b.at(q) == enemy && in_atari(b, q, sc))
+        .any(|q| b.at(q) == enemy && b.only_liberty(q).is_some())
 }
 
 /// The block a stone of `colour` on the empty point `p` would make (the stone and its own
@@ -319,7 +311,7 @@ fn bad_self_atari(b: &Goban, p: usize, colour: u8, sc: &mut Scratch) -> bool {
     if around(b, p).iter().filter(|&&q| b.at(q) == EMPTY).count() >= 2 {
         return false;
     }
-    if captures_at(b, p, colour, sc) {
+    if captures_at(b, p, colour) {
         return false;
     }
     let (libs, size) = own_block(b, p, colour, sc, true);
@@ -330,31 +322,41 @@ fn bad_self_atari(b: &Goban, p: usize, colour: u8, sc: &mut Scratch) -> bool {
 fn urgent(g: &GoPosition, last: usize, colour: u8, sc: &mut Scratch) {
     let b = &g.board;
     sc.cands.clear();
-    if b.at(last) == 3 - colour && in_atari(b, last, sc) {
-        sc.cands.push(sc.libs[0]);
+    if b.at(last) == 3 - colour
+        && let Some(liberty) = b.only_liberty(last)
+    {
+        sc.cands.push(liberty);
     }
     // The mover's own previous stone may have put a block in atari that was not saved.
     let own_previous = g.previous.filter(|&point| b.at(point) == colour);
     if let Some(prev) = own_previous {
         for q in around(b, prev) {
-            if b.at(q) == 3 - colour && in_atari(b, q, sc) && !sc.cands.contains(&sc.libs[0]) {
-                sc.cands.push(sc.libs[0]);
+            if b.at(q) == 3 - colour
+                && let Some(liberty) = b.only_liberty(q)
+                && !sc.cands.contains(&liberty)
+            {
+                sc.cands.push(liberty);
             }
         }
     }
     for q in around(b, last) {
-        if b.at(q) != colour || !in_atari(b, q, sc) {
+        if b.at(q) != colour {
             continue;
         }
-        let liberty = sc.libs[0];
+        let Some(liberty) = b.only_liberty(q) else {
+            continue;
+        };
         // The stones in the fill's order, which orders the candidates and so the draws.
         block(b, q, 1, sc);
         let ours = sc.stones.clone();
         // Capturing a neighbour in atari saves the block (it gains the captured points).
         for &s in &ours {
             for t in around(b, s) {
-                if b.at(t) == 3 - colour && in_atari(b, t, sc) && !sc.cands.contains(&sc.libs[0]) {
-                    sc.cands.push(sc.libs[0]);
+                if b.at(t) == 3 - colour
+                    && let Some(lib) = b.only_liberty(t)
+                    && !sc.cands.contains(&lib)
+                {
+                    sc.cands.push(lib);
                 }
             }
         }
