@@ -346,9 +346,10 @@ fn urgent(g: &GoPosition, last: usize, colour: u8, sc: &mut Scratch) {
         let Some(liberty) = b.only_liberty(q) else {
             continue;
         };
-        // The stones in the fill's order, which orders the candidates and so the draws.
+        // The stones in the fill's order, which orders the candidates and so the draws; taken,
+        // not cloned, since `own_block` below refills the scratch's stones anyway.
         block(b, q, 1, sc);
-        let ours = sc.stones.clone();
+        let ours = std::mem::take(&mut sc.stones);
         // Capturing a neighbour in atari saves the block (it gains the captured points).
         for &s in &ours {
             for t in around(b, s) {
@@ -360,6 +361,7 @@ fn urgent(g: &GoPosition, last: usize, colour: u8, sc: &mut Scratch) {
                 }
             }
         }
+        sc.stones = ours;
         let (libs, _) = own_block(b, liberty, colour, sc, true);
         if libs >= 2 && !sc.cands.contains(&liberty) {
             sc.cands.push(liberty);
@@ -570,42 +572,34 @@ pub fn prior_results(prior: f32) -> (u32, f32) {
 }
 
 /// Every block on the board in atari, answered: the capture of each of the opponent's, and for each of
-/// the mover's the capture of a neighbour in atari or the extension that gives two liberties or more.
-/// The playouts look next to the last stones only; the tree's priors can afford the whole board.
+/// the mover's the extension that gives two liberties or more. (The capture of a neighbour in atari,
+/// the mover's other save, is the first kind.) The playouts look next to the last stones only; the
+/// tree's priors can afford the whole board, and the board keeps each block's liberties, so no block
+/// is filled.
 fn ataris(g: &GoPosition, colour: u8, sc: &mut Scratch) -> Vec<usize> {
     let b = &g.board;
-    let mut done = vec![false; (b.n + 2) * (b.n + 2)];
     let mut out = Vec::new();
+    // The mover's liberties in atari already tried: an extension's answer is the liberty's, whichever
+    // of the blocks around it asked.
+    let mut tried = Vec::new();
     for p in b.points() {
         let v = b.at(p);
-        if v == EMPTY || done[p] {
+        if v == EMPTY {
             continue;
         }
-        block(b, p, 1, sc);
-        for &s in &sc.stones {
-            done[s] = true;
-        }
-        if sc.libs.len() != 1 {
+        let Some(liberty) = b.only_liberty(p) else {
+            continue;
+        };
+        if out.contains(&liberty) {
             continue;
         }
-        let liberty = sc.libs[0];
         if v != colour {
             out.push(liberty);
-            continue;
-        }
-        let ours = sc.stones.clone();
-        for &s in &ours {
-            for t in around(b, s) {
-                if b.at(t) == 3 - colour {
-                    block(b, t, 1, sc);
-                    if sc.libs.len() == 1 {
-                        out.push(sc.libs[0]);
-                    }
-                }
+        } else if !tried.contains(&liberty) {
+            tried.push(liberty);
+            if own_block(b, liberty, colour, sc, true).0 >= 2 {
+                out.push(liberty);
             }
-        }
-        if own_block(b, liberty, colour, sc, true).0 >= 2 {
-            out.push(liberty);
         }
     }
     out
@@ -669,6 +663,100 @@ mod tests {
         for seed in 0..20 {
             assert_eq!(choose(&g, &mut sc, &mut pick_from(seed)), Some(b2));
         }
+    }
+
+    #[test]
+    fn an_own_block_in_atari_is_saved_by_a_capture() {
+        // White b2 leaves Black b1 one liberty, a1, where it would have none (White a2-b2 and c1
+        // around it); White c1 is in atari itself, so Black saves b1 by taking it on d1.
+        let g = game("5", &["c2", "c1", "b1", "a2", "e5", "b2"]);
+        let d1 = g.board.read("d1").unwrap();
+        let mut sc = Scratch::new(5);
+        for seed in 0..20 {
+            assert_eq!(choose(&g, &mut sc, &mut pick_from(seed)), Some(d1));
+        }
+        // The tree's priors: the capture is urgent, the extension that dies is not.
+        let urgent_points = ataris(&g, BLACK, &mut sc);
+        assert_eq!(
+            urgent_points,
+            vec![d1],
+            "d1 alone: a1 would leave b1 no liberty"
+        );
+    }
+
+    /// The priors' ataris worked out by flood fills of every block, as before the board kept its
+    /// blocks: an opponent's block in atari is answered on its liberty, one of the mover's by the
+    /// capture of a neighbour in atari and by the extension that gives two liberties or more.
+    fn ataris_by_fills(g: &GoPosition, colour: u8, sc: &mut Scratch) -> Vec<usize> {
+        let b = &g.board;
+        let mut out = Vec::new();
+        for p in b.points() {
+            let v = b.at(p);
+            if v == EMPTY {
+                continue;
+            }
+            block(b, p, 1, sc);
+            if sc.libs.len() != 1 {
+                continue;
+            }
+            let liberty = sc.libs[0];
+            if v != colour {
+                out.push(liberty);
+                continue;
+            }
+            for s in sc.stones.clone() {
+                for t in around(b, s) {
+                    if b.at(t) == 3 - colour {
+                        block(b, t, 1, sc);
+                        if sc.libs.len() == 1 {
+                            out.push(sc.libs[0]);
+                        }
+                    }
+                }
+            }
+            if own_block(b, liberty, colour, sc, true).0 >= 2 {
+                out.push(liberty);
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    #[test]
+    fn the_priors_ataris_agree_with_flood_fills_through_random_games() {
+        let mut sc = Scratch::new(9);
+        let mut pick = pick_from(11);
+        let (mut answered, mut kept_out) = (0, 0);
+        for _ in 0..12 {
+            let mut g: GoPosition = (*game("9", &[])).clone();
+            for ply in 0..200 {
+                if g.result.is_some() {
+                    break;
+                }
+                let colour = GoPosition::colour(g.to_move);
+                let mut got = ataris(&g, colour, &mut sc);
+                got.sort_unstable();
+                let want = ataris_by_fills(&g, colour, &mut sc);
+                assert_eq!(got, want, "at ply {ply}");
+                answered += got.len();
+                // Stones of the mover's blocks in atari whose liberty is not urgent (the extension dies).
+                kept_out += g
+                    .board
+                    .points()
+                    .filter(|&p| g.board.at(p) == colour)
+                    .filter_map(|p| g.board.only_liberty(p))
+                    .filter(|l| !got.contains(l))
+                    .count();
+                if choose(&g, &mut sc, &mut pick).is_none_or(|p| g.place_listed(p).is_err()) {
+                    g.pass();
+                }
+            }
+        }
+        assert!(
+            answered > 100 && kept_out > 10,
+            "{answered} answers, {kept_out} kept out"
+        );
     }
 
     /// Whether a shape matches the neighbours `cells` (in [`ring`] order) with `us` as `X`, worked
